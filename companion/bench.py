@@ -1,0 +1,18 @@
+"""`companion bench ...`: the measured speed and accuracy targets, one verb per part."""
+
+from __future__ import annotations
+
+import click
+
+from companion.lazy_group import LazyGroup
+
+BENCHES: dict[str, tuple[str, str]] = {
+    "vision": ("companion.vision.bench:bench_vision", "Decoders, recall, identities, fps."),
+    "engine": ("companion.engine.bench:bench_engine", "Check/apply latency and replay speed."),
+    "page": ("companion.server.bench:bench_page", "Settled table to page latency, memory."),
+}
+
+
+@click.group(cls=LazyGroup, lazy_subcommands=BENCHES)
+def bench() -> None:
+    """Benchmarks that check the speed and accuracy targets (figures go in the README)."""

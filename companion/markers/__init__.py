@@ -1,0 +1,1 @@
+"""Marker identities: what each printed sticker says, independent of how it is drawn."""

@@ -1,0 +1,141 @@
+"""The stable picture of the table that vision emits and the interpreter consumes.
+
+A `TableSnapshot` holds only what a camera above the table can see: face-up cards by identity,
+face-down cards by their anonymous back serial, only the top card of a pile, dice with their
+values, and tokens. The same type is produced from a table script (ground truth made visible)
+and from camera frames, so everything downstream is tested once for both.
+
+Identities:
+- a face-up card is `"<card id>#<copy>"` (for example `"B01-001#2"`),
+- a face-down card is `"back:<serial>"`, the serial printed on its back sticker,
+- a die is `"<owner>.<kind><n>"` (for example `"p1.w2"`: player 1's second white die),
+- a token is its name (for example `"flag"`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+BACK_PREFIX = "back:"
+
+
+def card_uid(card_id: str, copy: int) -> str:
+    """The physical card `copy` (1-based) of card `card_id`."""
+    return f"{card_id}#{copy}"
+
+
+def split_uid(uid: str) -> tuple[str, int]:
+    """Inverse of `card_uid`: ("B01-001", 2) from "B01-001#2"."""
+    card_id, sep, copy = uid.rpartition("#")
+    if not sep or not copy.isdigit():
+        raise ValueError(f"not a card uid: {uid!r}")
+    return card_id, int(copy)
+
+
+def back_uid(serial: int | str) -> str:
+    return f"{BACK_PREFIX}{serial}"
+
+
+def is_back(uid: str) -> bool:
+    return uid.startswith(BACK_PREFIX)
+
+
+@dataclass(frozen=True)
+class SeenCard:
+    """A card the camera sees: by identity when face up, by back serial when face down."""
+
+    uid: str
+    zone: str
+    face_up: bool = True
+    tapped: bool = False
+    on: str | None = None
+    x_mm: float | None = None
+    y_mm: float | None = None
+    angle_deg: float = 0.0
+    confidence: float = 1.0
+
+
+@dataclass(frozen=True)
+class SeenDie:
+    die: str
+    value: int
+    zone: str
+    on: str | None = None
+    x_mm: float | None = None
+    y_mm: float | None = None
+    confidence: float = 1.0
+
+
+@dataclass(frozen=True)
+class SeenToken:
+    token: str
+    zone: str
+    on: str | None = None
+    x_mm: float | None = None
+    y_mm: float | None = None
+    confidence: float = 1.0
+
+
+@dataclass(frozen=True)
+class TableSnapshot:
+    """Everything visible on the settled table at one moment."""
+
+    game: str
+    seq: int = 0
+    time_s: float = 0.0
+    cards: tuple[SeenCard, ...] = ()
+    dice: tuple[SeenDie, ...] = ()
+    tokens: tuple[SeenToken, ...] = ()
+    unknown_markers: tuple[str, ...] = field(default=())
+
+    def card(self, uid: str) -> SeenCard | None:
+        return next((c for c in self.cards if c.uid == uid), None)
+
+    def die(self, name: str) -> SeenDie | None:
+        return next((d for d in self.dice if d.die == name), None)
+
+    def in_zone(self, zone: str) -> list[SeenCard]:
+        return [c for c in self.cards if c.zone == zone]
+
+    def with_seq(self, seq: int, time_s: float) -> TableSnapshot:
+        return replace(self, seq=seq, time_s=time_s)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), sort_keys=True)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> TableSnapshot:
+        return cls(
+            game=str(data["game"]),
+            seq=int(data.get("seq", 0)),
+            time_s=float(data.get("time_s", 0.0)),
+            cards=tuple(SeenCard(**c) for c in data.get("cards", ())),
+            dice=tuple(SeenDie(**d) for d in data.get("dice", ())),
+            tokens=tuple(SeenToken(**t) for t in data.get("tokens", ())),
+            unknown_markers=tuple(data.get("unknown_markers", ())),
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> TableSnapshot:
+        return cls.from_dict(json.loads(text))
+
+    def same_table(self, other: TableSnapshot) -> bool:
+        """True when both show the same items in the same places (positions ignored)."""
+        return _essence(self) == _essence(other)
+
+
+def _essence(s: TableSnapshot) -> tuple[frozenset[Any], ...]:
+    def cards(items: Iterable[SeenCard]) -> frozenset[Any]:
+        return frozenset((c.uid, c.zone, c.face_up, c.tapped, c.on) for c in items)
+
+    return (
+        cards(s.cards),
+        frozenset((d.die, d.value, d.zone, d.on) for d in s.dice),
+        frozenset((t.token, t.zone, t.on) for t in s.tokens),
+    )
