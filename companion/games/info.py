@@ -1,5 +1,7 @@
 """The five supported games: stable ids, display names and numeric codes.
 
+(Moved here from companion/games.py, which the `companion.games` package now shadows.)
+
 The numeric code is part of every card-front marker payload (see `companion.markers`), so it
 must never change once stickers are printed.
 """
