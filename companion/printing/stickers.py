@@ -1,0 +1,100 @@
+"""Sheets of card stickers: fronts (game, card, copy) and anonymous backs, with cut guides.
+
+One front sticker per physical card copy, labelled with card id, name and copy so a person
+knows which card it belongs on; one back sticker per physical card, labelled only with its
+serial (a back says nothing about the card it is stuck on).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from companion.games import game_info
+from companion.markers.payload import encode_back, encode_front
+from companion.markers.render import card_back_modules, card_front_modules
+from companion.printing.furniture import content_area, new_sheet
+from companion.printing.grid import fit_grid, sheets_needed
+from companion.printing.labels import fit_label
+from companion.printing.paper import Paper
+from companion.printing.sheet import Box, MarkerKind, MarkerSquare, Sheet, Text
+from companion.printing.sizes import (
+    CUT_GAP_MM,
+    LABEL_PT,
+    MICRO_QR_M2_MODULES,
+    STICKER_LABEL_MM,
+    STICKER_MM,
+    STICKER_OUTER_MM,
+    STICKER_QUIET_MODULES,
+)
+
+
+@dataclass(frozen=True)
+class StickerSpec:
+    kind: MarkerKind  # "front" or "back"
+    payload: str
+    label: str
+
+
+@dataclass(frozen=True)
+class PrintedCard:
+    """One physical card to label: which card (id, name, cardset number) and which copy."""
+
+    card_id: str
+    name: str
+    number: int
+    copy: int
+
+
+def front_specs(game: str, cards: Sequence[PrintedCard]) -> list[StickerSpec]:
+    code = game_info(game).code
+    return [
+        StickerSpec(
+            "front", encode_front(code, c.number, c.copy), f"{c.card_id} #{c.copy} {c.name}"
+        )
+        for c in cards
+    ]
+
+
+def back_specs(first_serial: int, count: int) -> list[StickerSpec]:
+    """`count` back stickers with consecutive serials from `first_serial`."""
+    return [
+        StickerSpec("back", encode_back(serial), f"back {serial:06d}")
+        for serial in range(first_serial, first_serial + count)
+    ]
+
+
+def sticker_cell(spec: StickerSpec, x_mm: float, y_mm: float) -> list[MarkerSquare | Box | Text]:
+    """A sticker at (x, y): white square with the symbol and its quiet zone, label, cut box."""
+    modules = (
+        card_front_modules(spec.payload)
+        if spec.kind == "front"
+        else card_back_modules(spec.payload)
+    )
+    pitch = STICKER_MM / MICRO_QR_M2_MODULES
+    quiet = STICKER_QUIET_MODULES * pitch
+    side = STICKER_OUTER_MM
+    height = side + STICKER_LABEL_MM
+    label = fit_label(spec.label, side - 1.0, LABEL_PT)
+    return [
+        Box(x_mm, y_mm, side, height, stroke_grey=0.65, line_pt=0.3),
+        MarkerSquare(
+            spec.kind, spec.payload, modules, x_mm + quiet, y_mm + quiet, modules.shape[0] * pitch
+        ),
+        Text(x_mm + side / 2, y_mm + height - 1.0, label, size_pt=LABEL_PT, anchor="middle"),
+    ]
+
+
+def sticker_sheets(specs: Sequence[StickerSpec], paper: Paper, heading: str) -> list[Sheet]:
+    """Lay `specs` out in order over as many sheets as needed."""
+    grid = fit_grid(
+        content_area(paper), STICKER_OUTER_MM, STICKER_OUTER_MM + STICKER_LABEL_MM, CUT_GAP_MM
+    )
+    count = sheets_needed(len(specs), grid)
+    sheets: list[Sheet] = []
+    for s in range(count):
+        sheet = new_sheet(paper, heading, s + 1, count)
+        for i, spec in enumerate(specs[s * grid.per_sheet : (s + 1) * grid.per_sheet]):
+            sheet.add(*sticker_cell(spec, *grid.cell_origin(i)))
+        sheets.append(sheet)
+    return sheets
