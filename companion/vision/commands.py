@@ -1,0 +1,211 @@
+"""`companion scan` (every marker in a photo) and `companion calibrate` (camera placement)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+import numpy as np
+
+from companion.errors import CompanionError
+from companion.games import GAMES, game_by_code
+from companion.markers.payload import BackPayload, FrontPayload
+from companion.vision.decoders import BACKENDS
+from companion.vision.detect import Detection, Detector
+from companion.vision.geometry import GeometryError, MatGeometry, load_camera_profile
+from companion.vision.sources import read_image
+
+GAME_IDS = list(GAMES)
+
+
+def _card_meaning(game_code: int, number: int, copy: int) -> str:
+    from companion.cardsets import load_cardset
+
+    try:
+        game = game_by_code(game_code)
+    except CompanionError:
+        return f"card number {number} copy {copy} of unknown game code {game_code}"
+    try:
+        card = load_cardset(game.id).by_number(number)
+    except CompanionError:
+        return f"{game.id} card number {number} (not in the cardset) copy {copy}"
+    return f"{game.id} card {card.id} {card.name!r} copy {copy}"
+
+
+def describe(detection: Detection) -> str:
+    """What a marker means, in words."""
+    payload, aruco = detection.payload, detection.aruco
+    if isinstance(payload, FrontPayload):
+        return _card_meaning(payload.game_code, payload.number, payload.copy)
+    if isinstance(payload, BackPayload):
+        return f"card back, serial {payload.serial}"
+    if aruco is not None:
+        if aruco.kind == "die":
+            return f"die {aruco.die} showing {aruco.value}"
+        if aruco.kind == "corner":
+            return f"mat corner {aruco.corner} (game code {aruco.game_code})"
+        return f"token {aruco.token}"
+    return "not a companion marker"
+
+
+def _infer_game(detections: Sequence[Detection]) -> str | None:
+    """The game whose mat corners (else card fronts) are seen most."""
+    codes = Counter(
+        d.aruco.game_code for d in detections if d.aruco and d.aruco.kind == "corner"
+    )
+    if not codes:
+        codes = Counter(
+            d.payload.game_code for d in detections if isinstance(d.payload, FrontPayload)
+        )
+    for code, _ in codes.most_common():
+        if code is None:
+            continue
+        try:
+            return game_by_code(code).id
+        except CompanionError:
+            continue
+    return None
+
+
+def scan_image(path: Path, game: str | None, backend: str) -> dict[str, Any]:
+    """Everything `companion scan` reports about one photo, as plain data."""
+    from companion.layouts import load_layout
+
+    gray = read_image(path)
+    detections = Detector(backend=backend, read_qr=True).detect(gray)
+    game = game or _infer_game(detections)
+    geometry: MatGeometry | None = None
+    mat_note = "no game known: give --game to place markers on the mat"
+    if game is not None:
+        layout = load_layout(game)
+        try:
+            geometry = MatGeometry.fit(detections, layout)
+            mat_note = f"{game} mat located from {geometry.markers_used} corner marker(s)"
+        except GeometryError as exc:
+            mat_note = f"{game}: {exc}"
+    markers = []
+    for det in sorted(detections, key=lambda d: (d.kind, d.text)):
+        entry: dict[str, Any] = {**det.to_dict(), "meaning": describe(det)}
+        if geometry is not None:
+            place = geometry.place(det)
+            entry["mat"] = {
+                "x_mm": round(place.x_mm, 1),
+                "y_mm": round(place.y_mm, 1),
+                "angle_deg": round(place.angle_deg, 1),
+                "zone": place.zone,
+                "tapped": place.tapped,
+            }
+        markers.append(entry)
+    height, width = gray.shape[:2]
+    return {
+        "image": str(path),
+        "size": [int(width), int(height)],
+        "backend": backend,
+        "game": game,
+        "mat": mat_note,
+        "markers": markers,
+    }
+
+
+def _format_scan(report: dict[str, Any]) -> str:
+    width, height = report["size"]
+    lines = [
+        f"{report['image']}: {width}x{height}, {len(report['markers'])} marker(s) "
+        f"({report['backend']}); {report['mat']}"
+    ]
+    for m in report["markers"]:
+        where = ""
+        if "mat" in m:
+            mat = m["mat"]
+            zone = mat["zone"] or "no zone"
+            tapped = ", tapped" if mat["tapped"] else ""
+            where = (
+                f"  at ({mat['x_mm']:.0f}, {mat['y_mm']:.0f}) mm, {zone}, "
+                f"{mat['angle_deg']:.0f} deg{tapped}"
+            )
+        text = m["text"] if len(m["text"]) <= 24 else m["text"][:21] + "..."
+        lines.append(f"  {m['kind']:7} {text:24} {m['meaning']}{where}")
+    return "\n".join(lines)
+
+
+@click.command()
+@click.argument("image", required=False, type=click.Path(path_type=Path))
+@click.option("--game", type=click.Choice(GAME_IDS), help="Mat to place markers on.")
+@click.option("--backend", type=click.Choice(BACKENDS), default="zxing", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+@click.option(
+    "--photos",
+    type=click.Path(path_type=Path),
+    help="Instead of IMAGE: rate every decoder on a folder of photos with expected text.",
+)
+def scan(
+    image: Path | None, game: str | None, backend: str, as_json: bool, photos: Path | None
+) -> None:
+    """Find every marker in a photo: kind, payload, meaning, corners, mat position and zone."""
+    if photos is not None:
+        _scan_photos(photos, as_json)
+        return
+    if image is None:
+        raise click.UsageError("give an IMAGE (or --photos DIR)")
+    report = scan_image(image, game, backend)
+    click.echo(json.dumps(report, indent=2, ensure_ascii=False) if as_json else
+               _format_scan(report))
+
+
+def _scan_photos(folder: Path, as_json: bool) -> None:
+    from companion.vision.photo_check import (
+        collect_cases,
+        evaluate,
+        format_table,
+        summary_rows,
+    )
+
+    rows = summary_rows(evaluate(collect_cases(folder)))
+    if as_json:
+        header = ["folder", "images", *BACKENDS, "combined"]
+        click.echo(json.dumps([dict(zip(header, r, strict=True)) for r in rows], indent=2))
+    else:
+        click.echo(format_table(rows))
+
+
+def _format_calibration(report: dict[str, Any]) -> str:
+    width, height = report["image_size"]
+    lines = [
+        f"{report['game']} mat, frame {width}x{height}, corner markers "
+        f"{len(report['corners_seen'])}/4, camera tilt {report['tilt_deg']:.0f} deg "
+        f"({report['tilt_verdict']})",
+        f"{report['sticker_mm']:g} mm stickers, pixels per module by zone:",
+    ]
+    for zone in sorted(report["zones"], key=lambda z: z["px_per_module"]):
+        lines.append(f"  {zone['zone']:16} {zone['px_per_module']:5.2f}  {zone['verdict']}")
+    lines.append("Placement " + ("OK." if report["ok"] else "needs attention:"))
+    lines.extend(f"- {a}" for a in report["advice"])
+    return "\n".join(lines)
+
+
+@click.command()
+@click.argument("image", type=click.Path(path_type=Path))
+@click.option("--game", type=click.Choice(GAME_IDS), required=True, help="The mat in view.")
+@click.option("--sticker-mm", type=float, default=None,
+              help="Printed symbol side in mm, without margin [default: the mat layout's, 25].")
+@click.option("--camera", "camera_file", type=click.Path(path_type=Path),
+              help="Camera profile YAML (field of view); default: calibration/cameras.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+def calibrate(
+    image: Path, game: str, sticker_mm: float | None, camera_file: Path | None, as_json: bool
+) -> None:
+    """Check camera placement from one frame of the mat: tilt, pixels per module, advice."""
+    from companion.layouts import load_layout
+    from companion.vision.calibration import calibrate_frame
+
+    camera = load_camera_profile(camera_file) if camera_file is not None else None
+    frame = read_image(image)
+    layout = load_layout(game)
+    size = sticker_mm if sticker_mm is not None else layout.sticker_mm
+    report = calibrate_frame(np.asarray(frame), layout, size, camera)
+    data = report.to_dict()
+    click.echo(json.dumps(data, indent=2) if as_json else _format_calibration(data))

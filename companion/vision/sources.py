@@ -1,0 +1,302 @@
+"""Where frames come from: a webcam, a video file, a folder of images, or a network stream.
+
+Every source has the same two-method shape (`read() -> Frame | None`, `close()`), so the
+pipeline never knows which one it runs on. `read()` returns None when no frame is available
+(end of a file, a camera that dropped out). Live sources are wrapped in `ReconnectingSource`,
+which reopens them with backoff and reports its state instead of raising into the pipeline.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal, Protocol, runtime_checkable
+
+import cv2
+import numpy as np
+
+from companion.errors import CompanionError
+
+log = logging.getLogger(__name__)
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp", ".pgm")
+VIDEO_SUFFIXES = (".mp4", ".avi", ".mkv", ".mov", ".webm", ".m4v", ".mjpeg", ".mjpg")
+STREAM_SCHEMES = ("http://", "https://", "rtsp://", "rtsps://", "rtmp://", "udp://", "tcp://")
+
+
+class SourceError(CompanionError):
+    """A frame source that cannot be opened (bad spec, missing file, no such camera)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Frame:
+    """One image (BGR or grayscale uint8), its running index and its time in seconds."""
+
+    image: np.ndarray
+    index: int
+    time_s: float
+
+
+@runtime_checkable
+class FrameSource(Protocol):
+    def read(self) -> Frame | None: ...
+
+    def close(self) -> None: ...
+
+
+class Capture(Protocol):
+    """The part of cv2.VideoCapture the sources use (tests pass fakes)."""
+
+    def isOpened(self) -> bool: ...
+
+    def read(self) -> tuple[bool, np.ndarray | None]: ...
+
+    def get(self, prop: int) -> float: ...
+
+    def release(self) -> None: ...
+
+
+CaptureFactory = Callable[[], Capture]
+
+
+class CaptureSource:
+    """A source over a cv2.VideoCapture-like object (camera, file or stream).
+
+    Files carry their own clock (frame index / fps); live captures use the wall clock since
+    opening.
+    """
+
+    def __init__(self, capture: Capture, description: str, file_clock: bool = False) -> None:
+        if not capture.isOpened():
+            capture.release()
+            raise SourceError(f"cannot open {description}")
+        self.description = description
+        self._capture: Capture | None = capture
+        self._file_clock = file_clock
+        fps = float(capture.get(cv2.CAP_PROP_FPS) or 0.0)
+        self._fps = fps if 0.0 < fps < 1000.0 else 30.0
+        self._index = 0
+        self._start = time.monotonic()
+
+    def read(self) -> Frame | None:
+        if self._capture is None:
+            return None
+        ok, image = self._capture.read()
+        if not ok or image is None:
+            return None
+        index = self._index
+        self._index += 1
+        stamp = index / self._fps if self._file_clock else time.monotonic() - self._start
+        return Frame(image, index, stamp)
+
+    def close(self) -> None:
+        if self._capture is not None:
+            self._capture.release()
+            self._capture = None
+
+
+class CameraSource(CaptureSource):
+    """A local webcam by index; asks for 1080p (DESIGN.md: 720p is too coarse for stickers)."""
+
+    def __init__(self, index: int) -> None:
+        capture = cv2.VideoCapture(index)
+        capture.set(cv2.CAP_PROP_FRAME_WIDTH, 1920)
+        capture.set(cv2.CAP_PROP_FRAME_HEIGHT, 1080)
+        super().__init__(capture, f"camera {index}")
+
+
+class VideoFileSource(CaptureSource):
+    """A recorded video; its frame times come from the file's frame rate."""
+
+    def __init__(self, path: str | Path) -> None:
+        path = Path(path)
+        if not path.is_file():
+            raise SourceError(f"video file not found: {path}")
+        super().__init__(cv2.VideoCapture(str(path)), f"video file {path}", file_clock=True)
+
+
+class StreamSource(CaptureSource):
+    """An HTTP MJPEG or RTSP stream (e.g. a phone camera app) through OpenCV's FFmpeg backend."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(cv2.VideoCapture(url), f"stream {url}")
+
+
+class ImageFolderSource:
+    """The images of a folder in name order, one frame each, at a nominal `fps`."""
+
+    def __init__(self, path: str | Path, fps: float = 1.0) -> None:
+        self.path = Path(path)
+        if not self.path.is_dir():
+            raise SourceError(f"image folder not found: {self.path}")
+        self._files = sorted(
+            p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file()
+        )
+        if not self._files:
+            raise SourceError(
+                f"no images in {self.path} (looked for {', '.join(IMAGE_SUFFIXES)})"
+            )
+        self._fps = fps
+        self._next = 0
+        self._closed = False
+
+    def read(self) -> Frame | None:
+        while not self._closed and self._next < len(self._files):
+            index = self._next
+            self._next += 1
+            image = cv2.imread(str(self._files[index]), cv2.IMREAD_UNCHANGED)
+            if image is None:
+                log.warning("skipping unreadable image %s", self._files[index])
+                continue
+            if image.dtype != np.uint8:
+                image = cv2.convertScaleAbs(image, alpha=255.0 / max(float(image.max()), 1.0))
+            return Frame(image, index, index / self._fps)
+        return None
+
+    def close(self) -> None:
+        self._closed = True
+
+
+def read_image(path: str | Path, gray: bool = True) -> np.ndarray:
+    """One still image as uint8 (grayscale by default); Pillow covers formats OpenCV lacks."""
+    path = Path(path)
+    if not path.is_file():
+        raise SourceError(f"image not found: {path}")
+    flag = cv2.IMREAD_GRAYSCALE if gray else cv2.IMREAD_COLOR
+    image = cv2.imread(str(path), flag)
+    if image is not None:
+        return np.asarray(image)
+    try:
+        from PIL import Image
+
+        with Image.open(path) as picture:
+            converted = np.asarray(picture.convert("L" if gray else "RGB"))
+    except (ImportError, OSError) as exc:
+        raise SourceError(f"cannot read image {path}: {exc}") from exc
+    return converted if gray else np.asarray(cv2.cvtColor(converted, cv2.COLOR_RGB2BGR))
+
+
+def open_source(spec: str | int) -> FrameSource:
+    """Open a source from a command-line spec.
+
+    An int or digits is a camera index; a URL (http, rtsp, ...) a stream; a folder an image
+    folder; a file with a video suffix a video; anything else is an error saying which.
+    """
+    if isinstance(spec, int) or (isinstance(spec, str) and re.fullmatch(r"\d{1,2}", spec)):
+        return CameraSource(int(spec))
+    if not isinstance(spec, str) or not spec.strip():
+        raise SourceError(f"empty or invalid frame source {spec!r}")
+    if spec.lower().startswith(STREAM_SCHEMES):
+        return StreamSource(spec)
+    path = Path(spec).expanduser()
+    if path.is_dir():
+        return ImageFolderSource(path)
+    if path.is_file():
+        if path.suffix.lower() in VIDEO_SUFFIXES:
+            return VideoFileSource(path)
+        if path.suffix.lower() in IMAGE_SUFFIXES:
+            raise SourceError(
+                f"{path} is a single image; use its folder as a source, or `companion scan`"
+            )
+        raise SourceError(
+            f"{path}: unknown video type {path.suffix!r} (known: {', '.join(VIDEO_SUFFIXES)})"
+        )
+    raise SourceError(
+        f"frame source {spec!r} is not a camera index, a stream URL, a folder or a video file"
+    )
+
+
+State = Literal["connected", "retrying", "closed"]
+
+
+class ReconnectingSource:
+    """Keeps a live source alive: a failed read closes it and reopens it with backoff.
+
+    `read()` never raises: while the source is down it returns None and `state` is
+    "retrying"; after a successful reopen it is "connected" again. Frame indexes keep counting
+    across reconnects, so the pipeline sees one continuous stream.
+    """
+
+    def __init__(
+        self,
+        opener: Callable[[], FrameSource],
+        initial_backoff_s: float = 0.5,
+        max_backoff_s: float = 10.0,
+        clock: Callable[[], float] = time.monotonic,
+        on_state: Callable[[State], None] | None = None,
+    ) -> None:
+        self._opener = opener
+        self._initial = initial_backoff_s
+        self._max = max_backoff_s
+        self._clock = clock
+        self._on_state = on_state
+        self._source: FrameSource | None = None
+        self._backoff = initial_backoff_s
+        self._next_try = 0.0
+        self._index = 0
+        self.state: State = "retrying"
+        self.failures = 0
+        self.last_error: str | None = None
+        self._try_open()
+
+    def _set_state(self, state: State) -> None:
+        if state != self.state:
+            self.state = state
+            if self._on_state is not None:
+                self._on_state(state)
+
+    def _try_open(self) -> None:
+        try:
+            self._source = self._opener()
+        except Exception as exc:  # any failure to open is a reason to retry, never to crash
+            self._fail(f"{type(exc).__name__}: {exc}")
+            return
+        self._backoff = self._initial
+        self._set_state("connected")
+
+    def _fail(self, reason: str) -> None:
+        self.failures += 1
+        self.last_error = reason
+        log.warning("frame source down (%s); retrying in %.1f s", reason, self._backoff)
+        if self._source is not None:
+            try:
+                self._source.close()
+            except Exception:  # closing a broken capture may fail too
+                log.debug("close after failure failed", exc_info=True)
+            self._source = None
+        self._next_try = self._clock() + self._backoff
+        self._backoff = min(self._backoff * 2.0, self._max)
+        self._set_state("retrying")
+
+    def read(self) -> Frame | None:
+        if self.state == "closed":
+            return None
+        if self._source is None:
+            if self._clock() < self._next_try:
+                return None
+            self._try_open()
+            if self._source is None:
+                return None
+        try:
+            frame = self._source.read()
+        except Exception as exc:  # a driver error must not reach the pipeline
+            frame = None
+            reason = f"{type(exc).__name__}: {exc}"
+        else:
+            reason = "read returned no frame"
+        if frame is None:
+            self._fail(reason)
+            return None
+        out = Frame(frame.image, self._index, frame.time_s)
+        self._index += 1
+        return out
+
+    def close(self) -> None:
+        if self._source is not None:
+            self._source.close()
+            self._source = None
+        self._set_state("closed")

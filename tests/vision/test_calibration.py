@@ -1,0 +1,153 @@
+"""`companion calibrate` and `companion scan` on synthetic photos of a real layout's mat."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from companion.cli import cli
+from companion.layouts import load_layout
+from companion.markers.payload import die_face_id, encode_back, encode_front
+from companion.markers.render import aruco_image, card_back_image, card_front_image, qr_image
+from companion.vision.calibration import CalibrationError, calibrate_frame
+from companion.vision.geometry import CameraProfile
+
+GAME = "creature-crush"
+TEXTURE_PX_PER_MM = 4
+CAMERA = CameraProfile("test", 70.0, (1920, 1080))
+
+
+def _put(texture: np.ndarray, image: np.ndarray, x_mm: float, y_mm: float) -> None:
+    h, w = image.shape
+    x0 = round(x_mm * TEXTURE_PX_PER_MM - w / 2)
+    y0 = round(y_mm * TEXTURE_PX_PER_MM - h / 2)
+    texture[y0 : y0 + h, x0 : x0 + w] = image
+
+
+def mat_photo(tilt_deg: float, size: tuple[int, int] = (1920, 1080), dist_mm: float = 700,
+              corners: tuple[int, ...] = (0, 1, 2, 3)) -> np.ndarray:
+    """A photo of the creature-crush mat with a few stickers, a die and a stray QR code."""
+    layout = load_layout(GAME)
+    texture = np.full((int(layout.height_mm * TEXTURE_PX_PER_MM),
+                       int(layout.width_mm * TEXTURE_PX_PER_MM)), 235, np.uint8)
+    for corner in layout.corners:
+        if corner.index in corners:
+            side = int(corner.size_mm * TEXTURE_PX_PER_MM)
+            _put(texture, aruco_image(corner.marker_id, side), corner.x_mm, corner.y_mm)
+    a1, b2, hell = (layout.zone(z).centre for z in ("p1.A1", "p1.B2", "p1.hell"))
+    _put(texture, card_front_image(encode_front(5, 1, 2), 8), *a1)
+    _put(texture, np.rot90(card_front_image(encode_front(5, 2, 1), 8)).copy(), *b2)
+    _put(texture, card_back_image(encode_back(4321), 8), *hell)
+    _put(texture, aruco_image(die_face_id("p1.w1", 5), 60), *layout.zone("p1.dice").centre)
+    _put(texture, qr_image("hello table", 5), 300, 120)
+    w, h = size
+    f = CAMERA.focal_px(w)
+    k = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]])
+    t = math.radians(tilt_deg)
+    r = np.array([[1, 0, 0], [0, math.cos(t), -math.sin(t)], [0, math.sin(t), math.cos(t)]])
+    centre = np.array([layout.width_mm / 2, layout.height_mm / 2, 0])
+    trans = np.array([0, 0, dist_mm]) - r @ centre
+    mat_to_image = k @ np.column_stack([r[:, 0], r[:, 1], trans])
+    texture_to_mat = np.diag([1 / TEXTURE_PX_PER_MM, 1 / TEXTURE_PX_PER_MM, 1])
+    return cv2.warpPerspective(texture, mat_to_image @ texture_to_mat, size,
+                               flags=cv2.INTER_AREA, borderValue=90)
+
+
+def test_good_placement() -> None:
+    report = calibrate_frame(mat_photo(8), load_layout(GAME), 25.0, CAMERA)
+    assert report.ok
+    assert report.tilt_deg == pytest.approx(8, abs=1.5)
+    assert report.corners_seen == [232, 233, 234, 235]
+    assert {z.zone for z in report.zones} == set(load_layout(GAME).zones)
+    assert all(z.verdict == "good" for z in report.zones)
+    assert report.advice[0].startswith("Camera placement is good")
+
+
+def test_steep_angle_small_frame_and_small_stickers_get_advice() -> None:
+    photo = mat_photo(42, size=(1280, 720), dist_mm=800)
+    report = calibrate_frame(photo, load_layout(GAME), 15.0, CAMERA)
+    assert not report.ok
+    assert report.tilt_verdict == "poor"
+    assert report.worst_zone is not None and report.worst_zone.verdict == "poor"
+    text = " ".join(report.advice)
+    assert "1080p" in text and "Mount it higher" in text and "stickers of at least" in text
+    needed = int(text.split("stickers of at least ")[1].split(" mm")[0])
+    assert needed > 15
+
+
+def test_covered_corners_and_no_mat() -> None:
+    layout = load_layout(GAME)
+    report = calibrate_frame(mat_photo(8, corners=(0, 2)), layout, 25.0, CAMERA)
+    assert report.corners_seen == [232, 234]
+    assert "Only 2 of 4 corner markers" in report.advice[0]
+    with pytest.raises(CalibrationError, match="no mat corner marker"):
+        calibrate_frame(np.full((1080, 1920), 200, np.uint8), layout, 25.0, CAMERA)
+    with pytest.raises(CalibrationError, match="positive"):
+        calibrate_frame(mat_photo(8), layout, 0.0, CAMERA)
+
+
+@pytest.fixture(scope="module")
+def photo_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("scan") / "table.png"
+    cv2.imwrite(str(path), mat_photo(12))
+    return path
+
+
+def test_calibrate_command(photo_file: Path) -> None:
+    result = CliRunner().invoke(cli, ["calibrate", str(photo_file), "--game", GAME, "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["ok"] is True and data["corners_seen"] == [232, 233, 234, 235]
+    text = CliRunner().invoke(cli, ["calibrate", str(photo_file), "--game", GAME,
+                                    "--sticker-mm", "12"])
+    assert text.exit_code == 0
+    assert "needs attention" in text.output and "p1.A1" in text.output
+
+
+def test_scan_command_reports_cards_dice_and_unknowns_on_the_mat(photo_file: Path) -> None:
+    result = CliRunner().invoke(cli, ["scan", str(photo_file), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["game"] == GAME  # inferred from the corner markers
+    by_text = {m["text"]: m for m in data["markers"]}
+    first = by_text[encode_front(5, 1, 2)]
+    assert first["kind"] == "front"
+    assert "CC-001" in first["meaning"] and "copy 2" in first["meaning"]
+    assert first["mat"]["zone"] == "p1.A1" and first["mat"]["tapped"] is False
+    second = by_text[encode_front(5, 2, 1)]
+    assert second["mat"]["zone"] == "p1.B2" and second["mat"]["tapped"] is True
+    assert by_text[encode_back(4321)]["mat"]["zone"] == "p1.hell"
+    die = by_text[f"aruco:{die_face_id('p1.w1', 5)}"]
+    assert die["meaning"] == "die p1.w1 showing 5" and die["mat"]["zone"] == "p1.dice"
+    assert by_text["hello table"]["kind"] == "unknown"
+    assert sum(m["kind"] == "aruco" for m in data["markers"]) == 5
+    text = CliRunner().invoke(cli, ["scan", str(photo_file), "--game", GAME])
+    assert "creature-crush mat located from 4 corner marker(s)" in text.output
+    assert "not a companion marker" in text.output
+
+
+def test_scan_errors_are_one_line(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["scan", str(tmp_path / "nope.png")])
+    assert result.exit_code == 1
+    assert "image not found" in result.output and "Traceback" not in result.output
+    assert CliRunner().invoke(cli, ["scan"]).exit_code == 2
+
+
+def test_scan_photos_table(tmp_path: Path) -> None:
+    folder = tmp_path / "set"
+    folder.mkdir()
+    canvas = np.full((200, 200), 255, np.uint8)
+    code = qr_image("photo text", 4)
+    canvas[40 : 40 + code.shape[0], 40 : 40 + code.shape[1]] = code
+    cv2.imwrite(str(folder / "a.png"), canvas)
+    (folder / "a.txt").write_text("photo text")
+    result = CliRunner().invoke(cli, ["scan", "--photos", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    row = next(line for line in result.output.splitlines() if line.startswith("set"))
+    assert row.split() == ["set", "1", "1", "1", "1", "1"]
