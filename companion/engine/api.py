@@ -1,0 +1,401 @@
+"""Public types of the rules engine: moves, violations, prompts, scores, outcomes, log entries.
+
+Every game plugs into the engine through `Ruleset` (see `companion.engine.ruleset`) and is driven
+through the `Game` facade (`companion.engine.game`). This module holds only plain, JSON-friendly
+value types so that the web page, the recorder and the interpreter can share them without
+importing any game.
+
+Players are always "p1" and "p2"; observers are "table", "p1", "p2" and "referee".
+A move is never refused: `Game.push` records an illegal move with its violations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from companion.errors import CompanionError
+
+PLAYERS: tuple[str, str] = ("p1", "p2")
+OBSERVERS: tuple[str, ...] = ("table", "p1", "p2", "referee")
+SOURCES: tuple[str, ...] = ("camera", "person", "automatic", "script")
+
+Source = Literal["camera", "person", "automatic", "script"]
+Lang = Literal["en", "de"]
+
+
+def other(player: str) -> str:
+    """The opponent of `player` in a two-player game."""
+    return "p2" if player == "p1" else "p1"
+
+
+# ----------------------------------------------------------------------------- errors
+
+
+class EngineError(CompanionError):
+    """Base of the engine's user-facing errors."""
+
+
+class UnknownRulesetError(EngineError):
+    """No ruleset is registered for this game id."""
+
+
+class SetupError(EngineError):
+    """A game cannot be set up as asked (bad decks, bad `setup`, unknown cards)."""
+
+
+class MoveFormatError(EngineError):
+    """A move (or its JSON) is malformed: unknown kind, missing player, wrong field types."""
+
+
+class NothingToUndoError(EngineError):
+    """`Game.undo()` with an empty log."""
+
+
+class ObserverError(EngineError):
+    """A view was asked for an observer other than table, p1, p2, referee."""
+
+
+# ----------------------------------------------------------------------------- violations
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One broken rule, explained: stable code, both languages, the rule, cards and zones.
+
+    `lifted_by` names a card whose text lifts this rule (card text beats the rules); such a
+    violation is kept in the record for transparency but does not make the move illegal.
+    """
+
+    code: str
+    message_en: str
+    message_de: str
+    rule: str
+    cards: tuple[str, ...] = ()
+    zones: tuple[str, ...] = ()
+    lifted_by: str | None = None
+
+    @property
+    def blocking(self) -> bool:
+        return self.lifted_by is None
+
+    def message(self, lang: str = "en") -> str:
+        return self.message_de if lang == "de" else self.message_en
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "message_en": self.message_en,
+            "message_de": self.message_de,
+            "rule": self.rule,
+            "cards": list(self.cards),
+            "zones": list(self.zones),
+            "lifted_by": self.lifted_by,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Violation:
+        return cls(
+            code=str(data["code"]),
+            message_en=str(data["message_en"]),
+            message_de=str(data["message_de"]),
+            rule=str(data["rule"]),
+            cards=tuple(data.get("cards", ())),
+            zones=tuple(data.get("zones", ())),
+            lifted_by=data.get("lifted_by"),
+        )
+
+
+def blocking(violations: list[Violation]) -> list[Violation]:
+    """The violations that make a move illegal (those not lifted by a card)."""
+    return [v for v in violations if v.blocking]
+
+
+# ----------------------------------------------------------------------------- moves
+
+# kind -> (English template, German template); templates use {player}, {cards}, {to},
+# {target}, {value} and any option key. Rulesets add their kinds with `register_move_text`.
+MOVE_TEXTS: dict[str, tuple[str, str]] = {
+    "next-phase": ("{player} ends the phase", "{player} beendet die Phase"),
+    "pass": ("{player} ends the turn", "{player} beendet den Zug"),
+    "declare": ("{player} declares {value}", "{player} erklärt {value}"),
+    "concede": ("{player} concedes", "{player} gibt auf"),
+}
+
+
+def register_move_text(kind: str, en: str, de: str) -> None:
+    MOVE_TEXTS[kind] = (en, de)
+
+
+@dataclass(frozen=True)
+class Move:
+    """One thing a player (or the game itself) does; typed by `kind`, JSON-serialisable.
+
+    Fields, used as the kind needs them:
+    - `cards`: the card uids acting or being played (attackers, the card summoned, ...),
+      "?" for a card whose identity nobody has seen (a face-down card from a hand),
+    - `to`: the destination zone id, `target`: the targeted card uid,
+    - `value`: a number or word (a die value, a chosen option),
+    - `options`: further key/value pairs, sorted, for game-specific detail.
+    """
+
+    kind: str
+    player: str
+    cards: tuple[str, ...] = ()
+    to: str | None = None
+    target: str | None = None
+    value: int | str | None = None
+    options: tuple[tuple[str, str], ...] = ()
+
+    def option(self, key: str, default: str | None = None) -> str | None:
+        return dict(self.options).get(key, default)
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"kind": self.kind, "player": self.player}
+        if self.cards:
+            d["cards"] = list(self.cards)
+        if self.to is not None:
+            d["to"] = self.to
+        if self.target is not None:
+            d["target"] = self.target
+        if self.value is not None:
+            d["value"] = self.value
+        if self.options:
+            d["options"] = dict(self.options)
+        return d
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Move:
+        try:
+            kind = data["kind"]
+            player = data["player"]
+        except (KeyError, TypeError):
+            raise MoveFormatError(f"a move needs 'kind' and 'player': {data!r}") from None
+        if not isinstance(kind, str) or not isinstance(player, str):
+            raise MoveFormatError(f"move kind and player must be strings: {data!r}")
+        cards = data.get("cards", ())
+        if isinstance(cards, str) or not all(isinstance(c, str) for c in cards):
+            raise MoveFormatError(f"move cards must be a list of uids: {data!r}")
+        value = data.get("value")
+        if value is not None and not isinstance(value, int | str):
+            raise MoveFormatError(f"move value must be a number or text: {data!r}")
+        opts = data.get("options") or {}
+        return cls(
+            kind=kind,
+            player=player,
+            cards=tuple(cards),
+            to=data.get("to"),
+            target=data.get("target"),
+            value=value,
+            options=tuple(sorted((str(k), str(v)) for k, v in dict(opts).items())),
+        )
+
+    def describe(self, lang: str = "en") -> str:
+        en, de = MOVE_TEXTS.get(self.kind, (f"{{player}}: {self.kind}", f"{{player}}: {self.kind}"))
+        template = de if lang == "de" else en
+        values: dict[str, Any] = {
+            "player": self.player,
+            "cards": ", ".join(self.cards) if self.cards else "-",
+            "to": self.to or "-",
+            "target": self.target or "-",
+            "value": "-" if self.value is None else self.value,
+        }
+        values.update(dict(self.options))
+        try:
+            return template.format(**values)
+        except (KeyError, IndexError):
+            return f"{self.player}: {self.kind}"
+
+
+# ----------------------------------------------------------------------------- prompts etc.
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """What the page shows: whose turn, which phase, what the player may and must do now."""
+
+    lang: str
+    turn: int
+    active: str
+    phase: str
+    phase_name: str
+    may: tuple[str, ...]
+    must: tuple[str, ...]
+    ends: str
+    automatic: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "lang": self.lang,
+            "turn": self.turn,
+            "active": self.active,
+            "phase": self.phase,
+            "phase_name": self.phase_name,
+            "may": list(self.may),
+            "must": list(self.must),
+            "ends": self.ends,
+            "automatic": list(self.automatic),
+        }
+
+
+@dataclass(frozen=True)
+class Score:
+    """A player's standing in the game's own terms (trick pile cards, fans, orbs, ...)."""
+
+    player: str
+    value: int
+    label_en: str
+    label_de: str
+    details: tuple[tuple[str, int], ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "value": self.value,
+            "label_en": self.label_en,
+            "label_de": self.label_de,
+            "details": dict(self.details),
+        }
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game: the winner (None for a draw) and why."""
+
+    winner: str | None
+    reason: str
+    reason_en: str
+    reason_de: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "winner": self.winner,
+            "reason": self.reason,
+            "reason_en": self.reason_en,
+            "reason_de": self.reason_de,
+        }
+
+
+@dataclass(frozen=True)
+class ChanceEvent:
+    """A random or hidden event the engine resolved: a shuffle, a die roll, a hidden draw."""
+
+    kind: str
+    detail: tuple[tuple[str, str], ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, **dict(self.detail)}
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One recorded move: what it was, who saw it, the rules it broke, decisions taken."""
+
+    seq: int
+    move: Move
+    source: str
+    violations: tuple[Violation, ...] = ()
+    decisions: tuple[str, ...] = ()
+    chance: tuple[ChanceEvent, ...] = ()
+
+    @property
+    def legal(self) -> bool:
+        return not blocking(list(self.violations))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seq": self.seq,
+            "move": self.move.to_dict(),
+            "source": self.source,
+            "legal": self.legal,
+            "violations": [v.to_dict() for v in self.violations],
+            "decisions": list(self.decisions),
+            "chance": [c.to_dict() for c in self.chance],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> LogEntry:
+        return cls(
+            seq=int(data["seq"]),
+            move=Move.from_dict(data["move"]),
+            source=str(data.get("source", "person")),
+            violations=tuple(Violation.from_dict(v) for v in data.get("violations", ())),
+            decisions=tuple(data.get("decisions", ())),
+        )
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """Everything needed to start (and so to replay) a game.
+
+    `decks` maps an owner ("p1", "p2" or "shared") to card uids ("<id>#<copy>"); `cards` adds
+    inline card definitions (same schema as the cardsets) to the game's cardset; `setup`
+    starts mid-game as described in DESIGN.md (turn, active, phase, table, hands, ...).
+    """
+
+    game: str
+    players: tuple[str, str] = ("Player 1", "Player 2")
+    decks: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    first: str = "p1"
+    seed: int = 0
+    setup: Mapping[str, Any] | None = None
+    cards: tuple[Mapping[str, Any], ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "players": list(self.players),
+            "decks": {k: list(v) for k, v in self.decks.items()},
+            "first": self.first,
+            "seed": self.seed,
+            "setup": dict(self.setup) if self.setup is not None else None,
+            "cards": [dict(c) for c in self.cards],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GameConfig:
+        players = tuple(data.get("players", ("Player 1", "Player 2")))
+        if len(players) != 2:
+            raise SetupError(f"a game needs exactly two players, got {list(players)}")
+        return cls(
+            game=str(data["game"]),
+            players=(str(players[0]), str(players[1])),
+            decks={str(k): tuple(v) for k, v in dict(data.get("decks") or {}).items()},
+            first=str(data.get("first", "p1")),
+            seed=int(data.get("seed", 0)),
+            setup=data.get("setup"),
+            cards=tuple(data.get("cards") or ()),
+        )
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One answer to a `Question`: the moves it stands for."""
+
+    label_en: str
+    label_de: str
+    moves: tuple[Move, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "label_en": self.label_en,
+            "label_de": self.label_de,
+            "moves": [m.to_dict() for m in self.moves],
+        }
+
+
+@dataclass(frozen=True)
+class Question:
+    """Several legal explanations of one table change: a person picks one."""
+
+    text_en: str
+    text_de: str
+    choices: tuple[Choice, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "text_en": self.text_en,
+            "text_de": self.text_de,
+            "choices": [c.to_dict() for c in self.choices],
+        }

@@ -1,0 +1,293 @@
+"""Referee a table script: true table -> visible snapshot -> interpreter -> ruleset, per step.
+
+Each step's physical changes reach the rules only as the camera would see them (a
+`TableSnapshot`); what a person tells the page comes from the step's `declare`, `phase` and
+`pass`. Order within a step: a named `phase: <id>` first (the step happens in that phase),
+then declared moves (an attack, an activation, a redraw), then the table change, then
+`phase: true` and `pass`. Every `expect` is checked and reported with file:line.
+
+Declare vocabulary: `attack: [attackers]` with `target`, optional `combat: ["uid/index"]`;
+`activate: uid` with `ability: n` and optional `target`; `redraw: show|fresh`;
+`concede: true`; `move: {kind, player, cards, to, target, value}` for any other move;
+`player` and `target` alone are hints that settle an ambiguous table change;
+`choice: n` answers the question an ambiguous change raised.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.engine.api import GameConfig, LogEntry, Move, blocking
+from companion.engine.game import Game
+from companion.engine.interpreter import Interpreter
+from companion.engine.state import hand_zone
+
+MAX_PHASE_STEPS = 8
+
+
+@dataclass
+class StepReport:
+    """What the referee found at one step."""
+
+    index: int
+    line: int
+    moves: list[LogEntry] = field(default_factory=list)
+    question: str | None = None
+    phase: str = ""
+    active: str = ""
+    turn: int = 0
+    scores: dict[str, int] = field(default_factory=dict)
+    winner: str | None = None
+    failures: list[str] = field(default_factory=list)
+
+    @property
+    def legal(self) -> bool:
+        return all(not blocking(list(e.violations)) for e in self.moves)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "step": self.index,
+            "line": self.line,
+            "moves": [e.to_dict() for e in self.moves],
+            "legal": self.legal,
+            "question": self.question,
+            "phase": self.phase,
+            "active": self.active,
+            "turn": self.turn,
+            "scores": self.scores,
+            "winner": self.winner,
+            "failures": self.failures,
+        }
+
+
+@dataclass
+class RefereeReport:
+    path: str
+    game: str
+    steps: list[StepReport]
+
+    @property
+    def failures(self) -> list[str]:
+        return [f for s in self.steps for f in s.failures]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "script": self.path,
+            "game": self.game,
+            "ok": not self.failures,
+            "steps": [s.to_dict() for s in self.steps],
+        }
+
+
+def config_from_script(script: Any) -> GameConfig:
+    """The engine's game config from a loaded `TableScript`."""
+    setup = None
+    if script.setup is not None:
+        s = script.setup
+        table = {zone: list(reversed(uids)) for zone, uids in s.table.items()}
+        setup = {
+            "table": table,
+            "face_down": list(s.face_down),
+            "tapped": list(s.tapped),
+            "hands": dict(s.hands),
+            "on": dict(s.on),
+            **({"turn": s.turn} if s.turn is not None else {}),
+            **({"active": s.active} if s.active is not None else {}),
+            **({"phase": s.phase} if s.phase is not None else {}),
+            **dict(s.extra),
+        }
+    cards = tuple(c.to_mapping() if hasattr(c, "to_mapping") else dict(c) for c in script.cards)
+    return GameConfig(
+        game=script.game,
+        players=(str(script.players[0]), str(script.players[1])),
+        decks={k: tuple(v) for k, v in script.decks.items()},
+        first=script.first,
+        seed=script.seed,
+        setup=setup,
+        cards=cards,
+    )
+
+
+def declared_moves(game: Game, declare: Mapping[str, Any], truth_hand: list[str]) -> list[Move]:
+    """Moves a person declared with a step (see the module docstring)."""
+    player = str(declare.get("player", game.active))
+    moves: list[Move] = []
+    if "attack" in declare:
+        attack = declare["attack"]
+        spec = dict(attack) if isinstance(attack, Mapping) else {"attackers": attack}
+        for key in ("target", "combat"):
+            spec.setdefault(key, declare.get(key))
+        attackers = spec.get("attackers") or []
+        attackers = [attackers] if isinstance(attackers, str) else list(attackers)
+        combat = spec.get("combat") or []
+        options = (("combat", ",".join(combat)),) if combat else ()
+        moves.append(Move("attack", player, tuple(attackers),
+                          target=_opt(spec.get("target")), options=options))
+    if "activate" in declare:
+        moves.append(Move("activate", player, (str(declare["activate"]),),
+                          target=_opt(declare.get("target")),
+                          value=int(declare.get("ability", 0))))
+    if "redraw" in declare:
+        kind = str(declare["redraw"])
+        cards = tuple(truth_hand) if kind == "show" else ()
+        moves.append(Move("redraw", player, cards, value=kind))
+    if declare.get("concede"):
+        moves.append(Move("concede", player))
+    if "move" in declare:
+        data = dict(declare["move"])
+        data.setdefault("player", player)
+        moves.append(Move.from_dict(data))
+    return moves
+
+
+def _opt(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def resolve_refs(game: Game, move: Move) -> Move:
+    """Card ids written without a copy ("TOB-006") become the uid of the copy in play."""
+
+    def uid(ref: str) -> str:
+        if "#" in ref or ref in game.state.where:
+            return ref
+        copies = [u for u in game.state.where if u.rpartition("#")[0] == ref]
+        shown = [u for u in copies if u in game.state.public]
+        return (shown or copies or [ref])[0]
+
+    def option(key: str, value: str) -> str:
+        if key != "combat":
+            return value
+        picks = [p.strip().rpartition("/") for p in value.split(",") if p.strip()]
+        return ",".join(f"{uid(ref)}/{index}" for ref, _, index in picks)
+
+    return Move(
+        kind=move.kind,
+        player=move.player,
+        cards=tuple(uid(c) for c in move.cards),
+        to=move.to,
+        target=uid(move.target) if move.target else None,
+        value=move.value,
+        options=tuple((k, option(k, v)) for k, v in move.options),
+    )
+
+
+def referee_script(path: str) -> RefereeReport:
+    """Run one table script through interpreter and ruleset; check every `expect`."""
+    from companion.sim.script import load_script
+    from companion.sim.table_state import apply_step, initial_table, visible_snapshot
+
+    script = load_script(path)
+    table = initial_table(script)
+    game = Game(config_from_script(script))
+    interpreter = Interpreter(game, visible_snapshot(table, 0, 0.0))
+    reports: list[StepReport] = []
+    for step in script.steps:
+        report = StepReport(index=step.index, line=step.line)
+        start = len(game.log)
+        declare = dict(step.declare)
+        if isinstance(step.phase, str):
+            _advance_to(game, step.phase)
+        player = str(declare.get("player", game.active))
+        hand = list(table.hand(player)) if hasattr(table, "hand") else []
+        for move in declared_moves(game, declare, hand):
+            game.push(resolve_refs(game, move), "person")
+        table = apply_step(table, step)
+        observed = interpreter.observe(
+            visible_snapshot(table, step.index, float(step.index)), "script", declare
+        )
+        if observed.question is not None:
+            choice = int(declare.get("choice", 0))
+            report.question = observed.question.text_en + " " + " | ".join(
+                f"[{i}] {c.label_en}" for i, c in enumerate(observed.question.choices)
+            )
+            interpreter.answer(min(choice, len(observed.question.choices) - 1))
+        if step.phase is True:
+            game.push(Move("next-phase", game.active), "person")
+        if step.pass_turn:
+            game.push(Move("pass", game.active), "person")
+        report.moves = game.log[start:]
+        _fill_state(game, report)
+        report.failures = [
+            f"{script.path}:{step.line}: step {step.index}: {problem}"
+            for problem in check_expect(game, report, step.expect)
+        ]
+        reports.append(report)
+    return RefereeReport(path=str(script.path), game=script.game, steps=reports)
+
+
+def _advance_to(game: Game, phase: str) -> None:
+    for _ in range(MAX_PHASE_STEPS):
+        if game.phase == phase or game.outcome() is not None:
+            return
+        game.push(Move("next-phase", game.active), "person")
+
+
+def _fill_state(game: Game, report: StepReport) -> None:
+    report.phase = game.phase
+    report.active = game.active
+    report.turn = game.state.turn
+    report.scores = {p: s.value for p, s in game.scores().items()}
+    outcome = game.outcome()
+    report.winner = outcome.winner if outcome else None
+
+
+def check_expect(game: Game, report: StepReport, expect: Mapping[str, Any]) -> list[str]:
+    """Each `expect` key that does not hold, as a sentence."""
+    problems: list[str] = []
+    codes = [v.code for e in report.moves for v in e.violations if v.blocking]
+    for key, want in expect.items():
+        got: Any
+        if key == "note":
+            continue
+        if key == "legal":
+            got = report.legal
+            if bool(want) != got:
+                detail = "; ".join(codes) or "no violation"
+                problems.append(f"expected legal: {bool(want)}, got {got} ({detail})")
+        elif key == "violations":
+            wanted = [want] if isinstance(want, str) else list(want or [])
+            if not wanted and codes:
+                problems.append(f"expected no violations, got {codes}")
+            missing = [c for c in wanted if c not in codes]
+            if missing:
+                problems.append(f"expected violations {missing}, got {codes or 'none'}")
+        elif key in ("phase", "active", "turn"):
+            got = {"phase": report.phase, "active": report.active, "turn": report.turn}[key]
+            if str(got) != str(want):
+                problems.append(f"expected {key} {want!r}, got {got!r}")
+        elif key == "winner":
+            got = report.winner
+            if str(got).lower() != str(want).lower():
+                problems.append(f"expected winner {want!r}, got {got!r}")
+        elif key == "score":
+            problems += _per_player(key, want, report.scores)
+        elif key == "hands":
+            counts = {p: game.state.count(hand_zone(p)) for p in ("p1", "p2")}
+            problems += _per_player(key, want, counts)
+        else:
+            values = game.ruleset.expect_value(game.state, key)
+            if values is None:
+                problems.append(f"expect key {key!r} is not known to the {game.config.game} rules")
+            elif isinstance(values, dict) and isinstance(want, Mapping):
+                problems += _per_player(key, want, values)
+            elif isinstance(values, list | set | tuple):
+                names = set(values) | {str(v).rpartition("#")[0] for v in values}
+                missing = [w for w in ([want] if isinstance(want, str) else want)
+                           if w not in names]
+                if missing:
+                    problems.append(f"expected {key} to include {missing}, got {sorted(values)}")
+            elif values != want:
+                problems.append(f"expected {key} {want!r}, got {values!r}")
+    return problems
+
+
+def _per_player(key: str, want: Any, got: Mapping[str, Any]) -> list[str]:
+    if not isinstance(want, Mapping):
+        return [f"expect {key} must map players to values, got {want!r}"]
+    return [
+        f"expected {key} of {p} = {v!r}, got {got.get(p)!r}"
+        for p, v in want.items()
+        if got.get(p) != v
+    ]

@@ -1,0 +1,242 @@
+"""Trick or Beat moves that explain a change of the visible table.
+
+The camera sees lanes fully, and only the top of the draw pile, the discard pile and each
+trick pile. So: the draw pile's top back vanishing is a draw (in the draft: the deal); a card
+new on the discard pile came from a hand (a tactic, a draft discard) or from a lane (a
+defeat the engine may already have applied); a new back on a trick pile is a trick card; a
+card on a lane is a summon, a shift, a reveal or (lying on a creature) an equipment.
+Each slot lists alternatives with the most literal reading last.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.engine.api import PLAYERS, Move
+from companion.engine.interpreter import SnapshotDiff, candidate_product
+from companion.engine.state import UNKNOWN, GameState, hand_zone
+from companion.games.trick_or_beat import effects as fx
+from companion.snapshot import SeenCard, is_back
+
+DECK = "shared.deck"
+DISCARD = "shared.discard"
+PILES = (DECK, DISCARD, "p1.trick", "p2.trick")
+
+
+def _owner(zone: str) -> str:
+    return zone.split(".")[0]
+
+
+def _is_lane(zone: str) -> bool:
+    return zone.endswith((".active", ".passive")) and _owner(zone) in PLAYERS
+
+
+def explain(state: GameState, diff: SnapshotDiff, hints: Mapping[str, Any]) -> list[list[Move]]:
+    slots: list[list[Move]] = []
+    draw_slots, drawn = _draws(state, diff, hints)
+    slots += draw_slots
+    lane_slots, handled = _lanes(state, diff, hints)
+    slots += lane_slots
+    slots += _discards(state, diff, hints, handled | drawn)
+    slots += _tricks(state, diff)
+    slots += _vanished(state, diff, handled)
+    return candidate_product(slots)
+
+
+def _draws(
+    state: GameState, diff: SnapshotDiff, hints: Mapping[str, Any]
+) -> tuple[list[list[Move]], set[str]]:
+    took = [v for v in diff.vanished if v.zone == DECK] or [
+        u for u in diff.uncovered if u.zone == DECK
+    ]
+    if not took:
+        return [], set()
+    if state.flags.get("expected_deck_draws", 0) > 0:
+        return [], set()  # an effect already moved deck cards (add_to_trick)
+    if state.phase == "draft":
+        info = state.flags.get("draft", {})
+        owed = [(p, info[p]["hand"] - info[p]["dealt"]) for p in PLAYERS if p in info]
+        owed = [(p, n) for p, n in owed if n > 0]
+        if owed:
+            return [[Move("deal", p, value=n)] for p, n in owed], set()
+        if hints.get("player") in PLAYERS:
+            return [[Move("draw", str(hints["player"]))]], set()
+        return [], set()  # dealing seen again: the camera cannot count cards dealt
+    player = state.active
+    if state.flags.get("supply_draws", 0) > 0:
+        # a supply card drawn face up goes straight to the discard pile (and is replaced)
+        shown = [c.uid for c in diff.appeared if c.zone == DISCARD and _is_supply(state, c.uid)]
+        if shown:
+            return [[Move("supply-draw", player, (shown[0],))]], {shown[0]}
+        return [[Move("supply-draw", player, (UNKNOWN,)), Move("draw", player)]], set()
+    return [[Move("draw", player)]], set()
+
+
+def _is_supply(state: GameState, uid: str) -> bool:
+    return uid in state.where and state.facts(uid).get("category") == "supply"
+
+
+def _is_equipment(state: GameState, uid: str) -> bool:
+    return uid in state.where and state.facts(uid).get("category") == "equipment"
+
+
+def _covered_creature(
+    state: GameState, diff: SnapshotDiff, zone: str, hints: Mapping[str, Any]
+) -> str | None:
+    """The creature an equipment was laid on: it vanished from view under it in this step."""
+    if hints.get("target"):
+        return str(hints["target"])
+    under = [v.uid for v in diff.vanished if v.zone == zone and not is_back(v.uid)]
+    if len(under) != 1:
+        return None
+    return state.attached.get(under[0], under[0])  # laid on an equipment: on its creature
+
+
+def _lanes(
+    state: GameState, diff: SnapshotDiff, hints: Mapping[str, Any]
+) -> tuple[list[list[Move]], set[str]]:
+    slots: list[list[Move]] = []
+    handled: set[str] = set()
+    before = {old.uid: old for old, _ in diff.moved}
+    arrivals = [c for c in diff.appeared if _is_lane(c.zone)]
+    arrivals += [new for _, new in diff.moved if _is_lane(new.zone)]
+    backs_gone = [v for v in diff.vanished if is_back(v.uid) and _is_lane(v.zone)]
+    for card in arrivals:
+        p = _owner(card.zone)
+        if is_back(card.uid):
+            if card.uid not in state.backs:
+                slots.append([Move("place-down", p, (UNKNOWN,), to=card.zone,
+                                   options=(("back", card.uid),))])
+            continue
+        uid = card.uid
+        handled.add(uid)
+        holder = state.attached.get(uid)
+        if holder is not None:  # equipment seen moving: the creature under it moved
+            if state.where.get(holder) != card.zone and _is_lane(before.get(uid, card).zone):
+                slots.append([Move("shift", p, (holder,), to=card.zone)])
+            continue
+        if state.where.get(uid) == card.zone and state.known(uid):
+            continue
+        old = before.get(uid)
+        if old is not None and _is_lane(old.zone):
+            slots.append([Move("shift", p, (uid,), to=card.zone)])
+            continue
+        if old is not None:
+            slots.append([Move("remove", p, (uid,), to=card.zone)])
+            continue
+        if _is_equipment(state, uid) and not [b for b in backs_gone if b.zone == card.zone]:
+            if uid not in state.attached:
+                holder = card.on or _covered_creature(state, diff, card.zone, hints)
+                slots.append([Move("equip", p, (uid,), target=holder)])
+                if holder:
+                    handled.add(holder)
+            continue
+        flipped = [b for b in backs_gone if b.zone == card.zone] or [
+            b for b in backs_gone if _owner(b.zone) == p
+        ]
+        if flipped:
+            back = flipped[0]
+            backs_gone.remove(back)
+            slots.append([Move("reveal", p, (uid,), options=(("back", back.uid),))])
+            continue
+        down_here = [u for u in state.cards_in(card.zone) if u in state.face_down]
+        if down_here and state.phase == "draft":
+            slots.append([Move("reveal", p, (uid,))])
+            continue
+        slots.append([Move("summon", p, (uid,), to=card.zone)])
+    return slots, handled
+
+
+def _discards(
+    state: GameState, diff: SnapshotDiff, hints: Mapping[str, Any], handled: set[str]
+) -> list[list[Move]]:
+    slots: list[list[Move]] = []
+    moved_from = {new.uid: old for old, new in diff.moved}
+    arrivals = [c for c in diff.appeared if c.zone == DISCARD]
+    arrivals += [new for _, new in diff.moved if new.zone == DISCARD]
+    for card in arrivals:
+        uid = card.uid
+        if is_back(uid) or uid in handled:
+            continue
+        if state.where.get(uid) == DISCARD:
+            continue  # the engine already put it there (a defeat, a drawn supply card)
+        old = moved_from.get(uid)
+        if old is not None:
+            slots.append([Move("remove", _owner(old.zone) if _owner(old.zone) in PLAYERS
+                               else state.active, (uid,), to=DISCARD)])
+            continue
+        if state.phase == "draft":
+            who = _draft_discarder(state, hints)
+            if _excess(state, who) <= 0 and uid not in state.public and \
+                    state.unseen_in(DISCARD):
+                continue  # one of the cards a redraw put there unseen shows on top
+            slots.append([Move("discard", who, (uid,))])
+            continue
+        player = state.active
+        facts = state.facts(uid) if uid in state.where else None
+        if facts is not None and facts.type == "tactic" and facts.get("category") != "equipment":
+            target = hints.get("target")
+            slots.append([
+                Move("discard", player, (uid,)),
+                Move("tactic", player, (uid,), target=str(target) if target else None),
+            ])
+        else:
+            slots.append([Move("discard", player, (uid,))])
+    return slots
+
+
+def _draft_discarder(state: GameState, hints: Mapping[str, Any]) -> str:
+    """Who put a card on the shared discard pile in the draft: the one told, else the player
+    with the most cards beyond the 8 to keep (the camera cannot see whose hand it left)."""
+    if hints.get("player") in PLAYERS:
+        return str(hints["player"])
+    return max(PLAYERS, key=lambda p: (_excess(state, p), p == "p1"))
+
+
+def _excess(state: GameState, player: str) -> int:
+    """Cards `player` holds beyond the 8 to keep in the draft."""
+    on_lanes = sum(len(state.cards_in(z)) for z in fx.lanes(player))
+    return state.count(hand_zone(player)) + on_lanes - 8
+
+
+def _tricks(state: GameState, diff: SnapshotDiff) -> list[list[Move]]:
+    slots: list[list[Move]] = []
+    for p in PLAYERS:
+        pile = fx.trick(p)
+        new = [c for c in diff.appeared if c.zone == pile]
+        new += [c for _, c in diff.moved if c.zone == pile]
+        for card in new:
+            if is_back(card.uid):
+                if state.flags.get("expected_deck_draws", 0) > 0:
+                    continue  # the engine already put it there (add_to_trick)
+                if card.uid not in state.backs:
+                    slots.append([Move("trick", p, (UNKNOWN,), options=(("back", card.uid),))])
+            else:
+                slots.append([Move("trick", p, (card.uid,))])
+        gone = [u for u in diff.uncovered if u.zone == pile]
+        if gone and not new:
+            slots += [[Move("untrick", p)] for _ in gone]
+    return slots
+
+
+def _vanished(state: GameState, diff: SnapshotDiff, handled: set[str]) -> list[list[Move]]:
+    """Face-up lane cards that left the camera's view without a rule that moved them."""
+    slots: list[list[Move]] = []
+    covered_by = {c.on for c in diff.appeared} | {c.on for _, c in diff.moved}
+    covered_by |= {c.on for c in diff.laid_on}
+    for card in diff.vanished:
+        if is_back(card.uid) or not _is_lane(card.zone) or card.uid in handled:
+            continue
+        if card.uid in covered_by or _still_covered(state, card):
+            continue
+        if state.where.get(card.uid) != card.zone:
+            continue  # the engine already moved it (defeated, returned by an effect)
+        owner = _owner(card.zone)
+        slots.append([Move("remove", owner, (card.uid,), to=hand_zone(owner))])
+    return slots
+
+
+def _still_covered(state: GameState, card: SeenCard) -> bool:
+    """A creature carrying equipment is hidden under it on the table."""
+    return any(holder == card.uid for holder in state.attached.values())

@@ -1,0 +1,1045 @@
+"""Trick or Beat, complete as its rulebook says (rules/trick-or-beat.de.txt).
+
+Shared draw and discard piles; a draft (15 dealt, keep 8) with the redraw rule; turns of four
+phases (supply, lane, main, end); summoning onto the passive lane; lanes of 2 creatures,
+raised to 3/4/5 by the trick pile; attacks from the active lane; equipment; abilities by kind
+and lane; wins by trick (7 cards) and by beat (all opposing creatures defeated).
+
+Move kinds (besides next-phase / pass / concede / declare):
+  draft:  redraw (value show|fresh, cards = the shown hand), discard, place-down, reveal
+  turn:   draw, shift, summon, attack, tactic, supply-draw, equip, activate, trick
+  seen:   remove (a card left a lane or the trick pile without a rule), untrick
+
+A move seen on the table is applied even when illegal (the table is what it is). A move that
+is only declared (attack, activate, redraw) and illegal is recorded but changes nothing: the
+table then shows whether it happened anyway.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.engine.api import (
+    PLAYERS,
+    ChanceEvent,
+    GameConfig,
+    Move,
+    Outcome,
+    Score,
+    SetupError,
+    Violation,
+    other,
+    register_move_text,
+)
+from companion.engine.effects import run_hook
+from companion.engine.flow import Flow, FlowSpec, PhaseSpec, Text
+from companion.engine.interpreter import SnapshotDiff
+from companion.engine.ruleset import Ruleset
+from companion.engine.state import UNKNOWN, GameState, hand_zone
+from companion.games.trick_or_beat import effects as fx
+from companion.games.trick_or_beat import interpret as tob_interpret
+from companion.games.trick_or_beat.texts import violation
+from companion.snapshot import card_uid, split_uid
+
+DECK = "shared.deck"
+DISCARD = "shared.discard"
+DEAL = 15
+KEEP = 8
+TRICK_WIN = 7
+
+MOVE_KINDS = (
+    "deal",
+    "redraw",
+    "discard",
+    "place-down",
+    "reveal",
+    "draw",
+    "shift",
+    "summon",
+    "attack",
+    "tactic",
+    "supply-draw",
+    "equip",
+    "activate",
+    "trick",
+    "remove",
+    "untrick",
+)
+
+for _kind, _en, _de in (
+    ("deal", "{player} is dealt {value} cards", "{player} bekommt {value} Karten"),
+    ("redraw", "{player} redraws ({value})", "{player} zieht neu ({value})"),
+    ("discard", "{player} discards {cards}", "{player} legt {cards} ab"),
+    ("place-down", "{player} places a card face down on {to}", "{player} legt verdeckt auf {to}"),
+    ("reveal", "{player} reveals {cards}", "{player} deckt {cards} auf"),
+    ("draw", "{player} draws a card", "{player} zieht eine Karte"),
+    ("shift", "{player} moves {cards} to {to}", "{player} verschiebt {cards} nach {to}"),
+    ("summon", "{player} summons {cards}", "{player} beschwört {cards}"),
+    ("attack", "{player} attacks {target} with {cards}", "{player} greift {target} mit {cards} an"),
+    ("tactic", "{player} plays {cards}", "{player} spielt {cards}"),
+    ("supply-draw", "{player} draws {cards} face up", "{player} zieht {cards} offen"),
+    ("equip", "{player} equips {target} with {cards}", "{player} rüstet {target} mit {cards} aus"),
+    ("activate", "{player} activates {cards} ({value})", "{player} aktiviert {cards} ({value})"),
+    ("trick", "{player} puts a card on the trick pile", "{player} legt auf den Trickstapel"),
+    ("remove", "{cards} moved to {to}", "{cards} kam nach {to}"),
+    ("untrick", "{player} takes a card from the trick pile", "{player} nimmt vom Trickstapel"),
+):
+    register_move_text(_kind, _en, _de)
+
+
+def _t(en: str, de: str) -> Text:
+    return Text(en, de)
+
+
+class TrickOrBeat(Ruleset):
+    game_id = "trick-or-beat"
+    rulebook = "trick-or-beat.de.txt"
+    move_kinds = MOVE_KINDS
+
+    def __init__(self) -> None:
+        self.flow = Flow(
+            FlowSpec(
+                setup_phases=(
+                    PhaseSpec(
+                        "draft",
+                        _t("Draft", "Draft"),
+                        may=(
+                            _t(
+                                "redraw: fewer than 3 creatures, show and draw as many; "
+                                "or discard all and draw 3 fewer",
+                                "Redraw: weniger als 3 Wesen zeigen und gleich viele ziehen; "
+                                "oder alle ablegen und 3 weniger ziehen",
+                            ),
+                            _t(
+                                "place creatures face down on your lanes",
+                                "Wesen verdeckt auf die Lanes legen",
+                            ),
+                        ),
+                        must=(
+                            _t(
+                                "keep 8 of your cards, the others to the discard pile",
+                                "8 Karten behalten, die anderen auf den Ablagestapel",
+                            ),
+                            _t(
+                                "reveal the face-down creatures together",
+                                "verdeckte Wesen gemeinsam aufdecken",
+                            ),
+                        ),
+                        ends=_t(
+                            "both players kept 8 cards and revealed their creatures",
+                            "beide Spieler haben 8 Karten behalten und Wesen aufgedeckt",
+                        ),
+                        automatic=(
+                            _t(
+                                "at the end of the draft, cards beyond 8 count as discarded "
+                                "(the camera sees only the discard pile's top)",
+                                "am Ende des Drafts gelten Karten über 8 als abgelegt "
+                                "(die Kamera sieht nur die oberste Karte des Ablagestapels)",
+                            ),
+                        ),
+                        end_check=self._draft_missing,
+                        on_end=self._draft_ends,
+                        setup=True,
+                    ),
+                ),
+                turn_phases=(
+                    PhaseSpec(
+                        "supply",
+                        _t("Supply phase", "Nachschubphase"),
+                        must=(_t("draw a card", "eine Karte ziehen"),),
+                        ends=_t("you drew a card", "du hast eine Karte gezogen"),
+                        automatic=(_t("draw 1 card", "1 Karte ziehen"),),
+                        end_check=self._supply_missing,
+                    ),
+                    PhaseSpec(
+                        "lane",
+                        _t("Lane phase", "Lanephase"),
+                        may=(
+                            _t(
+                                "arrange your creatures on your lanes",
+                                "deine liegenden Wesen beliebig auf deinen Lanes anordnen",
+                            ),
+                        ),
+                        ends=_t("you end the phase", "du beendest die Phase"),
+                    ),
+                    PhaseSpec(
+                        "main",
+                        _t("Main phase", "Hauptphase"),
+                        may=(
+                            _t("summon creatures onto the passive lane", "Wesen beschwören"),
+                            _t("attack with active-lane creatures", "mit Wesen angreifen"),
+                            _t("play tactic cards (one supply card)", "Taktikkarten spielen"),
+                            _t("equip a creature", "Ausrüstung anlegen"),
+                            _t("activate abilities", "Fähigkeiten aktivieren"),
+                        ),
+                        ends=_t("you end the phase", "du beendest die Phase"),
+                    ),
+                    PhaseSpec(
+                        "end",
+                        _t("End phase", "Endphase"),
+                        may=(
+                            _t(
+                                "put one card face down on your trick pile",
+                                "eine Karte verdeckt auf den Trickstapel legen",
+                            ),
+                        ),
+                        ends=_t("you end your turn", "du beendest deinen Zug"),
+                    ),
+                ),
+                first_turn_start="lane",
+                on_turn_begin=self._turn_begins,
+            )
+        )
+
+    # ================================================================== setup
+    def setup(self, config: GameConfig) -> GameState:
+        if config.first not in PLAYERS:
+            raise SetupError(f"first player must be p1 or p2, not {config.first!r}")
+        state = self.new_state(config)
+        state.add_zone(DECK, hidden=True)
+        state.add_zone(DISCARD)
+        for p in PLAYERS:
+            state.add_zone(hand_zone(p), hidden=True)
+            for lane in fx.lanes(p):
+                state.add_zone(lane)
+            state.add_zone(fx.trick(p), hidden=True)
+        deck = self._deck_list(state, config)
+        setup = config.setup
+        table_cards = self._setup_table_cards(setup) if setup else set()
+        for uid in deck:
+            if uid not in table_cards:
+                state.register(uid, DECK, "shared")
+        state.shuffle(DECK)
+        if setup:
+            self._setup_midgame(state, setup)
+            return state
+        state.flags["draft"] = {
+            p: {"hand": DEAL, "dealt": 0, "discarded": 0, "started": False} for p in PLAYERS
+        }
+        self.flow.start(state)
+        return state
+
+    def _deck_list(self, state: GameState, config: GameConfig) -> list[str]:
+        listed = [uid for cards in config.decks.values() for uid in cards]
+        if listed:
+            return [u if "#" in u else card_uid(u, 1) for u in listed]
+        uids: list[str] = []
+        for card_id in state.catalog.ids():
+            copies = state.catalog.card(card_id).number("copies", 1)
+            uids += [card_uid(card_id, c) for c in range(1, max(copies, 1) + 1)]
+        return uids
+
+    @staticmethod
+    def _setup_table_cards(setup: Mapping[str, Any]) -> set[str]:
+        table = setup.get("table") or {}
+        return {
+            u if "#" in u else card_uid(u, 1)
+            for cards in table.values()
+            if isinstance(cards, list)
+            for u in cards
+        }
+
+    def _setup_midgame(self, state: GameState, setup: Mapping[str, Any]) -> None:
+        """Start from a position (DESIGN.md `setup`): table, hands, trick piles, turn, phase."""
+        table = setup.get("table") or {}
+        for zone, cards in table.items():
+            if zone not in state.zones:
+                raise SetupError(f"setup: unknown zone {zone!r} for Trick or Beat")
+            if isinstance(cards, int):  # a face-down pile given by its size
+                for _ in range(cards):
+                    if state.draw(DECK, zone) is None:
+                        raise SetupError(f"setup: draw pile too small for {zone}")
+                continue
+            for item in cards:
+                uid = item if "#" in item else card_uid(item, 1)
+                if uid in state.where:
+                    state.move(uid, zone)
+                else:
+                    state.register(uid, zone, "shared")
+                    if not state.is_hidden(zone):
+                        state.public.add(uid)
+        for p, count in (setup.get("hands") or {}).items():
+            if p not in PLAYERS:
+                raise SetupError(f"setup: hands are for p1 and p2, not {p!r}")
+            for _ in range(int(count)):
+                if state.draw(DECK, hand_zone(p)) is None:
+                    raise SetupError("setup: draw pile too small for the hands")
+        for uid in setup.get("face_down") or []:
+            if uid in state.where and not state.is_hidden(state.where[uid]):
+                state.face_down.add(uid)
+                state.public.discard(uid)
+        for item, holder in dict(setup.get("on") or {}).items():
+            state.attached[str(item)] = str(holder)
+        phase = str(setup.get("phase", "main"))
+        if not self.flow.knows(phase):
+            raise SetupError(f"setup: unknown phase {phase!r}")
+        state.turn = int(setup.get("turn", 2)) - 1
+        active = str(setup.get("active", state.first))
+        if active not in PLAYERS:
+            raise SetupError(f"setup: active must be p1 or p2, not {active!r}")
+        self.flow.begin_turn(state, active, first=state.turn == 0)
+        state.phase = phase
+        state.flags["first_turn"] = state.turn == 1 and active == state.first
+
+    def _turn_begins(self, state: GameState) -> None:
+        state.reset_counters("turn")
+        state.flags["turn_mods"] = []
+        state.flags["first_turn"] = state.turn == 1
+        state.flags["supply_draws"] = 0
+        state.flags["extra_draws"] = 0
+        state.flags["extra_tricks"] = 0
+        for what in ("draw", "trick", "move"):
+            state.flags[f"lift_{what}"] = []
+
+    # ================================================================== phase checks
+    def _draft_missing(self, state: GameState) -> list[Violation]:
+        found: list[Violation] = []
+        for p in PLAYERS:
+            owed = self._owed(state, p)
+            if owed > 0:
+                found.append(violation("tob.deal-unfinished", player=p, count=owed))
+        hidden = [u for p in PLAYERS for z in fx.lanes(p) for u in state.cards_in(z)
+                  if u in state.face_down]
+        if hidden:
+            found.append(violation("tob.unrevealed", zones=("p1.active", "p2.active")))
+        return found
+
+    def _draft_ends(self, state: GameState) -> None:
+        """Each player keeps 8: unseen cards beyond that went to the discard pile unseen."""
+        for p in PLAYERS:
+            down = sum(1 for z in fx.lanes(p) for _ in state.cards_in(z))
+            extra = state.count(hand_zone(p)) + down - KEEP
+            unseen = state.unseen_in(hand_zone(p))
+            for uid in unseen[: max(0, extra)]:
+                state.move(uid, DISCARD, reveal=False)
+            if extra > 0:
+                state.pending_chance.append(
+                    ChanceEvent("draft-discard", (("player", p), ("count", str(extra))))
+                )
+
+    def _owed(self, state: GameState, player: str) -> int:
+        """Cards still to be dealt to `player` in the draft."""
+        info = state.flags.get("draft", {}).get(player)
+        if not info:
+            return 0
+        return max(0, info["hand"] - info["dealt"])
+
+    def _draft_left(self, state: GameState, player: str) -> int:
+        info = state.flags.get("draft", {}).get(player)
+        if not info:
+            return 0
+        return max(0, info["hand"] - KEEP - info["discarded"])
+
+    def _supply_missing(self, state: GameState) -> list[Violation]:
+        if state.counter("turn", "drawn") == 0 and state.count(DECK) > 0:
+            return [violation("tob.must-draw", zones=(DECK,))]
+        return []
+
+    # ================================================================== legal moves
+    def legal_moves(self, state: GameState) -> list[Move]:
+        if state.outcome is not None:
+            return []
+        moves: list[Move] = []
+        if state.phase == "draft":
+            for p in PLAYERS:
+                moves += self._draft_moves(state, p)
+        else:
+            moves += self._turn_moves(state, state.active)
+            moves.append(Move("pass", state.active))
+        moves.append(Move("next-phase", state.active))
+        return [m for m in moves if not [v for v in self.check(state, m) if v.blocking]]
+
+    def _draft_moves(self, state: GameState, p: str) -> list[Move]:
+        hand = state.cards_in(hand_zone(p))
+        info = state.flags["draft"][p]
+        owed = self._owed(state, p)
+        if owed:
+            return [Move("deal", p, value=owed)]
+        moves: list[Move] = []
+        if not info["started"]:
+            moves.append(Move("redraw", p, tuple(hand), value="show"))
+            moves.append(Move("redraw", p, value="fresh"))
+        if self._draft_left(state, p) > 0:
+            moves += [Move("discard", p, (u,)) for u in hand]
+        for u in hand:
+            if state.facts(u).type == "creature":
+                moves += [Move("place-down", p, (u,), to=z) for z in fx.lanes(p)]
+        for z in fx.lanes(p):
+            moves += [Move("reveal", p, (u,)) for u in state.cards_in(z) if u in state.face_down]
+        return moves
+
+    def _turn_moves(self, state: GameState, p: str) -> list[Move]:
+        hand = state.cards_in(hand_zone(p))
+        moves: list[Move] = []
+        if state.phase == "supply":
+            moves.append(Move("draw", p))
+        elif state.phase == "lane":
+            for u in fx.creatures_of(state, p):
+                dest = f"{p}.passive" if state.where[u].endswith(".active") else f"{p}.active"
+                moves.append(Move("shift", p, (u,), to=dest))
+        elif state.phase == "main":
+            own = fx.creatures_of(state, p)
+            for u in hand:
+                facts = state.facts(u)
+                if facts.type == "creature":
+                    moves.append(Move("summon", p, (u,), to=f"{p}.passive"))
+                elif facts.get("category") == "equipment":
+                    moves += [Move("equip", p, (u,), target=c) for c in own]
+                else:
+                    moves.append(Move("tactic", p, (u,)))
+            ready = [u for u in state.cards_in(f"{p}.active")
+                     if u not in state.attached and not state.counter("turn", f"attacked:{u}")]
+            if ready:
+                targets = fx.creatures_of(state, other(p))
+                for t in targets:
+                    moves += [Move("attack", p, (a,), target=t) for a in ready]
+                    if len(ready) > 1:
+                        moves.append(Move("attack", p, tuple(ready), target=t))
+            for u in own:
+                for i, e in enumerate(fx.effects_of(state, u)):
+                    if e.get("kind") == "activatable":
+                        moves.append(Move("activate", p, (u,), value=i))
+            if state.flags.get("supply_draws", 0) > 0 and state.top(DECK):
+                moves.append(Move("supply-draw", p, (str(state.top(DECK)),)))
+        elif state.phase == "end" and hand:
+            moves.append(Move("trick", p, (UNKNOWN,)))
+        return moves
+
+    # ================================================================== checks
+    def check_specific(self, state: GameState, move: Move) -> list[Violation]:
+        kind = move.kind
+        if kind in ("next-phase", "pass", "concede", "declare"):
+            return []
+        if kind in ("deal", "redraw", "discard", "place-down", "reveal"):
+            if state.phase != "draft":
+                if kind == "discard":
+                    return self._check_unexplained(state, move)
+                if kind == "place-down":
+                    return [violation("tob.face-down", cards=move.cards, zones=(str(move.to),))]
+                return [violation("tob.draft-only", action=kind)]
+            return getattr(self, "_check_" + kind.replace("-", "_"))(state, move)
+        if kind in ("remove", "untrick"):
+            return getattr(self, "_check_" + kind)(state, move)
+        found = self.turn_violations(state, move)
+        if state.phase == "draft" and kind != "draw":
+            return [*found, violation("tob.wrong-phase", action=kind, phase="draft")]
+        checker = getattr(self, "_check_" + kind.replace("-", "_"))
+        result: list[Violation] = checker(state, move)
+        return found + result
+
+    def _phase_is(self, state: GameState, move: Move, phase: str) -> list[Violation]:
+        if state.phase == phase:
+            return []
+        return [violation("tob.wrong-phase", action=move.kind, phase=state.phase)]
+
+    def _from_hand(self, state: GameState, move: Move) -> list[Violation]:
+        found = []
+        for uid in move.cards:
+            if uid == UNKNOWN:
+                if not state.cards_in(hand_zone(move.player)):
+                    found.append(violation("tob.hand-empty", player=move.player))
+            elif uid not in state.where or not state.can_resolve(uid, hand_zone(move.player)):
+                found.append(violation("tob.not-in-hand", cards=(uid,), player=move.player))
+        return found
+
+    def _known_facts_type(self, state: GameState, uid: str) -> str:
+        return "" if uid == UNKNOWN or uid not in state.where else state.facts(uid).type
+
+    def _lane_room(self, state: GameState, p: str, zone: str, uid: str) -> list[Violation]:
+        if zone not in fx.lanes(p):
+            return [violation("tob.bad-lane", zones=(zone,), player=p)]
+        present = [u for u in state.cards_in(zone) if u not in state.attached and u != uid]
+        limit = fx.lane_limit(state, p)
+        if len(present) >= limit:
+            return [violation("tob.lane-full", cards=(uid,), zones=(zone,),
+                              count=len(present), limit=limit)]
+        return []
+
+    # ---------------------------------------------------------------- draft
+    def _check_deal(self, state: GameState, move: Move) -> list[Violation]:
+        owed = self._owed(state, move.player)
+        count = move.value if isinstance(move.value, int) else 1
+        if count > owed:
+            return [violation("tob.deal-too-many", player=move.player, count=count, limit=owed)]
+        if count > state.count(DECK):
+            return [violation("tob.deck-empty", zones=(DECK,))]
+        return []
+
+    def _check_redraw(self, state: GameState, move: Move) -> list[Violation]:
+        p = move.player
+        info = state.flags["draft"][p]
+        hand_size = state.count(hand_zone(p))
+        if info["started"] or self._owed(state, p) > 0:
+            return [violation("tob.redraw-late")]
+        if move.value == "show":
+            if not move.cards:
+                return []  # declared on the page without the cards: nothing to verify
+            found = self._from_hand(state, move)
+            if len(move.cards) != hand_size:
+                found.append(violation("tob.redraw-hand", count=hand_size, shown=len(move.cards)))
+            creatures = sum(1 for u in move.cards if self._known_facts_type(state, u) == "creature")
+            if creatures >= 3:
+                found.append(violation("tob.redraw-creatures", cards=move.cards, count=creatures))
+            return found
+        if move.value == "fresh":
+            if hand_size - 3 < KEEP:
+                return [violation("tob.redraw-too-small", count=hand_size)]
+            return []
+        return [violation("tob.redraw-kind", value=move.value)]
+
+    def _check_discard(self, state: GameState, move: Move) -> list[Violation]:
+        found = self._from_hand(state, move)
+        left = self._draft_left(state, move.player)
+        if len(move.cards) > left:
+            info = state.flags["draft"][move.player]
+            found.append(violation("tob.draft-discard-too-many", cards=move.cards,
+                                   player=move.player, limit=info["hand"] - KEEP))
+        return found
+
+    def _check_place_down(self, state: GameState, move: Move) -> list[Violation]:
+        found = self._from_hand(state, move)
+        uid = move.cards[0] if move.cards else UNKNOWN
+        return found + self._lane_room(state, move.player, str(move.to), uid)
+
+    def _check_reveal(self, state: GameState, move: Move) -> list[Violation]:
+        p = move.player
+        found: list[Violation] = []
+        if any(self._owed(state, q) > 0 for q in PLAYERS):
+            found.append(violation("tob.reveal-early"))
+        for uid in move.cards:
+            back = move.option("back")
+            on_lane = [u for z in fx.lanes(p) for u in state.cards_in(z) if u in state.face_down]
+            ok = (back is not None and back in state.backs) or uid in on_lane or (
+                uid in state.where and not state.known(uid) and bool(on_lane))
+            if not ok:
+                found.append(violation("tob.not-face-down", cards=(uid,), player=p))
+            elif self._known_facts_type(state, uid) != "creature":
+                found.append(violation("tob.draft-not-creature", cards=(uid,)))
+        return found
+
+    # ---------------------------------------------------------------- turn
+    def _check_draw(self, state: GameState, move: Move) -> list[Violation]:
+        if state.phase == "draft":
+            return self._check_deal(state, Move("deal", move.player, value=1))
+        if state.count(DECK) == 0:
+            return [violation("tob.deck-empty", zones=(DECK,))]
+        if state.phase == "supply":
+            if state.counter("turn", "drawn") >= 1:
+                return [self._lift(state, violation("tob.draw-once", zones=(DECK,)), "draw")]
+            return []
+        if state.flags.get("first_turn") and state.counter("turn", "drawn") == 0 \
+                and state.phase == "lane":
+            return [violation("tob.first-turn-draw", zones=(DECK,))]
+        return [self._lift(state, violation("tob.extra-draw", zones=(DECK,)), "draw")]
+
+    def _lift(self, state: GameState, v: Violation, what: str) -> Violation:
+        """Mark `v` lifted when an effect used this turn allows one more `what`."""
+        sources: list[str] = state.flags.get(f"lift_{what}", [])
+        if sources:
+            return Violation(v.code, v.message_en, v.message_de, v.rule, v.cards, v.zones,
+                             lifted_by=sources[0])
+        return v
+
+    def _check_shift(self, state: GameState, move: Move) -> list[Violation]:
+        p = move.player
+        found: list[Violation] = []
+        uid = move.cards[0] if move.cards else UNKNOWN
+        if uid not in fx.creatures_of(state, p):
+            return [violation("tob.not-own-card", cards=(uid,), player=p)]
+        if state.phase != "lane":
+            v = violation("tob.wrong-phase", cards=(uid,), action="shift", phase=state.phase)
+            found.append(self._lift(state, v, "move"))
+        return found + self._lane_room(state, p, str(move.to), uid)
+
+    def _check_summon(self, state: GameState, move: Move) -> list[Violation]:
+        p = move.player
+        found = self._phase_is(state, move, "main") + self._from_hand(state, move)
+        uid = move.cards[0] if move.cards else UNKNOWN
+        if self._known_facts_type(state, uid) not in ("creature", ""):
+            found.append(violation("tob.not-creature", cards=(uid,)))
+        to = str(move.to or f"{p}.passive")
+        if to == f"{p}.active":
+            found.append(violation("tob.summon-active", cards=(uid,), zones=(to,)))
+        found += self._lane_room(state, p, to, uid)
+        return found
+
+    def _check_attack(self, state: GameState, move: Move) -> list[Violation]:
+        p = move.player
+        found = self._phase_is(state, move, "main")
+        if not move.cards:
+            found.append(violation("tob.no-attackers"))
+        for a in move.cards:
+            if a not in fx.creatures_of(state, p):
+                found.append(violation("tob.not-own-card", cards=(a,), player=p))
+            elif not state.where[a].endswith(".active"):
+                found.append(violation("tob.attacker-passive", cards=(a,),
+                                       zones=(state.where[a],)))
+            elif state.counter("turn", f"attacked:{a}"):
+                found.append(violation("tob.attacker-used", cards=(a,)))
+        target = move.target or ""
+        opp = other(p)
+        if target not in fx.creatures_of(state, opp):
+            found.append(violation("tob.bad-target", cards=(target,)))
+        elif state.where[target] == f"{opp}.passive" and [
+            u for u in state.cards_in(f"{opp}.active") if u not in state.attached
+        ]:
+            found.append(violation("tob.target-protected", cards=(target,),
+                                   zones=(f"{opp}.passive",)))
+        seen: set[tuple[str, int]] = set()
+        for uid, index in fx.parse_picks(move.option("combat")):
+            effects = fx.effects_of(state, uid) if uid in state.where else ()
+            ok = 0 <= index < len(effects) and effects[index].get("kind") == "combat"
+            if not ok:
+                found.append(violation("tob.no-such-ability", cards=(uid,), kind="combat",
+                                       ability=index))
+            elif not fx.has_access(state, uid, effects[index]):
+                found.append(violation("tob.ability-lane", cards=(uid,)))
+            if (uid, index) in seen:
+                found.append(violation("tob.combat-once", cards=(uid,), ability=index))
+            seen.add((uid, index))
+        return found
+
+    def _check_tactic(self, state: GameState, move: Move) -> list[Violation]:
+        found = self._phase_is(state, move, "main") + self._from_hand(state, move)
+        uid = move.cards[0] if move.cards else UNKNOWN
+        if uid == UNKNOWN or uid not in state.where:
+            return found
+        facts = state.facts(uid)
+        if facts.type != "tactic":
+            found.append(violation("tob.not-tactic", cards=(uid,)))
+        elif facts.get("category") == "equipment":
+            found.append(violation("tob.equipment-as-tactic", cards=(uid,)))
+        elif facts.get("category") == "supply" and state.counter("turn", "supply"):
+            found.append(violation("tob.supply-once", cards=(uid,)))
+        for effect in facts.effects:
+            found += self._effect_target(state, move, uid, effect)
+        return found
+
+    def _effect_target(self, state: GameState, move: Move, source: str,
+                       effect: Mapping[str, Any]) -> list[Violation]:
+        """A chosen target must fit the effect (an opposing creature, in the active lane)."""
+        kind = effect.get("target")
+        if effect.get("do") not in ("destroy", "return_to_hand", "move") or not move.target:
+            return []
+        opp = other(move.player)
+        ok = {
+            "opponent_creature": move.target in fx.creatures_of(state, opp),
+            "opponent_active": move.target in state.cards_in(f"{opp}.active"),
+            "own_creatures": move.target in fx.creatures_of(state, move.player),
+            "all_creatures": move.target in fx.all_creatures(state),
+        }.get(str(kind), True)
+        if ok:
+            return []
+        return [violation("tob.effect-target", cards=(source, move.target), target=move.target,
+                          kind=kind)]
+
+    def _check_supply_draw(self, state: GameState, move: Move) -> list[Violation]:
+        if state.count(DECK) == 0:
+            return [violation("tob.deck-empty", zones=(DECK,))]
+        if state.flags.get("supply_draws", 0) <= 0:
+            return [violation("tob.no-supply-draw", cards=move.cards)]
+        uid = move.cards[0] if move.cards else UNKNOWN
+        if uid != UNKNOWN and not state.can_resolve(uid, DECK):
+            return [violation("tob.unexplained", cards=(uid,), zones=(hand_zone(move.player),),
+                              zone=hand_zone(move.player))]
+        return []
+
+    def _check_equip(self, state: GameState, move: Move) -> list[Violation]:
+        p = move.player
+        found = self._phase_is(state, move, "main") + self._from_hand(state, move)
+        uid = move.cards[0] if move.cards else UNKNOWN
+        if uid != UNKNOWN and uid in state.where and \
+                state.facts(uid).get("category") != "equipment":
+            found.append(violation("tob.equip-not-equipment", cards=(uid,)))
+        target = move.target or ""
+        if target not in fx.creatures_of(state, p):
+            found.append(violation("tob.equip-target", cards=(uid,), target=target))
+        elif any(h == target for h in state.attached.values()):
+            found.append(violation("tob.equipment-one", cards=(uid, target), target=target))
+        return found
+
+    def _check_activate(self, state: GameState, move: Move) -> list[Violation]:
+        p = move.player
+        found = self._phase_is(state, move, "main")
+        uid = move.cards[0] if move.cards else UNKNOWN
+        if uid not in fx.creatures_of(state, p):
+            return [*found, violation("tob.not-own-card", cards=(uid,), player=p)]
+        effects = fx.effects_of(state, uid)
+        index = move.value if isinstance(move.value, int) else -1
+        if not 0 <= index < len(effects) or effects[index].get("kind") != "activatable":
+            return [*found, violation("tob.no-such-ability", cards=(uid,), kind="activatable",
+                                      ability=move.value)]
+        if not fx.has_access(state, uid, effects[index]):
+            found.append(violation("tob.ability-lane", cards=(uid,)))
+        if state.counter("turn", f"activated:{uid}/{index}"):
+            found.append(violation("tob.ability-once", cards=(uid,), ability=index))
+        return found + self._effect_target(state, move, uid, effects[index])
+
+    def _check_trick(self, state: GameState, move: Move) -> list[Violation]:
+        found = self._phase_is(state, move, "end") + self._from_hand(state, move)
+        if state.counter("turn", "tricked") >= 1:
+            found.append(self._lift(state, violation("tob.trick-once",
+                                                     zones=(fx.trick(move.player),)), "trick"))
+        return found
+
+    def _check_unexplained(self, state: GameState, move: Move) -> list[Violation]:
+        uid = move.cards[0] if move.cards else UNKNOWN
+        zone = str(move.to or DISCARD)
+        return [violation("tob.unexplained", cards=(uid,), zones=(zone,), zone=zone)]
+
+    def _check_remove(self, state: GameState, move: Move) -> list[Violation]:
+        uid = move.cards[0] if move.cards else UNKNOWN
+        last = state.flags.get("last_attack")
+        if last and last.get("target") == uid:
+            return [violation("tob.not-defeated", cards=(uid,), zones=(str(move.to),),
+                              attack=last["attack"], survival=last["survival"])]
+        return self._check_unexplained(state, move)
+
+    def _check_untrick(self, state: GameState, move: Move) -> list[Violation]:
+        return [violation("tob.trick-final", zones=(fx.trick(move.player),))]
+
+    # ================================================================== apply
+    def apply_specific(self, state: GameState, move: Move) -> None:
+        state.flags["expected_deck_draws"] = 0
+        getattr(self, "_apply_" + move.kind.replace("-", "_"))(state, move)
+
+    def _take_from_hand(self, state: GameState, player: str, uid: str) -> str | None:
+        """The card leaving `player`'s hand: `uid` (resolved) or any unseen card for "?"."""
+        hand = hand_zone(player)
+        if uid == UNKNOWN:
+            unseen = state.unseen_in(hand) or state.cards_in(hand)
+            return unseen[-1] if unseen else None
+        if uid not in state.where:
+            return None
+        state.resolve(uid, hand)
+        return uid
+
+    def _apply_redraw(self, state: GameState, move: Move) -> None:
+        if any(v.blocking for v in self._check_redraw(state, move)):
+            return  # declared, not done: the table shows what really happened
+        p = move.player
+        hand = hand_zone(p)
+        for uid in move.cards:
+            self._take_from_hand(state, p, uid)
+        count = state.count(hand)
+        for uid in list(state.cards_in(hand)):
+            state.move(uid, DISCARD, reveal=move.value == "show")
+        new = count if move.value == "show" else max(0, count - 3)
+        info = state.flags["draft"][p]
+        info["hand"] = new
+        info["dealt"] = 0
+
+    def _apply_deal(self, state: GameState, move: Move) -> None:
+        count = move.value if isinstance(move.value, int) else 1
+        for _ in range(count):
+            state.draw(DECK, hand_zone(move.player))
+        state.flags["draft"][move.player]["dealt"] += count
+
+    def _apply_discard(self, state: GameState, move: Move) -> None:
+        for uid in move.cards:
+            from_hand = uid == UNKNOWN or (uid in state.where and state.is_hidden(state.where[uid]))
+            card = self._take_from_hand(state, move.player, uid) if from_hand else uid
+            if card is None or card not in state.where:
+                continue
+            self._leave_table(state, card)
+            state.move(card, DISCARD)
+        if state.phase == "draft":
+            info = state.flags["draft"][move.player]
+            info["discarded"] += len(move.cards)
+            info["started"] = True
+
+    def _apply_place_down(self, state: GameState, move: Move) -> None:
+        uid = move.cards[0] if move.cards else UNKNOWN
+        card = self._take_from_hand(state, move.player, uid)
+        if card is None:
+            return
+        state.move(card, str(move.to), face_down=True)
+        back = move.option("back")
+        if back:
+            state.backs[back] = card
+        if state.phase == "draft":
+            state.flags["draft"][move.player]["started"] = True
+
+    def _apply_reveal(self, state: GameState, move: Move) -> None:
+        back = move.option("back")
+        for uid in move.cards:
+            if back and back in state.backs:
+                state.resolve_back(back, uid)
+                state.backs.pop(back, None)
+            elif uid in state.where and uid not in state.face_down:
+                lanes = fx.lanes(move.player)
+                down = [u for z in lanes for u in state.cards_in(z) if u in state.face_down]
+                if down and not state.known(uid):
+                    self._swap_into(state, uid, down[-1])
+            if uid in state.where:
+                state.face_down.discard(uid)
+                state.public.add(uid)
+
+    @staticmethod
+    def _swap_into(state: GameState, uid: str, placeholder: str) -> None:
+        state.resolve(uid, state.where[placeholder])
+
+    def _apply_draw(self, state: GameState, move: Move) -> None:
+        if state.phase == "draft":
+            self._apply_deal(state, Move("deal", move.player, value=1))
+            return
+        if state.phase != "supply" or state.counter("turn", "drawn") >= 1:
+            self._use_lift(state, "draw")
+        state.draw(DECK, hand_zone(move.player))
+        state.bump("turn", "drawn")
+
+    @staticmethod
+    def _use_lift(state: GameState, what: str) -> None:
+        sources = state.flags.get(f"lift_{what}", [])
+        if sources:
+            sources.pop(0)
+
+    def _apply_supply_draw(self, state: GameState, move: Move) -> None:
+        uid = move.cards[0] if move.cards else UNKNOWN
+        if uid != UNKNOWN and uid in state.where:
+            state.resolve(uid, DECK)
+            state.move(uid, hand_zone(move.player))
+        else:
+            uid = state.draw(DECK, hand_zone(move.player)) or UNKNOWN
+            if move.cards and move.cards[0] == UNKNOWN:
+                state.public.discard(uid)
+                state.flags["supply_draws"] = max(0, state.flags.get("supply_draws", 0) - 1)
+                return
+        state.public.add(uid)
+        if state.facts(uid).get("category") == "supply":
+            state.move(uid, DISCARD)  # drawn supply cards are discarded and replaced
+        else:
+            state.flags["supply_draws"] = max(0, state.flags.get("supply_draws", 0) - 1)
+
+    def _apply_shift(self, state: GameState, move: Move) -> None:
+        uid = move.cards[0]
+        if uid not in state.where:
+            return
+        if state.phase != "lane":
+            self._use_lift(state, "move")
+        state.move(uid, str(move.to))
+        for item, holder in state.attached.items():
+            if holder == uid:
+                state.move(item, str(move.to))
+
+    def _apply_summon(self, state: GameState, move: Move) -> None:
+        p = move.player
+        card = self._take_from_hand(state, p, move.cards[0]) if move.cards else None
+        if card is not None:
+            state.move(card, str(move.to or f"{p}.passive"))
+
+    def _apply_attack(self, state: GameState, move: Move) -> None:
+        """A declared attack; an illegal one is recorded but changes nothing (the table
+        shows whether the target really left)."""
+        p = move.player
+        if any(v.blocking for v in self._check_attack(state, move)):
+            return
+        attackers = [a for a in move.cards if a in state.where]
+        for a in attackers:
+            state.bump("turn", f"attacked:{a}")
+        target = move.target
+        if target is None or target not in fx.creatures_of(state, other(p)):
+            return
+        picks = fx.parse_picks(move.option("combat"))
+        attack = fx.attack_value(state, p, attackers, picks)
+        survival = fx.survival_value(state, target, picks)
+        state.flags["last_attack"] = {"target": target, "attack": attack, "survival": survival}
+        if attack >= survival:
+            self._leave_table(state, target)
+            state.move(target, DISCARD)
+            if not fx.creatures_of(state, other(p)):
+                state.outcome = Outcome(
+                    p, "beat",
+                    f"{p} defeated every creature of {other(p)} (beat)",
+                    f"{p} hat alle liegenden Wesen von {other(p)} besiegt (Beat)",
+                )
+
+    def _leave_table(self, state: GameState, uid: str) -> None:
+        """A creature leaving the table takes its equipment to the discard pile."""
+        for item, holder in list(state.attached.items()):
+            if holder == uid:
+                del state.attached[item]
+                state.move(item, DISCARD)
+        state.attached.pop(uid, None)
+
+    def _apply_tactic(self, state: GameState, move: Move) -> None:
+        p = move.player
+        card = self._take_from_hand(state, p, move.cards[0]) if move.cards else None
+        if card is None:
+            return
+        state.move(card, DISCARD)
+        facts = state.facts(card)
+        supply = facts.get("category") == "supply"
+        if supply:
+            state.bump("turn", "supply")
+        for effect in facts.effects:
+            self._run_effect(state, p, card, effect, move.target, face_up=supply)
+        if facts.get("hook"):
+            run_hook(str(facts.get("hook")), state, move, card)
+
+    def _run_effect(self, state: GameState, p: str, source: str, effect: Mapping[str, Any],
+                    target: str | None, face_up: bool = False) -> None:
+        """One activatable/play effect. Stat changes last for the turn."""
+        do = effect.get("do")
+        amount = effect.get("amount", 0) if isinstance(effect.get("amount", 0), int) else 0
+        if do == "draw":
+            if face_up:
+                state.flags["supply_draws"] = state.flags.get("supply_draws", 0) + amount
+            else:
+                state.flags.setdefault("lift_draw", []).extend([source] * max(amount, 1))
+        elif do == "add_to_trick":
+            for _ in range(amount):
+                if state.draw(DECK, fx.trick(p)) is None:
+                    break
+                state.flags["expected_deck_draws"] = state.flags.get("expected_deck_draws", 0) + 1
+        elif do == "move" and target in fx.all_creatures(state):
+            side = fx.side_of(state, target)
+            here = state.where[target]
+            dest = f"{side}.passive" if here.endswith(".active") else f"{side}.active"
+            if not fx.lane_limit(state, side) <= len(
+                [u for u in state.cards_in(dest) if u not in state.attached]
+            ):
+                self._apply_shift(state, Move("shift", side, (target,), to=dest))
+        elif do in ("modify_attack", "modify_survival"):
+            stat = do.split("_")[1]
+            who = effect.get("target")
+            scope = target if who in ("own_creatures", "opponent_creature") and target else (
+                source if who == "self" else "*")
+            state.flags.setdefault("turn_mods", []).append([p, scope, stat, amount])
+        elif do in ("destroy", "return_to_hand") and target in fx.all_creatures(state):
+            owner = fx.side_of(state, target)
+            self._leave_table(state, target)
+            dest = DISCARD if do == "destroy" else hand_zone(owner)
+            state.move(target, dest)
+
+    def _apply_equip(self, state: GameState, move: Move) -> None:
+        card = self._take_from_hand(state, move.player, move.cards[0]) if move.cards else None
+        target = move.target
+        if card is None or target is None or target not in state.where:
+            return
+        state.move(card, state.where[target])
+        state.attached[card] = target
+
+    def _apply_activate(self, state: GameState, move: Move) -> None:
+        if any(v.blocking for v in self._check_activate(state, move)):
+            return  # declared, not done: the table shows what really happened
+        uid = move.cards[0] if move.cards else UNKNOWN
+        index = move.value if isinstance(move.value, int) else -1
+        state.bump("turn", f"activated:{uid}/{index}")
+        if uid not in state.where:
+            return
+        effects = fx.effects_of(state, uid)
+        if 0 <= index < len(effects):
+            self._run_effect(state, move.player, uid, effects[index], move.target)
+
+    def _apply_trick(self, state: GameState, move: Move) -> None:
+        p = move.player
+        card = self._take_from_hand(state, p, move.cards[0] if move.cards else UNKNOWN)
+        if card is None:
+            return
+        state.move(card, fx.trick(p))
+        back = move.option("back")
+        if back:
+            state.backs[back] = card
+        if state.counter("turn", "tricked") >= 1:
+            self._use_lift(state, "trick")
+        state.bump("turn", "tricked")
+
+    def _apply_remove(self, state: GameState, move: Move) -> None:
+        uid = move.cards[0] if move.cards else UNKNOWN
+        if uid not in state.where:
+            return
+        self._leave_table(state, uid)
+        state.move(uid, str(move.to or DISCARD))
+
+    def _apply_untrick(self, state: GameState, move: Move) -> None:
+        pile = fx.trick(move.player)
+        top = state.top(pile)
+        if top is not None:
+            state.move(top, hand_zone(move.player))
+
+    def after_move(self, state: GameState) -> None:
+        if state.outcome is not None:
+            return
+        for p in PLAYERS:
+            if state.count(fx.trick(p)) >= TRICK_WIN and state.count(fx.trick(other(p))) < 6:
+                state.outcome = Outcome(
+                    p, "trick",
+                    f"{p} has {TRICK_WIN} cards on the trick pile (trick)",
+                    f"{p} hat {TRICK_WIN} Karten auf dem Trickstapel (Trick)",
+                )
+                return
+
+    # ================================================================== interpreter
+    def pile_zones(self) -> list[str]:
+        return list(tob_interpret.PILES)
+
+    def explain(
+        self, state: GameState, diff: SnapshotDiff, hints: Mapping[str, Any]
+    ) -> list[list[Move]]:
+        return tob_interpret.explain(state, diff, hints)
+
+    # ================================================================== reading
+    def scores(self, state: GameState) -> dict[str, Score]:
+        result = {}
+        for p in PLAYERS:
+            result[p] = Score(
+                player=p,
+                value=state.count(fx.trick(p)),
+                label_en="cards on the trick pile",
+                label_de="Karten auf dem Trickstapel",
+                details=(
+                    ("creatures", len(fx.creatures_of(state, p))),
+                    ("hand", state.count(hand_zone(p))),
+                    ("lane_limit", fx.lane_limit(state, p)),
+                ),
+            )
+        return result
+
+    def expect_value(self, state: GameState, key: str) -> Any:
+        if key == "trick":
+            return {p: state.count(fx.trick(p)) for p in PLAYERS}
+        if key == "lane_limit":
+            return {p: fx.lane_limit(state, p) for p in PLAYERS}
+        if key == "defeated":
+            return [u for u in state.cards_in(DISCARD) if state.facts(u).type == "creature"]
+        return None
+
+    def view_extra(self, state: GameState, observer: str) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for p in PLAYERS:
+            t = state.count(fx.trick(p))
+            out[p] = {
+                "lane_limit": fx.lane_limit(state, p),
+                "attack_bonus": 2 if t >= 4 else 0,
+                "survival_bonus": 2 if t >= 5 else 0,
+                "trick_win_blocked_for_opponent": t >= 6,
+            }
+        out["first_turn"] = bool(state.flags.get("first_turn"))
+        return out
+
+    def illegal_examples(self, state: GameState) -> list[Move]:
+        examples = super().illegal_examples(state)
+        p = state.active
+        examples.append(Move("untrick", p))
+        on_table = [u for z in (*fx.lanes("p1"), *fx.lanes("p2")) for u in state.cards_in(z)]
+        if state.phase != "draft":
+            examples.append(Move("attack", p, (), target="nobody"))
+            examples.append(Move("summon", p, ("nope#1",), to=f"{p}.passive"))
+            if state.phase != "main" and state.cards_in(hand_zone(p)):
+                examples.append(Move("trick", p, (UNKNOWN,)) if state.phase != "end"
+                                else Move("summon", p, (UNKNOWN,)))
+            for uid in on_table[:1]:
+                examples.append(Move("summon", p, (uid,), to=f"{p}.active"))
+        else:
+            examples.append(Move("attack", p, (), target="nobody"))
+            examples.append(Move("trick", p, (UNKNOWN,)))
+        return examples
+
+
+def uid_card_id(uid: str) -> str:
+    try:
+        return split_uid(uid)[0]
+    except ValueError:
+        return uid

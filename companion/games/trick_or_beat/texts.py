@@ -1,0 +1,288 @@
+"""Every Trick or Beat violation: stable code, rulebook section, English and German message.
+
+Messages are templates filled with the cards, zones and numbers of the case at hand.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.engine.api import Violation
+
+RULEBOOK = "Trick or Beat rules"
+
+# code -> (rulebook section, English template, German template)
+VIOLATIONS: dict[str, tuple[str, str, str]] = {
+    "tob.not-in-hand": (
+        "Beschwören / Einsatz von Taktikkarten",
+        "{card} cannot come from {player}'s hand.",
+        "{card} kann nicht aus der Hand von {player} kommen.",
+    ),
+    "tob.not-own-card": (
+        "Lanes",
+        "{card} is not one of {player}'s creatures on the table.",
+        "{card} ist kein liegendes Wesen von {player}.",
+    ),
+    "tob.wrong-phase": (
+        "Zugablauf",
+        "{action} is not allowed in the {phase} phase.",
+        "{action} ist in der Phase {phase} nicht erlaubt.",
+    ),
+    "tob.not-creature": (
+        "Beschwören",
+        "{card} is not a creature.",
+        "{card} ist kein Wesen.",
+    ),
+    "tob.summon-active": (
+        "Beschwören",
+        "Creatures are summoned onto the passive lane only, not onto {zone}.",
+        "Wesen werden nur auf die passive Lane beschworen, nicht auf {zone}.",
+    ),
+    "tob.lane-full": (
+        "Lanes",
+        "{zone} already holds {count} creatures (limit {limit}).",
+        "Auf {zone} liegen schon {count} Wesen (Limit {limit}).",
+    ),
+    "tob.bad-lane": (
+        "Lanes",
+        "{zone} is not a lane of {player}.",
+        "{zone} ist keine Lane von {player}.",
+    ),
+    "tob.draw-once": (
+        "Nachschubphase",
+        "Only one card is drawn in the supply phase.",
+        "In der Nachschubphase wird nur eine Karte gezogen.",
+    ),
+    "tob.must-draw": (
+        "Nachschubphase",
+        "Draw a card from the draw pile before leaving the supply phase.",
+        "Ziehe eine Karte vom Nachziehstapel, bevor die Nachschubphase endet.",
+    ),
+    "tob.first-turn-draw": (
+        "Erster Zug",
+        "The starting player begins in the lane phase and draws no card.",
+        "Der beginnende Spieler beginnt in der Lanephase und zieht keine Karte.",
+    ),
+    "tob.deck-empty": (
+        "Nachschubphase",
+        "The draw pile is empty.",
+        "Der Nachziehstapel ist leer.",
+    ),
+    "tob.attacker-passive": (
+        "Angriffe",
+        "{card} is not on the active lane and cannot attack.",
+        "{card} liegt nicht auf der aktiven Lane und kann nicht angreifen.",
+    ),
+    "tob.attacker-used": (
+        "Angriffe",
+        "{card} has already attacked this turn.",
+        "{card} hat in diesem Zug schon angegriffen.",
+    ),
+    "tob.no-attackers": (
+        "Angriffe",
+        "An attack needs at least one attacker.",
+        "Ein Angriff braucht mindestens einen Angreifer.",
+    ),
+    "tob.bad-target": (
+        "Angriffe",
+        "{card} is not an opposing creature on the table.",
+        "{card} ist kein liegendes Wesen des Gegners.",
+    ),
+    "tob.target-protected": (
+        "Angriffe",
+        "{card} lies on the passive lane while the opponent's active lane is not empty.",
+        "{card} liegt auf der passiven Lane, die aktive Lane des Gegners ist aber nicht leer.",
+    ),
+    "tob.combat-once": (
+        "Fähigkeiten",
+        "The combat ability {ability} of {card} is used once per attack.",
+        "Die kämpferische Fähigkeit {ability} von {card} wirkt einmal pro Angriff.",
+    ),
+    "tob.ability-once": (
+        "Fähigkeiten",
+        "The activatable ability {ability} of {card} was already used this turn.",
+        "Die aktivierbare Fähigkeit {ability} von {card} wurde in diesem Zug schon eingesetzt.",
+    ),
+    "tob.ability-lane": (
+        "Fähigkeiten",
+        "{card} lies on the passive lane: only its passive abilities work.",
+        "{card} liegt auf der passiven Lane: nur passive Fähigkeiten wirken.",
+    ),
+    "tob.no-such-ability": (
+        "Fähigkeiten",
+        "{card} has no {kind} ability {ability}.",
+        "{card} hat keine {kind} Fähigkeit {ability}.",
+    ),
+    "tob.effect-target": (
+        "Fähigkeiten / Einsatz von Taktikkarten",
+        "{target} is not a valid target ({kind}) for {card}.",
+        "{target} ist kein gültiges Ziel ({kind}) für {card}.",
+    ),
+    "tob.not-tactic": (
+        "Einsatz von Taktikkarten",
+        "{card} is not a tactic card.",
+        "{card} ist keine Taktikkarte.",
+    ),
+    "tob.supply-once": (
+        "Nachschubkarten",
+        "Only one supply card may be played per turn.",
+        "Pro Zug darf nur eine Nachschubkarte gespielt werden.",
+    ),
+    "tob.no-supply-draw": (
+        "Nachschubkarten",
+        "No supply card allows a face-up draw now.",
+        "Keine Nachschubkarte erlaubt jetzt ein offenes Ziehen.",
+    ),
+    "tob.extra-draw": (
+        "Zugablauf",
+        "Drawing a card is only allowed in the supply phase.",
+        "Karten werden nur in der Nachschubphase gezogen.",
+    ),
+    "tob.equip-not-equipment": (
+        "Ausrüstung",
+        "{card} is not an equipment card.",
+        "{card} ist keine Ausrüstung.",
+    ),
+    "tob.equipment-one": (
+        "Ausrüstung",
+        "{target} already carries an equipment.",
+        "{target} trägt schon eine Ausrüstung.",
+    ),
+    "tob.equip-target": (
+        "Ausrüstung",
+        "Equipment goes on one of your own creatures, not on {target}.",
+        "Ausrüstung wird an eines deiner Wesen angelegt, nicht an {target}.",
+    ),
+    "tob.equipment-as-tactic": (
+        "Ausrüstung",
+        "{card} is an equipment: it is put on a creature, not discarded.",
+        "{card} ist eine Ausrüstung: sie wird angelegt, nicht abgelegt.",
+    ),
+    "tob.trick-once": (
+        "Trickstapel",
+        "Only one card goes on the trick pile per end phase.",
+        "Pro Endphase kommt nur eine Karte auf den Trickstapel.",
+    ),
+    "tob.trick-final": (
+        "Trickstapel",
+        "Cards are never taken back from the trick pile.",
+        "Karten werden nie vom Trickstapel zurückgeholt.",
+    ),
+    "tob.hand-empty": (
+        "Trickstapel",
+        "{player} has no card in hand.",
+        "{player} hat keine Handkarte.",
+    ),
+    "tob.draft-only": (
+        "Draft",
+        "{action} only happens during the draft.",
+        "{action} gibt es nur im Draft.",
+    ),
+    "tob.draft-discard-too-many": (
+        "Draft",
+        "{player} keeps 8 cards: only {limit} may be discarded.",
+        "{player} behält 8 Karten: nur {limit} dürfen abgelegt werden.",
+    ),
+    "tob.deal-unfinished": (
+        "Vor dem Spiel",
+        "{player} still gets {count} card(s) dealt (15 each).",
+        "{player} bekommt noch {count} Karte(n) (15 pro Spieler).",
+    ),
+    "tob.deal-too-many": (
+        "Vor dem Spiel",
+        "{player} is owed {limit} card(s), not {count}.",
+        "{player} stehen {limit} Karte(n) zu, nicht {count}.",
+    ),
+    "tob.draft-unfinished": (
+        "Draft",
+        "{player} still has to discard {count} card(s) to keep 8.",
+        "{player} muss noch {count} Karte(n) ablegen, um 8 zu behalten.",
+    ),
+    "tob.draft-not-creature": (
+        "Draft",
+        "{card} was placed face down on a lane but is not a creature.",
+        "{card} wurde verdeckt auf eine Lane gelegt, ist aber kein Wesen.",
+    ),
+    "tob.reveal-early": (
+        "Draft",
+        "Face-down creatures are revealed together when both players have finished.",
+        "Verdeckte Wesen werden gemeinsam aufgedeckt, wenn beide Spieler fertig sind.",
+    ),
+    "tob.unrevealed": (
+        "Draft",
+        "Reveal every face-down creature before the first turn.",
+        "Deckt alle verdeckten Wesen vor dem ersten Zug auf.",
+    ),
+    "tob.not-face-down": (
+        "Draft",
+        "{card} is not a face-down card on {player}'s lanes.",
+        "{card} ist keine verdeckte Karte auf den Lanes von {player}.",
+    ),
+    "tob.redraw-late": (
+        "Redraw Rule",
+        "A redraw is only possible before keeping or discarding any card.",
+        "Ein Redraw ist nur vor dem Behalten oder Ablegen möglich.",
+    ),
+    "tob.redraw-creatures": (
+        "Redraw Rule",
+        "The shown hand has {count} creatures: showing and redrawing needs fewer than 3.",
+        "Die gezeigte Hand hat {count} Wesen: Zeigen und neu ziehen geht nur mit weniger als 3.",
+    ),
+    "tob.redraw-hand": (
+        "Redraw Rule",
+        "A redraw discards the whole hand ({count} cards), not {shown}.",
+        "Beim Redraw wird die ganze Hand ({count} Karten) abgelegt, nicht {shown}.",
+    ),
+    "tob.redraw-kind": (
+        "Redraw Rule",
+        "A redraw is 'show' (fewer than 3 creatures) or 'fresh' (3 cards fewer), not {value}.",
+        "Ein Redraw ist 'show' (weniger als 3 Wesen) oder 'fresh' (3 weniger), nicht {value}.",
+    ),
+    "tob.redraw-too-small": (
+        "Redraw Rule",
+        "A hand of {count} cards cannot be redrawn 3 cards smaller and still keep 8.",
+        "Eine Hand mit {count} Karten kann nicht 3 Karten kleiner neu gezogen werden.",
+    ),
+    "tob.unexplained": (
+        "Zugablauf",
+        "{card} moved to {zone} without a rule that allows it.",
+        "{card} kam ohne Regel, die es erlaubt, nach {zone}.",
+    ),
+    "tob.not-defeated": (
+        "Angriffe",
+        "{card} was removed but was not defeated (attack {attack} < survival {survival}).",
+        "{card} wurde entfernt, aber nicht besiegt (Angriff {attack} < Überleben {survival}).",
+    ),
+    "tob.face-down": (
+        "Zugablauf",
+        "Face-down cards go only on lanes during the draft or on the trick pile.",
+        "Verdeckte Karten kommen nur im Draft auf Lanes oder auf den Trickstapel.",
+    ),
+}
+
+
+class _Fill(dict[str, Any]):
+    """Template values; a value the case does not have reads "-" instead of failing."""
+
+    def __missing__(self, key: str) -> str:
+        return "-"
+
+
+def violation(
+    code: str,
+    cards: tuple[str, ...] = (),
+    zones: tuple[str, ...] = (),
+    lifted_by: str | None = None,
+    **values: Any,
+) -> Violation:
+    section, en, de = VIOLATIONS[code]
+    fill = _Fill({"card": ", ".join(cards) or "-", "zone": zones[0] if zones else "-", **values})
+    return Violation(
+        code=code,
+        message_en=en.format_map(fill),
+        message_de=de.format_map(fill),
+        rule=f"{RULEBOOK}, {section}",
+        cards=cards,
+        zones=zones,
+        lifted_by=lifted_by,
+    )

@@ -1,0 +1,23 @@
+"""The engine benchmark runs and reports sane figures (targets are checked by the bench)."""
+
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from companion.cli import cli
+from companion.engine.bench import measure
+
+
+def test_measure_small() -> None:
+    figures = measure("trick-or-beat", events=400)
+    assert figures.moves >= 400 and figures.replay_events >= 400
+    assert 0 <= figures.check_p50_ms <= figures.check_p99_ms
+    assert 0 <= figures.apply_p50_ms <= figures.apply_p99_ms
+    assert figures.replay_s > 0
+
+
+def test_cli_json() -> None:
+    result = CliRunner().invoke(cli, ["bench", "engine", "--json", "--game", "trick-or-beat",
+                                      "--events", "200"])
+    assert result.exit_code == 0, result.output
+    assert '"check_p99_ms"' in result.output
