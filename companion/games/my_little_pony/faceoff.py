@@ -1,0 +1,120 @@
+"""Faceoffs: troublemaker, problem and double problem faceoffs, as data in `state.flags`.
+
+A faceoff is started by a challenge (troublemaker phase) or by confronting (score phase); both
+players then flip the top card of their deck (power only; Random lets a flipped 1 be flipped
+again once per Random character involved; an empty deck skips the flip), and it resolves by
+itself when both are done: the higher total wins, a tie wins nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.engine.api import PLAYERS, other
+from companion.engine.state import GameState
+from companion.games.my_little_pony import effects as fx
+
+
+def current(state: GameState) -> dict[str, Any] | None:
+    found: dict[str, Any] | None = state.flags.get("faceoff")
+    return found
+
+
+def pending(state: GameState) -> bool:
+    return current(state) is not None or bool(state.flags.get("faceoff_queue"))
+
+
+def new_faceoff(state: GameState, kind: str, zones: list[str], challenger: str | None = None,
+                target: str | None = None) -> dict[str, Any]:
+    sides: dict[str, list[str]] = {}
+    for p in PLAYERS:
+        if kind == "troublemaker" and p != challenger:
+            sides[p] = []
+            continue
+        sides[p] = [u for u in fx.characters_of(state, p, zones) if fx.contributes(state, u)]
+    return {
+        "kind": kind,
+        "zones": list(zones),
+        "challenger": challenger,
+        "target": target,
+        "sides": sides,
+        "flips": {p: [] for p in PLAYERS},
+        "cards": {p: [] for p in PLAYERS},
+        "random_left": {p: fx.random_count(state, sides[p]) for p in PLAYERS},
+        "done": {p: state.count(fx.deck(p)) == 0 for p in PLAYERS},
+    }
+
+
+def start_next(state: GameState) -> None:
+    """Open the next queued faceoff (score phase), if none is running."""
+    queue = state.flags.get("faceoff_queue") or []
+    if current(state) is None and queue:
+        spec = queue.pop(0)
+        state.flags["faceoff"] = new_faceoff(state, spec["kind"], spec["zones"])
+        state.flags["faceoff_queue"] = queue
+
+
+def may_flip(state: GameState, player: str) -> tuple[bool, int]:
+    """(may flip now, Random re-flips left)."""
+    f = current(state)
+    if f is None or f["done"][player]:
+        return False, 0
+    left = int(f["random_left"][player])
+    if not f["flips"][player]:
+        return True, left
+    return f["flips"][player][-1] == 1 and left > 0, left
+
+
+def record_flip(state: GameState, player: str, power: int, card: str | None) -> None:
+    f = current(state)
+    assert f is not None
+    if f["flips"][player]:
+        f["random_left"][player] = max(0, int(f["random_left"][player]) - 1)
+    f["flips"][player].append(power)
+    if card is not None:
+        f["cards"][player].append(card)
+    f["done"][player] = not (power == 1 and int(f["random_left"][player]) > 0) or (
+        state.count(fx.deck(player)) == 0)
+
+
+def keep(state: GameState, player: str) -> None:
+    f = current(state)
+    if f is not None:
+        f["done"][player] = True
+
+
+def ready_to_resolve(state: GameState) -> bool:
+    f = current(state)
+    return f is not None and all(f["done"][p] for p in PLAYERS)
+
+
+def side_total(state: GameState, f: dict[str, Any], player: str) -> int:
+    total = sum(fx.counted(fx.power(state, u)) for u in f["sides"][player] if u in state.where)
+    if f["kind"] == "troublemaker" and player != f["challenger"]:
+        target = f["target"]
+        if target in state.where:
+            total += fx.counted(fx.power(state, target))
+    flips = f["flips"][player]
+    if flips:
+        total += fx.counted(int(flips[-1]))
+    return total
+
+
+def winner(state: GameState, f: dict[str, Any]) -> str | None:
+    a, b = (side_total(state, f, p) for p in PLAYERS)
+    if a == b:
+        return None
+    return "p1" if a > b else "p2"
+
+
+def result_summary(state: GameState, f: dict[str, Any], won: str | None) -> dict[str, Any]:
+    return {
+        "kind": f["kind"],
+        "zones": list(f["zones"]),
+        "totals": {p: side_total(state, f, p) for p in PLAYERS},
+        "winner": won or "none",
+    }
+
+
+def loser_of(f: dict[str, Any], won: str | None) -> str | None:
+    return None if won is None else other(won)

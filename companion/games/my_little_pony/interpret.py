@@ -1,0 +1,210 @@
+"""My Little Pony CCG moves that explain a change of the visible table.
+
+The camera sees home and problem areas fully, and only the top of each deck, discard pile
+and problem deck. So: a deck's top back vanishing is a draw (in setup: the opening hand); a
+face-up card on top of a deck is a faceoff flip; a card new at a home or problem was played
+from the hand, moved there, uncovered (a back there vanished) or brought in as a problem; a
+new back at a problem is a face-down troublemaker, a mane turning into its back is a boost;
+a card new on a discard pile was played (event), discarded or retired. Changes the engine
+made itself (a solved problem's characters going home, a defeated troublemaker) explain
+nothing new. Each slot lists alternatives with the most literal reading last.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from companion.engine.api import PLAYERS, Move
+from companion.engine.interpreter import SnapshotDiff, candidate_product
+from companion.engine.state import UNKNOWN, GameState, hand_zone
+from companion.games.my_little_pony import effects as fx
+from companion.snapshot import SeenCard, is_back
+
+PILES = tuple(z for p in PLAYERS for z in (fx.deck(p), fx.discard(p), fx.problem_deck(p)))
+
+
+def _owner(zone: str) -> str:
+    return zone.split(".", 1)[0]
+
+
+def _suffix(zone: str) -> str:
+    return zone.split(".", 1)[1] if "." in zone else zone
+
+
+def _rename(diff: SnapshotDiff, names: Mapping[str, str]) -> SnapshotDiff:
+    """Backs of boosted manes stand for the mane itself."""
+    if not names:
+        return diff
+
+    def fix(card: SeenCard) -> SeenCard:
+        return replace(card, uid=names[card.uid]) if card.uid in names else card
+
+    return replace(
+        diff,
+        appeared=tuple(fix(c) for c in diff.appeared),
+        vanished=tuple(fix(c) for c in diff.vanished),
+        moved=tuple((fix(a), fix(b)) for a, b in diff.moved),
+        tapped=tuple(fix(c) for c in diff.tapped),
+        untapped=tuple(fix(c) for c in diff.untapped),
+    )
+
+
+def explain(state: GameState, diff: SnapshotDiff, hints: Mapping[str, Any]) -> list[list[Move]]:
+    diff = _rename(diff, state.flags.get("mane_backs", {}))
+    slots: list[list[Move]] = []
+    used_backs: set[str] = set()
+    slots += _boosts(state, diff, used_backs)
+    slots += _decks(state, diff)
+    area_slots, handled = _areas(state, diff, used_backs)
+    slots += area_slots
+    slots += _discards(state, diff, handled)
+    handled |= {m.cards[0] for slot in slots for m in slot if m.kind == "boost"}
+    slots += _vanished(state, diff, handled)
+    slots += _tapping(state, diff)
+    return candidate_product(slots)
+
+
+def _boosts(state: GameState, diff: SnapshotDiff, used: set[str]) -> list[list[Move]]:
+    slots: list[list[Move]] = []
+    manes = {m: p for p, m in state.flags.get("mane", {}).items()}
+    for card in diff.vanished:
+        if card.uid not in manes or fx.boosted(state, card.uid):
+            continue
+        back = next((c for c in diff.appeared if is_back(c.uid) and c.zone == card.zone
+                     and c.uid not in state.backs and c.uid not in used), None)
+        if back is not None:
+            used.add(back.uid)
+            slots.append([Move("boost", manes[card.uid], (card.uid,),
+                               options=(("back", back.uid),))])
+    return slots
+
+
+def _decks(state: GameState, diff: SnapshotDiff) -> list[list[Move]]:
+    slots: list[list[Move]] = []
+    for p in PLAYERS:
+        pile = fx.deck(p)
+        shown = [c for c in diff.appeared if c.zone == pile and not is_back(c.uid)]
+        shown += [c for _, c in diff.moved if c.zone == pile and not is_back(c.uid)]
+        if shown:
+            slots += [[Move("flip", p, (c.uid,))] for c in shown]
+            continue
+        took = [v for v in diff.vanished if v.zone == pile and is_back(v.uid)]
+        if took:
+            slots.append([Move("draw", p)])
+    return slots
+
+
+def _areas(state: GameState, diff: SnapshotDiff, used_backs: set[str]
+           ) -> tuple[list[list[Move]], set[str]]:
+    slots: list[list[Move]] = []
+    handled: set[str] = set()
+    before = {new.uid: old for old, new in diff.moved}
+    arrivals = [c for c in diff.appeared if c.zone in fx.AREAS]
+    arrivals += [new for _, new in diff.moved if new.zone in fx.AREAS]
+    backs_gone = [v for v in diff.vanished if is_back(v.uid) and v.zone in fx.AREAS]
+    for card in arrivals:
+        uid, zone = card.uid, card.zone
+        handled.add(uid)
+        if is_back(uid):
+            if uid in used_backs or uid in state.backs or zone not in fx.PROBLEM_ZONES:
+                continue
+            slots.append([Move("play-troublemaker", state.active, (UNKNOWN,), to=zone,
+                               options=(("back", uid),))])
+            continue
+        if uid not in state.where:
+            continue
+        if state.where[uid] == zone and state.known(uid):
+            continue  # the engine put it there already
+        owner = state.owner.get(uid, _owner(zone))
+        kind = fx.kind(state, uid)
+        old = before.get(uid)
+        if kind == "problem":
+            verb = "starting-problem" if state.phase == "setup" else "new-problem"
+            slots.append([Move(verb, owner, (uid,))])
+            continue
+        flipped = [b for b in backs_gone if b.zone == zone]
+        if old is None and flipped:
+            back = flipped[0]
+            backs_gone.remove(back)
+            slots.append([Move("reveal", owner, (uid,), options=(("back", back.uid),))])
+            continue
+        if old is None and uid in state.where and state.where[uid] == zone:
+            slots.append([Move("identify", owner, (uid,), to=zone)])
+            continue
+        if old is not None and old.zone in fx.AREAS:
+            due = state.flags.get("send_home")
+            if due and due["player"] == owner and old.zone == due["zone"] and \
+                    zone == fx.home(owner):
+                slots.append([Move("send-home", owner, (uid,))])
+            else:
+                slots.append([Move("move", owner, (uid,), to=zone)])
+            continue
+        if old is not None:
+            slots.append([Move("remove", owner, (uid,), to=zone)])
+            continue
+        target = card.on if card.on and not is_back(card.on) else None
+        slots.append([Move("play", owner, (uid,), to=zone, target=target)])
+    return slots, handled
+
+
+def _discards(state: GameState, diff: SnapshotDiff, handled: set[str]) -> list[list[Move]]:
+    slots: list[list[Move]] = []
+    moved_from = {new.uid: old for old, new in diff.moved}
+    for p in PLAYERS:
+        pile = fx.discard(p)
+        arrivals = [c for c in diff.appeared if c.zone == pile]
+        arrivals += [new for _, new in diff.moved if new.zone == pile]
+        for card in arrivals:
+            uid = card.uid
+            if is_back(uid) or uid in handled or uid not in state.where:
+                continue
+            handled.add(uid)
+            if state.where[uid] == pile and state.known(uid):
+                continue  # the engine put it there (a defeated troublemaker, a resource)
+            owner = state.owner.get(uid, p)
+            old = moved_from.get(uid)
+            if old is not None:
+                if old.zone == fx.home(owner) and fx.kind(state, uid) == "friend":
+                    slots.append([Move("retire", owner, (uid,))])
+                else:
+                    slots.append([Move("remove", owner, (uid,), to=pile)])
+                continue
+            if (state.unseen_in(pile) and not state.is_hidden(state.where[uid])) or (
+                    state.unseen_in(pile) and state.where[uid] != hand_zone(owner)):
+                slots.append([Move("identify", owner, (uid,), to=pile)])
+                continue
+            if fx.kind(state, uid) == "event":
+                slots.append([Move("discard", owner, (uid,)),
+                              Move("play", owner, (uid,), to=pile)])
+            else:
+                slots.append([Move("discard", owner, (uid,))])
+    return slots
+
+
+def _vanished(state: GameState, diff: SnapshotDiff, handled: set[str]) -> list[list[Move]]:
+    """Face-up table cards that left the camera's view without a rule that moved them."""
+    slots: list[list[Move]] = []
+    for card in diff.vanished:
+        uid = card.uid
+        if is_back(uid) or card.zone not in fx.AREAS or uid in handled:
+            continue
+        if state.where.get(uid) != card.zone:
+            continue  # the engine already moved it
+        if fx.kind(state, uid) == "problem":
+            continue  # replaced by the engine or lying under the new one
+        owner = state.owner.get(uid, _owner(card.zone))
+        slots.append([Move("remove", owner, (uid,), to=hand_zone(owner))])
+    return slots
+
+
+def _tapping(state: GameState, diff: SnapshotDiff) -> list[list[Move]]:
+    slots: list[list[Move]] = []
+    for card in diff.tapped:
+        if card.uid in state.where and card.uid not in state.tapped:
+            slots.append([Move("exhaust", state.owner[card.uid], (card.uid,))])
+    for card in diff.untapped:
+        if card.uid in state.tapped:
+            slots.append([Move("ready", state.owner[card.uid], (card.uid,))])
+    return slots

@@ -1,0 +1,269 @@
+"""Every My Little Pony CCG violation: stable code, rulebook section, English and German text.
+
+Sections name the German rulebook (`my-little-pony-ccg.de.txt`) where it says the rule; rules
+the German text leaves out (action tokens per turn, the first turn, costs of drawing and of
+troublemakers) name the official Enterplay rules they come from (see rules.py, "Sources").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.engine.api import Violation
+
+RULEBOOK = "My Little Pony CCG rules"
+OFFICIAL = "official Enterplay rules"
+
+# code -> (rulebook section, English template, German template)
+VIOLATIONS: dict[str, tuple[str, str, str]] = {
+    "mlp.not-your-turn": (
+        "Zeit-Regeln",
+        "{player} acts in {active}'s turn; only faceoff and reaction cards may do that.",
+        "{player} handelt im Zug von {active}; das dürfen nur Faceoff- und Reaktionskarten.",
+    ),
+    "mlp.wrong-phase": (
+        "Zugablauf",
+        "{action} is not allowed in the {phase} phase.",
+        "{action} ist in der Phase {phase} nicht erlaubt.",
+    ),
+    "mlp.not-in-hand": (
+        "Main Phase",
+        "{card} cannot come from {player}'s hand.",
+        "{card} kann nicht aus der Hand von {player} kommen.",
+    ),
+    "mlp.not-own-card": (
+        "Bewegen",
+        "{card} is not a card {player} has in play.",
+        "{card} ist keine Karte, die {player} im Spiel hat.",
+    ),
+    "mlp.cost": (
+        f"{OFFICIAL}: Action Tokens",
+        "{action} costs {cost} action tokens; {player} has {tokens}.",
+        "{action} kostet {cost} Aktionspunkte; {player} hat {tokens}.",
+    ),
+    "mlp.requirement": (
+        f"{OFFICIAL}: Play Requirement",
+        "{card} needs {need} {color} power in play; {player} has {have}.",
+        "{card} braucht {need} Kraft in {color} im Spiel; {player} hat {have}.",
+    ),
+    "mlp.bad-destination": (
+        "Karten Arten",
+        "A {kind} cannot be put at {zone}.",
+        "Ein(e) {kind} kann nicht nach {zone} gelegt werden.",
+    ),
+    "mlp.unique-in-play": (
+        "Schlüsselwörter: Unique",
+        "{card} is Unique and {player} already has a copy in play.",
+        "{card} ist Unique und {player} hat schon ein Exemplar im Spiel.",
+    ),
+    "mlp.not-character": (
+        "Bewegen",
+        "Only characters move between home and problems; {card} is a {kind}.",
+        "Nur Charaktere bewegen sich zwischen Zuhause und Problemen; {card} ist ein(e) {kind}.",
+    ),
+    "mlp.mane-stays": (
+        "Karten Arten",
+        "The mane character {card} never leaves play.",
+        "Der Hauptcharakter {card} verlässt nie das Spiel.",
+    ),
+    "mlp.first-turn-draw": (
+        f"{OFFICIAL}: Draw Deck",
+        "The first player draws no card in the first turn of the game.",
+        "Der Startspieler zieht im ersten Zug des Spiels keine Karte.",
+    ),
+    "mlp.draw-once": (
+        f"{OFFICIAL}: Ready Phase",
+        "The ready phase draws one card; more cards cost 1 action token each in the main phase.",
+        "In der Ready Phase wird eine Karte gezogen; weitere kosten in der Main Phase je "
+        "1 Aktionspunkt.",
+    ),
+    "mlp.must-draw": (
+        f"{OFFICIAL}: Ready Phase",
+        "Draw a card before leaving the ready phase.",
+        "Ziehe eine Karte, bevor die Ready Phase endet.",
+    ),
+    "mlp.deck-empty": (
+        "Keine Karten mehr übrig haben",
+        "{player}'s deck is empty: the draw is skipped.",
+        "Das Deck von {player} ist leer: das Ziehen entfällt.",
+    ),
+    "mlp.setup-hand": (
+        f"{OFFICIAL}: Game Setup",
+        "The opening hand has 6 cards; {player} would have {count}.",
+        "Die Starthand hat 6 Karten; {player} hätte {count}.",
+    ),
+    "mlp.setup-missing": (
+        f"{OFFICIAL}: Game Setup",
+        "{player} still needs a starting problem in play and 6 cards in hand.",
+        "{player} braucht noch ein Startproblem im Spiel und 6 Handkarten.",
+    ),
+    "mlp.starting-problem": (
+        "Schlüsselwörter: Starting Problem",
+        "{card} is not a Starting Problem of {player}'s problem deck.",
+        "{card} ist kein Startproblem aus dem Problemdeck von {player}.",
+    ),
+    "mlp.problem-in-play": (
+        "Spielziel",
+        "{player} already has a problem in play.",
+        "{player} hat schon ein Problem im Spiel.",
+    ),
+    "mlp.no-problem-due": (
+        "Problems ersetzen",
+        "No problem of {player} was replaced: {card} cannot come into play now.",
+        "Kein Problem von {player} wurde ersetzt: {card} kann jetzt nicht ins Spiel kommen.",
+    ),
+    "mlp.not-from-problem-deck": (
+        "Problems ersetzen",
+        "{card} is not the top card of {player}'s problem deck.",
+        "{card} ist nicht die oberste Karte des Problemdecks von {player}.",
+    ),
+    "mlp.problem-due": (
+        "Problems ersetzen",
+        "{player} must bring the top card of the problem deck into play.",
+        "{player} muss die oberste Karte des Problemdecks ins Spiel bringen.",
+    ),
+    "mlp.troublemaker-face-down": (
+        "Troublemaker Phase",
+        "Troublemakers are played face down at a problem.",
+        "Widersacher werden verdeckt an ein Problem gelegt.",
+    ),
+    "mlp.troublemaker-limit": (
+        f"{OFFICIAL}: Troublemakers",
+        "{player} already has a troublemaker at {zone}.",
+        "{player} hat schon einen Widersacher an {zone}.",
+    ),
+    "mlp.reveal-not-own": (
+        "Troublemaker Phase",
+        "Only the active player's face-down troublemakers are uncovered, in the troublemaker "
+        "phase.",
+        "Nur die verdeckten Widersacher des aktiven Spielers werden in der Troublemaker Phase "
+        "aufgedeckt.",
+    ),
+    "mlp.villain-blocks": (
+        "Schlüsselwörter: Villain",
+        "A Villain at {zone} keeps face-down troublemakers there face down.",
+        "Ein Villain an {zone} verhindert, dass verdeckte Widersacher dort aufgedeckt werden.",
+    ),
+    "mlp.must-reveal": (
+        "Troublemaker Phase",
+        "Uncover your face-down troublemakers first (step 1).",
+        "Decke zuerst deine verdeckten Widersacher auf (Schritt 1).",
+    ),
+    "mlp.challenge-target": (
+        "Troublemaker Phase",
+        "{card} is not a face-up troublemaker {player} may challenge.",
+        "{card} ist kein offener Widersacher, den {player} herausfordern darf.",
+    ),
+    "mlp.challenge-own": (
+        "Troublemaker Phase",
+        "You cannot challenge your own troublemaker unless it is a Villain.",
+        "Den eigenen Widersacher kann man nur herausfordern, wenn er ein Villain ist.",
+    ),
+    "mlp.challenge-alone": (
+        "Troublemaker Phase",
+        "{player} has no character at {zone} able to face the troublemaker.",
+        "{player} hat an {zone} keinen Charakter, der sich dem Widersacher stellen kann.",
+    ),
+    "mlp.faceoff-pending": (
+        "Konfrontationen",
+        "Finish the faceoff first (both players flip, then the result).",
+        "Beende zuerst die Konfrontation (beide Spieler decken auf, dann das Ergebnis).",
+    ),
+    "mlp.no-faceoff": (
+        "Konfrontationen",
+        "There is no faceoff to flip for.",
+        "Es gibt keine Konfrontation, für die aufgedeckt wird.",
+    ),
+    "mlp.flipped": (
+        "Schlüsselwörter: Random",
+        "{player} has flipped already; only a flipped 1 may be flipped again with Random "
+        "({left} left).",
+        "{player} hat schon aufgedeckt; nur eine aufgedeckte 1 darf mit Random neu aufgedeckt "
+        "werden (noch {left}).",
+    ),
+    "mlp.send-home-due": (
+        "Troublemaker Phase",
+        "{player} lost the faceoff and sends one character at {zone} home first.",
+        "{player} hat die Konfrontation verloren und schickt zuerst einen Charakter von {zone} "
+        "nach Hause.",
+    ),
+    "mlp.send-home-wrong": (
+        "Troublemaker Phase",
+        "{card} was not in the lost faceoff at {zone}.",
+        "{card} war nicht an der verlorenen Konfrontation an {zone} beteiligt.",
+    ),
+    "mlp.hand-limit": (
+        "Zug Ende",
+        "{player} has {count} cards in hand; discard down to 8.",
+        "{player} hat {count} Handkarten; lege bis auf 8 ab.",
+    ),
+    "mlp.home-limit": (
+        "Zuhause (Home)",
+        "{player} has {count} friends at home; the home limit is {limit}.",
+        "{player} hat {count} Freunde im Zuhause; das Limit ist {limit}.",
+    ),
+    "mlp.no-reason": (
+        "Zug Ende",
+        "{card} goes to the discard pile only for the hand limit or the home limit.",
+        "{card} kommt nur wegen Handlimit oder Zuhauselimit auf den Ablagestapel.",
+    ),
+    "mlp.skip-score": (
+        "Score Phase",
+        "The turn ends after the score phase; it comes before the end of the turn.",
+        "Der Zug endet nach der Score Phase; sie kommt vor dem Zugende.",
+    ),
+    "mlp.event-timing": (
+        "Zeit-Regeln",
+        "Events are played in your main phase, or during a faceoff (Faceoff) or as a Reaction.",
+        "Events spielt man in der eigenen Main Phase, während einer Konfrontation (Faceoff) "
+        "oder als Reaktion.",
+    ),
+    "mlp.unexplained": (
+        "Zugablauf",
+        "{card} moved to {zone} without a rule that allows it.",
+        "{card} kam ohne Regel, die es erlaubt, nach {zone}.",
+    ),
+    "mlp.boosted": (
+        "Karten Arten",
+        "{card} is not {player}'s unboosted mane character.",
+        "{card} ist nicht der ungeboostete Hauptcharakter von {player}.",
+    ),
+    "mlp.not-seen-there": (
+        "Zugablauf",
+        "{card} cannot be the unseen card at {zone}: it was seen elsewhere.",
+        "{card} kann nicht die ungesehene Karte an {zone} sein: sie wurde anderswo gesehen.",
+    ),
+}
+
+
+class _Fill(dict[str, Any]):
+    """Template values; a value the case does not have reads "-" instead of failing."""
+
+    def __missing__(self, key: str) -> str:
+        return "-"
+
+
+def violation(
+    code: str,
+    cards: tuple[str, ...] = (),
+    zones: tuple[str, ...] = (),
+    lifted_by: str | None = None,
+    **values: Any,
+) -> Violation:
+    section, en, de = VIOLATIONS[code]
+    fill = _Fill({"card": ", ".join(cards) or "-", "zone": zones[0] if zones else "-", **values})
+    return Violation(
+        code=code,
+        message_en=en.format_map(fill),
+        message_de=de.format_map(fill),
+        rule=section if section.startswith(OFFICIAL) else f"{RULEBOOK}, {section}",
+        cards=cards,
+        zones=zones,
+        lifted_by=lifted_by,
+    )
+
+
+def deck_violation(code: str, en: str, de: str, cards: tuple[str, ...], rule: str) -> Violation:
+    """A deck-building fault found by `companion.decks.rules.check_mlp`, as a violation."""
+    return Violation(code=code, message_en=en, message_de=de,
+                     rule=rule or f"{RULEBOOK}, Was brauche ich zum Spielen?", cards=cards)
