@@ -1,0 +1,1 @@
+"""Fire Emblem Cipher: rules (rules.py), texts, board and combat helpers, table interpretation."""
