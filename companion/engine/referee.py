@@ -96,6 +96,7 @@ def config_from_script(script: Any) -> GameConfig:
             **({"turn": s.turn} if s.turn is not None else {}),
             **({"active": s.active} if s.active is not None else {}),
             **({"phase": s.phase} if s.phase is not None else {}),
+            **{role: dict(holders) for role, holders in s.roles.items()},
             **dict(s.extra),
         }
     cards = tuple(c.to_mapping() if hasattr(c, "to_mapping") else dict(c) for c in script.cards)
@@ -119,7 +120,7 @@ def declared_moves(game: Game, declare: Mapping[str, Any], truth_hand: list[str]
         spec = dict(attack) if isinstance(attack, Mapping) else {"attackers": attack}
         for key in ("target", "combat"):
             spec.setdefault(key, declare.get(key))
-        attackers = spec.get("attackers") or []
+        attackers = spec.get("attackers") or spec.get("attacker") or []
         attackers = [attackers] if isinstance(attackers, str) else list(attackers)
         combat = spec.get("combat") or []
         options = (("combat", ",".join(combat)),) if combat else ()

@@ -1,0 +1,96 @@
+"""Challengers! moves that explain a change of the visible table.
+
+The camera sees each play area fully (the revealed cards lie side by side; a pushed-together
+stack shows only its top card) and only the top card of every deck, bench seat and rest pile.
+So: a face-up card new in a play area came from its owner's deck (a reveal); a play card now on
+a bench seat was benched; a bench card now on the rest pile went there by an effect; play cards
+vanishing from view while another card of the same player stays there were pushed together
+under it (a stack). Anything else is recorded literally (`move`, `remove`) and breaks a rule.
+The flag token is not part of the engine's snapshot diff: the flag follows the rules (the
+takeover puts it on the top card of the attacker's stack).
+Slots are ordered reveals, stacks, rests, benches, the rest; each has one reading.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.engine.api import PLAYERS, Move
+from companion.engine.interpreter import SnapshotDiff, candidate_product
+from companion.engine.state import GameState
+from companion.games.challengers import effects as fx
+from companion.snapshot import SeenCard, is_back
+
+
+def pile_zones() -> list[str]:
+    return [z for p in PLAYERS for z in (fx.deck(p), fx.rest(p), fx.trophies(p), *fx.seats(p))]
+
+
+def _owner(state: GameState, card: SeenCard) -> str:
+    p = fx.owner_of_zone(card.zone)
+    return p if p in PLAYERS else state.owner.get(card.uid, "p1")
+
+
+def explain(state: GameState, diff: SnapshotDiff, hints: Mapping[str, Any]) -> list[list[Move]]:
+    arrivals = [c for c in diff.appeared if not is_back(c.uid)]
+    arrivals += [new for _, new in diff.moved if not is_back(new.uid)]
+    arrivals.sort(key=lambda c: (c.x_mm if c.x_mm is not None else 0.0))
+    reveals: list[list[Move]] = []
+    rests: list[list[Move]] = []
+    benches: list[list[Move]] = []
+    literal: list[list[Move]] = []
+    filled = set()
+    for card in arrivals:
+        uid, zone = card.uid, card.zone
+        if uid not in state.where:
+            continue  # not a card of this match (unknown marker)
+        p = _owner(state, card)
+        was = state.where[uid]
+        filled.add(zone)
+        if was == zone:
+            continue  # uncovered, or the engine moved it there already
+        if zone == fx.play(p) and was in (fx.deck("p1"), fx.deck("p2")):
+            reveals.append([Move("reveal", p, (uid,))])
+        elif fx.is_seat(zone) and was == fx.play(p):
+            benches.append([Move("bench", p, (uid,), to=zone)])
+        elif zone == fx.rest(p) and fx.is_seat(was):
+            rests.append([Move("rest", p, (uid,))])
+        else:
+            literal.append([Move("move", p, (uid,), to=zone)])
+    stacks = _stacks(state, diff, arrivals)
+    literal += _left_table(state, diff, filled)
+    return candidate_product([*reveals, *stacks, *rests, *benches, *literal])
+
+
+def _stacks(state: GameState, diff: SnapshotDiff, arrivals: list[SeenCard]) -> list[list[Move]]:
+    """Play cards gone from view while another of the player's play cards stays: a stack.
+    When none stays, the vanished cards left the table."""
+    slots: list[list[Move]] = []
+    moved_away = {old.uid for old, new in diff.moved if old.zone != new.zone}
+    for p in PLAYERS:
+        zone = fx.play(p)
+        gone = [v.uid for v in diff.vanished
+                if v.zone == zone and state.where.get(v.uid) == zone]
+        if not gone:
+            continue
+        staying = [u for u in state.cards_in(zone) if u not in gone and u not in moved_away]
+        staying += [c.uid for c in arrivals if c.zone == zone and c.uid not in staying]
+        if staying:
+            slots.append([Move("stack", p, (staying[-1], *gone))])
+        else:
+            slots += [[Move("remove", state.owner.get(u, p), (u,))] for u in gone]
+    return slots
+
+
+def _left_table(state: GameState, diff: SnapshotDiff, filled: set[str]) -> list[list[Move]]:
+    """Face-up pile cards that vanished without arriving anywhere and were not covered."""
+    slots: list[list[Move]] = []
+    for card in diff.vanished:
+        if is_back(card.uid) or state.where.get(card.uid) != card.zone:
+            continue
+        p = fx.owner_of_zone(card.zone)
+        if card.zone == fx.play(p) or card.zone in filled:
+            continue  # play cards: see _stacks; a pile: a new card lies on it
+        slots.append([Move("remove", state.owner.get(card.uid, p), (card.uid,))])
+    return slots

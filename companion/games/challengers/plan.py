@@ -1,0 +1,72 @@
+"""The tournament plan of Challengers!: rounds, level stacks, trophies, pairings.
+
+The rulebook fixes seven rounds, level A in round 1 and level B or C later "by the tournament
+plan", the fans on each round's trophies and the 11-fan early win; it leaves the pairing plan to
+the printed plan cards. Here pairings follow the circle method (every round a new opponent,
+repeating after a full cycle), and the level plan is a configurable default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from companion.errors import CompanionError
+
+ROUNDS = 7
+MAX_PLAYERS = 8
+EARLY_WIN_LEAD = 11
+OFFER = 5
+KEEP = (1, 2)
+BOT = "Bot"
+
+TROPHY_FANS: dict[int, tuple[int, int]] = {
+    1: (2, 3), 2: (2, 3), 3: (3, 4), 4: (5, 6), 5: (6, 7), 6: (7, 8), 7: (9, 10),
+}
+"""Fans on the back of a round's trophies (each trophy shows one of the two numbers)."""
+
+DEFAULT_LEVELS: tuple[str, ...] = ("A", "B", "B", "B", "C", "C", "C")
+"""Level stack of each round's deck phase: A in round 1, B or C later (assumed plan)."""
+
+
+class PlanError(CompanionError):
+    """A tournament plan that the rules do not allow (player count, levels)."""
+
+
+def check_levels(levels: Sequence[str]) -> tuple[str, ...]:
+    plan = tuple(levels)
+    if len(plan) != ROUNDS:
+        raise PlanError(f"a level plan names {ROUNDS} rounds, got {len(plan)}")
+    if plan[0] != "A" or any(level not in ("B", "C") for level in plan[1:]):
+        raise PlanError(f"round 1 draws from level A, later rounds from B or C; got {plan}")
+    return plan
+
+
+def seats_for(players: Sequence[str]) -> list[str]:
+    """The seats of the tournament: the players, plus the bot for an odd count."""
+    names = list(players)
+    if not 1 <= len(names) <= MAX_PLAYERS:
+        raise PlanError(f"Challengers! is for 1 to {MAX_PLAYERS} players, got {len(names)}")
+    if len(set(names)) != len(names) or BOT in names:
+        raise PlanError(f"player names must be distinct and not {BOT!r}: {names}")
+    return [*names, BOT] if len(names) % 2 else names
+
+
+def pairings(seats: Sequence[str], round_no: int) -> list[tuple[str, str]]:
+    """The matches of one round (circle method: the first seat stays, the others rotate)."""
+    if len(seats) % 2 or len(seats) < 2:
+        raise PlanError(f"pairings need an even number of seats, got {len(seats)}")
+    if not 1 <= round_no <= ROUNDS:
+        raise PlanError(f"rounds are 1 to {ROUNDS}, got {round_no}")
+    first, rest = seats[0], list(seats[1:])
+    shift = (round_no - 1) % len(rest)
+    rotated = rest[shift:] + rest[:shift]
+    ring = [first, *rotated]
+    n = len(ring)
+    return [(ring[i], ring[n - 1 - i]) for i in range(n // 2)]
+
+
+def trophy_range(round_no: int) -> tuple[int, int]:
+    try:
+        return TROPHY_FANS[round_no]
+    except KeyError:
+        raise PlanError(f"there is no trophy for round {round_no}") from None
