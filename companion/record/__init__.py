@@ -1,0 +1,21 @@
+"""Recording: every game as an append-only SQLite log, with replay and export."""
+
+from companion.record.store import (
+    EVENT_KINDS,
+    EVENT_SOURCES,
+    Event,
+    GameHeader,
+    GameNotFoundError,
+    RecordError,
+    Store,
+)
+
+__all__ = [
+    "EVENT_KINDS",
+    "EVENT_SOURCES",
+    "Event",
+    "GameHeader",
+    "GameNotFoundError",
+    "RecordError",
+    "Store",
+]

@@ -1,0 +1,124 @@
+"""`EngineReferee`: the live session's referee on the real rules engine and interpreter."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.engine.api import GameConfig, LogEntry, Move
+from companion.engine.game import Game
+from companion.engine.interpreter import Interpreter, Observation
+from companion.server.referee import Applied, Reaction
+from companion.snapshot import TableSnapshot
+
+
+class EngineReferee:
+    """Owns the `Game` and its `Interpreter`; never refuses what happened on the table.
+
+    The first settled table is the starting position (nothing to explain). `hints` carries
+    what a person declared for the next change (attack target, chosen effect), as the
+    interpreter expects it.
+    """
+
+    def __init__(self, config: GameConfig) -> None:
+        self.config = config
+        self.game = config.game
+        self._game = Game(config)
+        self._interpreter: Interpreter | None = None
+        self.ruleset_version = str(getattr(self._game.ruleset, "version", "") or "1")
+        self.hints: dict[str, Any] = {}
+
+    @property
+    def engine(self) -> Game:
+        return self._game
+
+    # --- moves -------------------------------------------------------------------------------
+
+    def _applied(self, entries: tuple[LogEntry, ...]) -> tuple[Applied, ...]:
+        state = self._state()
+        return tuple(Applied(e.move, e.violations, state) for e in entries)
+
+    def _reaction(self, observation: Observation) -> Reaction:
+        return Reaction(applied=self._applied(observation.entries), question=observation.question)
+
+    def observe(self, before: TableSnapshot | None, after: TableSnapshot) -> Reaction:
+        if self._interpreter is None:
+            self._interpreter = Interpreter(self._game, after)
+            return Reaction()
+        interpreter = self._interpreter
+        if before is not None and (
+            interpreter.previous is None or not before.same_table(interpreter.previous)
+        ):
+            interpreter.previous = before  # a correction put the table back
+        hints, self.hints = self.hints, {}
+        return self._reaction(interpreter.observe(after, "camera", hints or None))
+
+    def apply(self, moves: tuple[Move, ...], source: str) -> Reaction:
+        if self._interpreter is not None:
+            self._interpreter.pending = None
+        entries = []
+        for move in moves:
+            self._game.push(move, source)
+            entries.append(self._game.log[-1])
+        return Reaction(applied=self._applied(tuple(entries)))
+
+    def rebuild(self, moves: list[Move]) -> None:
+        game = Game(self.config)
+        for m in moves:
+            game.push(m, "person")
+        self._game = game
+        if self._interpreter is not None:
+            self._interpreter.game = game
+
+    # --- reading -----------------------------------------------------------------------------
+
+    def _state(self) -> dict[str, Any]:
+        prompt = self._game.prompt("en")
+        scores = {p: s.value for p, s in self._game.scores().items()}
+        return {"turn": prompt.turn, "active": prompt.active, "phase": prompt.phase,
+                "phase_name": prompt.phase_name, "scores": scores}
+
+    def _legal(self, lang: str, visible: frozenset[str] | None) -> list[str]:
+        shown: set[str] = set()
+        hidden = 0
+        for move in self._game.legal_moves:
+            named = [*move.cards, *([move.target] if move.target else [])]
+            if visible is not None and any(c != "?" and c not in visible for c in named):
+                hidden += 1
+            else:
+                shown.add(move.describe(lang))
+        out = sorted(shown)
+        if hidden:
+            out.append(f"… und {hidden} Züge mit Karten, die nicht offen liegen" if lang == "de"
+                       else f"… and {hidden} moves with cards that are not face up")
+        return out
+
+    def status(self, lang: str, visible: frozenset[str] | None = None) -> dict[str, Any]:
+        prompt = self._game.prompt(lang)
+        outcome = self._game.outcome()
+        return {
+            "turn": prompt.turn,
+            "active": prompt.active,
+            "phase": prompt.phase,
+            "phase_name": prompt.phase_name,
+            "prompt": {
+                "must": list(prompt.must),
+                "may": list(prompt.may),
+                "ends": prompt.ends,
+                "automatic": list(prompt.automatic),
+            },
+            "scores": [
+                {
+                    "player": s.player,
+                    "value": s.value,
+                    "label": s.label_de if lang == "de" else s.label_en,
+                    "details": dict(s.details),
+                }
+                for s in self._game.scores().values()
+            ],
+            "legal": self._legal(lang, visible),
+            "outcome": outcome.to_dict() if outcome else None,
+        }
+
+    def finished(self) -> dict[str, Any] | None:
+        outcome = self._game.outcome()
+        return outcome.to_dict() if outcome else None

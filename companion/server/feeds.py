@@ -1,0 +1,179 @@
+"""Where the live session's snapshots come from: camera frames through the vision pipeline,
+or (for tests and checks) the visible snapshots of a table script.
+
+Why a thread per feed: the camera loop must never wait for a browser, and a browser must never
+wait for a frame. The feed calls into the session; the session is thread-safe.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from companion.server.session import LiveSession
+from companion.snapshot import TableSnapshot
+
+log = logging.getLogger(__name__)
+
+FRAME_JPEG_EVERY_S = 0.2
+PREVIEW_WIDTH = 960
+KEYFRAME_WIDTH = 480
+
+
+class Feed(Protocol):
+    def run(self, session: LiveSession, stop: threading.Event) -> None: ...
+
+
+class SnapshotFeed:
+    """Plays ready-made snapshots into the session, `interval_s` apart (no camera)."""
+
+    def __init__(self, snapshots: Sequence[TableSnapshot], interval_s: float = 0.0) -> None:
+        self.snapshots = list(snapshots)
+        self.interval_s = interval_s
+
+    def run(self, session: LiveSession, stop: threading.Event) -> None:
+        session.camera("ok", detail="table script (no camera)", calibrated=True)
+        for i, snap in enumerate(self.snapshots):
+            if stop.is_set():
+                return
+            session.observe(snap.with_seq(i, float(i)))
+            if self.interval_s and stop.wait(self.interval_s):
+                return
+        session.camera("finished", calibrated=True, detail="table script played to its end")
+
+
+class FrameFeed:
+    """Camera (or simulator) frames -> vision pipeline -> settled snapshots -> session.
+
+    `state()` of the source (ReconnectingSource) becomes the camera status; a dropped camera
+    keeps the game and shows "reconnecting" until frames come back.
+    """
+
+    def __init__(
+        self,
+        source: Any,
+        pipeline: Any,
+        end_status: str = "stopped",
+        on_frame: Callable[[Any], None] | None = None,
+        on_end: Callable[[], None] | None = None,
+    ) -> None:
+        self.source = source
+        self.pipeline = pipeline
+        self.end_status = end_status
+        self.on_frame = on_frame
+        self.on_end = on_end
+        self.frames = 0
+        self.snapshots = 0
+
+    def run(self, session: LiveSession, stop: threading.Event) -> None:
+        last_jpeg = 0.0
+        try:
+            while not stop.is_set():
+                frame = self.source.read()
+                state = getattr(self.source, "state", "connected")
+                if frame is None:
+                    if state in ("retrying",):
+                        session.camera("reconnecting", detail=str(
+                            getattr(self.source, "last_error", "") or "camera not answering"))
+                        stop.wait(0.2)
+                        continue
+                    break
+                self.frames += 1
+                update = self.pipeline.process(frame)
+                stats = update.stats
+                now = time.monotonic()
+                jpeg: bytes | None = None
+                if update.snapshot is not None or now - last_jpeg >= FRAME_JPEG_EVERY_S:
+                    last_jpeg = now
+                    jpeg = overlay_jpeg(frame.image, self.pipeline, update, PREVIEW_WIDTH)
+                session.camera(
+                    "ok",
+                    fps=float(stats.fps),
+                    markers=int(stats.markers_seen),
+                    calibrated=bool(stats.calibration_ok),
+                    detail=f"{stats.cards_seen} cards, {stats.frame_ms:.0f} ms/frame",
+                    frame_jpeg=jpeg,
+                )
+                if update.snapshot is not None:
+                    self.snapshots += 1
+                    key = overlay_jpeg(frame.image, self.pipeline, update, KEYFRAME_WIDTH)
+                    session.observe(update.snapshot, key)
+                if self.on_frame is not None:
+                    self.on_frame(frame)
+            if self.on_end is not None and not stop.is_set():
+                self.on_end()
+        finally:
+            self.source.close()
+            session.camera(self.end_status, calibrated=session.health.calibrated,
+                           detail=f"{self.frames} frames, {self.snapshots} settled tables")
+
+
+def overlay_jpeg(image: Any, pipeline: Any, update: Any, width: int) -> bytes:
+    """The frame with mat corners, zones and every marker found drawn on it, as JPEG."""
+    import cv2
+    import numpy as np
+
+    canvas = image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    canvas = canvas.copy()
+    geometry = getattr(pipeline, "geometry", None)
+    layout = getattr(pipeline, "layout", None)
+    if geometry is not None and layout is not None:
+        for zone in layout.zones.values():
+            x0, y0 = zone.x_mm, zone.y_mm
+            x1, y1 = x0 + zone.w_mm, y0 + zone.h_mm
+            box = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float64)
+            pts = geometry.to_image(box).astype(np.int32)
+            cv2.polylines(canvas, [pts], True, (90, 200, 255), 2, cv2.LINE_AA)
+        for corner in layout.corners:
+            centre = geometry.to_image(np.array([[corner.x_mm, corner.y_mm]], dtype=np.float64))
+            cx, cy = (int(v) for v in centre[0])
+            cv2.circle(canvas, (cx, cy), 14, (0, 220, 255), 3, cv2.LINE_AA)
+    for det in getattr(update, "detections", ()):
+        pts = np.asarray(det.corners, dtype=np.int32).reshape(-1, 2)
+        colour = (80, 220, 80) if det.kind != "unknown" else (60, 60, 230)
+        cv2.polylines(canvas, [pts], True, colour, 3, cv2.LINE_AA)
+    h, w = canvas.shape[:2]
+    if w > width:
+        canvas = cv2.resize(canvas, (width, int(h * width / w)), interpolation=cv2.INTER_AREA)
+    ok, buf = cv2.imencode(".jpg", canvas, [cv2.IMWRITE_JPEG_QUALITY, 75])
+    if not ok:
+        raise RuntimeError("JPEG encoding failed")
+    return bytes(buf)
+
+
+class FeedRunner:
+    """Runs one feed in a daemon thread; `stop()` ends it and waits."""
+
+    def __init__(self, feed: Feed, session: LiveSession) -> None:
+        self.feed = feed
+        self.session = session
+        self._stop = threading.Event()
+        self.error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="companion-feed", daemon=True)
+
+    def _run(self) -> None:
+        try:
+            self.feed.run(self.session, self._stop)
+        except BaseException as exc:  # reported on the page and to whoever joins
+            self.error = exc
+            log.exception("feed stopped")
+            self.session.camera("stopped", detail=f"{type(exc).__name__}: {exc}")
+
+    def start(self) -> FeedRunner:
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        if self._thread.ident is not None:
+            self._thread.join(timeout)
+
+    def join(self, timeout: float | None = None) -> None:
+        self._thread.join(timeout)
+
+    @property
+    def alive(self) -> bool:
+        return self._thread.is_alive()

@@ -1,0 +1,262 @@
+"""Building a live table: referee, session, feed and web app, for `demo` and `serve`.
+
+Kept apart from the CLI so that tests and the page benchmark build the same thing the
+commands do.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from companion.errors import CompanionError
+from companion.record.store import GameHeader, Store
+from companion.server.app import create_app
+from companion.server.bus import EventBus
+from companion.server.feeds import Feed, FeedRunner
+from companion.server.session import LiveSession
+
+DEFAULT_DEMO_GAME = "trick-or-beat"
+DEMO_FPS = 10.0
+
+
+class DemoError(CompanionError):
+    """A demo that cannot start (no bundled script for the game, ...)."""
+
+
+def default_db() -> Path:
+    """The game library used when none is given: one file per user."""
+    base = Path(os.environ.get("COMPANION_HOME", Path.home() / ".companion"))
+    base.mkdir(parents=True, exist_ok=True)
+    return base / "games.db"
+
+
+def scripts_dir() -> Path:
+    return Path(__file__).resolve().parent.parent / "sim" / "scripts"
+
+
+def demo_script_path(game: str) -> Path:
+    """The bundled demo script of `game`: demo.yaml, else opening.yaml, else the first."""
+    folder = scripts_dir() / game
+    candidates = sorted(folder.glob("*.yaml")) if folder.is_dir() else []
+    if not candidates:
+        raise DemoError(f"no bundled demo script for {game!r} (looked in {folder})")
+    for stem in ("demo", "opening"):
+        for p in candidates:
+            if p.stem == stem:
+                return p
+    return candidates[0]
+
+
+@dataclass
+class Live:
+    """Everything that makes one watched table; `close()` stops it in order."""
+
+    session: LiveSession
+    app: Flask
+    runner: FeedRunner
+    store: Store
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def close(self) -> None:
+        self.runner.stop()
+        self.session.close()
+        self.session.bus.close()
+        self.store.close()
+
+
+def header_for(config: Any, title: str) -> GameHeader:
+    """The recording header: what is needed to replay the game with the same cards and rules."""
+    from companion.cardsets import load_cardset
+
+    cardset = load_cardset(config.game)
+    cardsets = {
+        config.game: {
+            "version": str(getattr(cardset, "version", "") or ""),
+            "hash": str(getattr(cardset, "hash", "") or getattr(cardset, "digest", "") or ""),
+        },
+        "inline_cards": [dict(c) for c in config.cards],
+        "decks": {k: list(v) for k, v in config.decks.items()},
+    }
+    from companion.engine.game import Game
+
+    version = str(getattr(Game(config).ruleset, "version", "") or "1")
+    return GameHeader(
+        game=config.game,
+        players=tuple(config.players),
+        cardsets=cardsets,
+        ruleset_version=version,
+        seed=config.seed,
+        title=title,
+    )
+
+
+def build_live(
+    config: Any,
+    feed: Feed,
+    db: Path,
+    title: str,
+    pin: str | None = None,
+    app_config: Mapping[str, Any] | None = None,
+) -> Live:
+    """Session on the real engine, recording to `db`, fed by `feed`, served by a Flask app."""
+    from companion.server.engine_referee import EngineReferee
+    from companion.server.gamedata import card_lookup, layout_dict
+
+    store = Store(db)
+    session = LiveSession(
+        EngineReferee(config),
+        store,
+        EventBus(),
+        header_for(config, title),
+        layout_dict(config.game),
+        card_lookup(config.game, config.cards),
+    )
+    app = create_app({"DATABASE": db, "SESSION": session, "PIN": pin, **(app_config or {})})
+    runner = FeedRunner(feed, session)
+    return Live(session, app, runner, store)
+
+
+class ScriptDirector:
+    """The demo's referee at the page: presses what the script says a person pressed.
+
+    A camera cannot see declarations, phase ends or turn ends; in a real game a person gives
+    them on the page. The demo gives them from the script, through the same session calls as
+    the page's buttons, at the moment the simulated table reaches each step: declarations and
+    "advance to phase X" before the step's change is seen, "next phase" and "end turn" after.
+    """
+
+    MAX_PHASE_STEPS = 12
+
+    def __init__(self, script: Any, session: LiveSession) -> None:
+        from companion.sim.table_state import truth_tables
+
+        self.steps = list(script.steps)
+        self.truth = truth_tables(script)
+        self.session = session
+        self.last = -1
+
+    def on_frame(self, frame: Any) -> None:
+        target = int(getattr(frame, "step", -1))
+        while self.last < target:
+            self.last += 1
+            if self.last > 0:
+                self._after(self.last - 1)
+            self._before(self.last)
+
+    def on_end(self) -> None:
+        if self.last >= 0:
+            self._after(self.last)
+            self.last = len(self.steps)
+
+    def _engine(self) -> Any:
+        return getattr(self.session.referee, "engine", None)
+
+    def _before(self, i: int) -> None:
+        from companion.engine.referee import declared_moves, resolve_refs
+
+        step = self.steps[i]
+        game = self._engine()
+        if game is None:
+            return
+        if isinstance(step.phase, str) and step.phase is not True:
+            for _ in range(self.MAX_PHASE_STEPS):
+                if game.phase == step.phase or game.outcome() is not None:
+                    break
+                self.session.act("next-phase")
+                game = self._engine()
+        declare = dict(step.declare)
+        player = str(declare.get("player", game.active))
+        hand = list(self.truth[i].hand(player)) if i < len(self.truth) else []
+        moves = tuple(resolve_refs(game, m) for m in declared_moves(game, declare, hand))
+        if moves:
+            self.session.person_moves(moves)
+        hints = getattr(self.session.referee, "hints", None)
+        if isinstance(hints, dict):
+            hints.clear()
+            hints.update(declare)
+
+    def _after(self, i: int) -> None:
+        step = self.steps[i]
+        if step.phase is True:
+            self.session.act("next-phase")
+        if step.pass_turn:
+            self.session.act("pass")
+
+
+class PacedSource:
+    """Plays simulator frames at `speed` times real time (frame.time_s is the script clock)."""
+
+    def __init__(self, source: Any, speed: float) -> None:
+        self.source = source
+        self.speed = speed
+        self._t0: float | None = None
+        self.state = "connected"
+
+    def read(self) -> Any:
+        frame = self.source.read()
+        if frame is None:
+            return None
+        if self._t0 is None:
+            self._t0 = time.monotonic() - frame.time_s / self.speed
+        delay = self._t0 + frame.time_s / self.speed - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+        return frame
+
+    def close(self) -> None:
+        self.source.close()
+
+
+def build_demo(
+    game: str,
+    speed: float,
+    db: Path,
+    fps: float = DEMO_FPS,
+    app_config: Mapping[str, Any] | None = None,
+) -> Live:
+    """A bundled script played as simulator frames through the whole real pipeline."""
+    from companion.engine.referee import config_from_script
+    from companion.games import game_info
+    from companion.layouts import load_layout
+    from companion.server.feeds import FrameFeed
+    from companion.sim.script import load_script
+    from companion.sim.source import ScriptFrameSource, script_cardset
+    from companion.vision.pipeline import build_pipeline
+
+    if speed <= 0:
+        raise DemoError(f"--speed must be above 0, not {speed}")
+    game_info(game)
+    path = demo_script_path(game)
+    script = load_script(path)
+    layout = load_layout(game)
+    source = ScriptFrameSource(script, fps=fps, layout=layout, seed=int(script.seed or 0))
+    pipeline = build_pipeline(layout, game, script_cardset(script))
+    feed = FrameFeed(PacedSource(source, speed), pipeline, end_status="finished")
+    live = build_live(config_from_script(script), feed, db, f"demo: {path.stem}",
+                      app_config=app_config)
+    director = ScriptDirector(script, live.session)
+    feed.on_frame, feed.on_end = director.on_frame, director.on_end
+    live.extra.update(script=path, feed=feed, director=director)
+    return live
+
+
+def serve_in_thread(app: Flask, host: str, port: int) -> tuple[Any, threading.Thread]:
+    """A threaded WSGI server (SSE needs one thread per client); returns (server, thread)."""
+    from werkzeug.serving import WSGIRequestHandler, make_server
+
+    class QuietHandler(WSGIRequestHandler):
+        def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+            return  # one line per request would bury the URL and PIN in the terminal
+
+    server = make_server(host, port, app, threaded=True, request_handler=QuietHandler)
+    thread = threading.Thread(target=server.serve_forever, name="companion-http", daemon=True)
+    thread.start()
+    return server, thread

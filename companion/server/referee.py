@@ -1,0 +1,60 @@
+"""What the live session needs from a rules engine, as a small protocol.
+
+The session records and publishes; a `Referee` turns table changes and people's actions into
+moves with violations, or a question. `EngineReferee` (companion.server.engine_referee) drives
+the real engine; tests may drive the session with any object of this shape.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from companion.engine.api import Move, Question, Violation
+from companion.snapshot import TableSnapshot
+
+
+@dataclass(frozen=True)
+class Applied:
+    """A move the engine took, with the rules it broke (never refused)."""
+
+    move: Move
+    violations: tuple[Violation, ...] = ()
+    state: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Reaction:
+    """What one observation or action led to: moves taken, or a question for a person."""
+
+    applied: tuple[Applied, ...] = ()
+    question: Question | None = None
+
+
+class Referee(Protocol):
+    game: str
+    ruleset_version: str
+
+    def observe(self, before: TableSnapshot | None, after: TableSnapshot) -> Reaction:
+        """Interpret the change from `before` to `after` (a settled table)."""
+        ...
+
+    def apply(self, moves: tuple[Move, ...], source: str) -> Reaction:
+        """Push moves a person chose or declared."""
+        ...
+
+    def rebuild(self, moves: list[Move]) -> None:
+        """Start over and replay `moves` (after a correction deep in the line)."""
+        ...
+
+    def status(self, lang: str, visible: frozenset[str] | None = None) -> dict[str, Any]:
+        """turn, active, phase, prompt, scores, legal moves and outcome, JSON-ready.
+
+        With `visible` (the card uids face up on the table), legal moves that name any other
+        card are only counted: the page must not reveal a hand.
+        """
+        ...
+
+    def finished(self) -> dict[str, Any] | None:
+        """The outcome once the game is over."""
+        ...

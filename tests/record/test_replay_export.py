@@ -1,0 +1,89 @@
+"""Main line with corrections, and replay/export from the command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from companion.record.commands import export, replay
+from companion.record.export import export_dict, export_text
+from companion.record.replay import main_line
+from companion.record.store import GameHeader, Store
+
+
+def record_game(path: Path) -> int:
+    with Store(path) as store:
+        gid = store.start_game(GameHeader(game="creature-crush", players=("Ada", "Bo"), seed=3))
+        m1 = store.append(gid, "move", "camera",
+                          {"text_en": "Ada plays Testling", "text_de": "Ada spielt Testling"})
+        m2 = store.append(gid, "move", "camera", {"text_en": "Ada plays Zweiling"})
+        v = store.append(gid, "violation", "automatic", {
+            "code": "CC-COST", "message_en": "Not enough dice", "message_de": "Zu wenig Würfel",
+            "rule": "Creature Crush 4.2", "move_seq": m2.seq})
+        store.append(gid, "decision", "person", {"violation": v.seq, "decision": "corrected"})
+        store.append(gid, "correction", "person",
+                     {"target": m2.seq, "replacement": {"text_en": "Ada plays Dreiling"}})
+        store.append(gid, "phase", "person", {"text_en": "Ada ends the turn"})
+        store.append(gid, "move", "camera", {"text_en": "Bo plays Testling"})
+        store.append(gid, "correction", "person",
+                     {"target": 7, "replacement": None, "reason": "undo"})
+        assert m1.seq == 1
+        store.finish(gid, {"winner": "p1", "reason_en": "Bo has no creatures left"})
+        return gid
+
+
+def test_main_line_follows_corrections(tmp_path: Path) -> None:
+    gid = record_game(tmp_path / "g.db")
+    with Store(tmp_path / "g.db") as store:
+        line = main_line(store.events(gid))
+    assert [e.move["text_en"] for e in line] == [
+        "Ada plays Testling", "Ada plays Dreiling", "Ada ends the turn"]
+    assert line[1].corrected_from is not None and line[1].corrected_from.seq == 2
+
+
+def test_export_json_has_full_log_and_decisions(tmp_path: Path) -> None:
+    gid = record_game(tmp_path / "g.db")
+    result = CliRunner().invoke(export, [str(tmp_path / "g.db"), str(gid), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert len(data["events"]) == 8
+    assert data["decisions"] == {"3": "corrected"}
+    assert data["header"]["outcome"]["winner"] == "p1"
+    with Store(tmp_path / "g.db") as store:
+        assert data == json.loads(json.dumps(export_dict(store, gid)))
+
+
+def test_export_text_reads_like_a_record(tmp_path: Path) -> None:
+    gid = record_game(tmp_path / "g.db")
+    with Store(tmp_path / "g.db") as store:
+        text = export_text(store, gid)
+        german = export_text(store, gid, "de")
+    assert "Players: Ada vs Bo" in text
+    assert "Ada plays Dreiling (correction of #2)" in text
+    assert "Bo plays Testling" not in text
+    assert "Outcome: Ada wins: Bo has no creatures left" in text
+    assert "Ada spielt Testling" in german
+
+
+def test_replay_lists_games_and_prints_one(tmp_path: Path) -> None:
+    gid = record_game(tmp_path / "g.db")
+    runner = CliRunner()
+    listing = runner.invoke(replay, [str(tmp_path / "g.db")])
+    assert listing.exit_code == 0
+    assert "creature-crush" in listing.output and "Ada vs Bo" in listing.output
+    one = runner.invoke(replay, [str(tmp_path / "g.db"), str(gid)])
+    assert one.exit_code == 0 and "Ada plays Testling" in one.output
+
+
+def test_replay_errors_are_one_line(tmp_path: Path) -> None:
+    from companion.cli import cli
+
+    runner = CliRunner()
+    missing = runner.invoke(cli, ["replay", str(tmp_path / "none.db")])
+    assert missing.exit_code != 0 and "no such game library" in missing.output
+    gid = record_game(tmp_path / "g.db")
+    wrong = runner.invoke(cli, ["export", str(tmp_path / "g.db"), str(gid + 9)])
+    assert wrong.exit_code != 0 and "no game with id" in wrong.output
+    assert "Traceback" not in wrong.output

@@ -1,0 +1,84 @@
+"""The demo's wiring on the real engine: script snapshots + scripted button presses through
+the live session reach the same game as the engine's own script referee; CLI errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from click.testing import CliRunner
+
+from companion.engine.referee import config_from_script, referee_script
+from companion.games import GAMES
+from companion.record.replay import main_line
+from companion.record.store import Store
+from companion.server import live_setup
+from companion.server.bus import EventBus
+from companion.server.engine_referee import EngineReferee
+from companion.server.gamedata import card_lookup, layout_dict
+from companion.server.live_setup import ScriptDirector, demo_script_path, header_for
+from companion.server.session import LiveSession
+from companion.sim.script import load_script
+from companion.sim.source import script_snapshots
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_session_with_director_matches_the_script_referee(game: str, tmp_path: Path) -> None:
+    path = demo_script_path(game)
+    script = load_script(path)
+    config = config_from_script(script)
+    store = Store(tmp_path / "g.db")
+    session = LiveSession(EngineReferee(config), store, EventBus(), header_for(config, "t"),
+                          layout_dict(game), card_lookup(game, config.cards))
+    director = ScriptDirector(script, session)
+    snaps = script_snapshots(script)
+    session.observe(snaps[0])
+    for k in range(1, len(snaps)):
+        director.on_frame(SimpleNamespace(step=k - 1))
+        session.observe(snaps[k].with_seq(k, float(k)))
+    director.on_end()
+
+    report = referee_script(str(path))
+    last = report.steps[-1]
+    status = session.state()["status"]["en"]
+    assert (status["phase"], status["active"], status["turn"]) == (
+        last.phase, last.active, last.turn)
+    wanted = sorted(v.code for s in report.steps for e in s.moves for v in e.violations)
+    got = sorted(v["code"] for v in session.state()["violations"])
+    assert got == wanted
+    assert len(main_line(store.events(session.game_id))) == sum(len(s.moves) for s in report.steps)
+    store.close()
+
+
+def test_demo_without_script_is_a_one_line_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from companion.cli import cli
+
+    monkeypatch.setattr(live_setup, "scripts_dir", lambda: tmp_path)
+    result = CliRunner().invoke(cli, ["demo", "--no-browser", "--db", str(tmp_path / "x.db")])
+    assert result.exit_code == 1
+    assert "no bundled demo script" in result.output and "Traceback" not in result.output
+
+
+def test_demo_rejects_bad_speed(tmp_path: Path) -> None:
+    from companion.cli import cli
+
+    result = CliRunner().invoke(cli, ["demo", "--speed", "0", "--no-browser",
+                                      "--db", str(tmp_path / "x.db")])
+    assert result.exit_code == 1 and "--speed must be above 0" in result.output
+
+
+def test_legal_moves_never_name_a_card_that_is_not_face_up() -> None:
+    script = load_script(demo_script_path("trick-or-beat"))
+    referee = EngineReferee(config_from_script(script))
+    snaps = script_snapshots(script)
+    referee.observe(None, snaps[0])
+    referee.observe(snaps[0], snaps[1])  # both players hold 15 cards now
+    everything = referee.status("en")["legal"]
+    assert any("TOB-" in m for m in everything)  # the engine knows the hands...
+    shown = referee.status("en", visible=frozenset())["legal"]
+    assert not any("TOB-" in m for m in shown)  # ...the page does not tell
+    assert "not face up" in shown[-1]
+    assert "nicht offen" in referee.status("de", visible=frozenset())["legal"][-1]

@@ -1,0 +1,163 @@
+/* The live table page: follows the session over server-sent events and sends referee actions. */
+(function () {
+  "use strict";
+  const $ = id => document.getElementById(id);
+  let state = JSON.parse($("initial-state").textContent);
+  const C = () => window.Companion;
+
+  function playerName(p) { return p === "p1" ? state.players[0] : p === "p2" ? state.players[1] : (p || "–"); }
+  function txt(obj, base) { return obj[base + "_" + C().lang] || obj[base + "_en"] || ""; }
+
+  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
+  function li(parent, cls, text) { const n = document.createElement("li"); if (cls) n.className = cls; if (text !== undefined) n.textContent = text; parent.appendChild(n); return n; }
+  function span(parent, cls, text) { const n = document.createElement("span"); if (cls) n.className = cls; n.textContent = text; parent.appendChild(n); return n; }
+
+  function renderStatus() {
+    const s = (state.status && state.status[C().lang]) || {};
+    $("turn").textContent = s.turn ?? "–";
+    $("active").textContent = playerName(s.active);
+    $("active").dataset.player = s.active || "";
+    $("phase").textContent = s.phase_name || s.phase || "–";
+    const prompt = $("prompt");
+    clear(prompt);
+    const p = s.prompt || {};
+    const groups = [["must", p.must], ["may", p.may], ["automatic", p.automatic]];
+    for (const [key, items] of groups) {
+      if (!items || !items.length) continue;
+      const box = document.createElement("div"); box.className = "prompt-group " + key;
+      span(box, "prompt-key", C().t(key));
+      const ul = document.createElement("ul"); items.forEach(i => li(ul, "", i)); box.appendChild(ul);
+      prompt.appendChild(box);
+    }
+    if (p.ends) { const e = document.createElement("p"); e.className = "prompt-ends"; span(e, "prompt-key", C().t("ends")); span(e, "", " " + p.ends); prompt.appendChild(e); }
+    if (p.text) { const e = document.createElement("p"); e.className = "prompt-text"; e.textContent = p.text; prompt.prepend(e); }
+    const scores = $("scores"); clear(scores);
+    for (const sc of s.scores || []) {
+      const box = document.createElement("div"); box.className = "score " + sc.player;
+      span(box, "score-player", playerName(sc.player));
+      span(box, "score-value", sc.value);
+      span(box, "score-label", sc.label || "");
+      scores.appendChild(box);
+    }
+    const legal = $("legal"); clear(legal);
+    (s.legal || []).slice(0, 30).forEach(m => li(legal, "", m));
+    if (!(s.legal || []).length) li(legal, "empty", C().t("legal.none"));
+    const out = state.outcome;
+    $("outcome").hidden = !out;
+    if (out) $("outcome").textContent = `${C().t("gameover")}: ${out.winner ? playerName(out.winner) + " " + C().t("winner") : C().t("draw")} · ${txt(out, "reason")}`;
+  }
+
+  function renderViolations() {
+    const list = $("violations"); clear(list);
+    const vs = state.violations || [];
+    $("violation-count").textContent = vs.filter(v => !v.decision).length;
+    $("violation-count").dataset.open = vs.some(v => !v.decision) ? "yes" : "no";
+    $("violations-empty").hidden = vs.length > 0;
+    [...vs].reverse().forEach(v => {
+      const item = li(list, "violation" + (v.decision ? " decided " + v.decision : " open"));
+      item.dataset.seq = v.seq; item.dataset.code = v.code;
+      const head = document.createElement("div"); head.className = "v-head";
+      span(head, "v-code", v.code);
+      span(head, "v-rule", `${C().t("rule")} ${v.rule}`);
+      item.appendChild(head);
+      const msg = document.createElement("p"); msg.className = "v-message"; msg.textContent = txt(v, "message"); item.appendChild(msg);
+      const move = document.createElement("p"); move.className = "v-move"; move.textContent = `#${v.move_seq} · ${txt(v, "move_text")}`; item.appendChild(move);
+      const actions = document.createElement("div"); actions.className = "v-actions";
+      if (v.decision) {
+        span(actions, "badge " + (v.decision === "stands" ? "warn" : "ok"), C().t("decision." + v.decision));
+      } else {
+        for (const d of ["stands", "corrected"]) {
+          const b = document.createElement("button"); b.className = "btn small " + (d === "stands" ? "warn" : "primary");
+          b.textContent = C().t(d); b.dataset.decision = d;
+          b.addEventListener("click", () => C().post(`/api/violations/${v.seq}/decision`, { decision: d }));
+          actions.appendChild(b);
+        }
+      }
+      item.appendChild(actions);
+    });
+  }
+
+  function renderQuestion() {
+    const q = state.question;
+    $("question").hidden = !q;
+    if (!q) return;
+    $("question-text").textContent = txt(q, "text");
+    const box = $("question-choices"); clear(box);
+    q.choices.forEach((c, i) => {
+      const b = document.createElement("button"); b.className = "btn choice"; b.textContent = txt(c, "label");
+      b.addEventListener("click", () => C().post(`/api/questions/${q.seq}/answer`, { choice: i }));
+      box.appendChild(b);
+    });
+  }
+
+  function renderLog() {
+    const log = $("log"); clear(log);
+    const entries = state.log || [];
+    if (!entries.length) li(log, "empty", C().t("log.none"));
+    [...entries].reverse().forEach(e => {
+      const item = li(log, "log-item" + (e.move.legal === false ? " illegal" : "") + (e.corrected_from ? " corrected" : ""));
+      item.dataset.seq = e.seq;
+      span(item, "log-seq", "#" + e.seq);
+      span(item, "log-text", txt(e.move, "text") || e.kind);
+      span(item, "log-source " + e.source, C().t("source." + e.source));
+    });
+  }
+
+  function renderTargets() {
+    const sel = $("declare-target");
+    const keep = sel.value;
+    while (sel.options.length > 1) sel.remove(1);
+    for (const c of (state.table.cards || []).filter(c => c.face_up)) {
+      const o = document.createElement("option"); o.value = c.uid; o.textContent = `${c.name} (${c.zone})`; sel.appendChild(o);
+    }
+    sel.value = keep;
+  }
+
+  function renderMat() {
+    const open = (state.violations || []).filter(v => !v.decision);
+    const last = open[open.length - 1];
+    Mat.render($("mat"), state.layout, state.table, {
+      lang: C().lang,
+      highlight: new Set(last ? last.cards || [] : []),
+      highlightZones: new Set(last ? last.zones || [] : [])
+    });
+  }
+
+  function renderHealth(h) {
+    const box = $("health");
+    box.dataset.status = h.status;
+    $("health-status").textContent = C().t("status." + h.status);
+    $("health-fps").textContent = Number(h.fps).toFixed(1);
+    $("health-markers").textContent = h.markers;
+    const cal = $("health-cal"); cal.dataset.i18n = h.calibrated ? "health.calibrated" : "health.uncalibrated"; cal.textContent = C().t(cal.dataset.i18n);
+    box.title = h.detail || "";
+  }
+
+  function renderAll() {
+    renderMat(); renderStatus(); renderViolations(); renderQuestion(); renderLog(); renderTargets(); renderHealth(state.health);
+    document.body.dataset.seq = state.seq;
+  }
+
+  function connect() {
+    const conn = $("conn");
+    const source = new EventSource("/api/stream");
+    source.addEventListener("open", () => { conn.dataset.state = "live"; $("conn-text").textContent = C().t("conn.live"); $("conn-text").dataset.i18n = "conn.live"; });
+    source.addEventListener("error", () => { conn.dataset.state = "offline"; $("conn-text").textContent = C().t("conn.offline"); $("conn-text").dataset.i18n = "conn.offline"; });
+    source.addEventListener("state", ev => { state = JSON.parse(ev.data); renderAll(); });
+    source.addEventListener("health", ev => { state.health = JSON.parse(ev.data); renderHealth(state.health); });
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    document.querySelectorAll("[data-action]").forEach(b => b.addEventListener("click", () => C().post("/api/action", { action: b.dataset.action })));
+    $("undo").addEventListener("click", () => C().post("/api/undo", {}));
+    $("declare-form").addEventListener("submit", ev => {
+      ev.preventDefault();
+      const value = $("declare-value").value.trim(), target = $("declare-target").value;
+      if (!value && !target) return;
+      C().post("/api/action", { action: "declare", value, target }).then(r => { if (r) { $("declare-value").value = ""; C().toast(C().t("done")); } });
+    });
+    C().onLang(renderAll);
+    renderAll();
+    connect();
+  });
+})();
