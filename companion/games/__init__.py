@@ -30,6 +30,7 @@ __all__ = [
 
 RULESETS: dict[str, str] = {
     "trick-or-beat": "companion.games.trick_or_beat.rules:TrickOrBeat",
+    "fire-emblem-cipher": "companion.games.fire_emblem_cipher.rules:FireEmblemCipher",
     "my-little-pony-ccg": "companion.games.my_little_pony.rules:MyLittlePony",
     "challengers": "companion.games.challengers.rules:Challengers",
     "creature-crush": "companion.games.creature_crush.rules:CreatureCrush",

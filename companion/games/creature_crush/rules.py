@@ -1,0 +1,1417 @@
+"""Creature Crush, complete as its rulebook says (rules/creature-crush.de.txt).
+
+Setup: a 20-card camp (Lager) per player, every card once (Geplänkel, Arena and Liga differ
+only in how the camp is built), 4 cards to hand before round 1. Turns of three phases: start
+(draw 1, roll 3 start dice; a triple adds a 4th, a quad a 5th, effects add more, at most 5; the
+opening player rolls 2 in the first turn), Kampf (summon and attack, each paid with burned dice
+adding up exactly to the cost; crush cards laid face down for a count of dice, flipped) and
+Taktik (move creatures, 1 die each; swap two, 2 dice; Träge takes 1 damage). Unused start dice
+burn at the end of the turn. Damage lies on creatures as red dice; a creature is destroyed at
+damage >= life and goes to the hell of its last owner. A direct attack destroys the top camp
+card (then a random hand card, a random crush card, a random enemy). Win: every opposing card
+in hell, or a concession; draw: both agree, or a stalemate.
+
+What the camera cannot know (hand cards, the cost of a face-down crush card, whether a flip
+condition holds, the target chosen "with X dice") is prompted and checked as soon as it shows
+(a crush card's dice are checked against its cost when it is flipped).
+
+Move kinds (besides next-phase / pass / concede / declare):
+  draw (value = count), roll (options dice), burn (options dice), summon, attack (target = uid
+  or p1/p2 for a direct attack), set-crush, flip, move, swap, mark (red dice on a creature),
+  to-hell, revive, control, to-hand, agree-draw, settle (the table caught up with something
+  the rules already did: a destroyed camp card seen in hell).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from companion.engine.api import (
+    PLAYERS,
+    ChanceEvent,
+    GameConfig,
+    Move,
+    Outcome,
+    Prompt,
+    Score,
+    SetupError,
+    Violation,
+    other,
+)
+from companion.engine.flow import Flow, FlowSpec, PhaseSpec, Text
+from companion.engine.interpreter import SnapshotDiff
+from companion.engine.ruleset import Ruleset
+from companion.engine.state import UNKNOWN, GameState, hand_zone
+from companion.games.creature_crush import board as bd
+from companion.games.creature_crush import effects as fx
+from companion.games.creature_crush import interpret as cc_interpret
+from companion.games.creature_crush.texts import violation
+from companion.snapshot import card_uid, split_uid
+
+LAGER_SIZE = 20
+OPENING_HAND = 4
+DEFAULT_DECKS = {"p1": "glutlager", "p2": "moorlager"}
+
+MOVE_KINDS = (
+    "draw", "roll", "burn", "summon", "attack", "set-crush", "flip", "move", "swap", "mark",
+    "to-hell", "revive", "control", "to-hand", "agree-draw", "settle",
+)
+PAYING = ("summon", "attack", "set-crush", "move", "swap")
+
+
+def _t(en: str, de: str) -> Text:
+    return Text(en, de)
+
+
+def _card_id(uid: str) -> str:
+    try:
+        return split_uid(uid)[0]
+    except ValueError:
+        return uid
+
+
+class CreatureCrush(Ruleset):
+    game_id = "creature-crush"
+    rulebook = "creature-crush.de.txt"
+    move_kinds = MOVE_KINDS
+
+    def __init__(self) -> None:
+        hidden_note = _t(
+            "you check yourselves: flip conditions, targets chosen 'with X dice', card searches "
+            "(the camera cannot see hands)",
+            "prüft selbst: Flipp-Voraussetzungen, Ziele 'mit X Würfeln', Kartensuchen "
+            "(die Kamera sieht keine Handkarten)",
+        )
+        self.flow = Flow(
+            FlowSpec(
+                setup_phases=(
+                    PhaseSpec(
+                        "opening",
+                        _t("Battle preparation", "Schlachtvorbereitung"),
+                        must=(_t("both players take their top 4 camp cards",
+                                 "beide Spieler nehmen ihre obersten 4 Lagerkarten"),),
+                        ends=_t("both players hold 4 cards", "beide Spieler halten 4 Karten"),
+                        automatic=(_t("the battle begins when both took 4 cards",
+                                      "die Schlacht beginnt, wenn beide 4 Karten genommen haben"),),
+                        end_check=self._opening_missing,
+                        setup=True,
+                    ),
+                ),
+                turn_phases=(
+                    PhaseSpec(
+                        "start",
+                        _t("Start phase", "Startphase"),
+                        must=(_t("draw 1 card", "1 Karte ziehen"),
+                              _t("roll the start dice", "die Startwürfel werfen")),
+                        ends=_t("you drew and rolled", "du hast gezogen und gewürfelt"),
+                        automatic=(_t("3 start dice (2 in the opening player's first turn); "
+                                      "a triple adds a 4th, a quad a 5th; at most 5",
+                                      "3 Startwürfel (2 im ersten Zug des Eröffners); ein "
+                                      "Drilling gibt einen 4., ein Vierling einen 5.; "
+                                      "höchstens 5"),),
+                        end_check=self._start_missing,
+                    ),
+                    PhaseSpec(
+                        "kampf",
+                        _t("Combat phase", "Kampfphase"),
+                        may=(
+                            _t("summon creatures to B (to A next to an occupied B place), "
+                               "burning dice that add up exactly to the cost",
+                               "Creatures in die B-Zone beschwören (in die A-Zone neben einem "
+                               "besetzten B-Platz), mit Würfeln, die genau die Kosten ergeben"),
+                            _t("attack with allies (pay the cost again each time)",
+                               "mit Verbündeten angreifen (Kosten jedes Mal neu bezahlen)"),
+                            _t("lay crush cards face down into C (burn their count of dice)",
+                               "Crushkarten verdeckt in die C-Zone legen (Anzahl Würfel "
+                               "verbrennen)"),
+                            _t("flip crush cards", "Crushkarten umdrehen"),
+                        ),
+                        ends=_t("you end the phase", "du beendest die Phase"),
+                        automatic=(hidden_note,),
+                        end_check=self._unpaid,
+                    ),
+                    PhaseSpec(
+                        "taktik",
+                        _t("Tactics phase", "Taktikphase"),
+                        may=(
+                            _t("move a creature to a free place (1 die)",
+                               "eine Creature auf einen freien Platz verschieben (1 Würfel)"),
+                            _t("swap two allies (2 dice); Träge takes 1 damage when moved",
+                               "zwei Verbündete tauschen (2 Würfel); Träge erleidet beim "
+                               "Verschieben 1 Schaden"),
+                        ),
+                        ends=_t("you end your turn", "du beendest deinen Zug"),
+                        automatic=(_t("unused start dice burn at the end of the phase",
+                                      "unbenutzte Startwürfel verbrennen am Ende der Phase"),),
+                        end_check=self._unpaid,
+                    ),
+                ),
+                on_turn_begin=self._turn_begins,
+                on_turn_end=self._turn_ends,
+            )
+        )
+
+    # ================================================================== setup
+    def setup(self, config: GameConfig) -> GameState:
+        if config.first not in PLAYERS:
+            raise SetupError(f"first player must be p1 or p2, not {config.first!r}")
+        state = self.new_state(config)
+        for p in PLAYERS:
+            state.add_zone(bd.lager(p), hidden=True)
+            state.add_zone(hand_zone(p), hidden=True)
+            state.add_zone(bd.hell(p))
+            for zone in bd.all_places(p):
+                state.add_zone(zone)
+        decks = self._decks(state, config)
+        setup = config.setup
+        table_cards = self._setup_table_cards(setup) if setup else set()
+        for p, uids in decks.items():
+            for uid in reversed(uids):  # top card first in the list, last in the zone
+                if uid not in table_cards:
+                    state.register(uid, bd.lager(p), p)
+            state.shuffle(bd.lager(p))
+        state.flags.update({
+            "lager_lists": {p: [_card_id(u) for u in uids] for p, uids in decks.items()},
+            "opening": {p: 0 for p in PLAYERS},
+            "dice": {p: {} for p in PLAYERS},
+            "pool": {p: {} for p in PLAYERS},
+            "owed": [],
+            "damage": {},
+            "red": {},
+            "crush_paid": {},
+            "permits": [],
+            "extra_dice": {p: 0 for p in PLAYERS},
+            "expect_lager": {p: 0 for p in PLAYERS},
+            "unseen_hell": {p: 0 for p in PLAYERS},
+            "destroyed": [],
+            "no_attack": {},
+            "draw_offer": None,
+        })
+        if setup:
+            self._setup_midgame(state, setup, decks)
+            return state
+        self.flow.start(state)
+        return state
+
+    def _decks(self, state: GameState, config: GameConfig) -> dict[str, list[str]]:
+        decks: dict[str, list[str]] = {}
+        used = {u for uids in config.decks.values() for u in uids if "#" in u}
+        copies: dict[str, int] = {}
+        for key, uids in config.decks.items():
+            p = key.split(".")[0]
+            if p not in PLAYERS:
+                raise SetupError(f"Creature Crush decks belong to p1 or p2, not {key!r}")
+            for ref in uids:
+                uid = ref
+                while "#" not in uid or (uid != ref and uid in used):
+                    copies[ref] = copies.get(ref, 0) + 1
+                    uid = card_uid(ref, copies[ref])
+                used.add(uid)
+                decks.setdefault(p, []).append(uid)
+        if config.decks:
+            return {p: decks.get(p, []) for p in PLAYERS}
+        from companion.cardsets import load_deck
+
+        result: dict[str, list[str]] = {}
+        taken: dict[str, int] = {}
+        for p, name in DEFAULT_DECKS.items():
+            camp: list[str] = []
+            for card_id, count in load_deck(self.game_id, name).cards.items():
+                for _ in range(count):
+                    taken[card_id] = taken.get(card_id, 0) + 1
+                    camp.append(card_uid(card_id, taken[card_id]))
+            result[p] = camp
+        return result
+
+    @staticmethod
+    def _setup_table_cards(setup: Mapping[str, Any]) -> set[str]:
+        table = setup.get("table") or {}
+        return {
+            u if "#" in u else card_uid(u, 1)
+            for cards in table.values() if isinstance(cards, list) for u in cards
+        }
+
+    def _setup_midgame(self, state: GameState, setup: Mapping[str, Any],
+                       decks: Mapping[str, list[str]]) -> None:
+        """Start from a position (DESIGN.md `setup`): table, hands, turn, active, phase."""
+        owners = {u: p for p, uids in decks.items() for u in uids}
+        for zone, cards in (setup.get("table") or {}).items():
+            if zone not in state.zones or state.is_hidden(zone):
+                raise SetupError(f"setup: {zone!r} is not a Creature Crush table zone")
+            if not isinstance(cards, list):
+                raise SetupError(f"setup: {zone} needs a list of cards")
+            for item in cards:
+                uid = item if "#" in item else card_uid(item, 1)
+                owner = owners.get(uid, bd.side(zone) if bd.side(zone) in PLAYERS else "p1")
+                state.register(uid, zone, owner)
+                state.public.add(uid)
+        for uid in setup.get("face_down") or []:
+            if uid in state.where and not state.is_hidden(state.where[uid]):
+                state.face_down.add(uid)
+                state.public.discard(uid)
+                state.flags["crush_paid"][uid] = -1  # paid before the referee joined
+        for p, count in (setup.get("hands") or {}).items():
+            if p not in PLAYERS:
+                raise SetupError(f"setup: hands are for p1 and p2, not {p!r}")
+            for _ in range(int(count)):
+                if state.draw(bd.lager(p), hand_zone(p)) is None:
+                    raise SetupError(f"setup: the camp of {p} is too small for the hand")
+        phase = str(setup.get("phase", "kampf"))
+        if not self.flow.knows(phase) or phase == "opening":
+            raise SetupError(f"setup: unknown phase {phase!r}; use start, kampf or taktik")
+        active = str(setup.get("active", state.first))
+        if active not in PLAYERS:
+            raise SetupError(f"setup: active must be p1 or p2, not {active!r}")
+        state.turn = int(setup.get("turn", 3)) - 1
+        self.flow.begin_turn(state, active)
+        state.phase = phase
+        state.flags["opening"] = {p: OPENING_HAND for p in PLAYERS}
+
+    # ================================================================== turn hooks
+    def _turn_begins(self, state: GameState) -> None:
+        state.reset_counters("turn")
+        p = state.active
+        extra = state.flags.get("extra_dice", {})
+        state.flags["turn_extra"] = int(extra.get(p, 0))
+        extra[p] = 0
+        state.flags["rolled"] = 0
+        state.flags["drawn"] = 0
+        state.flags["draw_offer"] = None
+
+    def _turn_ends(self, state: GameState) -> None:
+        """Unused start dice burn; open payments and effect permits lapse with the turn."""
+        for p in PLAYERS:
+            state.flags["dice"][p] = {}
+            state.flags["pool"][p] = {}
+        state.flags["owed"] = []
+        state.flags["permits"] = []
+        state.flags["last_attack"] = None
+        state.flags["last_moved"] = None
+
+    def _first_turn_of_opener(self, state: GameState) -> bool:
+        return state.turn == 1 and state.active == state.first
+
+    # ================================================================== phase checks
+    def _opening_missing(self, state: GameState) -> list[Violation]:
+        return [violation("cc.opening-missing", player=p) for p in PLAYERS
+                if state.flags["opening"][p] < OPENING_HAND]
+
+    def _start_missing(self, state: GameState) -> list[Violation]:
+        found = []
+        p = state.active
+        if not state.flags.get("drawn") and state.count(bd.lager(p)) > 0:
+            found.append(violation("cc.must-draw", zones=(bd.lager(p),)))
+        if not state.flags.get("rolled"):
+            found.append(violation("cc.must-roll", zones=(f"{p}.dice",)))
+        return found
+
+    def _unpaid(self, state: GameState) -> list[Violation]:
+        return [violation("cc.unpaid", what=o["what"], cost=o["cost"],
+                          unit=" dice" if o["mode"] == "count" else "")
+                for o in state.flags.get("owed", [])]
+
+    # ================================================================== dice
+    def expected_dice(self, state: GameState, values: list[int]) -> tuple[int, str, str]:
+        """How many start dice the rules give for these rolled values (in roll order)."""
+        base = 2 if self._first_turn_of_opener(state) else 3
+        count = base
+        why, why_de = [f"{base} base"], [f"{base} Grundwürfel"]
+        if base == 3 and len(values) >= 3 and values[0] == values[1] == values[2]:
+            count = 4
+            why.append("triple: +1")
+            why_de.append("Drilling: +1")
+            if len(values) >= 4 and values[3] == values[0]:
+                count = 5
+                why.append("quad: +1")
+                why_de.append("Vierling: +1")
+        extra = int(state.flags.get("turn_extra", 0))
+        if extra:
+            count += extra
+            why.append(f"effects: +{extra}")
+            why_de.append(f"Effekte: +{extra}")
+        count = min(count, bd.MAX_START_DICE)
+        return count, ", ".join(why), ", ".join(why_de)
+
+    def _roll_values(self, state: GameState) -> dict[str, int]:
+        """A deterministic roll for the seeded random player (legal_moves lists it)."""
+        rng = random.Random(f"{state.seed}/{state.turn}/{state.active}/roll")
+        values: list[int] = []
+        while True:
+            need, _, _ = self.expected_dice(state, values)
+            if len(values) >= need:
+                break
+            values.append(rng.randint(1, 6))
+        return {f"{state.active}.w{i + 1}": v for i, v in enumerate(values[:need])}
+
+    def _available(self, state: GameState, p: str) -> dict[str, int]:
+        result: dict[str, int] = state.flags["dice"][p]
+        return result
+
+    def _pool(self, state: GameState, p: str) -> dict[str, int]:
+        result: dict[str, int] = state.flags["pool"][p]
+        return result
+
+    def _payment(self, state: GameState, move: Move, what: str, cost: int,
+                 mode: str) -> list[Violation]:
+        """Can `move` be paid: exact sum ("sum") or a count of dice ("count")?"""
+        p = move.player
+        avail = self._available(state, p)
+        pool = self._pool(state, p)
+        given = bd.parse_dice(move.option("dice"))
+        if given or move.option("dice") == "":
+            unknown = [d for d in given if d not in avail and d not in pool]
+            if unknown:
+                return [violation("cc.die-unavailable", dice=",".join(unknown), player=p)]
+            values = {d: avail.get(d, pool.get(d, 0)) for d in given}
+            return self._exact(values, what, cost, mode)
+        if mode == "count":
+            if cost <= 0 or len(pool) + len(avail) >= cost:
+                return []
+            return [violation("cc.cannot-pay", what=what, cost=cost, unit=" dice",
+                              dice=bd.dice_shown({**pool, **avail}))]
+        if bd.exact_sum(pool, cost) is not None:
+            return []
+        if pool and sum(pool.values()) >= cost:
+            return [violation("cc.wrong-payment", what=what, cost=cost,
+                              dice=bd.dice_shown(pool))]
+        if bd.exact_sum({**pool, **avail}, cost) is None:
+            return [violation("cc.cannot-pay", what=what, cost=cost,
+                              dice=bd.dice_shown({**pool, **avail}))]
+        return []
+
+    @staticmethod
+    def _exact(values: Mapping[str, int], what: str, cost: int, mode: str) -> list[Violation]:
+        if mode == "count":
+            if cost > 0 and len(values) != cost:
+                return [violation("cc.wrong-count", what=what, cost=cost, count=len(values))]
+            return []
+        if sum(values.values()) != cost:
+            return [violation("cc.wrong-payment", what=what, cost=cost,
+                              dice=bd.dice_shown(values))]
+        return []
+
+    def _pay(self, state: GameState, move: Move, what: str, cost: int, mode: str) -> int:
+        """Burn the dice for `move` (given, or from the pool, or owed); the dice count paid."""
+        p = move.player
+        avail = self._available(state, p)
+        pool = self._pool(state, p)
+        given = bd.parse_dice(move.option("dice"))
+        if given or move.option("dice") == "":
+            for d in given:
+                avail.pop(d, None)
+                pool.pop(d, None)
+            return len(given)
+        if mode == "count" and cost <= 0:  # X: every die burned for it
+            paid = len(pool)
+            pool.clear()
+            return paid
+        chosen = bd.exact_count(pool, cost) if mode == "count" else bd.exact_sum(pool, cost)
+        if chosen is None and mode == "sum" and pool and sum(pool.values()) >= cost:
+            chosen = list(pool)  # burned for this, but the wrong values (recorded)
+        if chosen is not None:
+            for d in chosen:
+                pool.pop(d)
+            return len(chosen)
+        both = {**pool, **avail}
+        payable = len(both) >= cost if mode == "count" else bd.exact_sum(both, cost) is not None
+        if payable:  # the dice are burned next (a declared attack, the camera one step late)
+            state.flags["owed"].append({"player": p, "what": what, "cost": cost, "mode": mode})
+        return 0
+
+    def _settle(self, state: GameState, p: str) -> None:
+        pool = self._pool(state, p)
+        for owed in list(state.flags["owed"]):
+            if owed["player"] != p:
+                continue
+            if owed["mode"] == "count":
+                chosen = bd.exact_count(pool, owed["cost"])
+            else:
+                chosen = bd.exact_sum(pool, owed["cost"])
+            if chosen is None:
+                continue
+            for d in chosen:
+                pool.pop(d)
+            state.flags["owed"].remove(owed)
+
+    # ================================================================== helpers
+    def _actions_allowed(self, state: GameState, uid: str) -> int:
+        summoned = state.counter("turn", f"summoned:{uid}") > 0
+        return 2 if summoned and state.facts(uid).has_keyword("Munter") else 1
+
+    def _acted(self, state: GameState, uid: str) -> list[Violation]:
+        if state.counter("turn", f"acted:{uid}") >= self._actions_allowed(state, uid):
+            return [violation("cc.acted", cards=(uid,))]
+        return []
+
+    def _own_turn(self, state: GameState, move: Move, action: str) -> list[Violation]:
+        if move.player == state.active:
+            return []
+        return [violation("cc.not-your-turn", active=state.active, player=move.player,
+                          action=action)]
+
+    def _phase_is(self, state: GameState, move: Move, *phases: str) -> list[Violation]:
+        if state.phase in phases:
+            return []
+        return [violation("cc.wrong-phase", action=move.kind, phase=state.phase)]
+
+    def _from_hand(self, state: GameState, move: Move, uid: str) -> list[Violation]:
+        hand = hand_zone(move.player)
+        if uid == UNKNOWN:
+            return [] if state.cards_in(hand) else [violation("cc.hand-empty",
+                                                              player=move.player)]
+        if uid not in state.where or not state.can_resolve(uid, hand):
+            return [violation("cc.not-in-hand", cards=(uid,), player=move.player)]
+        return []
+
+    def _take_from_hand(self, state: GameState, player: str, uid: str) -> str | None:
+        hand = hand_zone(player)
+        if uid == UNKNOWN:
+            unseen = state.unseen_in(hand) or state.cards_in(hand)
+            return unseen[-1] if unseen else None
+        if uid not in state.where:
+            return None
+        state.resolve(uid, hand)
+        return uid
+
+    def _summon_place(self, state: GameState, p: str, zone: str, uid: str) -> list[Violation]:
+        if not bd.is_field(zone) or bd.side(zone) != p:
+            return [violation("cc.bad-place", cards=(uid,), zones=(zone,), player=p)]
+        found = []
+        taken = [u for u in state.cards_in(zone) if u != uid]
+        if taken:
+            found.append(violation("cc.place-taken", cards=(uid,), zones=(zone,),
+                                   other=taken[-1]))
+        if bd.row(zone) == "A":
+            b = bd.adjacent_b(zone)
+            if not [u for u in state.cards_in(b) if u != uid]:
+                found.append(violation("cc.a-needs-b", cards=(uid,), zones=(zone, b), b=b))
+        return found
+
+    def damage_of(self, state: GameState, uid: str) -> int:
+        return int(state.flags["damage"].get(uid, 0))
+
+    def _add_damage(self, state: GameState, uid: str, amount: int) -> None:
+        if uid not in state.where or not bd.is_field(state.where[uid]) or amount == 0:
+            return
+        damage = max(0, self.damage_of(state, uid) + amount)
+        state.flags["damage"][uid] = damage
+        if damage >= state.facts(uid).number("life", 1):
+            self._destroy(state, uid)
+
+    def _destroy(self, state: GameState, uid: str, to: str | None = None) -> None:
+        """A field card goes to the hell of its last owner (whose field it lay on)."""
+        zone = state.where[uid]
+        p = bd.side(zone) if bd.side(zone) in PLAYERS else state.owner.get(uid, "p1")
+        state.move(uid, to or bd.hell(p))
+        state.flags["damage"].pop(uid, None)
+        state.flags["red"] = {d: v for d, v in state.flags["red"].items() if v[0] != uid}
+        state.flags["destroyed"].append(uid)
+        facts = state.facts(uid)
+        if bd.is_field(zone) and facts.type == "creature" and fx.trigger(facts) == "Hölle":
+            self._run_effect(state, p, uid)
+
+    def _run_effect(self, state: GameState, player: str, source: str,
+                    target: str | None = None) -> None:
+        """Carry out or permit the effect of `source` for `player` (see effects.py)."""
+        effect = fx.card_effect(state.facts(source))
+        if effect is None:
+            return
+        name = state.facts(source).name
+        do = effect["do"]
+        last = state.flags.get("last_attack") or {}
+        if do == "extra-dice":
+            state.flags["extra_dice"][player] += int(effect.get("n", 1))
+        elif do == "prevent-attack":
+            self._prevent(state, last)
+        elif do == "no-attack":
+            chosen = self._on_field(state, target)
+            if chosen:
+                state.flags["no_attack"][chosen] = [state.turn, name]
+        elif do == "search":
+            fx.grant(state, player, source, {"do": "draw", "n": 1}, source_name=name)
+            state.shuffle(bd.lager(player))
+        elif do == "damage" and effect.get("side") == "attacker":
+            fx.grant(state, player, source, {**effect, "target": last.get("attacker")},
+                     source_name=name)
+        elif do == "damage" and effect.get("side") == "moved":
+            fx.grant(state, player, source, {**effect, "target": state.flags.get("last_moved")},
+                     source_name=name)
+        elif do == "damage-each":
+            enemies = [u for u in bd.creatures_of(state, other(player))
+                       if not effect.get("row") or bd.row(state.where[u]) == effect["row"]]
+            for uid in enemies:
+                fx.grant(state, player, source, {"do": "damage", "n": effect["n"],
+                                                 "side": "enemy", "target": uid},
+                         source_name=name)
+        else:
+            fx.grant(state, player, source, {**effect, "self_uid": source}, source_name=name)
+
+    @staticmethod
+    def _on_field(state: GameState, ref: str | None) -> str | None:
+        """The creature a person named (uid, or card id of a copy on the field)."""
+        if not ref:
+            return None
+        if ref in state.where:
+            return ref
+        return next((u for p in PLAYERS for u in bd.creatures_of(state, p)
+                     if _card_id(u) == ref), None)
+
+    def _prevent(self, state: GameState, last: Mapping[str, Any]) -> None:
+        """'No damage from this attack': take the attack's damage off its target again."""
+        target = last.get("target")
+        amount = int(last.get("damage", 0))
+        if not target or target not in state.where:
+            return
+        if last.get("destroyed") and bd.is_hell(state.where[target]):
+            place = str(last.get("target_zone"))
+            if not state.cards_in(place):
+                state.move(target, place)
+                if target in state.flags["destroyed"]:
+                    state.flags["destroyed"].remove(target)
+                state.flags["damage"][target] = int(last.get("before", 0))
+            return
+        state.flags["damage"][target] = max(0, self.damage_of(state, target) - amount)
+
+    # ================================================================== legal moves
+    def legal_moves(self, state: GameState) -> list[Move]:
+        if state.outcome is not None:
+            return []
+        moves: list[Move] = []
+        if state.phase == "opening":
+            moves += [Move("draw", p, value=OPENING_HAND) for p in PLAYERS
+                      if state.flags["opening"][p] < OPENING_HAND]
+        else:
+            moves += self._turn_moves(state, state.active)
+            moves.append(Move("pass", state.active))
+        moves.append(Move("next-phase", state.active))
+        return [m for m in moves if not [v for v in self.check(state, m) if v.blocking]]
+
+    def _turn_moves(self, state: GameState, p: str) -> list[Move]:
+        moves: list[Move] = []
+        avail = self._available(state, p)
+        if state.phase == "start":
+            if not state.flags.get("drawn"):
+                moves.append(Move("draw", p, value=1))
+            if not state.flags.get("rolled"):
+                moves.append(Move("roll", p, options=(("dice",
+                                                       bd.dice_text(self._roll_values(state))),)))
+            return moves
+        if state.phase == "kampf":
+            free = [z for z in bd.field_places(p) if not state.cards_in(z)]
+            for uid in state.cards_in(hand_zone(p)):
+                facts = state.facts(uid)
+                if facts.type == "creature":
+                    dice = bd.exact_sum(avail, facts.number("cost"))
+                    if dice is not None:
+                        opt = (("dice", bd.dice_text({d: avail[d] for d in dice})),)
+                        moves += [Move("summon", p, (uid,), to=z, options=opt) for z in free]
+                elif facts.type == "crush":
+                    cost = facts.number("cost")
+                    places = [z for z in bd.crush_places(p) if not state.cards_in(z)]
+                    if places and len(avail) >= cost:
+                        opt = (("dice", bd.dice_text(dict(sorted(avail.items())[:cost]))),)
+                        moves.append(Move("set-crush", p, (uid,), to=places[0], options=opt))
+            for uid in bd.creatures_of(state, p):
+                dice = bd.exact_sum(avail, state.facts(uid).number("cost"))
+                if dice is None:
+                    continue
+                opt = (("dice", bd.dice_text({d: avail[d] for d in dice})),)
+                for target in self._targets(state, uid):
+                    moves.append(Move("attack", p, (uid,), target=target, options=opt))
+            for zone in bd.crush_places(p):
+                moves += [Move("flip", p, (u,)) for u in state.cards_in(zone)
+                          if u in state.face_down]
+        elif state.phase == "taktik":
+            names = sorted(avail)
+            free = [z for z in bd.field_places(p) if not state.cards_in(z)]
+            own = bd.creatures_of(state, p)
+            if names:
+                opt = (("dice", bd.dice_text({names[0]: avail[names[0]]})),)
+                for uid in own:
+                    moves += [Move("move", p, (uid,), to=z, options=opt) for z in free]
+            if len(names) >= 2:
+                opt = (("dice", bd.dice_text({d: avail[d] for d in names[:2]})),)
+                for i, a in enumerate(own):
+                    moves += [Move("swap", p, (a, b), options=opt) for b in own[i + 1:]]
+        return moves
+
+    def _targets(self, state: GameState, uid: str) -> list[str]:
+        """Every target the rules let `uid` attack from where it lies."""
+        zone = state.where[uid]
+        opp = other(bd.side(zone))
+        if bd.row(zone) == "A":
+            enemy = bd.occupant(state, bd.opposite(zone, "B"))
+            return [enemy] if enemy else [opp]
+        return [u for u in (bd.occupant(state, bd.opposite(zone, "A")),
+                            bd.occupant(state, bd.opposite(zone, "B"))) if u]
+
+    # ================================================================== checks
+    def check_specific(self, state: GameState, move: Move) -> list[Violation]:
+        kind = move.kind
+        if kind in ("next-phase", "pass", "concede", "declare"):
+            return []
+        checker = getattr(self, "_check_" + kind.replace("-", "_"))
+        found: list[Violation] = checker(state, move)
+        return found
+
+    def _check_draw(self, state: GameState, move: Move) -> list[Violation]:
+        p = move.player
+        count = move.value if isinstance(move.value, int) else 1
+        found: list[Violation] = []
+        if state.count(bd.lager(p)) == 0:
+            return [violation("cc.lager-empty", player=p, zones=(bd.lager(p),))]
+        if state.phase == "opening":
+            if state.flags["opening"][p] + count != OPENING_HAND:
+                found.append(violation("cc.opening-draw", player=p,
+                                       count=state.flags["opening"][p] + count))
+            return found + self._lager_rules(state, p)
+        if fx.find(state, lambda x: x["do"] == "draw" and x["player"] == p):
+            return []
+        if state.phase != "start" or p != state.active:
+            return [violation("cc.draw-phase", phase=state.phase, zones=(bd.lager(p),))]
+        if state.flags.get("drawn", 0) + count > 1:
+            return [violation("cc.draw-once", zones=(bd.lager(p),))]
+        return found
+
+    def _lager_rules(self, state: GameState, p: str) -> list[Violation]:
+        """Every variant: a camp of exactly 20 cards, each card once."""
+        cards: list[str] = state.flags.get("lager_lists", {}).get(p, [])
+        found = []
+        if len(cards) != LAGER_SIZE:
+            found.append(violation("cc.lager-size", player=p, count=len(cards),
+                                   zones=(bd.lager(p),)))
+        for card_id in sorted({c for c in cards if cards.count(c) > 1}):
+            found.append(violation("cc.lager-unique", cards=(card_id,), count=cards.count(card_id),
+                                   zones=(bd.lager(p),)))
+        return found
+
+    def _check_roll(self, state: GameState, move: Move) -> list[Violation]:
+        p = move.player
+        found = self._own_turn(state, move, "roll")
+        if state.phase != "start" or state.flags.get("rolled"):
+            return [*found, violation("cc.roll-once", zones=(f"{p}.dice",))]
+        dice = bd.parse_dice(move.option("dice"))
+        wrong = [d for d in dice if bd.die_owner(d) != p or bd.die_kind(d) != "w"]
+        if wrong:
+            found.append(violation("cc.roll-white", dice=",".join(wrong), player=p))
+        values = [dice[d] for d in sorted(dice, key=lambda d: (bd.die_kind(d), bd.die_number(d)))]
+        expected, why, why_de = self.expected_dice(state, values)
+        if len(values) != expected:
+            found.append(violation("cc.roll-count", zones=(f"{p}.dice",), count=len(values),
+                                   expected=expected, why=why, why_de=why_de))
+        return found
+
+    def _check_burn(self, state: GameState, move: Move) -> list[Violation]:
+        p = move.player
+        dice = bd.parse_dice(move.option("dice"))
+        avail = self._available(state, p)
+        missing = [d for d in dice if d not in avail]
+        found = []
+        if missing:
+            found.append(violation("cc.die-unavailable", dice=",".join(missing), player=p))
+        pool = {**self._pool(state, p), **{d: avail[d] for d in dice if d in avail}}
+        owed = [o for o in state.flags["owed"] if o["player"] == p]
+        if owed:
+            first = owed[0]
+            if first["mode"] == "sum" and bd.exact_sum(pool, first["cost"]) is None \
+                    and sum(pool.values()) >= first["cost"]:
+                found.append(violation("cc.wrong-payment", what=first["what"],
+                                       cost=first["cost"], dice=bd.dice_shown(pool)))
+        return found
+
+    def _check_summon(self, state: GameState, move: Move) -> list[Violation]:
+        p = move.player
+        uid = move.cards[0] if move.cards else UNKNOWN
+        found = self._own_turn(state, move, "summon") + self._phase_is(state, move, "kampf")
+        found += self._from_hand(state, move, uid)
+        if uid != UNKNOWN and uid in state.where and state.facts(uid).type != "creature":
+            found.append(violation("cc.not-creature", cards=(uid,)))
+        found += self._summon_place(state, p, str(move.to), uid)
+        if uid in state.where and state.facts(uid).type == "creature":
+            facts = state.facts(uid)
+            found += self._payment(state, move, facts.name, facts.number("cost"), "sum")
+        return found
+
+    def _check_attack(self, state: GameState, move: Move) -> list[Violation]:
+        p = move.player
+        found = self._own_turn(state, move, "attack") + self._phase_is(state, move, "kampf")
+        uid = move.cards[0] if move.cards else UNKNOWN
+        if uid not in state.where or bd.controller(state, uid) != p:
+            return [*found, violation("cc.not-own-creature", cards=(uid,), player=p)]
+        facts = state.facts(uid)
+        found += self._acted(state, uid)
+        if facts.number("attack") <= 0:
+            found.append(violation("cc.zero-attack", cards=(uid,)))
+        blocked = state.flags["no_attack"].get(uid)
+        if blocked and blocked[0] >= state.turn - 1:
+            found.append(violation("cc.attack-blocked", cards=(uid,), source=blocked[1]))
+        found += self._target_rules(state, uid, str(move.target))
+        found += self._payment(state, move, facts.name, facts.number("cost"), "sum")
+        return found
+
+    def _target_rules(self, state: GameState, uid: str, target: str) -> list[Violation]:
+        zone = state.where[uid]
+        opp = other(bd.side(zone))
+        b_opp = bd.opposite(zone, "B")
+        a_opp = bd.opposite(zone, "A")
+        if target in PLAYERS:
+            if target != opp:
+                return [violation("cc.bad-target", cards=(uid,), zones=(zone,), target=target,
+                                  allowed="the opposing player", allowed_de="den Gegner")]
+            if bd.row(zone) == "B":
+                return [violation("cc.direct-from-b", cards=(uid,), zones=(zone,))]
+            enemy = bd.occupant(state, b_opp)
+            if enemy:
+                return [violation("cc.direct-blocked", cards=(uid,), zones=(zone, b_opp),
+                                  target=enemy, player=opp)]
+            return []
+        allowed = [b_opp] if bd.row(zone) == "A" else [a_opp, b_opp]
+        if target not in state.where or state.where[target] not in allowed:
+            en = "the player directly or the enemy opposite in B" if bd.row(zone) == "A" \
+                else "the enemies opposite (A or B)"
+            de = "den Spieler direkt oder den Feind gegenüber in B" if bd.row(zone) == "A" \
+                else "die gegenüberliegenden Feinde (A oder B)"
+            return [violation("cc.bad-target", cards=(uid,), zones=(zone,), target=target,
+                              allowed=f"{en} ({', '.join(allowed)})",
+                              allowed_de=f"{de} ({', '.join(allowed)})")]
+        return []
+
+    def _check_set_crush(self, state: GameState, move: Move) -> list[Violation]:
+        p = move.player
+        uid = move.cards[0] if move.cards else UNKNOWN
+        zone = str(move.to)
+        found = self._own_turn(state, move, "set-crush") + self._phase_is(state, move, "kampf")
+        found += self._from_hand(state, move, uid)
+        if move.option("face_up"):
+            found.append(violation("cc.crush-face-down", cards=(uid,), zones=(zone,)))
+        if not bd.is_crush_place(zone) or bd.side(zone) != p:
+            found.append(violation("cc.face-down-place", cards=(uid,), zones=(zone,)))
+        elif [u for u in state.cards_in(zone) if u != uid]:
+            found.append(violation("cc.place-taken", cards=(uid,), zones=(zone,),
+                                   other="a card"))
+        if uid != UNKNOWN and uid in state.where:
+            facts = state.facts(uid)
+            if facts.type != "crush":
+                found.append(violation("cc.not-crush", cards=(uid,)))
+            elif move.option("dice") is not None:
+                found += self._payment(state, move, facts.name, facts.number("cost"), "count")
+        return found
+
+    def _check_flip(self, state: GameState, move: Move) -> list[Violation]:
+        p = move.player
+        uid = move.cards[0] if move.cards else UNKNOWN
+        down = self._face_down_in_c(state, p, move)
+        if uid == UNKNOWN or uid not in state.where or not down or (
+                uid not in down and state.known(uid)):
+            return [violation("cc.flip-not-down", cards=(uid,), player=p)]
+        facts = state.facts(uid)
+        found: list[Violation] = []
+        if facts.type != "crush":
+            return [violation("cc.not-crush", cards=(uid,))]
+        paid = state.flags["crush_paid"].get(self._believed(state, p, move, uid), -1)
+        cost = facts.number("cost")
+        if paid >= 0 and cost > 0 and paid != cost:
+            found.append(violation("cc.crush-cost", cards=(uid,), cost=cost, paid=paid))
+        if not facts.get("flip_condition") and (state.active != p or state.phase != "kampf"):
+            found.append(violation("cc.flip-phase", cards=(uid,)))
+        return found
+
+    def _face_down_in_c(self, state: GameState, p: str, move: Move) -> list[str]:
+        zones = [str(move.to)] if move.to else bd.crush_places(p)
+        return [u for z in zones if bd.is_crush_place(z) for u in state.cards_in(z)
+                if u in state.face_down]
+
+    def _believed(self, state: GameState, p: str, move: Move, uid: str) -> str:
+        """The face-down card the engine holds for the one now flipped (before resolving)."""
+        back = move.option("back")
+        if back and back in state.backs:
+            return state.backs[back]
+        down = self._face_down_in_c(state, p, move)
+        return uid if uid in down else (down[-1] if down else uid)
+
+    def _check_move(self, state: GameState, move: Move) -> list[Violation]:
+        p = move.player
+        uid = move.cards[0] if move.cards else UNKNOWN
+        free = fx.find(state, lambda x: x["do"] == "free-move" and x["player"] == p)
+        found = self._own_turn(state, move, "move") if not free else []
+        if not free:
+            found += self._phase_is(state, move, "taktik")
+        if uid not in state.where or bd.controller(state, uid) != p:
+            return [*found, violation("cc.not-own-creature", cards=(uid,), player=p)]
+        zone = str(move.to)
+        if not bd.is_field(zone) or bd.side(zone) != p:
+            found.append(violation("cc.bad-place", cards=(uid,), zones=(zone,), player=p))
+        elif [u for u in state.cards_in(zone) if u != uid]:
+            found.append(violation("cc.move-taken", cards=(uid,), zones=(zone,),
+                                   other=state.cards_in(zone)[-1]))
+        if not free:
+            found += self._acted(state, uid)
+            found += self._payment(state, move, state.facts(uid).name, 1, "count")
+        return found
+
+    def _check_swap(self, state: GameState, move: Move) -> list[Violation]:
+        p = move.player
+        free = fx.find(state, lambda x: x["do"] == "free-swap" and x["player"] == p)
+        found = [] if free else (self._own_turn(state, move, "swap")
+                                 + self._phase_is(state, move, "taktik"))
+        pair = [u for u in move.cards if u in state.where and bd.controller(state, u) == p]
+        if len(move.cards) != 2 or len(pair) != 2 or pair[0] == pair[1]:
+            return [*found, violation("cc.swap-own", cards=move.cards)]
+        if not free:
+            for uid in pair:
+                found += self._acted(state, uid)
+            found += self._payment(state, move, " + ".join(state.facts(u).name for u in pair), 2,
+                                   "count")
+        return found
+
+    def _check_mark(self, state: GameState, move: Move) -> list[Violation]:
+        uid = move.cards[0] if move.cards else UNKNOWN
+        if uid not in state.where or not bd.is_field(state.where[uid]):
+            return []
+        shown = self._shown_after(state, move, uid)
+        expected = self.damage_of(state, uid)
+        if shown == expected or self._mark_permit(state, uid, shown - expected):
+            return []
+        return [violation("cc.damage-mismatch", cards=(uid,), zones=(state.where[uid],),
+                          shown=shown, expected=expected)]
+
+    def _shown_after(self, state: GameState, move: Move, uid: str) -> int:
+        red = {d: list(v) for d, v in state.flags["red"].items()}
+        self._update_red(red, move, uid)
+        return sum(int(v[1]) for v in red.values() if v[0] == uid)
+
+    @staticmethod
+    def _update_red(red: dict[str, Any], move: Move, uid: str) -> None:
+        """Red dice now on `uid` (option dice) and dice taken off it (option gone)."""
+        for d in (move.option("gone") or "").split(","):
+            if d in red and red[d][0] == uid:
+                del red[d]
+        for d, value in bd.parse_dice(move.option("dice")).items():
+            red[d] = [uid, value]
+
+    def _mark_permit(self, state: GameState, uid: str, delta: int) -> dict[str, Any] | None:
+        ctrl = bd.controller(state, uid)
+
+        def fits(x: dict[str, Any]) -> bool:
+            if x.get("target") and x["target"] != uid:
+                return False
+            if delta > 0 and x["do"] == "damage" and int(x.get("n", 0)) == delta:
+                s = x.get("side")
+                return bool(x.get("target")) or s == "any" or (
+                    s == "enemy" and ctrl != x["player"])
+            if delta < 0 and x["do"] == "heal":
+                return ctrl == x["player"] and int(x.get("n", 0)) >= -delta
+            return False
+
+        return fx.find(state, fits)
+
+    def _check_to_hell(self, state: GameState, move: Move) -> list[Violation]:
+        uid = move.cards[0] if move.cards else UNKNOWN
+        if uid not in state.where:
+            return [violation("cc.unexplained", cards=(uid,), zones=(str(move.to),))]
+        zone = state.where[uid]
+        to = str(move.to)
+        if bd.is_hell(zone):
+            return []  # the rules put it there already (destroyed earlier in the same step)
+        if bd.is_crush_place(zone):
+            if uid in state.face_down:
+                return [violation("cc.not-flipped", cards=(uid,), zones=(zone,))]
+            return []
+        if not bd.is_field(zone):
+            return [violation("cc.unexplained", cards=(uid,), zones=(to,))]
+        found = []
+        last = bd.side(zone)
+        if bd.is_hell(to) and bd.side(to) != last:
+            found.append(violation("cc.wrong-hell", cards=(uid,), zones=(to,), player=last))
+        life = state.facts(uid).number("life", 1)
+        if self.damage_of(state, uid) < life and not self._destroy_permit(state, uid):
+            found.append(violation("cc.not-destroyed", cards=(uid,), zones=(zone,),
+                                   damage=self.damage_of(state, uid), life=life))
+        return found
+
+    def _destroy_permit(self, state: GameState, uid: str) -> dict[str, Any] | None:
+        ctrl = bd.controller(state, uid)
+        return fx.find(state, lambda x: x["do"] == "destroy" and ctrl != x["player"])
+
+    def _check_revive(self, state: GameState, move: Move) -> list[Violation]:
+        p = move.player
+        uid = move.cards[0] if move.cards else UNKNOWN
+        zone = str(move.to)
+        if uid in state.where and state.where[uid] == zone:
+            return []  # back already (an effect undid its destruction)
+        if uid not in state.where or state.where[uid] != bd.hell(p):
+            return [violation("cc.unexplained", cards=(uid,), zones=(zone,))]
+        found = self._summon_place(state, p, zone, uid)
+        if not self._revive_permit(state, p, uid):
+            found.append(violation("cc.unexplained", cards=(uid,), zones=(zone,)))
+        return found
+
+    def _revive_permit(self, state: GameState, p: str, uid: str) -> dict[str, Any] | None:
+        creature = state.facts(uid).type == "creature"
+        return fx.find(state, lambda x: x["do"] == "revive" and x["player"] == p and creature
+                       and (not x.get("self") or x.get("self_uid") == uid))
+
+    def _check_control(self, state: GameState, move: Move) -> list[Violation]:
+        p = move.player
+        uid = move.cards[0] if move.cards else UNKNOWN
+        zone = str(move.to)
+        if uid not in state.where or bd.controller(state, uid) != other(p):
+            return [violation("cc.unexplained", cards=(uid,), zones=(zone,))]
+        found = self._summon_place(state, p, zone, uid)
+        cost = state.facts(uid).number("cost")
+        if not fx.find(state, lambda x: x["do"] == "control" and x["player"] == p
+                       and cost <= int(x.get("max_cost", 0))):
+            found.append(violation("cc.unexplained", cards=(uid,), zones=(zone,)))
+        return found
+
+    def _check_to_hand(self, state: GameState, move: Move) -> list[Violation]:
+        uid = move.cards[0] if move.cards else UNKNOWN
+        p = move.player
+        if uid in state.where and bd.is_hell(state.where[uid]) and fx.find(
+                state, lambda x: x["do"] == "hell-to-hand" and x["player"] == p):
+            return []
+        return [violation("cc.unexplained", cards=(uid,), zones=(hand_zone(p),))]
+
+    def _check_agree_draw(self, state: GameState, move: Move) -> list[Violation]:
+        if state.flags.get("draw_offer") == move.player:
+            return [violation("cc.no-draw-offer", player=move.player)]
+        return []
+
+    def _check_settle(self, state: GameState, move: Move) -> list[Violation]:
+        p = move.player
+        if move.value == "lager":
+            if state.flags["expect_lager"].get(p, 0) > 0:
+                return []
+            return [violation("cc.unexplained", cards=("top",), zones=(bd.lager(p),))]
+        uid = move.cards[0] if move.cards else UNKNOWN
+        hell = bd.hell(p)
+        if uid in state.where and (state.where[uid] == hell or (
+                state.flags["unseen_hell"].get(p, 0) > 0 and state.can_resolve(uid, hell))):
+            return []
+        return [violation("cc.unexplained", cards=(uid,), zones=(hell,))]
+
+    # ================================================================== apply
+    def _apply_settle(self, state: GameState, move: Move) -> None:
+        p = move.player
+        if move.value == "lager":
+            state.flags["expect_lager"][p] = max(0, state.flags["expect_lager"].get(p, 0) - 1)
+            return
+        uid = move.cards[0] if move.cards else UNKNOWN
+        hell = bd.hell(p)
+        if uid not in state.where or not state.resolve(uid, hell):
+            return
+        if uid not in state.public:
+            state.public.add(uid)
+            state.flags["unseen_hell"][p] = max(0, state.flags["unseen_hell"].get(p, 0) - 1)
+            facts = state.facts(uid)
+            if facts.type == "creature" and fx.trigger(facts) == "Falle":
+                self._run_effect(state, p, uid)
+
+    def apply(self, state: GameState, move: Move) -> None:
+        """As every game, except that pressing "next phase" before both players took their
+        opening hands is recorded but does not start the battle (it starts by itself), and
+        that nothing changes an ended battle (a concession after a draw keeps the draw)."""
+        if state.outcome is not None:
+            return
+        if move.kind == "next-phase" and state.phase == "opening" and self._opening_missing(
+                state):
+            return
+        super().apply(state, move)
+
+    def apply_specific(self, state: GameState, move: Move) -> None:
+        if move.kind in MOVE_KINDS:  # an unknown move was recorded; it changes nothing
+            getattr(self, "_apply_" + move.kind.replace("-", "_"))(state, move)
+
+    def _apply_draw(self, state: GameState, move: Move) -> None:
+        p = move.player
+        count = move.value if isinstance(move.value, int) else 1
+        if state.phase == "opening":
+            state.flags["opening"][p] += count
+        else:
+            permit = fx.find(state, lambda x: x["do"] == "draw" and x["player"] == p)
+            if permit is not None and (state.phase != "start" or state.flags.get("drawn")):
+                fx.use(state, permit)
+            else:
+                state.flags["drawn"] = state.flags.get("drawn", 0) + count
+        for _ in range(count):
+            state.draw(bd.lager(p), hand_zone(p))
+
+    def _apply_roll(self, state: GameState, move: Move) -> None:
+        p = move.player
+        dice = bd.parse_dice(move.option("dice"))
+        if state.phase == "start" and p == state.active:
+            state.flags["dice"][p] = dict(dice)
+            state.flags["pool"][p] = {}
+            state.flags["rolled"] = len(dice)
+        else:
+            self._available(state, p).update(dice)
+        state.pending_chance.append(ChanceEvent("roll", (("player", p),
+                                                         ("dice", bd.dice_text(dice)))))
+
+    def _apply_burn(self, state: GameState, move: Move) -> None:
+        p = move.player
+        avail = self._available(state, p)
+        pool = self._pool(state, p)
+        for d in bd.parse_dice(move.option("dice")):
+            if d in avail:  # a die that is not an unused start die pays for nothing
+                pool[d] = avail.pop(d)
+        self._settle(state, p)
+
+    def _apply_summon(self, state: GameState, move: Move) -> None:
+        p = move.player
+        uid = self._take_from_hand(state, p, move.cards[0] if move.cards else UNKNOWN)
+        if uid is None or not bd.is_field(move.to):
+            return
+        state.move(uid, str(move.to))
+        facts = state.facts(uid)
+        if facts.type == "creature":
+            self._pay(state, move, facts.name, facts.number("cost"), "sum")
+        state.bump("turn", f"summoned:{uid}")
+        state.bump("turn", f"acted:{uid}")
+        if p == state.active and fx.trigger(facts) == "Aktion":
+            self._run_effect(state, p, uid, move.target)
+
+    def _apply_attack(self, state: GameState, move: Move) -> None:
+        uid = move.cards[0] if move.cards else UNKNOWN
+        if uid not in state.where or not bd.is_field(state.where[uid]):
+            return
+        facts = state.facts(uid)
+        state.bump("turn", f"acted:{uid}")
+        self._pay(state, move, facts.name, facts.number("cost"), "sum")
+        target = str(move.target)
+        if target in PLAYERS:
+            state.flags["last_attack"] = {"attacker": uid, "target": None, "damage": 0}
+            self._direct_hit(state, target)
+            return
+        if target not in state.where or not bd.is_field(state.where[target]):
+            return
+        attack = facts.number("attack")
+        before = self.damage_of(state, target)
+        state.flags["last_attack"] = {
+            "attacker": uid, "target": target, "damage": attack, "before": before,
+            "target_zone": state.where[target],
+        }
+        block = state.facts(target).number("attack") if state.facts(target).has_keyword(
+            "Nachtragend") else 0
+        self._add_damage(state, target, attack)
+        state.flags["last_attack"]["destroyed"] = bd.is_hell(state.where[target])
+        if block:
+            self._add_damage(state, uid, block)
+
+    def _direct_hit(self, state: GameState, p: str) -> None:
+        """Destroy the top camp card; else a random hand card, crush card, enemy."""
+        lager = bd.lager(p)
+        top = state.top(lager)
+        if top is not None:
+            state.move(top, bd.hell(p), reveal=False)
+            state.flags["expect_lager"][p] += 1
+            state.flags["unseen_hell"][p] += 1
+            return
+        for pool, what in (
+            (state.cards_in(hand_zone(p)), "hand"),
+            ([u for z in bd.crush_places(p) for u in state.cards_in(z)], "crush"),
+            (bd.creatures_of(state, p), "enemy"),
+        ):
+            if pool:
+                uid = state.rng.choice(sorted(pool))
+                state.pending_chance.append(ChanceEvent("random-destroy",
+                                                        (("player", p), ("from", what))))
+                hidden = what == "hand" or uid in state.face_down
+                state.move(uid, bd.hell(p), reveal=not hidden)
+                if hidden:
+                    state.flags["unseen_hell"][p] += 1
+                else:
+                    state.flags["destroyed"].append(uid)
+                    state.flags["damage"].pop(uid, None)
+                return
+
+    def _apply_set_crush(self, state: GameState, move: Move) -> None:
+        p = move.player
+        uid = self._take_from_hand(state, p, move.cards[0] if move.cards else UNKNOWN)
+        if uid is None or not move.to or move.to not in state.zones:
+            return
+        face_up = bool(move.option("face_up"))
+        state.move(uid, str(move.to), face_down=not face_up)
+        if not face_up:
+            state.public.discard(uid)
+        back = move.option("back")
+        if back:
+            state.backs[back] = uid
+        cost = state.facts(uid).number("cost") if move.cards[0] != UNKNOWN else 0
+        state.flags["crush_paid"][uid] = self._pay(state, move, "crush", cost, "count")
+
+    def _apply_flip(self, state: GameState, move: Move) -> None:
+        p = move.player
+        uid = move.cards[0] if move.cards else UNKNOWN
+        if uid not in state.where:
+            return
+        believed = self._believed(state, p, move, uid)
+        back = move.option("back")
+        if back and back in state.backs:
+            state.resolve_back(back, uid)
+            state.backs.pop(back, None)
+        elif believed != uid and believed in state.where:
+            self._swap_into(state, uid, believed)
+        state.flags["crush_paid"][uid] = state.flags["crush_paid"].pop(believed, -1)
+        state.face_down.discard(uid)
+        state.public.add(uid)
+        if state.facts(uid).type == "crush" and bd.is_crush_place(state.where[uid]):
+            self._run_effect(state, p, uid, move.target)
+            state.move(uid, bd.hell(p))
+
+    @staticmethod
+    def _swap_into(state: GameState, uid: str, placeholder: str) -> None:
+        """The flipped card is `uid`, where the belief held `placeholder`: exchange them."""
+        if state.known(uid):
+            return
+        zone = state.where[placeholder]
+        if state.where[uid] == zone:
+            return
+        src = state.where[uid]
+        i, j = state.zones[src].index(uid), state.zones[zone].index(placeholder)
+        state.zones[src][i], state.zones[zone][j] = placeholder, uid
+        state.where[uid], state.where[placeholder] = zone, src
+        state.face_down.discard(placeholder)
+        state.face_down.add(uid)
+        for back, card in list(state.backs.items()):
+            if card == placeholder:
+                state.backs[back] = uid
+
+    def _apply_move(self, state: GameState, move: Move) -> None:
+        p = move.player
+        uid = move.cards[0] if move.cards else UNKNOWN
+        if uid not in state.where or not bd.is_field(move.to) or not bd.is_field(
+                state.where[uid]):
+            return
+        permit = fx.find(state, lambda x: x["do"] == "free-move" and x["player"] == p)
+        if permit is not None:
+            fx.use(state, permit)
+        else:
+            self._pay(state, move, state.facts(uid).name, 1, "count")
+            state.bump("turn", f"acted:{uid}")
+        state.move(uid, str(move.to))
+        self._moved(state, uid)
+
+    def _moved(self, state: GameState, uid: str) -> None:
+        state.flags["last_moved"] = uid
+        if state.phase == "taktik" and state.facts(uid).has_keyword("Träge"):
+            self._add_damage(state, uid, 1)
+
+    def _apply_swap(self, state: GameState, move: Move) -> None:
+        p = move.player
+        pair = [u for u in move.cards if u in state.where and bd.is_field(state.where[u])]
+        if len(pair) != 2 or pair[0] == pair[1]:
+            return
+        permit = fx.find(state, lambda x: x["do"] == "free-swap" and x["player"] == p)
+        if permit is not None:
+            fx.use(state, permit)
+        else:
+            self._pay(state, move, " + ".join(state.facts(u).name for u in pair), 2, "count")
+            for uid in pair:
+                state.bump("turn", f"acted:{uid}")
+        a, b = pair
+        za, zb = state.where[a], state.where[b]
+        state.zones[za][state.zones[za].index(a)] = b
+        state.zones[zb][state.zones[zb].index(b)] = a
+        state.where[a], state.where[b] = zb, za
+        for uid in pair:
+            if uid in state.where and bd.is_field(state.where[uid]):
+                self._moved(state, uid)
+
+    def _apply_mark(self, state: GameState, move: Move) -> None:
+        uid = move.cards[0] if move.cards else UNKNOWN
+        red = state.flags["red"]
+        self._update_red(red, move, uid)
+        if uid not in state.where or not bd.is_field(state.where[uid]):
+            return
+        shown = sum(int(v[1]) for v in red.values() if v[0] == uid)
+        delta = shown - self.damage_of(state, uid)
+        if delta == 0:
+            return
+        permit = self._mark_permit(state, uid, delta)
+        if permit is not None:
+            fx.use(state, permit)
+        self._add_damage(state, uid, delta)
+
+    def _apply_to_hell(self, state: GameState, move: Move) -> None:
+        uid = move.cards[0] if move.cards else UNKNOWN
+        if uid not in state.where:
+            return
+        zone = state.where[uid]
+        if bd.is_hell(zone):
+            return
+        if bd.is_field(zone):
+            permit = self._destroy_permit(state, uid)
+            if permit is not None and self.damage_of(state, uid) < state.facts(uid).number(
+                    "life", 1):
+                fx.use(state, permit)
+        to = str(move.to) if move.to in state.zones and bd.is_hell(move.to) else None
+        self._destroy(state, uid, to)
+
+    def _apply_revive(self, state: GameState, move: Move) -> None:
+        p = move.player
+        uid = move.cards[0] if move.cards else UNKNOWN
+        if uid not in state.where or not bd.is_field(move.to) or state.where[uid] == move.to:
+            return
+        permit = self._revive_permit(state, p, uid)
+        if permit is not None:
+            fx.use(state, permit)
+        state.move(uid, str(move.to))
+        if uid in state.flags["destroyed"]:
+            state.flags["destroyed"].remove(uid)
+        state.bump("turn", f"summoned:{uid}")
+        state.bump("turn", f"acted:{uid}")
+
+    def _apply_control(self, state: GameState, move: Move) -> None:
+        p = move.player
+        uid = move.cards[0] if move.cards else UNKNOWN
+        if uid not in state.where or not bd.is_field(move.to):
+            return
+        cost = state.facts(uid).number("cost")
+        permit = fx.find(state, lambda x: x["do"] == "control" and x["player"] == p
+                         and cost <= int(x.get("max_cost", 0)))
+        if permit is not None:
+            fx.use(state, permit)
+        state.move(uid, str(move.to))
+
+    def _apply_to_hand(self, state: GameState, move: Move) -> None:
+        uid = move.cards[0] if move.cards else UNKNOWN
+        p = move.player
+        if uid not in state.where:
+            return
+        permit = fx.find(state, lambda x: x["do"] == "hell-to-hand" and x["player"] == p)
+        if permit is not None and bd.is_hell(state.where[uid]):
+            fx.use(state, permit)
+        state.flags["damage"].pop(uid, None)
+        state.move(uid, hand_zone(p))
+
+    def _apply_agree_draw(self, state: GameState, move: Move) -> None:
+        if state.flags.get("draw_offer") == other(move.player):
+            state.outcome = Outcome(None, "agreement", "both players agreed to a draw",
+                                    "beide Spieler haben sich auf ein Unentschieden geeinigt")
+        else:
+            state.flags["draw_offer"] = move.player
+
+    def after_move(self, state: GameState) -> None:
+        if state.phase == "opening" and not self._opening_missing(state):
+            self.flow.advance(state)
+        if state.outcome is not None:
+            return
+        beaten = [p for p in PLAYERS if self._all_in_hell(state, p)]
+        if len(beaten) == 2:
+            state.outcome = Outcome(None, "stalemate", "both players' cards are all in hell",
+                                    "alle Karten beider Spieler sind in der Hölle")
+        elif beaten:
+            loser = beaten[0]
+            state.outcome = Outcome(
+                other(loser), "hell",
+                f"every card of {loser} is in hell",
+                f"alle Karten von {loser} sind in der Hölle",
+            )
+        elif self._stalemate(state):
+            state.outcome = Outcome(None, "stalemate",
+                                    "stalemate: no cards to draw or play and no creature "
+                                    "that can attack",
+                                    "Patt: keine Karten mehr zu ziehen oder zu spielen und "
+                                    "keine Creature, die angreifen kann")
+
+    @staticmethod
+    def _all_in_hell(state: GameState, p: str) -> bool:
+        mine = [u for u, o in state.owner.items() if o == p]
+        return bool(mine) and all(bd.is_hell(state.where.get(u)) for u in mine)
+
+    def _stalemate(self, state: GameState) -> bool:
+        if state.phase == "opening":
+            return False
+        for p in PLAYERS:
+            if state.count(bd.lager(p)) or state.count(hand_zone(p)):
+                return False
+            if any(state.cards_in(z) for z in bd.crush_places(p)):
+                return False
+            if any(state.facts(u).number("attack") > 0 for u in bd.creatures_of(state, p)):
+                return False
+        return True
+
+    # ================================================================== interpreter
+    def pile_zones(self) -> list[str]:
+        return [z for p in PLAYERS for z in (bd.lager(p), bd.hell(p))]
+
+    def explain(
+        self, state: GameState, diff: SnapshotDiff, hints: Mapping[str, Any]
+    ) -> list[list[Move]]:
+        return cc_interpret.explain(state, diff, hints)
+
+    # ================================================================== reading
+    def prompt(self, state: GameState, lang: str = "en") -> Prompt:
+        extra = tuple(fx.describe(self._public_permit(state, x), lang)
+                      for x in fx.permits(state))
+        return self.flow.prompt(state, lang, extra)
+
+    @staticmethod
+    def _public_permit(state: GameState, permit: Mapping[str, Any]) -> dict[str, Any]:
+        shown = dict(permit)
+        source = str(permit.get("source", ""))
+        if source not in state.public:
+            shown["source_name"] = "a card" if shown.get("player") else "-"
+            shown["source"] = "-"
+        return shown
+
+    def scores(self, state: GameState) -> dict[str, Score]:
+        result = {}
+        for p in PLAYERS:
+            opp = other(p)
+            in_hell = sum(1 for u, o in state.owner.items()
+                          if o == opp and bd.is_hell(state.where.get(u)))
+            result[p] = Score(
+                player=p,
+                value=in_hell,
+                label_en="opposing cards in hell",
+                label_de="gegnerische Karten in der Hölle",
+                details=(
+                    ("lager", state.count(bd.lager(p))),
+                    ("hand", state.count(hand_zone(p))),
+                    ("creatures", len(bd.creatures_of(state, p))),
+                    ("start_dice", len(self._available(state, p))),
+                ),
+            )
+        return result
+
+    def expect_value(self, state: GameState, key: str) -> Any:
+        if key == "damage":
+            return {u: d for u, d in state.flags["damage"].items()}
+        if key == "start_dice":
+            return int(state.flags.get("rolled", 0))
+        if key == "destroyed":
+            return list(state.flags["destroyed"]) + [_card_id(u) for u in
+                                                     state.flags["destroyed"]]
+        if key == "hell":
+            return {p: state.count(bd.hell(p)) for p in PLAYERS}
+        return None
+
+    def view_extra(self, state: GameState, observer: str) -> dict[str, Any]:
+        shown_damage = {u: d for u, d in state.flags["damage"].items() if u in state.public}
+        return {
+            "damage": shown_damage,
+            "start_dice": {p: dict(self._available(state, p)) for p in PLAYERS},
+            "burned_unassigned": {p: dict(self._pool(state, p)) for p in PLAYERS},
+            "unpaid": [dict(o) for o in state.flags.get("owed", [])],
+            "rolled": int(state.flags.get("rolled", 0)),
+            "first_turn": self._first_turn_of_opener(state),
+            "next_turn_extra_dice": dict(state.flags.get("extra_dice", {})),
+            "crush_dice_paid": {
+                state.where[u]: n for u, n in state.flags["crush_paid"].items()
+                if u in state.where and bd.is_crush_place(state.where[u]) and n >= 0
+            },
+            "effects": [fx.describe(self._public_permit(state, x), "en")
+                        for x in fx.permits(state)],
+        }
+
+    def illegal_examples(self, state: GameState) -> list[Move]:
+        examples = super().illegal_examples(state)
+        p = state.active
+        examples.append(Move("summon", p, ("nope#1",), to=f"{p}.B1"))
+        examples.append(Move("swap", p, ("nope#1", "nope#2")))
+        examples.append(Move("attack", p, ("nope#1",), target="nobody"))
+        return examples
