@@ -191,8 +191,12 @@ class Move:
             options=tuple(sorted((str(k), str(v)) for k, v in dict(opts).items())),
         )
 
-    def describe(self, lang: str = "en") -> str:
-        en, de = MOVE_TEXTS.get(self.kind, (f"{{player}}: {self.kind}", f"{{player}}: {self.kind}"))
+    def describe(
+        self, lang: str = "en", texts: Mapping[str, tuple[str, str]] | None = None
+    ) -> str:
+        """The move in words; `texts` (a game's own templates) before the registered ones."""
+        fallback = (f"{{player}}: {self.kind}", f"{{player}}: {self.kind}")
+        en, de = (texts or {}).get(self.kind) or MOVE_TEXTS.get(self.kind, fallback)
         template = de if lang == "de" else en
         values: dict[str, Any] = {
             "player": self.player,
@@ -331,7 +335,9 @@ class GameConfig:
 
     `decks` maps an owner ("p1", "p2" or "shared") to card uids ("<id>#<copy>"); `cards` adds
     inline card definitions (same schema as the cardsets) to the game's cardset; `setup`
-    starts mid-game as described in DESIGN.md (turn, active, phase, table, hands, ...).
+    starts mid-game as described in DESIGN.md (turn, active, phase, table, hands, dice, ...);
+    `owners` maps card uids to "p1"/"p2"/"shared" where a table script says whose a card is
+    (a card first seen on the table belongs to nobody's deck list).
     """
 
     game: str
@@ -341,8 +347,10 @@ class GameConfig:
     seed: int = 0
     setup: Mapping[str, Any] | None = None
     cards: tuple[Mapping[str, Any], ...] = ()
+    owners: Mapping[str, str] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        extra = {"owners": dict(self.owners)} if self.owners else {}
         return {
             "game": self.game,
             "players": list(self.players),
@@ -351,6 +359,7 @@ class GameConfig:
             "seed": self.seed,
             "setup": dict(self.setup) if self.setup is not None else None,
             "cards": [dict(c) for c in self.cards],
+            **extra,
         }
 
     @classmethod
@@ -366,6 +375,7 @@ class GameConfig:
             seed=int(data.get("seed", 0)),
             setup=data.get("setup"),
             cards=tuple(data.get("cards") or ()),
+            owners={str(k): str(v) for k, v in dict(data.get("owners") or {}).items()},
         )
 
 

@@ -60,6 +60,14 @@ class CardFacts:
         )
 
 
+def card_id_of(uid: str) -> str:
+    """The card id of a uid ("CC-013#2" -> "CC-013"); anything else stays as it is."""
+    try:
+        return split_uid(uid)[0]
+    except ValueError:
+        return uid
+
+
 def _card_to_mapping(card: Any) -> dict[str, Any]:
     """Turn whatever the cardset loader returns for one card into a plain mapping."""
     if isinstance(card, Mapping):

@@ -8,15 +8,17 @@ import sys
 import click
 
 from companion.engine.referee import RefereeReport, StepReport, referee_script
+from companion.engine.ruleset import Ruleset
+from companion.games import get_ruleset
 
 
-def _print_step(step: StepReport) -> None:
+def _print_step(step: StepReport, ruleset: Ruleset) -> None:
     click.echo(f"step {step.index} (line {step.line}): phase {step.phase}, active {step.active},"
                f" turn {step.turn}, scores " + ", ".join(f"{p} {v}" for p, v in
                                                         step.scores.items()))
     for entry in step.moves:
         flag = "ok" if entry.legal else "ILLEGAL"
-        click.echo(f"  {flag:7} {entry.move.describe('en')}  [{entry.source}]")
+        click.echo(f"  {flag:7} {ruleset.describe(entry.move, 'en')}  [{entry.source}]")
         for v in entry.violations:
             lifted = f" (lifted by {v.lifted_by})" if v.lifted_by else ""
             click.echo(f"          {v.code}: {v.message_en}{lifted}  <{v.rule}>")
@@ -41,8 +43,9 @@ def referee(script: str, as_json: bool) -> None:
         click.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
     else:
         click.echo(f"{report.path} ({report.game})")
+        ruleset = get_ruleset(report.game)
         for step in report.steps:
-            _print_step(step)
+            _print_step(step, ruleset)
     failures = report.failures
     if failures:
         for failure in failures:

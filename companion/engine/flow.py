@@ -86,6 +86,15 @@ class Flow:
             start = self._by_id[self.spec.first_turn_start]
         self._enter(state, start)
 
+    def end_setup(self, state: GameState, player: str) -> None:
+        """Leave the setup phases now and give the first turn to `player`: for a game whose
+        setup decides who plays first (Challengers!: the starter's opponent attacks first),
+        where `advance` would start with `state.first`."""
+        spec = self._by_id.get(state.phase)
+        if spec is not None and spec.setup and spec.on_end:
+            spec.on_end(state)
+        self.begin_turn(state, player, first=True)
+
     def end_check(self, state: GameState) -> list[Violation]:
         """What is still missing before the current phase may end."""
         spec = self._by_id.get(state.phase)

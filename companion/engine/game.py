@@ -102,9 +102,14 @@ class Game:
     def push(
         self, move: Move, source: str = "person", decisions: Iterable[str] = ()
     ) -> list[Violation]:
-        """Apply `move` (legal or not), log it, and return its violations."""
+        """Apply `move` (legal or not), log it, and return its violations.
+
+        A move of a kind the game does not have is refused (MoveFormatError): it is no
+        table reality, just a malformed request.
+        """
         if source not in SOURCES:
             raise MoveFormatError(f"unknown move source {source!r}; use one of {list(SOURCES)}")
+        self.ruleset.require_known(move)
         violations = self.check(move)
         self.state.pending_chance.clear()
         self.ruleset.apply(self.state, move)

@@ -1,12 +1,15 @@
 """From two table snapshots to the move(s) that explain the change.
 
 The shared part is the diff: which cards appeared, vanished, moved, turned over, changed
-tapping or what they lie on; which dice changed; what the top of each pile was before. Each
+tapping or what they lie on; which dice and tokens changed; what the top of each pile was
+before. Each
 ruleset turns a diff into *candidate explanations* (`Ruleset.explain`): lists of moves, the
 most literal reading last. The interpreter then
 - applies the one legal explanation,
 - asks a person (a `Question`) when several are legal,
 - records the most literal one with its violations when none is legal.
+A candidate with a move kind the game does not have is dropped; when the literal reading has
+one, nothing is applied and the observation is marked unexplained.
 Person inputs (next phase, end turn, declarations) come in as moves through `person`.
 Snapshots from a camera and from a table script are the same type, so both run through here.
 """
@@ -21,7 +24,7 @@ from typing import Any
 from companion.engine.api import Choice, LogEntry, Move, Question, Violation, blocking
 from companion.engine.game import Game
 from companion.engine.state import GameState
-from companion.snapshot import SeenCard, SeenDie, TableSnapshot, is_back
+from companion.snapshot import SeenCard, SeenDie, SeenToken, TableSnapshot, is_back
 
 MAX_CANDIDATES = 32
 MAX_REORDER = 5
@@ -41,12 +44,16 @@ class SnapshotDiff:
     dice: tuple[tuple[SeenDie | None, SeenDie | None], ...] = ()
     covered: tuple[SeenCard, ...] = ()
     uncovered: tuple[SeenCard, ...] = ()
+    tokens: tuple[tuple[SeenToken | None, SeenToken | None], ...] = ()
+    """(before, after) of each token that appeared, vanished or now lies elsewhere (another
+    zone or another card, `on`); None where it was not seen."""
 
     @property
     def empty(self) -> bool:
         return not any(
             (self.appeared, self.vanished, self.moved, self.flipped, self.tapped,
-             self.untapped, self.laid_on, self.dice, self.covered, self.uncovered)
+             self.untapped, self.laid_on, self.dice, self.covered, self.uncovered,
+             self.tokens)
         )
 
 
@@ -121,6 +128,13 @@ def diff_snapshots(
         if old_dice.get(name) != new_dice.get(name)
         and _die_key(old_dice.get(name)) != _die_key(new_dice.get(name))
     ]
+    old_tokens = {t.token: t for t in before.tokens}
+    new_tokens = {t.token: t for t in after.tokens}
+    tokens = [
+        (old_tokens.get(name), new_tokens.get(name))
+        for name in sorted(set(old_tokens) | set(new_tokens))
+        if _token_key(old_tokens.get(name)) != _token_key(new_tokens.get(name))
+    ]
     return SnapshotDiff(
         appeared=tuple(appeared),
         vanished=tuple(vanished),
@@ -132,7 +146,12 @@ def diff_snapshots(
         dice=tuple(dice),
         covered=tuple(covered),
         uncovered=tuple(uncovered),
+        tokens=tuple(tokens),
     )
+
+
+def _token_key(token: SeenToken | None) -> tuple[str, str | None] | None:
+    return None if token is None else (token.zone, token.on)
 
 
 def _die_key(die: SeenDie | None) -> tuple[Any, ...] | None:
@@ -211,10 +230,14 @@ class Interpreter:
         self.previous = snapshot
         if diff.empty:
             return Observation()
-        candidates = self.game.ruleset.explain(self.game.state, diff, hints or {})
+        ruleset = self.game.ruleset
+        candidates = ruleset.explain(self.game.state, diff, hints or {})
         candidates = [c for c in candidates if c]
         if not candidates:
             return Observation()
+        known = ruleset.known_kinds
+        literal = candidates[-1]
+        candidates = [c for c in candidates if all(m.kind in known for m in c)]
         legal = [o for o in (self.legal_order(c) for c in candidates) if o is not None]
         by = (hints or {}).get("player")
         if len(legal) > 1 and by:
@@ -227,15 +250,16 @@ class Interpreter:
                 text_de="Mehrere Züge erklären, was auf dem Tisch geschah. Welcher war es?",
                 choices=tuple(
                     Choice(
-                        label_en="; ".join(m.describe("en") for m in c),
-                        label_de="; ".join(m.describe("de") for m in c),
+                        label_en="; ".join(ruleset.describe(m, "en") for m in c),
+                        label_de="; ".join(ruleset.describe(m, "de") for m in c),
                         moves=tuple(c),
                     )
                     for c in legal
                 ),
             )
             return Observation(question=self.pending)
-        literal = candidates[-1]
+        if not candidates or candidates[-1] is not literal:
+            return Observation(unexplained=True)  # no move of this game says what happened
         return Observation(
             self._push_all(literal, source, "no legal explanation: recorded as seen"),
             unexplained=True,

@@ -22,6 +22,7 @@ from typing import Any
 from companion.engine.api import GameConfig, LogEntry, Move, blocking
 from companion.engine.game import Game
 from companion.engine.interpreter import Interpreter
+from companion.engine.ruleset import NO_EXPECT_KEY
 from companion.engine.state import hand_zone
 
 MAX_PHASE_STEPS = 8
@@ -93,6 +94,7 @@ def config_from_script(script: Any) -> GameConfig:
             "tapped": list(s.tapped),
             "hands": dict(s.hands),
             "on": dict(s.on),
+            "dice": {die: {"value": d.value, "zone": d.zone} for die, d in s.dice.items()},
             **({"turn": s.turn} if s.turn is not None else {}),
             **({"active": s.active} if s.active is not None else {}),
             **({"phase": s.phase} if s.phase is not None else {}),
@@ -108,6 +110,7 @@ def config_from_script(script: Any) -> GameConfig:
         seed=script.seed,
         setup=setup,
         cards=cards,
+        owners=dict(getattr(script, "owners", {}) or {}),
     )
 
 
@@ -269,8 +272,11 @@ def check_expect(game: Game, report: StepReport, expect: Mapping[str, Any]) -> l
             problems += _per_player(key, want, counts)
         else:
             values = game.ruleset.expect_value(game.state, key)
-            if values is None:
+            if values is NO_EXPECT_KEY:
                 problems.append(f"expect key {key!r} is not known to the {game.config.game} rules")
+            elif values is None:
+                if want not in (None, "none"):  # scripts may write "none" for nothing
+                    problems.append(f"expected {key} {want!r}, got none")
             elif isinstance(values, dict) and isinstance(want, Mapping):
                 problems += _per_player(key, want, values)
             elif isinstance(values, list | set | tuple):

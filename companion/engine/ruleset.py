@@ -6,8 +6,10 @@ and applies moves to it. The `Game` facade (companion.engine.game) adds the log,
 replay on top, so a ruleset only has to know its game's rules.
 
 Shared here: phase and turn moves ("next-phase", "pass"), "concede", the generic checks (is
-it your turn, is the game over), views that never leak hidden cards, and the invariants the
-conformance test checks for every game.
+it your turn, is the game over, is the move kind known), the guard that a move after the end
+changes nothing, legal moves as the game's candidates that check clean, dispatch of a move kind
+to `_check_<kind>` / `_apply_<kind>`, move texts, `expect` keys, the mid-game start, views that
+never leak hidden cards, and the invariants the conformance test checks for every game.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from companion.engine.api import (
@@ -22,12 +25,16 @@ from companion.engine.api import (
     PLAYERS,
     GameConfig,
     Move,
+    MoveFormatError,
     ObserverError,
     Outcome,
     Prompt,
     Score,
+    SetupError,
     Violation,
+    blocking,
     other,
+    register_move_text,
 )
 from companion.engine.cards import Catalog
 from companion.engine.effects import check_hooks
@@ -38,6 +45,19 @@ if TYPE_CHECKING:
     from companion.engine.interpreter import SnapshotDiff
 
 GENERIC = "Grundregeln / general rules"
+CORE_KINDS: tuple[str, ...] = ("next-phase", "pass", "concede", "declare")
+"""Move kinds every game knows; the core applies them."""
+
+
+class _NoExpectKey:
+    """The type of `NO_EXPECT_KEY` (compare with `is`)."""
+
+    def __repr__(self) -> str:
+        return "NO_EXPECT_KEY"
+
+
+NO_EXPECT_KEY: Any = _NoExpectKey()
+"""What `Ruleset.expect_value` returns for a key the game does not know (None is a value)."""
 
 
 def general_violation(code: str, en: str, de: str, **kw: Any) -> Violation:
@@ -50,11 +70,42 @@ class Ruleset(ABC):
     game_id: str = ""
     rulebook: str = ""
     move_kinds: tuple[str, ...] = ()
+    move_texts: tuple[tuple[str, str, str], ...] = ()
+    """(kind, English, German) templates for `Move.describe`; registered with the class."""
+    expect_keys: tuple[str, ...] = ()
+    """The game's own table-script `expect` keys (answered by `expect_value`)."""
+    report_kinds: tuple[str, ...] = ()
+    """Kinds (of `move_kinds`) that only report where a marker was seen (a flag token): they
+    change nothing, so once the game is over they are no move after the end."""
     flow: Flow
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for kind, en, de in cls.__dict__.get("move_texts", ()):
+            register_move_text(kind, en, de)
+
+    @cached_property
+    def known_kinds(self) -> frozenset[str]:
+        """The core kinds and the game's own."""
+        return frozenset((*CORE_KINDS, *self.move_kinds))
+
+    def require_known(self, move: Move) -> None:
+        """A move of a kind this game does not have cannot be applied (MoveFormatError)."""
+        if move.kind not in self.known_kinds:
+            raise MoveFormatError(
+                f"{self.game_id} has no move {move.kind!r}; "
+                f"its moves: {', '.join(sorted(self.known_kinds))}"
+            )
+
+    def describe(self, move: Move, lang: str = "en") -> str:
+        """`move` in words with this game's own texts (several games share kind names)."""
+        return move.describe(lang, {kind: (en, de) for kind, en, de in self.move_texts})
 
     # ------------------------------------------------------------------ setup
     def new_state(self, config: GameConfig) -> GameState:
         """A fresh state (catalog, seeded random source); `setup` fills it."""
+        if config.first not in PLAYERS:
+            raise SetupError(f"first player must be p1 or p2, not {config.first!r}")
         state = GameState(
             game=self.game_id,
             catalog=Catalog.for_game(self.game_id, config.cards),
@@ -73,9 +124,17 @@ class Ruleset(ABC):
         """Set a game up: decks, starting player, seed, optional mid-game `setup`."""
 
     # ------------------------------------------------------------------ moves
-    @abstractmethod
     def legal_moves(self, state: GameState) -> list[Move]:
-        """Every legal move now (for a camera-driven game: the physical moves that are legal)."""
+        """Every legal move now: the game's candidates that check without a blocking
+        violation (none once the game is over)."""
+        if state.outcome is not None:
+            return []
+        return [m for m in self.candidate_moves(state) if not blocking(self.check(state, m))]
+
+    @abstractmethod
+    def candidate_moves(self, state: GameState) -> list[Move]:
+        """The moves worth offering now (for a camera-driven game: the physical moves);
+        `legal_moves` keeps those that are legal."""
 
     def check(self, state: GameState, move: Move) -> list[Violation]:
         """Violations of `move` in `state` (empty when legal)."""
@@ -86,10 +145,17 @@ class Ruleset(ABC):
 
     @abstractmethod
     def check_specific(self, state: GameState, move: Move) -> list[Violation]:
-        """The game's own checks of `move`."""
+        """The game's own checks of `move` (also called for the core kinds)."""
 
     def apply(self, state: GameState, move: Move) -> None:
-        """Apply `move`, legal or not: the table is what it is."""
+        """Apply `move`, legal or not: the table is what it is.
+
+        After the end of the game a move changes nothing (it is recorded with `game.over`);
+        a move of a kind the game does not have raises MoveFormatError.
+        """
+        self.require_known(move)
+        if state.outcome is not None:
+            return
         if move.kind == "next-phase":
             self.flow.advance(state)
         elif move.kind == "pass":
@@ -105,16 +171,24 @@ class Ruleset(ABC):
             state.flags.setdefault("declared", []).append([move.player, str(move.value)])
         else:
             self.apply_specific(state, move)
-        self.after_move(state)
+        if state.outcome is None:
+            self.after_move(state)
 
     @abstractmethod
     def apply_specific(self, state: GameState, move: Move) -> None:
-        """Apply one of the game's own moves."""
+        """Apply one of the game's own moves (its kind is one of `move_kinds`)."""
+
+    def handler(self, prefix: str, kind: str) -> Any:
+        """The method `<prefix><kind>` with dashes as underscores (`_check_`, `_apply_`)."""
+        return getattr(self, prefix + kind.replace("-", "_"))
 
     def after_move(self, state: GameState) -> None:  # noqa: B027 (optional hook)
-        """Hook after every move (win checks); games override it when they need it."""
+        """Hook after every move that left the game going (win checks, automatic steps);
+        games override it when they need it."""
 
     def check_common(self, state: GameState, move: Move) -> list[Violation]:
+        if state.outcome is not None and move.kind in self.report_kinds:
+            return []
         if state.outcome is not None:
             return [
                 general_violation(
@@ -123,8 +197,7 @@ class Ruleset(ABC):
                     "Das Spiel ist vorbei.",
                 )
             ]
-        known = {"next-phase", "pass", "concede", "declare", *self.move_kinds}
-        if move.kind not in known or move.player not in PLAYERS:
+        if move.kind not in self.known_kinds or move.player not in PLAYERS:
             return [
                 general_violation(
                     "game.unknown-move",
@@ -167,11 +240,32 @@ class Ruleset(ABC):
         return []
 
     def expect_value(self, state: GameState, key: str) -> Any:
-        """The value a table script's game-specific `expect` key checks (None: unknown key).
+        """The value a table script's game-specific `expect` key (one of `expect_keys`)
+        checks; `NO_EXPECT_KEY` for a key the game does not know. None is a value ("none",
+        nothing yet).
 
         Return a {player: value} dict for per-player keys, a list for "includes" keys.
         """
-        return None
+        return NO_EXPECT_KEY
+
+    # ------------------------------------------------------------------ mid-game start
+    def start_midgame(
+        self, state: GameState, setup: Mapping[str, Any], phase: str, turn: int
+    ) -> None:
+        """Begin the turn a `setup` names (DESIGN.md): `phase`, `turn`, `active` as given,
+        else the defaults; the turn's begin hook runs, then the phase is set as given."""
+        chosen = str(setup.get("phase", phase))
+        turn_phases = [p.id for p in self.flow.spec.turn_phases]
+        if chosen not in turn_phases:
+            raise SetupError(
+                f"setup: unknown phase {chosen!r}; use {', '.join(turn_phases)}"
+            )
+        active = str(setup.get("active", state.first))
+        if active not in PLAYERS:
+            raise SetupError(f"setup: active must be p1 or p2, not {active!r}")
+        state.turn = int(setup.get("turn", turn)) - 1
+        self.flow.begin_turn(state, active, first=state.turn == 0)
+        state.phase = chosen
 
     # ------------------------------------------------------------------ reading
     def prompt(self, state: GameState, lang: str = "en") -> Prompt:

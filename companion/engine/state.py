@@ -185,6 +185,18 @@ class GameState:
             elif card == b:
                 self.backs[back] = a
 
+    def take(self, uid: str, source: str) -> str | None:
+        """The card leaving `source` (a hand, a deck): `uid`, believed there from now on,
+        or for "?" (nobody saw which) an unseen card there (any card when all were seen);
+        None when there is no such card."""
+        if uid == UNKNOWN:
+            unseen = self.unseen_in(source) or self.cards_in(source)
+            return unseen[-1] if unseen else None
+        if uid not in self.where:
+            return None
+        self.resolve(uid, source)
+        return uid
+
     def draw(self, source: str, to: str, face_up: bool = False) -> str | None:
         """Top card of `source` to `to`; a face-up draw makes the card public."""
         uid = self.top(source)

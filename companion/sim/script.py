@@ -59,14 +59,15 @@ SETUP_ROLES = ("lords", "manes")
 
 EXPECT_COMMON = ("legal", "phase", "active", "score", "winner", "violations", "turn", "hands",
                  "note")
-EXPECT_BY_GAME: dict[str, tuple[str, ...]] = {
-    "trick-or-beat": ("trick", "lane_limit", "defeated"),
-    "fire-emblem-cipher": ("orbs", "bonds", "attack", "defeated", "support"),
-    "my-little-pony-ccg": ("action_tokens", "solved", "points", "faceoff"),
-    "challengers": ("fans", "strength", "flag", "round", "match_winner", "bench"),
-    "creature-crush": ("damage", "start_dice", "destroyed", "hell"),
-}
-"""The one place that lists which `expect` keys each game may check besides the common ones."""
+
+
+def game_expect_keys(game: str) -> tuple[str, ...]:
+    """The `expect` keys `game` checks besides the common ones: each ruleset declares its
+    own (`Ruleset.expect_keys`), looked up only when a script is read."""
+    from companion.games import get_ruleset, has_ruleset
+
+    return get_ruleset(game).expect_keys if has_ruleset(game) else ()
+
 
 _REF = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._\-]*(#[0-9]+)?$")
 
@@ -782,7 +783,7 @@ class _Parser:
         return out
 
     def expect(self, node: yaml.Node) -> dict[str, Any]:
-        allowed = (*EXPECT_COMMON, *EXPECT_BY_GAME.get(self.game, ()))
+        allowed = (*EXPECT_COMMON, *game_expect_keys(self.game))
         fields = self.mapping(node, "expect")
         out: dict[str, Any] = {}
         for key, (k_node, v_node) in fields.items():

@@ -173,7 +173,7 @@ def test_problem_faceoff_winner_gets_the_bonus_and_the_problem_is_replaced() -> 
 
 def test_tied_faceoff_has_no_winner() -> None:
     g = faceoff_position((2, 0))  # 2 + 2 against 4 + 0
-    assert g.state.flags["last_faceoff"] == "none"
+    assert g.state.flags["last_faceoff"] is None
     assert fx.points(g.state, "p1") == 2 and fx.points(g.state, "p2") == 0
 
 

@@ -6,9 +6,10 @@ So: a face-up card new in a play area came from its owner's deck (a reveal); a p
 a bench seat was benched; a bench card now on the rest pile went there by an effect; play cards
 vanishing from view while another card of the same player stays there were pushed together
 under it (a stack). Anything else is recorded literally (`move`, `remove`) and breaks a rule.
-The flag token is not part of the engine's snapshot diff: the flag follows the rules (the
-takeover puts it on the top card of the attacker's stack).
-Slots are ordered reveals, stacks, rests, benches, the rest; each has one reading.
+The flag follows the rules (the takeover puts it on the top card of the attacker's stack);
+when the camera sees the flag token laid on a card, a `flag` move checks it lies on the
+defending card (a flag not seen is not checked).
+Slots are ordered reveals, stacks, rests, benches, the rest, the flag; each has one reading.
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ from companion.engine.interpreter import SnapshotDiff, candidate_product
 from companion.engine.state import GameState
 from companion.games.challengers import effects as fx
 from companion.snapshot import SeenCard, is_back
+
+FLAG = "flag"
+"""The token that marks the defending card."""
 
 
 def pile_zones() -> list[str]:
@@ -60,7 +64,20 @@ def explain(state: GameState, diff: SnapshotDiff, hints: Mapping[str, Any]) -> l
             literal.append([Move("move", p, (uid,), to=zone)])
     stacks = _stacks(state, diff, arrivals)
     literal += _left_table(state, diff, filled)
-    return candidate_product([*reveals, *stacks, *rests, *benches, *literal])
+    flag = _flag(state, diff)
+    return candidate_product([*reveals, *stacks, *rests, *benches, *literal, *flag])
+
+
+def _flag(state: GameState, diff: SnapshotDiff) -> list[list[Move]]:
+    """The flag token now seen on a card of this match (after the other moves)."""
+    for _, after in diff.tokens:
+        if after is None or after.token != FLAG or after.on is None:
+            continue
+        uid = after.on
+        if is_back(uid) or uid not in state.where:
+            continue
+        return [[Move("flag", state.owner.get(uid, "p1"), (uid,))]]
+    return []
 
 
 def _stacks(state: GameState, diff: SnapshotDiff, arrivals: list[SeenCard]) -> list[list[Move]]:

@@ -18,7 +18,8 @@ attack follow by themselves).
 Move kinds (besides next-phase / pass / concede / declare):
   reveal (cards = the card, "?" when unseen), bench (to = seat), stack (cards = top first),
   rest (a bench card to the rest pile by an effect); seen: move (a card moved without a rule),
-  remove (a card left the table).
+  remove (a card left the table), flag (the flag token seen on a card: it belongs on the
+  defending card).
 """
 
 from __future__ import annotations
@@ -37,11 +38,11 @@ from companion.engine.api import (
     SetupError,
     Violation,
     other,
-    register_move_text,
 )
 from companion.engine.flow import Flow, FlowSpec, PhaseSpec, Text
 from companion.engine.interpreter import SnapshotDiff
-from companion.engine.ruleset import Ruleset
+from companion.engine.ruleset import CORE_KINDS, Ruleset
+from companion.engine.setup import card_ref, table_cards
 from companion.engine.state import UNKNOWN, GameState
 from companion.games.challengers import effects as fx
 from companion.games.challengers import interpret as ch_interpret
@@ -49,9 +50,9 @@ from companion.games.challengers.texts import violation
 from companion.snapshot import card_uid
 
 DEFAULT_RECRUITS = 8
-MOVE_KINDS = ("reveal", "bench", "stack", "rest", "move", "remove")
+MOVE_KINDS = ("reveal", "bench", "stack", "rest", "move", "remove", "flag")
 
-for _kind, _en, _de in (
+MOVE_TEXTS: tuple[tuple[str, str, str], ...] = (
     ("reveal", "{player} reveals {cards}", "{player} deckt {cards} auf"),
     ("bench", "{player} benches {cards} on {to}", "{player} legt {cards} auf {to}"),
     ("stack", "{player} pushes {cards} together (top first)",
@@ -59,18 +60,17 @@ for _kind, _en, _de in (
     ("rest", "{player} puts {cards} on the rest pile", "{player} legt {cards} auf den Ruhestapel"),
     ("move", "{cards} moved to {to}", "{cards} kam nach {to}"),
     ("remove", "{cards} left the table", "{cards} hat den Tisch verlassen"),
-):
-    register_move_text(_kind, _en, _de)
-
-
-def _t(en: str, de: str) -> Text:
-    return Text(en, de)
+    ("flag", "the flag lies on {cards}", "die Fahne liegt auf {cards}"),
+)
 
 
 class Challengers(Ruleset):
     game_id = "challengers"
     rulebook = "challengers.de.txt"
     move_kinds = MOVE_KINDS
+    move_texts = MOVE_TEXTS
+    report_kinds = ("flag",)
+    expect_keys = ("fans", "strength", "flag", "round", "match_winner", "bench")
 
     def __init__(self) -> None:
         self.flow = Flow(
@@ -78,13 +78,13 @@ class Challengers(Ruleset):
                 setup_phases=(
                     PhaseSpec(
                         "open",
-                        _t("Match start", "Matchbeginn"),
-                        must=(_t("the starter reveals the top card and lays the flag on it",
+                        Text("Match start", "Matchbeginn"),
+                        must=(Text("the starter reveals the top card and lays the flag on it",
                                  "die Startperson deckt die oberste Karte auf und legt die "
                                  "Fahne darauf"),),
-                        ends=_t("the first card lies with the flag",
+                        ends=Text("the first card lies with the flag",
                                 "die erste Karte liegt mit der Fahne"),
-                        automatic=(_t("the card's effect happens",
+                        automatic=(Text("the card's effect happens",
                                       "der Effekt der Karte wird ausgeführt"),),
                         end_check=self._open_missing,
                         setup=True,
@@ -93,30 +93,30 @@ class Challengers(Ruleset):
                 turn_phases=(
                     PhaseSpec(
                         "attack",
-                        _t("Attack", "Angriff"),
-                        may=(_t("put bench cards on the rest pile when an effect says so",
+                        Text("Attack", "Angriff"),
+                        may=(Text("put bench cards on the rest pile when an effect says so",
                                 "Bankkarten auf den Ruhestapel legen, wenn ein Effekt es "
                                 "sagt"),),
-                        must=(_t("reveal cards one by one until the attack reaches the "
+                        must=(Text("reveal cards one by one until the attack reaches the "
                                  "defence", "Karten einzeln aufdecken, bis der Angriff die "
                                  "Verteidigung erreicht"),),
-                        ends=_t("the attack reaches the defending card's strength",
+                        ends=Text("the attack reaches the defending card's strength",
                                 "der Angriff erreicht die Stärke der verteidigenden Karte"),
-                        automatic=(_t("revealed cards' effects happen; an empty deck loses",
+                        automatic=(Text("revealed cards' effects happen; an empty deck loses",
                                       "Effekte aufgedeckter Karten; ein leeres Deck verliert"),),
                         end_check=self._attack_missing,
                     ),
                     PhaseSpec(
                         "bench",
-                        _t("Bench", "Bank"),
-                        must=(_t("the defender benches the beaten cards (one name per seat)",
+                        Text("Bench", "Bank"),
+                        must=(Text("the defender benches the beaten cards (one name per seat)",
                                  "der Verteidiger legt die besiegten Karten auf die Bank "
                                  "(ein Name je Sitz)"),),
-                        ends=_t("the beaten cards are on the bench; the attacker's last card "
+                        ends=Text("the beaten cards are on the bench; the attacker's last card "
                                 "takes the flag", "die besiegten Karten liegen auf der Bank; "
                                 "die zuletzt aufgedeckte Karte des Angreifers bekommt die "
                                 "Fahne"),
-                        automatic=(_t("Fahnenverlust first; no seat for a beaten card loses",
+                        automatic=(Text("Fahnenverlust first; no seat for a beaten card loses",
                                       "Fahnenverlust zuerst; kein Sitz für eine besiegte Karte "
                                       "verliert"),),
                         end_check=self._bench_missing,
@@ -128,8 +128,6 @@ class Challengers(Ruleset):
 
     # ================================================================== setup
     def setup(self, config: GameConfig) -> GameState:
-        if config.first not in PLAYERS:
-            raise SetupError(f"first player must be p1 or p2, not {config.first!r}")
         state = self.new_state(config)
         for p in PLAYERS:
             state.add_zone(fx.deck(p), hidden=True)
@@ -151,7 +149,7 @@ class Challengers(Ruleset):
             "bonus": {},
         })
         setup = config.setup
-        on_table = self._setup_table_cards(setup) if setup else set()
+        on_table = table_cards(setup)
         for p, uids in self._decks(state, config).items():
             for uid in reversed(uids):  # listed top first; the engine's top is last
                 if uid not in on_table:
@@ -170,34 +168,24 @@ class Challengers(Ruleset):
             p = key.split(".")[0]
             if p not in PLAYERS:
                 raise SetupError(f"Challengers! decks belong to p1 or p2, not {key!r}")
-            decks[p].extend(u if "#" in u else card_uid(u, 1) for u in uids)
+            decks[p].extend(card_ref(u) for u in uids)
         if any(decks.values()):
             return decks
         return default_decks(state, config.seed)
-
-    @staticmethod
-    def _setup_table_cards(setup: Mapping[str, Any]) -> set[str]:
-        table = setup.get("table") or {}
-        return {
-            u if "#" in u else card_uid(u, 1)
-            for cards in table.values() if isinstance(cards, list) for u in cards
-        }
 
     def _setup_midgame(self, state: GameState, setup: Mapping[str, Any],
                        config: GameConfig) -> None:
         """Start from a position (DESIGN.md `setup`): table, flag (`on: {flag: card}`),
         round, fans, the attacker (`active`)."""
-        owners = {
-            (u if "#" in u else card_uid(u, 1)): k.split(".")[0]
-            for k, uids in config.decks.items() for u in uids
-        }
+        owners = {card_ref(u): k.split(".")[0] for k, uids in config.decks.items() for u in uids}
+        owners.update(config.owners)
         for zone, cards in (setup.get("table") or {}).items():
             if zone not in state.zones or state.is_hidden(zone):
                 raise SetupError(f"setup: {zone!r} is not a Challengers! table zone")
             if not isinstance(cards, list):
                 raise SetupError(f"setup: {zone} needs a list of cards")
             for item in cards:
-                uid = item if "#" in item else card_uid(item, 1)
+                uid = card_ref(item)
                 owner = owners.get(uid, fx.owner_of_zone(zone))
                 if owner not in PLAYERS:
                     owner = "p1"
@@ -210,7 +198,7 @@ class Challengers(Ruleset):
             state.flags["fans"][p] = int(n)
         flag = dict(setup.get("on") or {}).get("flag")
         if flag is not None:
-            flag = str(flag) if "#" in str(flag) else card_uid(str(flag), 1)
+            flag = card_ref(flag)
             if state.where.get(flag) not in (fx.play("p1"), fx.play("p2")):
                 raise SetupError(f"setup: the flag must lie on a card in a play area, not {flag}")
         else:
@@ -286,9 +274,7 @@ class Challengers(Ruleset):
                           zones=(fx.play(self.defender(state)),))]
 
     # ================================================================== legal moves
-    def legal_moves(self, state: GameState) -> list[Move]:
-        if state.outcome is not None:
-            return []
+    def candidate_moves(self, state: GameState) -> list[Move]:
         moves: list[Move] = []
         for p in PLAYERS:
             if self.pending_rest(state, p):
@@ -307,14 +293,14 @@ class Challengers(Ruleset):
             attack = list(state.flags["attack"])
             if len(attack) > 1 and not state.flags["stacked"]:
                 moves.append(Move("stack", state.active, (attack[-1], *attack[:-1])))
-        return [m for m in moves if not [v for v in self.check(state, m) if v.blocking]]
+        return moves
 
     # ================================================================== checks
     def check_specific(self, state: GameState, move: Move) -> list[Violation]:
         kind = move.kind
-        if kind in ("next-phase", "pass", "concede", "declare"):
+        if kind in CORE_KINDS:
             return []
-        result: list[Violation] = getattr(self, "_check_" + kind)(state, move)
+        result: list[Violation] = self.handler("_check_", kind)(state, move)
         return result
 
     def _check_reveal(self, state: GameState, move: Move) -> list[Violation]:
@@ -401,13 +387,23 @@ class Challengers(Ruleset):
         zone = str(move.to)
         return [violation("ch.unexplained", cards=(uid,), zones=(zone,))]
 
+    def _check_flag(self, state: GameState, move: Move) -> list[Violation]:
+        """The flag lies on the defending card (the rules' flag card); no check while the
+        rules know no flag card or after the match."""
+        uid = move.cards[0] if move.cards else UNKNOWN
+        expected = state.flags["flag_card"]
+        if expected is None or uid == expected or state.outcome is not None:
+            return []
+        return [violation("ch.flag-card", cards=(uid,), zones=(state.where.get(uid, "-"),),
+                          expected=expected)]
+
     def _check_remove(self, state: GameState, move: Move) -> list[Violation]:
         uid = move.cards[0] if move.cards else UNKNOWN
         return [violation("ch.left-table", cards=(uid,), zones=(state.where.get(uid, "-"),))]
 
     # ================================================================== apply
     def apply_specific(self, state: GameState, move: Move) -> None:
-        getattr(self, "_apply_" + move.kind)(state, move)
+        self.handler("_apply_", move.kind)(state, move)
 
     def _apply_reveal(self, state: GameState, move: Move) -> None:
         p = move.player
@@ -425,7 +421,7 @@ class Challengers(Ruleset):
             state.flags["holder"] = p
             state.flags["flag_card"] = uid
             self._immediate(state, p, uid)
-            self.flow.begin_turn(state, other(p))
+            self.flow.end_setup(state, other(p))  # the starter's opponent attacks first
             return
         if state.phase == "attack" and p == state.active:
             state.flags["attack"].append(uid)
@@ -482,6 +478,10 @@ class Challengers(Ruleset):
             return
         self._leave(state, uid)
         state.move(uid, str(move.to))
+
+    def _apply_flag(self, state: GameState, move: Move) -> None:
+        """Seen only: where the flag lies changes no rule (the defending card is the rules'
+        flag card, kept on top of the holder's stack)."""
 
     def _apply_remove(self, state: GameState, move: Move) -> None:
         uid = move.cards[0] if move.cards else UNKNOWN
@@ -631,15 +631,15 @@ class Challengers(Ruleset):
         if key == "strength":
             return self.strengths(state)
         if key == "flag":
-            return state.flags["holder"] or "none"
+            return state.flags["holder"]
         if key == "round":
             return state.flags["round"]
         if key == "match_winner":
             outcome = state.outcome
-            return (outcome.winner or "draw") if outcome else "none"
+            return (outcome.winner or "draw") if outcome else None
         if key == "bench":
             return {p: sum(1 for z in fx.seats(p) if state.cards_in(z)) for p in PLAYERS}
-        return None
+        return super().expect_value(state, key)
 
     def view_extra(self, state: GameState, observer: str) -> dict[str, Any]:
         unmodelled = sorted({

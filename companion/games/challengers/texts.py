@@ -5,9 +5,7 @@ Messages are templates filled with the cards, zones and numbers of the case at h
 
 from __future__ import annotations
 
-from typing import Any
-
-from companion.engine.api import Violation
+from companion.engine.texts import ViolationCatalog
 
 RULEBOOK = "Challengers! rules"
 
@@ -100,6 +98,11 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
         "{card} moved to {zone} without a rule that allows it.",
         "{card} kam ohne Regel, die es erlaubt, nach {zone}.",
     ),
+    "ch.flag-card": (
+        "Spielablauf",
+        "The flag belongs on the defending card {expected}, not on {card}.",
+        "Die Fahne gehört auf die verteidigende Karte {expected}, nicht auf {card}.",
+    ),
     "ch.left-table": (
         "Spielablauf",
         "{card} left the table without a rule that allows it.",
@@ -123,26 +126,5 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
 }
 
 
-class _Fill(dict[str, Any]):
-    """Template values; a value the case does not have reads "-" instead of failing."""
-
-    def __missing__(self, key: str) -> str:
-        return "-"
-
-
-def violation(
-    code: str,
-    cards: tuple[str, ...] = (),
-    zones: tuple[str, ...] = (),
-    **values: Any,
-) -> Violation:
-    section, en, de = VIOLATIONS[code]
-    fill = _Fill({"card": ", ".join(cards) or "-", "zone": zones[0] if zones else "-", **values})
-    return Violation(
-        code=code,
-        message_en=en.format_map(fill),
-        message_de=de.format_map(fill),
-        rule=f"{RULEBOOK}, {section}",
-        cards=cards,
-        zones=zones,
-    )
+CATALOG = ViolationCatalog(RULEBOOK, VIOLATIONS)
+violation = CATALOG.violation

@@ -40,15 +40,23 @@ from companion.engine.api import (
     Violation,
     other,
 )
+from companion.engine.cards import card_id_of
 from companion.engine.flow import Flow, FlowSpec, PhaseSpec, Text
 from companion.engine.interpreter import SnapshotDiff
-from companion.engine.ruleset import Ruleset
+from companion.engine.ruleset import CORE_KINDS, Ruleset
+from companion.engine.setup import (
+    CopyNumbers,
+    card_ref,
+    deal_hands,
+    lay_face_down,
+    sample_decks,
+    table_cards,
+)
 from companion.engine.state import UNKNOWN, GameState, hand_zone
 from companion.games.creature_crush import board as bd
 from companion.games.creature_crush import effects as fx
 from companion.games.creature_crush import interpret as cc_interpret
-from companion.games.creature_crush.texts import violation
-from companion.snapshot import card_uid, split_uid
+from companion.games.creature_crush.texts import MOVE_TEXTS, violation
 
 LAGER_SIZE = 20
 OPENING_HAND = 4
@@ -61,24 +69,15 @@ MOVE_KINDS = (
 PAYING = ("summon", "attack", "set-crush", "move", "swap")
 
 
-def _t(en: str, de: str) -> Text:
-    return Text(en, de)
-
-
-def _card_id(uid: str) -> str:
-    try:
-        return split_uid(uid)[0]
-    except ValueError:
-        return uid
-
-
 class CreatureCrush(Ruleset):
     game_id = "creature-crush"
     rulebook = "creature-crush.de.txt"
     move_kinds = MOVE_KINDS
+    move_texts = MOVE_TEXTS
+    expect_keys = ("damage", "start_dice", "destroyed", "hell")
 
     def __init__(self) -> None:
-        hidden_note = _t(
+        hidden_note = Text(
             "you check yourselves: flip conditions, targets chosen 'with X dice', card searches "
             "(the camera cannot see hands)",
             "prüft selbst: Flipp-Voraussetzungen, Ziele 'mit X Würfeln', Kartensuchen "
@@ -89,11 +88,11 @@ class CreatureCrush(Ruleset):
                 setup_phases=(
                     PhaseSpec(
                         "opening",
-                        _t("Battle preparation", "Schlachtvorbereitung"),
-                        must=(_t("both players take their top 4 camp cards",
+                        Text("Battle preparation", "Schlachtvorbereitung"),
+                        must=(Text("both players take their top 4 camp cards",
                                  "beide Spieler nehmen ihre obersten 4 Lagerkarten"),),
-                        ends=_t("both players hold 4 cards", "beide Spieler halten 4 Karten"),
-                        automatic=(_t("the battle begins when both took 4 cards",
+                        ends=Text("both players hold 4 cards", "beide Spieler halten 4 Karten"),
+                        automatic=(Text("the battle begins when both took 4 cards",
                                       "die Schlacht beginnt, wenn beide 4 Karten genommen haben"),),
                         end_check=self._opening_missing,
                         setup=True,
@@ -102,11 +101,11 @@ class CreatureCrush(Ruleset):
                 turn_phases=(
                     PhaseSpec(
                         "start",
-                        _t("Start phase", "Startphase"),
-                        must=(_t("draw 1 card", "1 Karte ziehen"),
-                              _t("roll the start dice", "die Startwürfel werfen")),
-                        ends=_t("you drew and rolled", "du hast gezogen und gewürfelt"),
-                        automatic=(_t("3 start dice (2 in the opening player's first turn); "
+                        Text("Start phase", "Startphase"),
+                        must=(Text("draw 1 card", "1 Karte ziehen"),
+                              Text("roll the start dice", "die Startwürfel werfen")),
+                        ends=Text("you drew and rolled", "du hast gezogen und gewürfelt"),
+                        automatic=(Text("3 start dice (2 in the opening player's first turn); "
                                       "a triple adds a 4th, a quad a 5th; at most 5",
                                       "3 Startwürfel (2 im ersten Zug des Eröffners); ein "
                                       "Drilling gibt einen 4., ein Vierling einen 5.; "
@@ -115,35 +114,35 @@ class CreatureCrush(Ruleset):
                     ),
                     PhaseSpec(
                         "kampf",
-                        _t("Combat phase", "Kampfphase"),
+                        Text("Combat phase", "Kampfphase"),
                         may=(
-                            _t("summon creatures to B (to A next to an occupied B place), "
+                            Text("summon creatures to B (to A next to an occupied B place), "
                                "burning dice that add up exactly to the cost",
                                "Creatures in die B-Zone beschwören (in die A-Zone neben einem "
                                "besetzten B-Platz), mit Würfeln, die genau die Kosten ergeben"),
-                            _t("attack with allies (pay the cost again each time)",
+                            Text("attack with allies (pay the cost again each time)",
                                "mit Verbündeten angreifen (Kosten jedes Mal neu bezahlen)"),
-                            _t("lay crush cards face down into C (burn their count of dice)",
+                            Text("lay crush cards face down into C (burn their count of dice)",
                                "Crushkarten verdeckt in die C-Zone legen (Anzahl Würfel "
                                "verbrennen)"),
-                            _t("flip crush cards", "Crushkarten umdrehen"),
+                            Text("flip crush cards", "Crushkarten umdrehen"),
                         ),
-                        ends=_t("you end the phase", "du beendest die Phase"),
+                        ends=Text("you end the phase", "du beendest die Phase"),
                         automatic=(hidden_note,),
                         end_check=self._unpaid,
                     ),
                     PhaseSpec(
                         "taktik",
-                        _t("Tactics phase", "Taktikphase"),
+                        Text("Tactics phase", "Taktikphase"),
                         may=(
-                            _t("move a creature to a free place (1 die)",
+                            Text("move a creature to a free place (1 die)",
                                "eine Creature auf einen freien Platz verschieben (1 Würfel)"),
-                            _t("swap two allies (2 dice); Träge takes 1 damage when moved",
+                            Text("swap two allies (2 dice); Träge takes 1 damage when moved",
                                "zwei Verbündete tauschen (2 Würfel); Träge erleidet beim "
                                "Verschieben 1 Schaden"),
                         ),
-                        ends=_t("you end your turn", "du beendest deinen Zug"),
-                        automatic=(_t("unused start dice burn at the end of the phase",
+                        ends=Text("you end your turn", "du beendest deinen Zug"),
+                        automatic=(Text("unused start dice burn at the end of the phase",
                                       "unbenutzte Startwürfel verbrennen am Ende der Phase"),),
                         end_check=self._unpaid,
                     ),
@@ -155,8 +154,6 @@ class CreatureCrush(Ruleset):
 
     # ================================================================== setup
     def setup(self, config: GameConfig) -> GameState:
-        if config.first not in PLAYERS:
-            raise SetupError(f"first player must be p1 or p2, not {config.first!r}")
         state = self.new_state(config)
         for p in PLAYERS:
             state.add_zone(bd.lager(p), hidden=True)
@@ -166,14 +163,14 @@ class CreatureCrush(Ruleset):
                 state.add_zone(zone)
         decks = self._decks(state, config)
         setup = config.setup
-        table_cards = self._setup_table_cards(setup) if setup else set()
+        on_table = table_cards(setup)
         for p, uids in decks.items():
             for uid in reversed(uids):  # top card first in the list, last in the zone
-                if uid not in table_cards:
+                if uid not in on_table:
                     state.register(uid, bd.lager(p), p)
             state.shuffle(bd.lager(p))
         state.flags.update({
-            "lager_lists": {p: [_card_id(u) for u in uids] for p, uids in decks.items()},
+            "lager_lists": {p: [card_id_of(u) for u in uids] for p, uids in decks.items()},
             "opening": {p: 0 for p in PLAYERS},
             "dice": {p: {} for p in PLAYERS},
             "pool": {p: {} for p in PLAYERS},
@@ -190,84 +187,68 @@ class CreatureCrush(Ruleset):
             "draw_offer": None,
         })
         if setup:
-            self._setup_midgame(state, setup, decks)
+            self._setup_midgame(state, setup, decks, config.owners)
             return state
         self.flow.start(state)
         return state
 
     def _decks(self, state: GameState, config: GameConfig) -> dict[str, list[str]]:
         decks: dict[str, list[str]] = {}
-        used = {u for uids in config.decks.values() for u in uids if "#" in u}
-        copies: dict[str, int] = {}
+        numbers = CopyNumbers(u for uids in config.decks.values() for u in uids)
         for key, uids in config.decks.items():
             p = key.split(".")[0]
             if p not in PLAYERS:
                 raise SetupError(f"Creature Crush decks belong to p1 or p2, not {key!r}")
-            for ref in uids:
-                uid = ref
-                while "#" not in uid or (uid != ref and uid in used):
-                    copies[ref] = copies.get(ref, 0) + 1
-                    uid = card_uid(ref, copies[ref])
-                used.add(uid)
-                decks.setdefault(p, []).append(uid)
+            decks.setdefault(p, []).extend(numbers.uid(ref) for ref in uids)
         if config.decks:
             return {p: decks.get(p, []) for p in PLAYERS}
-        from companion.cardsets import load_deck
-
-        result: dict[str, list[str]] = {}
-        taken: dict[str, int] = {}
-        for p, name in DEFAULT_DECKS.items():
-            camp: list[str] = []
-            for card_id, count in load_deck(self.game_id, name).cards.items():
-                for _ in range(count):
-                    taken[card_id] = taken.get(card_id, 0) + 1
-                    camp.append(card_uid(card_id, taken[card_id]))
-            result[p] = camp
-        return result
-
-    @staticmethod
-    def _setup_table_cards(setup: Mapping[str, Any]) -> set[str]:
-        table = setup.get("table") or {}
-        return {
-            u if "#" in u else card_uid(u, 1)
-            for cards in table.values() if isinstance(cards, list) for u in cards
-        }
+        return sample_decks(self.game_id, DEFAULT_DECKS)
 
     def _setup_midgame(self, state: GameState, setup: Mapping[str, Any],
-                       decks: Mapping[str, list[str]]) -> None:
-        """Start from a position (DESIGN.md `setup`): table, hands, turn, active, phase."""
-        owners = {u: p for p, uids in decks.items() for u in uids}
+                       decks: Mapping[str, list[str]], owners: Mapping[str, str]) -> None:
+        """Start from a position (DESIGN.md `setup`): table, hands, dice, turn, active, phase.
+
+        A table card belongs to the deck that lists it, else to whom the script says, else
+        to the side it lies on.
+        """
+        listed = {u: p for p, uids in decks.items() for u in uids}
         for zone, cards in (setup.get("table") or {}).items():
             if zone not in state.zones or state.is_hidden(zone):
                 raise SetupError(f"setup: {zone!r} is not a Creature Crush table zone")
             if not isinstance(cards, list):
                 raise SetupError(f"setup: {zone} needs a list of cards")
             for item in cards:
-                uid = item if "#" in item else card_uid(item, 1)
-                owner = owners.get(uid, bd.side(zone) if bd.side(zone) in PLAYERS else "p1")
-                state.register(uid, zone, owner)
+                uid = card_ref(item)
+                side = bd.side(zone) if bd.side(zone) in PLAYERS else "p1"
+                owner = listed.get(uid) or owners.get(uid, side)
+                state.register(uid, zone, owner if owner in PLAYERS else side)
                 state.public.add(uid)
-        for uid in setup.get("face_down") or []:
-            if uid in state.where and not state.is_hidden(state.where[uid]):
-                state.face_down.add(uid)
-                state.public.discard(uid)
-                state.flags["crush_paid"][uid] = -1  # paid before the referee joined
-        for p, count in (setup.get("hands") or {}).items():
-            if p not in PLAYERS:
-                raise SetupError(f"setup: hands are for p1 and p2, not {p!r}")
-            for _ in range(int(count)):
-                if state.draw(bd.lager(p), hand_zone(p)) is None:
-                    raise SetupError(f"setup: the camp of {p} is too small for the hand")
-        phase = str(setup.get("phase", "kampf"))
-        if not self.flow.knows(phase) or phase == "opening":
-            raise SetupError(f"setup: unknown phase {phase!r}; use start, kampf or taktik")
-        active = str(setup.get("active", state.first))
-        if active not in PLAYERS:
-            raise SetupError(f"setup: active must be p1 or p2, not {active!r}")
-        state.turn = int(setup.get("turn", 3)) - 1
-        self.flow.begin_turn(state, active)
-        state.phase = phase
+        for uid in lay_face_down(state, setup):
+            state.flags["crush_paid"][uid] = -1  # paid before the referee joined
+        deal_hands(state, setup, bd.lager)
+        self.start_midgame(state, setup, phase="kampf", turn=3)
         state.flags["opening"] = {p: OPENING_HAND for p in PLAYERS}
+        self._setup_dice(state, setup)
+
+    def _setup_dice(self, state: GameState, setup: Mapping[str, Any]) -> None:
+        """`dice`: the active player's start dice still in the dice zone (rolled already),
+        and red damage dice lying on creatures (`on: {die: creature}`)."""
+        on = dict(setup.get("on") or {})
+        rolled = 0
+        for die, spec in sorted(dict(setup.get("dice") or {}).items()):
+            value = int(spec["value"]) if isinstance(spec, Mapping) else int(spec)
+            zone = spec.get("zone") if isinstance(spec, Mapping) else None
+            p, kind = bd.die_owner(die), bd.die_kind(die)
+            holder = on.get(die)
+            if kind == "r" and holder is not None:
+                uid = card_ref(holder)
+                state.flags["red"][die] = [uid, value]
+                state.flags["damage"][uid] = self.damage_of(state, uid) + value
+            elif kind == "w" and p == state.active and zone in (None, f"{p}.dice"):
+                state.flags["dice"][p][die] = value
+                rolled += 1
+        if rolled:
+            state.flags["rolled"] = rolled
 
     # ================================================================== turn hooks
     def _turn_begins(self, state: GameState) -> None:
@@ -465,15 +446,9 @@ class CreatureCrush(Ruleset):
             return [violation("cc.not-in-hand", cards=(uid,), player=move.player)]
         return []
 
-    def _take_from_hand(self, state: GameState, player: str, uid: str) -> str | None:
-        hand = hand_zone(player)
-        if uid == UNKNOWN:
-            unseen = state.unseen_in(hand) or state.cards_in(hand)
-            return unseen[-1] if unseen else None
-        if uid not in state.where:
-            return None
-        state.resolve(uid, hand)
-        return uid
+    @staticmethod
+    def _take_from_hand(state: GameState, player: str, uid: str) -> str | None:
+        return state.take(uid, hand_zone(player))
 
     def _summon_place(self, state: GameState, p: str, zone: str, uid: str) -> list[Violation]:
         if not bd.is_field(zone) or bd.side(zone) != p:
@@ -556,7 +531,7 @@ class CreatureCrush(Ruleset):
         if ref in state.where:
             return ref
         return next((u for p in PLAYERS for u in bd.creatures_of(state, p)
-                     if _card_id(u) == ref), None)
+                     if card_id_of(u) == ref), None)
 
     def _prevent(self, state: GameState, last: Mapping[str, Any]) -> None:
         """'No damage from this attack': take the attack's damage off its target again."""
@@ -575,9 +550,7 @@ class CreatureCrush(Ruleset):
         state.flags["damage"][target] = max(0, self.damage_of(state, target) - amount)
 
     # ================================================================== legal moves
-    def legal_moves(self, state: GameState) -> list[Move]:
-        if state.outcome is not None:
-            return []
+    def candidate_moves(self, state: GameState) -> list[Move]:
         moves: list[Move] = []
         if state.phase == "opening":
             moves += [Move("draw", p, value=OPENING_HAND) for p in PLAYERS
@@ -586,7 +559,7 @@ class CreatureCrush(Ruleset):
             moves += self._turn_moves(state, state.active)
             moves.append(Move("pass", state.active))
         moves.append(Move("next-phase", state.active))
-        return [m for m in moves if not [v for v in self.check(state, m) if v.blocking]]
+        return moves
 
     def _turn_moves(self, state: GameState, p: str) -> list[Move]:
         moves: list[Move] = []
@@ -650,9 +623,9 @@ class CreatureCrush(Ruleset):
     # ================================================================== checks
     def check_specific(self, state: GameState, move: Move) -> list[Violation]:
         kind = move.kind
-        if kind in ("next-phase", "pass", "concede", "declare"):
+        if kind in CORE_KINDS:
             return []
-        checker = getattr(self, "_check_" + kind.replace("-", "_"))
+        checker = self.handler("_check_", kind)
         found: list[Violation] = checker(state, move)
         return found
 
@@ -1021,8 +994,7 @@ class CreatureCrush(Ruleset):
         super().apply(state, move)
 
     def apply_specific(self, state: GameState, move: Move) -> None:
-        if move.kind in MOVE_KINDS:  # an unknown move was recorded; it changes nothing
-            getattr(self, "_apply_" + move.kind.replace("-", "_"))(state, move)
+        self.handler("_apply_", move.kind)(state, move)
 
     def _apply_draw(self, state: GameState, move: Move) -> None:
         p = move.player
@@ -1297,8 +1269,6 @@ class CreatureCrush(Ruleset):
     def after_move(self, state: GameState) -> None:
         if state.phase == "opening" and not self._opening_missing(state):
             self.flow.advance(state)
-        if state.outcome is not None:
-            return
         beaten = [p for p in PLAYERS if self._all_in_hell(state, p)]
         if len(beaten) == 2:
             state.outcome = Outcome(None, "stalemate", "both players' cards are all in hell",
@@ -1384,11 +1354,11 @@ class CreatureCrush(Ruleset):
         if key == "start_dice":
             return int(state.flags.get("rolled", 0))
         if key == "destroyed":
-            return list(state.flags["destroyed"]) + [_card_id(u) for u in
+            return list(state.flags["destroyed"]) + [card_id_of(u) for u in
                                                      state.flags["destroyed"]]
         if key == "hell":
             return {p: state.count(bd.hell(p)) for p in PLAYERS}
-        return None
+        return super().expect_value(state, key)
 
     def view_extra(self, state: GameState, observer: str) -> dict[str, Any]:
         shown_damage = {u: d for u, d in state.flags["damage"].items() if u in state.public}

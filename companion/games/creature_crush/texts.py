@@ -6,9 +6,10 @@ case does not have reads "-".
 
 from __future__ import annotations
 
+from collections.abc import MutableMapping
 from typing import Any
 
-from companion.engine.api import Violation, register_move_text
+from companion.engine.texts import ViolationCatalog
 
 RULEBOOK = "Creature Crush Schlachtplan"
 
@@ -274,36 +275,14 @@ MOVE_TEXTS: tuple[tuple[str, str, str], ...] = (
      "der Tisch zeigt, was die Regeln taten ({value} von {player})"),
 )
 
-for _kind, _en, _de in MOVE_TEXTS:
-    register_move_text(_kind, _en, _de)
 
-
-class _Fill(dict[str, Any]):
-    """Template values; a value the case does not have reads "-" instead of failing."""
-
-    def __missing__(self, key: str) -> str:
-        return "-"
-
-
-def violation(
-    code: str,
-    cards: tuple[str, ...] = (),
-    zones: tuple[str, ...] = (),
-    lifted_by: str | None = None,
-    **values: Any,
-) -> Violation:
-    section, en, de = VIOLATIONS[code]
-    fill = _Fill({"card": ", ".join(cards) or "-", "zone": zones[0] if zones else "-", **values})
+def _derive(fill: MutableMapping[str, Any]) -> None:
+    """German twins of English-only values: the dice unit, allowed places, reasons."""
     fill.setdefault("unit", "")
     fill.setdefault("unit_de", " Würfel" if fill["unit"] else "")
     fill.setdefault("allowed_de", fill.get("allowed", "-"))
     fill.setdefault("why_de", fill.get("why", "-"))
-    return Violation(
-        code=code,
-        message_en=en.format_map(fill),
-        message_de=de.format_map(fill),
-        rule=f"{RULEBOOK}, {section}",
-        cards=cards,
-        zones=zones,
-        lifted_by=lifted_by,
-    )
+
+
+CATALOG = ViolationCatalog(RULEBOOK, VIOLATIONS, derive=_derive)
+violation = CATALOG.violation

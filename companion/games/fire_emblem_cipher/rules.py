@@ -30,16 +30,24 @@ from companion.engine.api import (
     SetupError,
     Violation,
     other,
-    register_move_text,
 )
 from companion.engine.flow import Flow, FlowSpec, PhaseSpec, Text
 from companion.engine.interpreter import SnapshotDiff
-from companion.engine.ruleset import Ruleset
+from companion.engine.ruleset import CORE_KINDS, Ruleset
+from companion.engine.setup import (
+    attach_cards,
+    card_ref,
+    deal_hands,
+    lay_face_down,
+    lay_table,
+    sample_decks,
+    table_cards,
+    tap_cards,
+)
 from companion.engine.state import UNKNOWN, GameState, hand_zone
 from companion.games.fire_emblem_cipher import effects as fx
 from companion.games.fire_emblem_cipher import interpret as fe_interpret
 from companion.games.fire_emblem_cipher.texts import violation
-from companion.snapshot import card_uid
 
 HAND_SIZE = 6
 ORBS = 5
@@ -53,7 +61,7 @@ TURN_KINDS = (
 SEEN_KINDS = ("remove", "discard", "face-down", "reveal-bond", "tap", "untap")
 MOVE_KINDS = SETUP_KINDS + TURN_KINDS + SEEN_KINDS
 
-for _kind, _en, _de in (
+MOVE_TEXTS: tuple[tuple[str, str, str], ...] = (
     ("choose-lord", "{player} lays a lord face down on {to}",
      "{player} legt einen Hauptcharakter verdeckt auf {to}"),
     ("deal", "{player} draws {value} starting cards", "{player} zieht {value} Startkarten"),
@@ -89,18 +97,15 @@ for _kind, _en, _de in (
      "{player} deckt die Bindung {cards} auf"),
     ("tap", "{player} taps {cards}", "{player} tappt {cards}"),
     ("untap", "{player} untaps {cards}", "{player} enttappt {cards}"),
-):
-    register_move_text(_kind, _en, _de)
-
-
-def _t(en: str, de: str) -> Text:
-    return Text(en, de)
+)
 
 
 class FireEmblemCipher(Ruleset):
     game_id = "fire-emblem-cipher"
     rulebook = "fire-emblem-cipher.de.txt"
     move_kinds = MOVE_KINDS
+    move_texts = MOVE_TEXTS
+    expect_keys = ("orbs", "bonds", "attack", "defeated", "support")
 
     def __init__(self) -> None:
         self.flow = Flow(
@@ -108,20 +113,20 @@ class FireEmblemCipher(Ruleset):
                 setup_phases=(
                     PhaseSpec(
                         "setup",
-                        _t("Preparation", "Spielvorbereitung"),
-                        may=(_t("redraw the six starting cards once (mulligan)",
+                        Text("Preparation", "Spielvorbereitung"),
+                        may=(Text("redraw the six starting cards once (mulligan)",
                                 "die sechs Startkarten einmal neu ziehen (Mulligan)"),),
                         must=(
-                            _t("lay a cost-1 unit from your deck face down on the front row "
+                            Text("lay a cost-1 unit from your deck face down on the front row "
                                "(lord)",
                                "eine Einheit mit Kosten 1 aus dem Deck verdeckt in die "
                                "Vorderreihe legen (Hauptcharakter)"),
-                            _t("draw six cards", "sechs Karten ziehen"),
-                            _t("lay the next five deck cards face down as orbs",
+                            Text("draw six cards", "sechs Karten ziehen"),
+                            Text("lay the next five deck cards face down as orbs",
                                "die nächsten fünf Deckkarten verdeckt als Juwelen legen"),
-                            _t("reveal both lords together", "beide Hauptcharaktere aufdecken"),
+                            Text("reveal both lords together", "beide Hauptcharaktere aufdecken"),
                         ),
-                        ends=_t("both lords are revealed: the first player's turn begins",
+                        ends=Text("both lords are revealed: the first player's turn begins",
                                 "beide Hauptcharaktere sind aufgedeckt: der erste Zug beginnt"),
                         end_check=self._setup_missing,
                         setup=True,
@@ -130,18 +135,18 @@ class FireEmblemCipher(Ruleset):
                 turn_phases=(
                     PhaseSpec(
                         "start",
-                        _t("Start phase", "Startphase"),
-                        may=(_t("use start-of-turn skills (announce them)",
+                        Text("Start phase", "Startphase"),
+                        may=(Text("use start-of-turn skills (announce them)",
                                 "Fähigkeiten zum Zugbeginn einsetzen (ansagen)"),),
-                        must=(_t("draw the top card of your deck (not the first player in the "
+                        must=(Text("draw the top card of your deck (not the first player in the "
                                  "first turn)",
                                  "die oberste Karte des Decks ziehen (nicht der erste Spieler "
                                  "im ersten Zug)"),),
-                        ends=_t("you drew your card", "du hast deine Karte gezogen"),
+                        ends=Text("you drew your card", "du hast deine Karte gezogen"),
                         automatic=(
-                            _t("untap all your units and move used bonds back",
+                            Text("untap all your units and move used bonds back",
                                "alle eigenen Einheiten enttappen, verwendete Bindungen zurück"),
-                            _t("forced march: an empty front row is filled from the back row",
+                            Text("forced march: an empty front row is filled from the back row",
                                "Gewaltmarsch: eine leere Vorderreihe wird aus der Hinterreihe "
                                "gefüllt"),
                         ),
@@ -149,57 +154,57 @@ class FireEmblemCipher(Ruleset):
                     ),
                     PhaseSpec(
                         "bond",
-                        _t("Bond phase", "Bindungsphase"),
-                        may=(_t("lay one card from your hand as a bond, face up or face down",
+                        Text("Bond phase", "Bindungsphase"),
+                        may=(Text("lay one card from your hand as a bond, face up or face down",
                                 "eine Handkarte als Bindung legen, offen oder verdeckt"),),
-                        ends=_t("you end the phase", "du beendest die Phase"),
+                        ends=Text("you end the phase", "du beendest die Phase"),
                     ),
                     PhaseSpec(
                         "deploy",
-                        _t("Deployment phase", "Einsatzphase"),
+                        Text("Deployment phase", "Einsatzphase"),
                         may=(
-                            _t("deploy units to the front or back row (cost from your bonds, "
+                            Text("deploy units to the front or back row (cost from your bonds, "
                                "a face-up bond of each symbol)",
                                "Einheiten in Vorder- oder Hinterreihe einsetzen (Kosten aus "
                                "den Bindungen, je Symbol eine offene Bindung)"),
-                            _t("level up or class change a unit with a same-name card",
+                            Text("level up or class change a unit with a same-name card",
                                "Levelaufstieg oder Klassenwechsel mit gleichnamiger Karte"),
                         ),
-                        ends=_t("you end the phase", "du beendest die Phase"),
-                        automatic=(_t("a class change draws a bonus card before any skill",
+                        ends=Text("you end the phase", "du beendest die Phase"),
+                        automatic=(Text("a class change draws a bonus card before any skill",
                                       "ein Klassenwechsel zieht eine Bonuskarte vor jeder "
                                       "Fähigkeit"),),
                         end_check=self._draws_missing,
                     ),
                     PhaseSpec(
                         "action",
-                        _t("Action phase", "Aktionsphase"),
+                        Text("Action phase", "Aktionsphase"),
                         may=(
-                            _t("attack an opposing unit in range (taps the attacker)",
+                            Text("attack an opposing unit in range (taps the attacker)",
                                "eine gegnerische Einheit in Reichweite angreifen (tappt)"),
-                            _t("move a unit between front and back row (taps it)",
+                            Text("move a unit between front and back row (taps it)",
                                "eine Einheit zwischen Vorder- und Hinterreihe bewegen (tappt)"),
-                            _t("in combat: both turn their deck's top card to support; "
+                            Text("in combat: both turn their deck's top card to support; "
                                "critical hit or evade by discarding a same-name card; "
                                "support skills, the attacker's first",
                                "im Kampf: beide decken die oberste Deckkarte als Unterstützung "
                                "auf; kritischer Treffer oder Ausweichen durch Abwurf einer "
                                "gleichnamigen Karte; Unterstützerfähigkeiten, Angreifer zuerst"),
-                            _t("activate skills (announce them)", "Fähigkeiten aktivieren "
+                            Text("activate skills (announce them)", "Fähigkeiten aktivieren "
                                "(ansagen)"),
                         ),
-                        ends=_t("you end the phase", "du beendest die Phase"),
-                        automatic=(_t("ties go to the attacker; a defeated lord costs an orb",
+                        ends=Text("you end the phase", "du beendest die Phase"),
+                        automatic=(Text("ties go to the attacker; a defeated lord costs an orb",
                                       "Gleichstand gewinnt der Angreifer; ein besiegter "
                                       "Hauptcharakter kostet ein Juwel"),),
                         on_end=fx.end_combat,
                     ),
                     PhaseSpec(
                         "end",
-                        _t("End phase", "Endphase"),
-                        may=(_t("use end-of-turn skills (announce them)",
+                        Text("End phase", "Endphase"),
+                        may=(Text("use end-of-turn skills (announce them)",
                                 "Fähigkeiten zum Zugende einsetzen (ansagen)"),),
-                        ends=_t("you end your turn", "du beendest deinen Zug"),
+                        ends=Text("you end your turn", "du beendest deinen Zug"),
                     ),
                 ),
                 on_turn_begin=self._turn_begins,
@@ -208,8 +213,6 @@ class FireEmblemCipher(Ruleset):
 
     # ================================================================== setup
     def setup(self, config: GameConfig) -> GameState:
-        if config.first not in PLAYERS:
-            raise SetupError(f"first player must be p1 or p2, not {config.first!r}")
         state = self.new_state(config)
         for p in PLAYERS:
             state.add_zone(fx.zone(p, "deck"), hidden=True)
@@ -218,7 +221,7 @@ class FireEmblemCipher(Ruleset):
             for name in ("bonds", "front", "back", "support", "retreat"):
                 state.add_zone(fx.zone(p, name))
         setup = config.setup
-        on_table = self._setup_table_cards(setup) if setup else set()
+        on_table = table_cards(setup)
         for p, uids in self._decks(config).items():
             for uid in uids:
                 if uid not in on_table:
@@ -243,79 +246,21 @@ class FireEmblemCipher(Ruleset):
             unknown = [k for k in config.decks if k not in PLAYERS]
             if unknown:
                 raise SetupError(f"Fire Emblem Cipher decks belong to p1 and p2, not {unknown}")
-            return {p: [u if "#" in u else card_uid(u, 1) for u in config.decks.get(p, ())]
-                    for p in PLAYERS}
-        from companion.cardsets import load_deck
-
-        copies: dict[str, int] = {}
-        decks: dict[str, list[str]] = {}
-        for p, name in DEFAULT_DECKS.items():
-            uids = []
-            for card_id, count in load_deck("fire-emblem-cipher", name).cards.items():
-                for _ in range(count):
-                    copies[card_id] = copies.get(card_id, 0) + 1
-                    uids.append(card_uid(card_id, copies[card_id]))
-            decks[p] = uids
-        return decks
-
-    @staticmethod
-    def _uid(item: str) -> str:
-        return item if "#" in item else card_uid(item, 1)
-
-    def _setup_table_cards(self, setup: Mapping[str, Any]) -> set[str]:
-        table = setup.get("table") or {}
-        return {self._uid(u) for cards in table.values() if isinstance(cards, list)
-                for u in cards}
+            return {p: [card_ref(u) for u in config.decks.get(p, ())] for p in PLAYERS}
+        return sample_decks("fire-emblem-cipher", DEFAULT_DECKS)
 
     def _setup_midgame(self, state: GameState, setup: Mapping[str, Any]) -> None:
         """Start from a position (DESIGN.md `setup`): table, hands, lords, turn, phase."""
-        table = setup.get("table") or {}
-        for zone_id, cards in table.items():
-            if zone_id not in state.zones or zone_id.endswith(".hand"):
-                raise SetupError(f"setup: unknown zone {zone_id!r} for Fire Emblem Cipher")
-            owner = fx.owner_of_zone(zone_id)
-            if isinstance(cards, int):  # orbs (or any pile) given by its size
-                for _ in range(cards):
-                    if state.draw(fx.zone(owner, "deck"), zone_id) is None:
-                        raise SetupError(f"setup: {owner}'s deck is too small for {zone_id}")
-                continue
-            for item in cards:
-                uid = self._uid(str(item))
-                if uid in state.where:
-                    state.move(uid, zone_id)
-                else:
-                    state.register(uid, zone_id, owner)
-                    if not state.is_hidden(zone_id):
-                        state.public.add(uid)
-        for p, count in (setup.get("hands") or {}).items():
-            if p not in PLAYERS:
-                raise SetupError(f"setup: hands are for p1 and p2, not {p!r}")
-            for _ in range(int(count)):
-                if state.draw(fx.zone(p, "deck"), hand_zone(p)) is None:
-                    raise SetupError(f"setup: {p}'s deck is too small for the hand")
-        for uid in setup.get("face_down") or []:
-            uid = self._uid(str(uid))
-            if uid in state.where and not state.is_hidden(state.where[uid]):
-                state.face_down.add(uid)
-                state.public.discard(uid)
-        for item, holder in dict(setup.get("on") or {}).items():
-            state.attached[self._uid(str(item))] = self._uid(str(holder))
-        self._setup_lords(state, setup, table)
-        phase = str(setup.get("phase", "deploy"))
-        if not self.flow.knows(phase) or phase == "setup":
-            raise SetupError(f"setup: unknown phase {phase!r}")
-        state.turn = int(setup.get("turn", 2)) - 1
-        active = str(setup.get("active", state.first))
-        if active not in PLAYERS:
-            raise SetupError(f"setup: active must be p1 or p2, not {active!r}")
-        self.flow.begin_turn(state, active, first=state.turn == 0)
-        state.phase = phase
-        if phase != "start":
+        lay_table(state, setup, lambda zone, uid: fx.owner_of_zone(zone),
+                  lambda zone: fx.zone(fx.owner_of_zone(zone), "deck"), "Fire Emblem Cipher")
+        deal_hands(state, setup, lambda p: fx.zone(p, "deck"))
+        lay_face_down(state, setup)
+        attach_cards(state, setup)
+        self._setup_lords(state, setup, setup.get("table") or {})
+        self.start_midgame(state, setup, phase="deploy", turn=2)
+        if state.phase != "start":
             state.flags["draws_owed"] = {"p1": 0, "p2": 0}
-        for uid in setup.get("tapped") or []:
-            uid = self._uid(str(uid))
-            if uid in state.where:
-                state.tapped.add(uid)
+        tap_cards(state, setup)  # after the turn began (which untaps the active side)
 
     def _setup_lords(self, state: GameState, setup: Mapping[str, Any],
                      table: Mapping[str, Any]) -> None:
@@ -333,7 +278,7 @@ class FireEmblemCipher(Ruleset):
                     uid = front[-1]
             if uid is None:
                 continue
-            uid = self._uid(str(uid))
+            uid = card_ref(uid)
             if uid not in state.where:
                 raise SetupError(f"setup: lord {uid} of {p} is not on the table")
             state.flags["lord"][p] = fx.unit_with(state, uid) or uid
@@ -386,9 +331,7 @@ class FireEmblemCipher(Ruleset):
         return int(state.flags.get("draws_owed", {}).get(player, 0))
 
     # ================================================================== legal moves
-    def legal_moves(self, state: GameState) -> list[Move]:
-        if state.outcome is not None:
-            return []
+    def candidate_moves(self, state: GameState) -> list[Move]:
         moves: list[Move] = []
         if state.phase == "setup":
             for p in PLAYERS:
@@ -397,7 +340,7 @@ class FireEmblemCipher(Ruleset):
             moves += self._turn_moves(state, state.active)
             moves.append(Move("pass", state.active))
             moves.append(Move("next-phase", state.active))
-        return [m for m in moves if not [v for v in self.check(state, m) if v.blocking]]
+        return moves
 
     def _setup_moves(self, state: GameState, p: str) -> list[Move]:
         info = state.flags["prep"][p]
@@ -471,19 +414,19 @@ class FireEmblemCipher(Ruleset):
     # ================================================================== checks
     def check_specific(self, state: GameState, move: Move) -> list[Violation]:
         kind = move.kind
-        if kind in ("next-phase", "pass", "concede", "declare"):
+        if kind in CORE_KINDS:
             return []
         if kind in SETUP_KINDS:
             if state.phase != "setup":
                 return [violation("fe.setup-only", action=kind)]
-            result: list[Violation] = getattr(self, "_check_" + kind.replace("-", "_"))(
+            result: list[Violation] = self.handler("_check_", kind)(
                 state, move)
             return result
         if kind in SEEN_KINDS:
             return self._check_seen(state, move)
         if state.phase == "setup":
             return [violation("fe.wrong-phase", action=kind, phase="setup")]
-        checker = getattr(self, "_check_" + kind.replace("-", "_"))
+        checker = self.handler("_check_", kind)
         found: list[Violation] = checker(state, move)
         return found
 
@@ -823,17 +766,12 @@ class FireEmblemCipher(Ruleset):
 
     # ================================================================== apply
     def apply_specific(self, state: GameState, move: Move) -> None:
-        getattr(self, "_apply_" + move.kind.replace("-", "_"))(state, move)
+        self.handler("_apply_", move.kind)(state, move)
 
-    def _take(self, state: GameState, player: str, uid: str, source: str) -> str | None:
+    @staticmethod
+    def _take(state: GameState, player: str, uid: str, source: str) -> str | None:
         """The card leaving `source` (a hand or deck): `uid` (resolved) or an unseen one."""
-        if uid == UNKNOWN:
-            unseen = state.unseen_in(source) or state.cards_in(source)
-            return unseen[-1] if unseen else None
-        if uid not in state.where:
-            return None
-        state.resolve(uid, source)
-        return uid
+        return state.take(uid, source)
 
     def _from_hand_card(self, state: GameState, move: Move) -> str | None:
         return self._take(state, move.player, self._card(move), hand_zone(move.player))
@@ -1097,8 +1035,6 @@ class FireEmblemCipher(Ruleset):
 
     # ================================================================== after every move
     def after_move(self, state: GameState) -> None:
-        if state.outcome is not None:
-            return
         if state.phase == "setup":
             if not self._setup_missing(state):
                 self.flow.advance(state)
@@ -1144,7 +1080,7 @@ class FireEmblemCipher(Ruleset):
             return fx.powers(state, c)[0] if c else 0
         if key == "support":
             return dict(c["support_power"]) if c else {p: 0 for p in PLAYERS}
-        return None
+        return super().expect_value(state, key)
 
     def view_extra(self, state: GameState, observer: str) -> dict[str, Any]:
         out: dict[str, Any] = {}

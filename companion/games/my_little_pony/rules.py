@@ -44,17 +44,25 @@ from companion.engine.api import (
     SetupError,
     Violation,
     other,
-    register_move_text,
 )
+from companion.engine.cards import card_id_of
 from companion.engine.flow import Flow, FlowSpec, PhaseSpec, Text
 from companion.engine.interpreter import SnapshotDiff
 from companion.engine.ruleset import Ruleset
+from companion.engine.setup import (
+    CopyNumbers,
+    attach_cards,
+    card_ref,
+    deal_hands,
+    lay_face_down,
+    sample_decks,
+    tap_cards,
+)
 from companion.engine.state import UNKNOWN, GameState, hand_zone
 from companion.games.my_little_pony import effects as fx
 from companion.games.my_little_pony import faceoff as fo
 from companion.games.my_little_pony import interpret as mlp_interpret
 from companion.games.my_little_pony.texts import deck_violation, violation
-from companion.snapshot import card_uid, split_uid
 
 GAME = "my-little-pony-ccg"
 DEFAULT_DECKS = {"p1": "twilight-sparkle", "p2": "rainbow-dash"}
@@ -65,7 +73,7 @@ MOVE_KINDS = (
 )
 ANY_TIME = ("exhaust", "ready", "boost", "modify", "identify", "remove")
 
-for _kind, _en, _de in (
+MOVE_TEXTS: tuple[tuple[str, str, str], ...] = (
     ("starting-problem", "{player} brings {cards} into play as starting problem",
      "{player} bringt {cards} als Startproblem ins Spiel"),
     ("draw", "{player} draws", "{player} zieht"),
@@ -88,74 +96,71 @@ for _kind, _en, _de in (
     ("modify", "{target} gets {value} power", "{target} erhält {value} Kraft"),
     ("identify", "{cards} seen at {to}", "{cards} an {to} gesehen"),
     ("remove", "{cards} moved to {to}", "{cards} kam nach {to}"),
-):
-    register_move_text(_kind, _en, _de)
-
-
-def _t(en: str, de: str) -> Text:
-    return Text(en, de)
+)
 
 
 class MyLittlePony(Ruleset):
     game_id = GAME
     rulebook = "my-little-pony-ccg.de.txt"
     move_kinds = MOVE_KINDS
+    move_texts = MOVE_TEXTS
+    expect_keys = ("action_tokens", "solved", "points", "faceoff", "frightened", "home_limit")
 
     def __init__(self) -> None:
         self.flow = Flow(FlowSpec(
             setup_phases=(
                 PhaseSpec(
-                    "setup", _t("Setup", "Spielvorbereitung"),
-                    may=(_t("each player brings a Starting Problem into play and draws 6",
+                    "setup", Text("Setup", "Spielvorbereitung"),
+                    may=(Text("each player brings a Starting Problem into play and draws 6",
                             "jeder Spieler bringt ein Startproblem ins Spiel und zieht 6"),),
-                    ends=_t("both problems are in play and both hands have 6 cards",
+                    ends=Text("both problems are in play and both hands have 6 cards",
                             "beide Probleme liegen und beide Hände haben 6 Karten"),
                     end_check=self._setup_missing, setup=True,
                 ),
             ),
             turn_phases=(
                 PhaseSpec(
-                    "ready", _t("Ready phase", "Ready Phase"),
-                    must=(_t("draw a card", "eine Karte ziehen"),),
-                    automatic=(_t("ready your exhausted cards; gain action tokens",
+                    "ready", Text("Ready phase", "Ready Phase"),
+                    must=(Text("draw a card", "eine Karte ziehen"),),
+                    automatic=(Text("ready your exhausted cards; gain action tokens",
                                   "erschöpfte Karten bereit machen; Aktionspunkte erhalten"),),
                     on_begin=self._ready_begins, end_check=self._ready_missing,
                 ),
                 PhaseSpec(
-                    "troublemaker", _t("Troublemaker phase", "Troublemaker Phase"),
-                    may=(_t("challenge a face-up opposing troublemaker or a Villain",
+                    "troublemaker", Text("Troublemaker phase", "Troublemaker Phase"),
+                    may=(Text("challenge a face-up opposing troublemaker or a Villain",
                             "einen offenen gegnerischen Widersacher oder Villain herausfordern"),),
-                    must=(_t("uncover your face-down troublemakers",
+                    must=(Text("uncover your face-down troublemakers",
                              "deine verdeckten Widersacher aufdecken"),),
                     end_check=self._troublemaker_missing,
                 ),
                 PhaseSpec(
-                    "main", _t("Main phase", "Main Phase"),
+                    "main", Text("Main phase", "Main Phase"),
                     may=(
-                        _t("play cards (cost in action tokens)", "Karten spielen (Kosten)"),
-                        _t("move a character (1 token; Swift 0)",
+                        Text("play cards (cost in action tokens)", "Karten spielen (Kosten)"),
+                        Text("move a character (1 token; Swift 0)",
                            "einen Charakter bewegen (1 Aktionspunkt; Swift 0)"),
-                        _t("draw a card for 1 token", "für 1 Aktionspunkt eine Karte ziehen"),
-                        _t("play a troublemaker face down (1 token)",
+                        Text("draw a card for 1 token", "für 1 Aktionspunkt eine Karte ziehen"),
+                        Text("play a troublemaker face down (1 token)",
                            "einen Widersacher verdeckt spielen (1 Aktionspunkt)"),
-                        _t("Inspired: look at the top of the opponent's deck",
+                        Text("Inspired: look at the top of the opponent's deck",
                            "Inspired: oberste Karten des gegnerischen Decks ansehen"),
                     ),
                     end_check=self._faceoff_missing,
                 ),
                 PhaseSpec(
-                    "score", _t("Score phase", "Score Phase"),
-                    must=(_t("finish the faceoffs and replace solved problems",
+                    "score", Text("Score phase", "Score Phase"),
+                    must=(Text("finish the faceoffs and replace solved problems",
                              "Konfrontationen beenden und gelöste Probleme ersetzen"),),
-                    automatic=(_t("confront every problem whose requirements you meet",
+                    automatic=(Text("confront every problem whose requirements you meet",
                                   "jedes Problem lösen, dessen Anforderungen du erfüllst"),),
                     on_begin=self._score_begins, end_check=self._score_missing,
                 ),
                 PhaseSpec(
-                    "end", _t("End phase", "Zug Ende"),
-                    must=(_t("hand limit 8, then the home limit",
+                    "end", Text("End phase", "Zug Ende"),
+                    must=(Text("hand limit 8, then the home limit",
                              "Handlimit 8, dann das Zuhauselimit"),),
-                    ends=_t("you end your turn", "du beendest deinen Zug"),
+                    ends=Text("you end your turn", "du beendest deinen Zug"),
                     end_check=self._end_missing,
                 ),
             ),
@@ -164,8 +169,6 @@ class MyLittlePony(Ruleset):
 
     # ================================================================== setup
     def setup(self, config: GameConfig) -> GameState:
-        if config.first not in PLAYERS:
-            raise SetupError(f"first player must be p1 or p2, not {config.first!r}")
         state = self.new_state(config)
         for p in PLAYERS:
             for zone, hidden in ((fx.deck(p), True), (hand_zone(p), True),
@@ -176,7 +179,7 @@ class MyLittlePony(Ruleset):
             "tokens": {p: 0 for p in PLAYERS}, "points": {p: 0 for p in PLAYERS},
             "mane": {}, "boosted": [], "frightened": [], "confronted": {}, "solved": [],
             "problem_due": [], "faceoff": None, "faceoff_queue": [], "send_home": None,
-            "power_mods": {}, "mane_backs": {}, "declared_seen": 0, "last_faceoff": "none",
+            "power_mods": {}, "mane_backs": {}, "declared_seen": 0, "last_faceoff": None,
             "setup_started": {p: False for p in PLAYERS}, "deck_faults": {},
         })
         lists = self._deck_lists(state, config)
@@ -205,20 +208,13 @@ class MyLittlePony(Ruleset):
         theme decks (Twilight Sparkle against Rainbow Dash)."""
         raw: dict[str, list[str]] = {p: [] for p in PLAYERS}
         forced_problems: dict[str, list[str]] = {p: [] for p in PLAYERS}
-        taken = {u for uids in config.decks.values() for u in uids if "#" in u}
-        copies: Counter[str] = Counter()
+        numbers = CopyNumbers(u for uids in config.decks.values() for u in uids)
         for key, uids in config.decks.items():
             owner = key.split(".", 1)[0]
             if owner not in PLAYERS:
                 raise SetupError(f"decks are for p1 and p2 (or their piles), not {key!r}")
             target = forced_problems if key.endswith("problem-deck") else raw
-            for item in uids:
-                uid = item
-                while "#" not in uid or (uid != item and uid in taken):
-                    copies[item] += 1
-                    uid = card_uid(item, copies[item])
-                taken.add(uid)
-                target[owner].append(uid)
+            target[owner].extend(numbers.uid(item) for item in uids)
         if not any(raw.values()) and not any(forced_problems.values()):
             raw = self._default_decks()
         result: dict[str, tuple[str | None, list[str], list[str]]] = {}
@@ -232,21 +228,12 @@ class MyLittlePony(Ruleset):
 
     @staticmethod
     def _default_decks() -> dict[str, list[str]]:
-        from companion.cardsets import load_deck
-
-        copies: Counter[str] = Counter()
-        out: dict[str, list[str]] = {}
-        for p, name in DEFAULT_DECKS.items():
-            deck = load_deck(GAME, name)
-            ids = ([deck.mane] if deck.mane else []) + [
+        def ids(deck: Any) -> list[str]:
+            return ([deck.mane] if deck.mane else []) + [
                 cid for cid, n in deck.cards.items() for _ in range(n)] + [
                 cid for cid, n in deck.problems.items() for _ in range(n)]
-            uids = []
-            for cid in ids:
-                copies[cid] += 1
-                uids.append(card_uid(cid, copies[cid]))
-            out[p] = uids
-        return out
+
+        return sample_decks(GAME, DEFAULT_DECKS, ids)
 
     def _deck_faults(self, state: GameState,
                      lists: Mapping[str, tuple[str | None, list[str], list[str]]]
@@ -262,9 +249,9 @@ class MyLittlePony(Ruleset):
             mane = fx.mane_of(state, p)
             deck = DeckList(
                 slug=p, name=p, game=GAME,
-                cards=dict(Counter(_card_id(u) for u in cards)),
-                mane=_card_id(mane) if mane else None,
-                problems=dict(Counter(_card_id(u) for u in problems)),
+                cards=dict(Counter(card_id_of(u) for u in cards)),
+                mane=card_id_of(mane) if mane else None,
+                problems=dict(Counter(card_id_of(u) for u in problems)),
             )
             faults[p] = [
                 deck_violation(f.code, f.en, f.de, f.cards, f.rule).to_dict()
@@ -280,39 +267,28 @@ class MyLittlePony(Ruleset):
         """
         listed: dict[str, set[str]] = {}
         for uid, holder in state.owner.items():
-            listed.setdefault(_card_id(uid), set()).add(holder)
+            listed.setdefault(card_id_of(uid), set()).add(holder)
         for zone, cards in (setup.get("table") or {}).items():
             if zone not in state.zones or fx.zone_owner(zone) not in PLAYERS:
                 raise SetupError(f"setup: unknown zone {zone!r} for My Little Pony")
             for item in cards:
-                uid = item if "#" in item else card_uid(item, 1)
+                uid = card_ref(item)
                 if uid in state.where:
                     state.move(uid, zone)
                 else:
                     # a card not in the deck lists belongs to the player whose deck lists
                     # the same card, else to the owner of the zone it lies in
-                    holders = listed.get(_card_id(uid), set())
+                    holders = listed.get(card_id_of(uid), set())
                     owner = next(iter(holders)) if len(holders) == 1 else fx.zone_owner(zone)
                     state.register(uid, zone, owner)
                     if not state.is_hidden(zone):
                         state.public.add(uid)
                 if state.facts(uid).type == "mane":
                     state.flags["mane"][state.owner[uid]] = uid
-        for p, count in (setup.get("hands") or {}).items():
-            if p not in PLAYERS:
-                raise SetupError(f"setup: hands are for p1 and p2, not {p!r}")
-            for _ in range(int(count)):
-                if state.draw(fx.deck(p), hand_zone(p)) is None:
-                    raise SetupError(f"setup: {p}'s deck is too small for the hand")
-        for uid in setup.get("face_down") or []:
-            if uid in state.where and not state.is_hidden(state.where[uid]):
-                state.face_down.add(uid)
-                state.public.discard(uid)
-        for uid in setup.get("tapped") or []:
-            if uid in state.where:
-                state.tapped.add(uid)
-        for item, holder in dict(setup.get("on") or {}).items():
-            state.attached[str(item)] = str(holder)
+        deal_hands(state, setup, fx.deck)
+        lay_face_down(state, setup)
+        tap_cards(state, setup)
+        attach_cards(state, setup)
         active = str(setup.get("active", state.first))
         if active not in PLAYERS:
             raise SetupError(f"setup: active must be p1 or p2, not {active!r}")
@@ -456,9 +432,7 @@ class MyLittlePony(Ruleset):
         return state.turn == 1 and state.active == state.first
 
     # ================================================================== legal moves
-    def legal_moves(self, state: GameState) -> list[Move]:
-        if state.outcome is not None:
-            return []
+    def candidate_moves(self, state: GameState) -> list[Move]:
         moves: list[Move] = []
         p = state.active
         if state.phase == "setup":
@@ -466,8 +440,8 @@ class MyLittlePony(Ruleset):
                 if fx.problem_at(state, fx.problem_zone(q)) is None:
                     seen: set[str] = set()
                     for u in state.cards_in(fx.problem_deck(q)):
-                        if fx.has(state, u, "Starting Problem") and _card_id(u) not in seen:
-                            seen.add(_card_id(u))
+                        if fx.has(state, u, "Starting Problem") and card_id_of(u) not in seen:
+                            seen.add(card_id_of(u))
                             moves.append(Move("starting-problem", q, (u,)))
                 if state.count(hand_zone(q)) < fx.OPENING_HAND:
                     moves.append(Move("draw", q))
@@ -484,7 +458,7 @@ class MyLittlePony(Ruleset):
             moves += self._phase_moves(state, p)
             moves.append(Move("next-phase", p))
             moves.append(Move("pass", p))
-        return [m for m in moves if not [v for v in self.check(state, m) if v.blocking]]
+        return moves
 
     def _phase_moves(self, state: GameState, p: str) -> list[Move]:
         moves: list[Move] = []
@@ -524,14 +498,14 @@ class MyLittlePony(Ruleset):
         if kind == "pass":
             return self._check_pass(state)
         if kind in ANY_TIME:
-            return getattr(self, f"_check_{kind}")(state, move)
+            return self.handler("_check_", kind)(state, move)
         if state.phase == "setup":
             if kind not in ("starting-problem", "draw"):
                 return [violation("mlp.wrong-phase", action=kind, phase="setup")]
             return self._deck_faults_for(state, move.player) + (
                 self._check_starting_problem(state, move) if kind == "starting-problem"
                 else self._check_setup_draw(state, move))
-        handler = getattr(self, "_check_" + kind.replace("-", "_"))
+        handler = self.handler("_check_", kind)
         found: list[Violation] = handler(state, move)
         return found
 
@@ -653,7 +627,7 @@ class MyLittlePony(Ruleset):
                 found.append(violation("mlp.requirement", cards=(uid,), player=p,
                                        need=need.get("power"), color=wanted, have=have))
         if fx.has(state, uid, "Unique") and any(
-            _card_id(u) == facts.id and state.owner.get(u) == p
+            card_id_of(u) == facts.id and state.owner.get(u) == p
             for z in fx.AREAS for u in state.cards_in(z)
         ):
             found.append(violation("mlp.unique-in-play", cards=(uid,), player=p))
@@ -857,7 +831,7 @@ class MyLittlePony(Ruleset):
         kind = move.kind
         if state.phase == "setup" and kind in ("starting-problem", "draw"):
             state.flags["setup_started"][move.player] = True
-        getattr(self, "_apply_" + kind.replace("-", "_"))(state, move)
+        self.handler("_apply_", kind)(state, move)
 
     def _take_from_hand(self, state: GameState, player: str, uid: str,
                         prefer: str | None = None) -> str | None:
@@ -872,10 +846,7 @@ class MyLittlePony(Ruleset):
                     typed = [spare[-1]]
             pick = typed or unseen
             return pick[-1] if pick else None
-        if uid not in state.where:
-            return None
-        state.resolve(uid, hand)
-        return uid
+        return state.take(uid, hand)
 
     def _pay(self, state: GameState, player: str, cost: int) -> None:
         fx.add_tokens(state, player, -cost)
@@ -1049,7 +1020,7 @@ class MyLittlePony(Ruleset):
         f = fo.current(state)
         assert f is not None
         won = fo.winner(state, f)
-        state.flags["last_faceoff"] = won or "none"
+        state.flags["last_faceoff"] = won
         state.flags.setdefault("faceoffs", []).append(fo.result_summary(state, f, won))
         state.flags["faceoff"] = None
         if won is not None and any(fx.has(state, u, "Studious") for u in f["sides"][won]):
@@ -1160,8 +1131,6 @@ class MyLittlePony(Ruleset):
     # ================================================================== after every move
     def after_move(self, state: GameState) -> None:
         self._read_declarations(state)
-        if state.outcome is not None:
-            return
         if state.phase == "setup" and not self._setup_missing(state):
             self.flow.advance(state)
         order = [state.active, other(state.active)]
@@ -1212,20 +1181,20 @@ class MyLittlePony(Ruleset):
         f = fo.current(state)
         if f is not None:
             first = other(state.active)
-            extra.append(_t(
+            extra.append(Text(
                 f"faceoff: both players flip the top card of their deck (power only); "
                 f"Faceoff events and actions alternate, {first} first",
                 f"Konfrontation: beide Spieler decken die oberste Deckkarte auf (nur Kraft); "
                 f"Faceoff-Events und -Aktionen abwechselnd, {first} beginnt"))
         due = state.flags.get("send_home")
         if due:
-            extra.append(_t(f"{due['player']} sends one character at {due['zone']} home",
+            extra.append(Text(f"{due['player']} sends one character at {due['zone']} home",
                             f"{due['player']} schickt einen Charakter von {due['zone']} "
                             f"nach Hause"))
         for p in state.flags.get("problem_due", []):
-            extra.append(_t(f"{p} brings the top problem of the problem deck into play",
+            extra.append(Text(f"{p} brings the top problem of the problem deck into play",
                             f"{p} bringt das oberste Problem des Problemdecks ins Spiel"))
-        extra.append(_t(
+        extra.append(Text(
             "Reactions: the player who did not cause the trigger may react first, then "
             "alternating",
             "Reaktionen: zuerst darf der Spieler reagieren, der die Auslösung nicht verursacht "
@@ -1253,8 +1222,12 @@ class MyLittlePony(Ruleset):
         if key == "solved":
             return list(state.flags.get("solved", []))
         if key == "faceoff":
-            return state.flags.get("last_faceoff", "none")
-        return None
+            return state.flags.get("last_faceoff")
+        if key == "frightened":
+            return list(state.flags.get("frightened", []))
+        if key == "home_limit":
+            return {p: fx.home_limit(state, p) for p in PLAYERS}
+        return super().expect_value(state, key)
 
     def view_extra(self, state: GameState, observer: str) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -1279,7 +1252,7 @@ class MyLittlePony(Ruleset):
                 "totals": {p: fo.side_total(state, f, p) for p in PLAYERS},
                 "actions_first": other(state.active),
             }
-        out["last_faceoff"] = state.flags.get("last_faceoff", "none")
+        out["last_faceoff"] = state.flags.get("last_faceoff")
         return out
 
     def illegal_examples(self, state: GameState) -> list[Move]:
@@ -1291,10 +1264,3 @@ class MyLittlePony(Ruleset):
             examples.append(Move("starting-problem", p, ("nope#1",)))
             examples.append(Move("play", other(p), (UNKNOWN,), to=fx.home(other(p))))
         return examples
-
-
-def _card_id(uid: str) -> str:
-    try:
-        return split_uid(uid)[0]
-    except ValueError:
-        return uid

@@ -7,9 +7,8 @@ troublemakers) name the official Enterplay rules they come from (see rules.py, "
 
 from __future__ import annotations
 
-from typing import Any
-
 from companion.engine.api import Violation
+from companion.engine.texts import ViolationCatalog
 
 RULEBOOK = "My Little Pony CCG rules"
 OFFICIAL = "official Enterplay rules"
@@ -236,31 +235,8 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
 }
 
 
-class _Fill(dict[str, Any]):
-    """Template values; a value the case does not have reads "-" instead of failing."""
-
-    def __missing__(self, key: str) -> str:
-        return "-"
-
-
-def violation(
-    code: str,
-    cards: tuple[str, ...] = (),
-    zones: tuple[str, ...] = (),
-    lifted_by: str | None = None,
-    **values: Any,
-) -> Violation:
-    section, en, de = VIOLATIONS[code]
-    fill = _Fill({"card": ", ".join(cards) or "-", "zone": zones[0] if zones else "-", **values})
-    return Violation(
-        code=code,
-        message_en=en.format_map(fill),
-        message_de=de.format_map(fill),
-        rule=section if section.startswith(OFFICIAL) else f"{RULEBOOK}, {section}",
-        cards=cards,
-        zones=zones,
-        lifted_by=lifted_by,
-    )
+CATALOG = ViolationCatalog(RULEBOOK, VIOLATIONS, standalone=(OFFICIAL,))
+violation = CATALOG.violation
 
 
 def deck_violation(code: str, en: str, de: str, cards: tuple[str, ...], rule: str) -> Violation:

@@ -27,20 +27,26 @@ from companion.engine.api import (
     Move,
     Outcome,
     Score,
-    SetupError,
     Violation,
     other,
-    register_move_text,
 )
 from companion.engine.effects import run_hook
 from companion.engine.flow import Flow, FlowSpec, PhaseSpec, Text
 from companion.engine.interpreter import SnapshotDiff
-from companion.engine.ruleset import Ruleset
+from companion.engine.ruleset import CORE_KINDS, Ruleset
+from companion.engine.setup import (
+    attach_cards,
+    card_ref,
+    deal_hands,
+    lay_face_down,
+    lay_table,
+    table_cards,
+)
 from companion.engine.state import UNKNOWN, GameState, hand_zone
 from companion.games.trick_or_beat import effects as fx
 from companion.games.trick_or_beat import interpret as tob_interpret
 from companion.games.trick_or_beat.texts import violation
-from companion.snapshot import card_uid, split_uid
+from companion.snapshot import card_uid
 
 DECK = "shared.deck"
 DISCARD = "shared.discard"
@@ -67,7 +73,7 @@ MOVE_KINDS = (
     "untrick",
 )
 
-for _kind, _en, _de in (
+MOVE_TEXTS: tuple[tuple[str, str, str], ...] = (
     ("deal", "{player} is dealt {value} cards", "{player} bekommt {value} Karten"),
     ("redraw", "{player} redraws ({value})", "{player} zieht neu ({value})"),
     ("discard", "{player} discards {cards}", "{player} legt {cards} ab"),
@@ -84,18 +90,15 @@ for _kind, _en, _de in (
     ("trick", "{player} puts a card on the trick pile", "{player} legt auf den Trickstapel"),
     ("remove", "{cards} moved to {to}", "{cards} kam nach {to}"),
     ("untrick", "{player} takes a card from the trick pile", "{player} nimmt vom Trickstapel"),
-):
-    register_move_text(_kind, _en, _de)
-
-
-def _t(en: str, de: str) -> Text:
-    return Text(en, de)
+)
 
 
 class TrickOrBeat(Ruleset):
     game_id = "trick-or-beat"
     rulebook = "trick-or-beat.de.txt"
     move_kinds = MOVE_KINDS
+    move_texts = MOVE_TEXTS
+    expect_keys = ("trick", "lane_limit", "defeated")
 
     def __init__(self) -> None:
         self.flow = Flow(
@@ -103,35 +106,35 @@ class TrickOrBeat(Ruleset):
                 setup_phases=(
                     PhaseSpec(
                         "draft",
-                        _t("Draft", "Draft"),
+                        Text("Draft", "Draft"),
                         may=(
-                            _t(
+                            Text(
                                 "redraw: fewer than 3 creatures, show and draw as many; "
                                 "or discard all and draw 3 fewer",
                                 "Redraw: weniger als 3 Wesen zeigen und gleich viele ziehen; "
                                 "oder alle ablegen und 3 weniger ziehen",
                             ),
-                            _t(
+                            Text(
                                 "place creatures face down on your lanes",
                                 "Wesen verdeckt auf die Lanes legen",
                             ),
                         ),
                         must=(
-                            _t(
+                            Text(
                                 "keep 8 of your cards, the others to the discard pile",
                                 "8 Karten behalten, die anderen auf den Ablagestapel",
                             ),
-                            _t(
+                            Text(
                                 "reveal the face-down creatures together",
                                 "verdeckte Wesen gemeinsam aufdecken",
                             ),
                         ),
-                        ends=_t(
+                        ends=Text(
                             "both players kept 8 cards and revealed their creatures",
                             "beide Spieler haben 8 Karten behalten und Wesen aufgedeckt",
                         ),
                         automatic=(
-                            _t(
+                            Text(
                                 "at the end of the draft, cards beyond 8 count as discarded "
                                 "(the camera sees only the discard pile's top)",
                                 "am Ende des Drafts gelten Karten über 8 als abgelegt "
@@ -146,45 +149,45 @@ class TrickOrBeat(Ruleset):
                 turn_phases=(
                     PhaseSpec(
                         "supply",
-                        _t("Supply phase", "Nachschubphase"),
-                        must=(_t("draw a card", "eine Karte ziehen"),),
-                        ends=_t("you drew a card", "du hast eine Karte gezogen"),
-                        automatic=(_t("draw 1 card", "1 Karte ziehen"),),
+                        Text("Supply phase", "Nachschubphase"),
+                        must=(Text("draw a card", "eine Karte ziehen"),),
+                        ends=Text("you drew a card", "du hast eine Karte gezogen"),
+                        automatic=(Text("draw 1 card", "1 Karte ziehen"),),
                         end_check=self._supply_missing,
                     ),
                     PhaseSpec(
                         "lane",
-                        _t("Lane phase", "Lanephase"),
+                        Text("Lane phase", "Lanephase"),
                         may=(
-                            _t(
+                            Text(
                                 "arrange your creatures on your lanes",
                                 "deine liegenden Wesen beliebig auf deinen Lanes anordnen",
                             ),
                         ),
-                        ends=_t("you end the phase", "du beendest die Phase"),
+                        ends=Text("you end the phase", "du beendest die Phase"),
                     ),
                     PhaseSpec(
                         "main",
-                        _t("Main phase", "Hauptphase"),
+                        Text("Main phase", "Hauptphase"),
                         may=(
-                            _t("summon creatures onto the passive lane", "Wesen beschwören"),
-                            _t("attack with active-lane creatures", "mit Wesen angreifen"),
-                            _t("play tactic cards (one supply card)", "Taktikkarten spielen"),
-                            _t("equip a creature", "Ausrüstung anlegen"),
-                            _t("activate abilities", "Fähigkeiten aktivieren"),
+                            Text("summon creatures onto the passive lane", "Wesen beschwören"),
+                            Text("attack with active-lane creatures", "mit Wesen angreifen"),
+                            Text("play tactic cards (one supply card)", "Taktikkarten spielen"),
+                            Text("equip a creature", "Ausrüstung anlegen"),
+                            Text("activate abilities", "Fähigkeiten aktivieren"),
                         ),
-                        ends=_t("you end the phase", "du beendest die Phase"),
+                        ends=Text("you end the phase", "du beendest die Phase"),
                     ),
                     PhaseSpec(
                         "end",
-                        _t("End phase", "Endphase"),
+                        Text("End phase", "Endphase"),
                         may=(
-                            _t(
+                            Text(
                                 "put one card face down on your trick pile",
                                 "eine Karte verdeckt auf den Trickstapel legen",
                             ),
                         ),
-                        ends=_t("you end your turn", "du beendest deinen Zug"),
+                        ends=Text("you end your turn", "du beendest deinen Zug"),
                     ),
                 ),
                 first_turn_start="lane",
@@ -194,8 +197,6 @@ class TrickOrBeat(Ruleset):
 
     # ================================================================== setup
     def setup(self, config: GameConfig) -> GameState:
-        if config.first not in PLAYERS:
-            raise SetupError(f"first player must be p1 or p2, not {config.first!r}")
         state = self.new_state(config)
         state.add_zone(DECK, hidden=True)
         state.add_zone(DISCARD)
@@ -206,9 +207,9 @@ class TrickOrBeat(Ruleset):
             state.add_zone(fx.trick(p), hidden=True)
         deck = self._deck_list(state, config)
         setup = config.setup
-        table_cards = self._setup_table_cards(setup) if setup else set()
+        on_table = table_cards(setup)
         for uid in deck:
-            if uid not in table_cards:
+            if uid not in on_table:
                 state.register(uid, DECK, "shared")
         state.shuffle(DECK)
         if setup:
@@ -223,64 +224,22 @@ class TrickOrBeat(Ruleset):
     def _deck_list(self, state: GameState, config: GameConfig) -> list[str]:
         listed = [uid for cards in config.decks.values() for uid in cards]
         if listed:
-            return [u if "#" in u else card_uid(u, 1) for u in listed]
+            return [card_ref(u) for u in listed]
         uids: list[str] = []
         for card_id in state.catalog.ids():
             copies = state.catalog.card(card_id).number("copies", 1)
             uids += [card_uid(card_id, c) for c in range(1, max(copies, 1) + 1)]
         return uids
 
-    @staticmethod
-    def _setup_table_cards(setup: Mapping[str, Any]) -> set[str]:
-        table = setup.get("table") or {}
-        return {
-            u if "#" in u else card_uid(u, 1)
-            for cards in table.values()
-            if isinstance(cards, list)
-            for u in cards
-        }
-
     def _setup_midgame(self, state: GameState, setup: Mapping[str, Any]) -> None:
         """Start from a position (DESIGN.md `setup`): table, hands, trick piles, turn, phase."""
-        table = setup.get("table") or {}
-        for zone, cards in table.items():
-            if zone not in state.zones:
-                raise SetupError(f"setup: unknown zone {zone!r} for Trick or Beat")
-            if isinstance(cards, int):  # a face-down pile given by its size
-                for _ in range(cards):
-                    if state.draw(DECK, zone) is None:
-                        raise SetupError(f"setup: draw pile too small for {zone}")
-                continue
-            for item in cards:
-                uid = item if "#" in item else card_uid(item, 1)
-                if uid in state.where:
-                    state.move(uid, zone)
-                else:
-                    state.register(uid, zone, "shared")
-                    if not state.is_hidden(zone):
-                        state.public.add(uid)
-        for p, count in (setup.get("hands") or {}).items():
-            if p not in PLAYERS:
-                raise SetupError(f"setup: hands are for p1 and p2, not {p!r}")
-            for _ in range(int(count)):
-                if state.draw(DECK, hand_zone(p)) is None:
-                    raise SetupError("setup: draw pile too small for the hands")
-        for uid in setup.get("face_down") or []:
-            if uid in state.where and not state.is_hidden(state.where[uid]):
-                state.face_down.add(uid)
-                state.public.discard(uid)
-        for item, holder in dict(setup.get("on") or {}).items():
-            state.attached[str(item)] = str(holder)
-        phase = str(setup.get("phase", "main"))
-        if not self.flow.knows(phase):
-            raise SetupError(f"setup: unknown phase {phase!r}")
-        state.turn = int(setup.get("turn", 2)) - 1
-        active = str(setup.get("active", state.first))
-        if active not in PLAYERS:
-            raise SetupError(f"setup: active must be p1 or p2, not {active!r}")
-        self.flow.begin_turn(state, active, first=state.turn == 0)
-        state.phase = phase
-        state.flags["first_turn"] = state.turn == 1 and active == state.first
+        lay_table(state, setup, lambda zone, uid: "shared", lambda zone: DECK,
+                  "Trick or Beat")
+        deal_hands(state, setup, lambda p: DECK)
+        lay_face_down(state, setup)
+        attach_cards(state, setup)
+        self.start_midgame(state, setup, phase="main", turn=2)
+        state.flags["first_turn"] = state.turn == 1 and state.active == state.first
 
     def _turn_begins(self, state: GameState) -> None:
         state.reset_counters("turn")
@@ -337,9 +296,7 @@ class TrickOrBeat(Ruleset):
         return []
 
     # ================================================================== legal moves
-    def legal_moves(self, state: GameState) -> list[Move]:
-        if state.outcome is not None:
-            return []
+    def candidate_moves(self, state: GameState) -> list[Move]:
         moves: list[Move] = []
         if state.phase == "draft":
             for p in PLAYERS:
@@ -348,7 +305,7 @@ class TrickOrBeat(Ruleset):
             moves += self._turn_moves(state, state.active)
             moves.append(Move("pass", state.active))
         moves.append(Move("next-phase", state.active))
-        return [m for m in moves if not [v for v in self.check(state, m) if v.blocking]]
+        return moves
 
     def _draft_moves(self, state: GameState, p: str) -> list[Move]:
         hand = state.cards_in(hand_zone(p))
@@ -409,7 +366,7 @@ class TrickOrBeat(Ruleset):
     # ================================================================== checks
     def check_specific(self, state: GameState, move: Move) -> list[Violation]:
         kind = move.kind
-        if kind in ("next-phase", "pass", "concede", "declare"):
+        if kind in CORE_KINDS:
             return []
         if kind in ("deal", "redraw", "discard", "place-down", "reveal"):
             if state.phase != "draft":
@@ -418,13 +375,13 @@ class TrickOrBeat(Ruleset):
                 if kind == "place-down":
                     return [violation("tob.face-down", cards=move.cards, zones=(str(move.to),))]
                 return [violation("tob.draft-only", action=kind)]
-            return getattr(self, "_check_" + kind.replace("-", "_"))(state, move)
+            return self.handler("_check_", kind)(state, move)
         if kind in ("remove", "untrick"):
-            return getattr(self, "_check_" + kind)(state, move)
+            return self.handler("_check_", kind)(state, move)
         found = self.turn_violations(state, move)
         if state.phase == "draft" and kind != "draw":
             return [*found, violation("tob.wrong-phase", action=kind, phase="draft")]
-        checker = getattr(self, "_check_" + kind.replace("-", "_"))
+        checker = self.handler("_check_", kind)
         result: list[Violation] = checker(state, move)
         return found + result
 
@@ -702,18 +659,12 @@ class TrickOrBeat(Ruleset):
     # ================================================================== apply
     def apply_specific(self, state: GameState, move: Move) -> None:
         state.flags["expected_deck_draws"] = 0
-        getattr(self, "_apply_" + move.kind.replace("-", "_"))(state, move)
+        self.handler("_apply_", move.kind)(state, move)
 
-    def _take_from_hand(self, state: GameState, player: str, uid: str) -> str | None:
+    @staticmethod
+    def _take_from_hand(state: GameState, player: str, uid: str) -> str | None:
         """The card leaving `player`'s hand: `uid` (resolved) or any unseen card for "?"."""
-        hand = hand_zone(player)
-        if uid == UNKNOWN:
-            unseen = state.unseen_in(hand) or state.cards_in(hand)
-            return unseen[-1] if unseen else None
-        if uid not in state.where:
-            return None
-        state.resolve(uid, hand)
-        return uid
+        return state.take(uid, hand_zone(player))
 
     def _apply_redraw(self, state: GameState, move: Move) -> None:
         if any(v.blocking for v in self._check_redraw(state, move)):
@@ -960,8 +911,6 @@ class TrickOrBeat(Ruleset):
             state.move(top, hand_zone(move.player))
 
     def after_move(self, state: GameState) -> None:
-        if state.outcome is not None:
-            return
         for p in PLAYERS:
             if state.count(fx.trick(p)) >= TRICK_WIN and state.count(fx.trick(other(p))) < 6:
                 state.outcome = Outcome(
@@ -1004,7 +953,7 @@ class TrickOrBeat(Ruleset):
             return {p: fx.lane_limit(state, p) for p in PLAYERS}
         if key == "defeated":
             return [u for u in state.cards_in(DISCARD) if state.facts(u).type == "creature"]
-        return None
+        return super().expect_value(state, key)
 
     def view_extra(self, state: GameState, observer: str) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -1036,10 +985,3 @@ class TrickOrBeat(Ruleset):
             examples.append(Move("attack", p, (), target="nobody"))
             examples.append(Move("trick", p, (UNKNOWN,)))
         return examples
-
-
-def uid_card_id(uid: str) -> str:
-    try:
-        return split_uid(uid)[0]
-    except ValueError:
-        return uid
