@@ -128,6 +128,17 @@ def action() -> Any:
     return jsonify(ok=True)
 
 
+@bp.post("/moves")
+def enter_move() -> Any:
+    """A referee enters one of the offered legal moves: body {"move": {...}} as offered."""
+    body = _body()
+    move = body.get("move")
+    if not isinstance(move, dict):
+        abort(400, description="'move' must be an object, one of state.moves as offered")
+    entered = _session().enter(move)
+    return jsonify(ok=True, move=entered.to_dict(), seq=_session().state()["seq"])
+
+
 @bp.post("/note")
 def note() -> Any:
     _session().note(str(_text(_body(), "text", required=True)))

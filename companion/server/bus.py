@@ -65,7 +65,9 @@ class EventBus:
             return self._since(last_id)
 
     def _since(self, last_id: int) -> list[BusMessage] | None:
-        if last_id >= self._last_id:
+        if last_id > self._last_id:
+            return None  # an id from before a restart: this bus never sent it
+        if last_id == self._last_id:
             return []
         oldest = self._buffer[0].id if self._buffer else self._last_id + 1
         if last_id + 1 < oldest:

@@ -11,6 +11,7 @@ from flask import Blueprint, Response, abort, current_app, render_template
 bp = Blueprint("calibration", __name__, url_prefix="/calibration")
 
 MJPEG_BOUNDARY = "frame"
+MJPEG_REPEAT_S = 2.0
 
 
 def _frame() -> bytes | None:
@@ -44,15 +45,19 @@ def stream() -> Response:
     fps = float(current_app.config.get("MJPEG_FPS", 5.0))
 
     def frames() -> Iterator[bytes]:
+        # every part ends with the next boundary: a browser shows a part only once the
+        # boundary after it has arrived, so a still table (or a finished demo) is not black
+        yield f"--{MJPEG_BOUNDARY}\r\n".encode()
         last: bytes | None = None
+        sent = 0.0
         while not session.bus.closed:
             jpeg = session.latest_frame()
-            if jpeg is not None and jpeg is not last:
-                last = jpeg
+            now = time.monotonic()
+            if jpeg is not None and (jpeg is not last or now - sent >= MJPEG_REPEAT_S):
+                last, sent = jpeg, now
                 yield (
-                    f"--{MJPEG_BOUNDARY}\r\nContent-Type: image/jpeg\r\n"
-                    f"Content-Length: {len(jpeg)}\r\n\r\n"
-                ).encode() + jpeg + b"\r\n"
+                    f"Content-Type: image/jpeg\r\nContent-Length: {len(jpeg)}\r\n\r\n"
+                ).encode() + jpeg + f"\r\n--{MJPEG_BOUNDARY}\r\n".encode()
             time.sleep(1.0 / fps)
 
     return Response(frames(), mimetype=f"multipart/x-mixed-replace; boundary={MJPEG_BOUNDARY}")

@@ -82,8 +82,9 @@ def _run(live: Any, host: str, port: int, open_browser: bool, duration: float | 
 def demo(game: str | None, speed: float, port: int, host: str, no_browser: bool,
          duration: float | None, db: Path | None, fps: float) -> None:
     """Play a bundled table script through camera frames, vision, rules and the page."""
-    from companion.server.live_setup import DEFAULT_DEMO_GAME, build_demo, default_db
+    from companion.server.live_setup import DEFAULT_DEMO_GAME, build_demo, check_port, default_db
 
+    check_port(host, port)
     pin = new_pin() if needs_pin(host) else None
     live = build_demo(game or DEFAULT_DEMO_GAME, speed, db or default_db(), fps=fps)
     if pin:
@@ -143,6 +144,9 @@ def serve(camera: int | None, video: str | None, url: str | None, game: str,
     given = [s for s in (camera, video, url) if s is not None]
     if len(given) != 1:
         raise click.UsageError("give exactly one of --camera N, --video FILE, --url URL")
+    from companion.server.live_setup import check_port
+
+    check_port(host, port)
     spec: str | int = given[0]
     names = [n.strip() for n in players.split(",")]
     if len(names) != 2 or not all(names):

@@ -7,6 +7,7 @@ from typing import Any
 from companion.engine.api import GameConfig, LogEntry, Move
 from companion.engine.game import Game
 from companion.engine.interpreter import Interpreter, Observation
+from companion.server.offers import Offers, offers
 from companion.server.referee import Applied, Reaction
 from companion.snapshot import TableSnapshot
 
@@ -92,10 +93,41 @@ class EngineReferee:
                        else f"… and {hidden} moves with cards that are not face up")
         return out
 
+    def offers(self, visible: frozenset[str] | None = None) -> Offers:
+        """Legal moves a referee may enter now. Moves naming a card nobody has seen are only
+        counted; a known card that a hand or another card covers from the camera is named."""
+        if self._game.outcome() is not None:
+            return Offers()
+        known = None if visible is None else visible | frozenset(self._game.state.public)
+        return offers(self.game, self._game.legal_moves_for("table"), known)
+
+    def _next(self, lang: str) -> str:
+        """What "next phase" leads to: the next phase's name, or the opponent's turn."""
+        flow = getattr(self._game.ruleset, "flow", None)
+        spec = getattr(flow, "spec", None)
+        if spec is None:
+            return ""
+        setup, turn = list(spec.setup_phases), list(spec.turn_phases)
+        phase = self._game.state.phase
+        ids = [p.id for p in setup]
+        if phase in ids:
+            i = ids.index(phase)
+            if i + 1 < len(setup):
+                return str(setup[i + 1].name.get(lang))
+            start = spec.first_turn_start or (turn[0].id if turn else None)
+            nxt = next((p for p in turn if p.id == start), None)
+            return str(nxt.name.get(lang)) if nxt else ""
+        ids = [p.id for p in turn]
+        if phase in ids and ids.index(phase) + 1 < len(turn):
+            return str(turn[ids.index(phase) + 1].name.get(lang))
+        opponent = "p2" if self._game.state.active == "p1" else "p1"
+        return f"Zug von {opponent}" if lang == "de" else f"{opponent}'s turn"
+
     def status(self, lang: str, visible: frozenset[str] | None = None) -> dict[str, Any]:
         prompt = self._game.prompt(lang)
         outcome = self._game.outcome()
         return {
+            "next": self._next(lang),
             "turn": prompt.turn,
             "active": prompt.active,
             "phase": prompt.phase,

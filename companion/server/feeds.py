@@ -35,14 +35,16 @@ class SnapshotFeed:
         self.interval_s = interval_s
 
     def run(self, session: LiveSession, stop: threading.Event) -> None:
-        session.camera("ok", detail="table script (no camera)", calibrated=True)
+        session.camera("ok", detail="table script (no camera)", calibrated=True,
+                       detail_de="Tischskript (keine Kamera)")
         for i, snap in enumerate(self.snapshots):
             if stop.is_set():
                 return
             session.observe(snap.with_seq(i, float(i)))
             if self.interval_s and stop.wait(self.interval_s):
                 return
-        session.camera("finished", calibrated=True, detail="table script played to its end")
+        session.camera("finished", calibrated=True, detail="table script played to its end",
+                       detail_de="Tischskript zu Ende gespielt")
 
 
 class FrameFeed:
@@ -95,6 +97,7 @@ class FrameFeed:
                     markers=int(stats.markers_seen),
                     calibrated=bool(stats.calibration_ok),
                     detail=f"{stats.cards_seen} cards, {stats.frame_ms:.0f} ms/frame",
+                    detail_de=f"{stats.cards_seen} Karten, {stats.frame_ms:.0f} ms/Bild",
                     frame_jpeg=jpeg,
                 )
                 if update.snapshot is not None:
@@ -108,7 +111,8 @@ class FrameFeed:
         finally:
             self.source.close()
             session.camera(self.end_status, calibrated=session.health.calibrated,
-                           detail=f"{self.frames} frames, {self.snapshots} settled tables")
+                           detail=f"{self.frames} frames, {self.snapshots} settled tables",
+                           detail_de=f"{self.frames} Bilder, {self.snapshots} ruhige Tische")
 
 
 def overlay_jpeg(image: Any, pipeline: Any, update: Any, width: int) -> bytes:

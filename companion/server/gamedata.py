@@ -44,15 +44,31 @@ def layout_dict(game: str) -> dict[str, Any]:
     }
 
 
-STAT_FIELDS = (("attack", "ATK"), ("survival", "SUR"), ("power", "PWR"), ("strength", "STR"),
-               ("support", "SUP"), ("life", "LIFE"), ("cost", "COST"), ("level", "LV"))
-"""The numbers worth printing on a drawn card, in this order (the rulebooks' quantities)."""
+STAT_FIELDS = (("attack", "ATK", "ANG"), ("survival", "SUR", "ÜLP"), ("power", "PWR", "KRAFT"),
+               ("strength", "STR", "STÄ"), ("support", "SUP", "UNT"), ("life", "LIFE", "LP"),
+               ("cost", "COST", "KOST"), ("level", "LV", "LV"))
+"""The numbers worth printing on a drawn card, in this order (the rulebooks' quantities),
+with the English and German abbreviations."""
+
+TYPE_DE = {"creature": "Wesen", "tactic": "Taktik", "unit": "Einheit", "event": "Ereignis",
+           "friend": "Freund", "mane": "Hauptcharakter", "problem": "Problem",
+           "resource": "Ressource", "troublemaker": "Widersacher", "bot": "Bot",
+           "recruit": "Rekrut", "start": "Startkarte", "crush": "Crush"}
+"""Card types as the German rulebooks name them (Creature Crush keeps "Creature")."""
+GAME_TYPE_DE = {("creature-crush", "creature"): "Creature"}
 
 
-def card_stats(fields: Mapping[str, Any]) -> str:
-    shown = [f"{label} {fields[key]}" for key, label in STAT_FIELDS
+def card_stats(fields: Mapping[str, Any], lang: str = "en") -> str:
+    shown = [f"{de if lang == 'de' else en} {fields[key]}" for key, en, de in STAT_FIELDS
              if isinstance(fields.get(key), int | float) and not isinstance(fields[key], bool)]
     return " · ".join(shown[:3])
+
+
+def card_words(game: str, name: str, card_type: str, fields: Mapping[str, Any]) -> dict[str, Any]:
+    """What the mat prints on a card, in both languages."""
+    return {"name": name, "type": card_type,
+            "type_de": GAME_TYPE_DE.get((game, card_type), TYPE_DE.get(card_type, card_type)),
+            "stats": card_stats(fields), "stats_de": card_stats(fields, "de")}
 
 
 def card_lookup(game: str, extra: Iterable[Mapping[str, Any]] = ()) -> CardInfo:
@@ -68,14 +84,16 @@ def card_lookup(game: str, extra: Iterable[Mapping[str, Any]] = ()) -> CardInfo:
             return cache[card_id]
         found: Mapping[str, Any] | None = None
         if card_id in inline:
-            found = {**inline[card_id], "stats": card_stats(inline[card_id])}
+            row = inline[card_id]
+            found = {**row, **card_words(game, str(row.get("name", card_id)),
+                                         str(row.get("type", "")), row)}
         if found is None:
             try:
                 card = cardset.get(card_id)
             except (KeyError, ValueError):
                 card = None
             if card is not None:
-                found = {"name": card.name, "type": card.type, "stats": card_stats(card.fields)}
+                found = card_words(game, card.name, card.type, card.fields)
         cache[card_id] = found
         return found
 

@@ -248,6 +248,24 @@ def build_demo(
     return live
 
 
+def check_port(host: str, port: int) -> None:
+    """Fail before anything is recorded when the address is taken (werkzeug would exit)."""
+    import socket
+
+    if port == 0:
+        return
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            raise CompanionError(
+                f"cannot listen on {host}:{port}: {exc.strerror or exc} "
+                "(is another companion running? --port 0 picks a free port)"
+            ) from None
+
+
 def serve_in_thread(app: Flask, host: str, port: int) -> tuple[Any, threading.Thread]:
     """A threaded WSGI server (SSE needs one thread per client); returns (server, thread)."""
     from werkzeug.serving import WSGIRequestHandler, make_server
@@ -256,7 +274,11 @@ def serve_in_thread(app: Flask, host: str, port: int) -> tuple[Any, threading.Th
         def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
             return  # one line per request would bury the URL and PIN in the terminal
 
-    server = make_server(host, port, app, threaded=True, request_handler=QuietHandler)
+    check_port(host, port)
+    try:
+        server = make_server(host, port, app, threaded=True, request_handler=QuietHandler)
+    except SystemExit:  # werkzeug prints and exits when the port was taken meanwhile
+        raise OSError(f"cannot listen on {host}:{port}") from None
     thread = threading.Thread(target=server.serve_forever, name="companion-http", daemon=True)
     thread.start()
     return server, thread

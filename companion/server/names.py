@@ -10,9 +10,15 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-CARD_REF = re.compile(r"\b([A-Z][A-Za-z0-9]*-[A-Za-z0-9-]*[A-Za-z0-9])(#\d+)?")
+CARD_REF = re.compile(
+    r"\b([A-Z][A-Za-z0-9]*-[A-Za-z0-9-]*[A-Za-z0-9]|[A-Z][A-Za-z]*\d[A-Za-z0-9]*)(#\d+)?"
+)
+"""Card ids as the cardsets write them: "TOB-006", "B01-003" or "PR22", with a copy "#1"."""
 ZONE_REF = re.compile(r"\b(p[12]|shared)\.([A-Za-z][\w-]*)")
 PLAYER_REF = re.compile(r"\bp([12])\b(?!\.\w)")
+DIE_REF = re.compile(r"\bp[12]\.([wrc])([1-6])\b(?:=(\d+))?")
+DIE_WORDS = {"en": {"w": "white die", "r": "red die", "c": "counter"},
+             "de": {"w": "weißer Würfel", "r": "roter Würfel", "c": "Zähler"}}
 
 
 class Namer:
@@ -39,7 +45,13 @@ class Namer:
             owner = self.players.get(match.group(1))
             return f"{label} ({owner})" if owner else str(label)
 
-        out = ZONE_REF.sub(zone, text)
+        def die(match: re.Match[str]) -> str:
+            words = DIE_WORDS["de" if lang == "de" else "en"]
+            said = f"{words[match.group(1)]} {match.group(2)}"
+            return f"{said} ({match.group(3)})" if match.group(3) else said
+
+        out = DIE_REF.sub(die, text).replace("),", "), ")
+        out = ZONE_REF.sub(zone, out)
         out = CARD_REF.sub(self._card, out)
         return PLAYER_REF.sub(lambda m: self.players.get(f"p{m.group(1)}", m.group(0)), out)
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from companion.engine.api import Move, Question, Violation
+from companion.server.offers import Offers
 from companion.snapshot import TableSnapshot
 
 
@@ -53,6 +54,11 @@ class Referee(Protocol):
         With `visible` (the card uids face up on the table), legal moves that name any other
         card are only counted: the page must not reveal a hand.
         """
+        ...
+
+    def offers(self, visible: frozenset[str] | None = None) -> Offers:
+        """Legal moves a referee may enter now; moves naming cards not in `visible` are only
+        counted."""
         ...
 
     def finished(self) -> dict[str, Any] | None:

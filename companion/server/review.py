@@ -112,9 +112,14 @@ def game(game_id: int) -> Any:
     store = _store()
     header = store.game(game_id)
     layout = layout_for(header.game)
+    shown = header.to_dict()
+    if shown.get("outcome"):
+        inline = list(header.cardsets.get("inline_cards", []))
+        namer = Namer(card_info_for(header.game, inline), header.players, layout)
+        shown["outcome"] = namer.payload(shown["outcome"])
     return render_template(
         "review_game.html",
-        header=header.to_dict(),
+        header=shown,
         name=GAMES[header.game].name if header.game in GAMES else header.game,
         layout=layout,
         steps=timeline(store, game_id, layout),

@@ -20,6 +20,7 @@ from companion.record.replay import main_line
 from companion.record.store import DECISIONS, Event, GameHeader, Store
 from companion.server.bus import EventBus
 from companion.server.names import Namer
+from companion.server.offers import Offers
 from companion.server.referee import Applied, Reaction, Referee
 from companion.snapshot import TableSnapshot, is_back, split_uid
 
@@ -48,6 +49,7 @@ class Health:
     calibrated: bool = False
     detail: str = ""
     updated: float = field(default_factory=time.time)
+    detail_de: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -56,6 +58,7 @@ class Health:
             "markers": self.markers,
             "calibrated": self.calibrated,
             "detail": self.detail,
+            "detail_de": self.detail_de or self.detail,
         }
 
 
@@ -121,11 +124,12 @@ class LiveSession:
         calibrated: bool = False,
         detail: str = "",
         frame_jpeg: bytes | None = None,
+        detail_de: str = "",
     ) -> None:
         """Camera health; a status change is recorded, numbers are published once a second."""
         with self._lock:
             changed = status != self.health.status
-            self.health = Health(status, fps, markers, calibrated, detail)
+            self.health = Health(status, fps, markers, calibrated, detail, detail_de=detail_de)
             if frame_jpeg is not None:
                 self._frame = frame_jpeg
             if changed:
@@ -133,7 +137,7 @@ class LiveSession:
                 self._append("camera", "automatic", {
                     **self.health.to_dict(), "text_en": said,
                     "text_de": f"Kamera {CAMERA_DE.get(status, status)}"
-                    + (f": {detail}" if detail else ""),
+                    + (f": {detail_de or detail}" if detail else ""),
                 })
             now = time.monotonic()
             if changed or now - self._last_health_pub >= HEALTH_EVERY_S:
@@ -198,6 +202,31 @@ class LiveSession:
             reaction = self.referee.apply((move,), "person")
             self._record_reaction(reaction, "person", self._baseline)
             self._publish_state()
+
+    def enter(self, data: Mapping[str, Any]) -> Move:
+        """A referee entered one of the offered legal moves (source "person").
+
+        Only moves the page offers right now are taken: anything else (a stale page, a made-up
+        move, a move naming a hidden card) is refused with the reason and changes nothing.
+        """
+        try:
+            move = Move.from_dict(data)
+        except (TypeError, ValueError) as exc:
+            if isinstance(exc, CompanionError):
+                raise
+            raise ActionError(f"not a move: {exc}") from None
+        with self._lock:
+            if move.kind in ("next-phase", "pass"):
+                raise ActionError(f"use the {move.kind!r} button (action), not a move")
+            if move not in self._offers():
+                raise ActionError(
+                    f"{move.describe('en')} is not among the moves offered now "
+                    "(the game may have moved on: reload the list)"
+                )
+            reaction = self.referee.apply((move,), "person")
+            self._record_reaction(reaction, "person", self._baseline)
+            self._publish_state()
+        return move
 
     def person_moves(self, moves: tuple[Move, ...]) -> None:
         """Moves a person stated (a declared attack, a chosen effect), recorded as such."""
@@ -269,7 +298,8 @@ class LiveSession:
                     {**entry.to_dict(), "move": named(entry.move)} for entry in line[-LOG_TAIL:]
                 ],
                 "health": self.health.to_dict(),
-                "outcome": self._outcome,
+                "outcome": named(self._outcome) if self._outcome else None,
+                "moves": self._offers_view(),
             }
 
     def table_view(self, snapshot: TableSnapshot | None) -> dict[str, Any]:
@@ -278,14 +308,33 @@ class LiveSession:
     # --- internals ---------------------------------------------------------------------------
 
     def _status(self, lang: str) -> dict[str, Any]:
-        visible = frozenset(c.uid for c in (self._table.cards if self._table else ()) if c.face_up)
-        status = dict(self.referee.status(lang, visible))
+        status = dict(self.referee.status(lang, self._visible()))
+        if status.get("next"):
+            status["next"] = self.namer.text(str(status["next"]), lang)
         status["legal"] = [self.namer.text(m, lang) for m in status.get("legal", [])]
         prompt = dict(status.get("prompt") or {})
         for key in ("must", "may", "automatic"):
             prompt[key] = [self.namer.text(t, lang) for t in prompt.get(key, [])]
         status["prompt"] = prompt
         return status
+
+    def _visible(self) -> frozenset[str]:
+        return frozenset(c.uid for c in (self._table.cards if self._table else ()) if c.face_up)
+
+    def _offers(self) -> Offers:
+        offered = getattr(self.referee, "offers", None)
+        return offered(self._visible()) if offered is not None else Offers()
+
+    def _offers_view(self) -> dict[str, Any]:
+        """Offered moves with their texts in both languages, ready to post back as they are."""
+        found = self._offers()
+
+        def rows(moves: tuple[Move, ...]) -> list[dict[str, Any]]:
+            return [{"move": m.to_dict(), "kind": m.kind,
+                     "text_en": self.namer.text(m.describe("en"), "en"),
+                     "text_de": self.namer.text(m.describe("de"), "de")} for m in moves]
+
+        return {"person": rows(found.person), "table": rows(found.table), "hidden": found.hidden}
 
     def _question_view(self) -> dict[str, Any] | None:
         if self._question is None:
@@ -386,7 +435,9 @@ def table_view(snapshot: TableSnapshot | None, card_info: CardInfo) -> dict[str,
                 "id": card_id,
                 "name": (info or {}).get("name") or card_id or "",
                 "type": (info or {}).get("type") or "",
+                "type_de": (info or {}).get("type_de") or (info or {}).get("type") or "",
                 "stats": (info or {}).get("stats") or "",
+                "stats_de": (info or {}).get("stats_de") or (info or {}).get("stats") or "",
                 "zone": c.zone,
                 "face_up": c.face_up and not is_back(c.uid),
                 "tapped": c.tapped,

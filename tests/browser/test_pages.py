@@ -77,6 +77,32 @@ def test_live_page_follows_the_demo_and_review_scrubs(demo: tuple[str, Any], pag
     page.screenshot(path=str(SHOTS / "companion-live-de.png"))
     page.click('.lang-switch button[data-lang="en"]')
 
+    # the demo ends; a referee enters what the camera cannot see: an offered attack, then
+    # "next phase"; each is logged as "person" and the offers and prompt follow
+    page.wait_for_selector('#health[data-status="finished"]', timeout=40_000)
+    assert "Next:" in page.text_content(".prompt-head")
+    attack = page.wait_for_selector('#offers-person .btn.offer[data-kind="attack"]',
+                                    timeout=10_000)
+    said = attack.inner_text().strip()
+    attack_move = attack.get_attribute("data-move")
+    seq_before = int(page.get_attribute("body", "data-seq"))
+    attack.click()
+    page.wait_for_function("s => Number(document.body.dataset.seq) > s", arg=seq_before)
+    top = page.locator("#log .log-item").first
+    assert top.locator(".log-text").inner_text().strip() == said
+    assert top.locator(".log-source").inner_text().strip().lower() == "person"
+    entered = [e for e in live.store.events(live.session.game_id) if e.kind == "move"][-1]
+    assert entered.source == "person" and entered.payload["move"]["kind"] == "attack"
+    offered = page.locator("#offers-person .btn.offer").evaluate_all(
+        "bs => bs.map(b => b.dataset.move)")
+    assert attack_move not in offered  # an attacker attacks once: the offer is gone
+    head = page.text_content(".prompt-head")
+    page.click('button[data-action="next-phase"]')
+    page.wait_for_function("h => document.querySelector('.prompt-head').textContent !== h",
+                           arg=head)
+    assert live.session.state()["log"][-1]["source"] == "person"
+    page.screenshot(path=str(SHOTS / "companion-live-entered.png"))
+
     # one test, one demo: under `pytest -n 2` a second test could start a second demo
     # on another worker; the review of the same game follows here
     page.goto(f"{base}/review/")
@@ -91,3 +117,81 @@ def test_live_page_follows_the_demo_and_review_scrubs(demo: tuple[str, Any], pag
     assert page.text_content(".step-card .tl-kind") == "Violation"
     assert page.locator("#mat .zone").count() > 0
     page.screenshot(path=str(SHOTS / "companion-review.png"))
+
+
+def test_question_from_the_interpreter_is_a_choice_dialog(tmp_path: Path, page: Any) -> None:
+    """An ambiguous table change opens a dialog; the choice is recorded (fake referee; the
+    browser of the demo test is reused, its demo is not needed)."""
+    from companion.record.store import GameHeader, Store
+    from companion.server.bus import EventBus
+    from companion.server.live_setup import serve_in_thread
+    from companion.server.session import LiveSession
+    from tests.server.conftest import make_app
+    from tests.server.fakes import LAYOUT, FakeReferee, card_info, table
+
+    store = Store(tmp_path / "q.db")
+    session = LiveSession(FakeReferee(), store, EventBus(), GameHeader(
+        game="creature-crush", players=("Ada", "Bo"), ruleset_version="fake-1"), LAYOUT, card_info)
+    server, _ = serve_in_thread(make_app(session), "127.0.0.1", 0)
+    try:
+        page.goto(f"http://127.0.0.1:{server.server_port}/")
+        page.evaluate("localStorage.setItem('companion.lang', 'en')")
+        page.reload()
+        page.wait_for_selector('#conn[data-state="live"]')
+        session.observe(table(("T1#1", "p1.A1")))
+        session.observe(table(("T1#1", "p1.A1"), ("T2#1", "shared.unsure")))
+        page.wait_for_selector("#question[open]", timeout=10_000)
+        assert page.text_content("#question-text") == "Attack or block?"
+        page.screenshot(path=str(SHOTS / "companion-question.png"))
+        page.click('#question-choices .btn.choice[data-choice="1"]')
+        page.wait_for_selector("#question:not([open])", state="attached", timeout=10_000)
+        page.wait_for_selector("#question-reopen[hidden]", state="attached")
+        answered = [e for e in store.events(session.game_id) if e.kind == "decision"]
+    finally:
+        server.shutdown()
+        session.bus.close()
+        store.close()
+    assert answered and answered[-1].payload["choice"] == 1
+    assert session.referee.moves[-1].kind == "block"  # type: ignore[attr-defined]
+
+
+def test_the_page_reconnects_when_the_server_comes_back(tmp_path: Path, page: Any) -> None:
+    """The companion is restarted on the same port: the page says it lost the stream, then
+    shows the new session without a reload (fake referee, the demo browser reused)."""
+    from companion.record.store import GameHeader, Store
+    from companion.server.bus import EventBus
+    from companion.server.live_setup import serve_in_thread
+    from companion.server.session import LiveSession
+    from tests.server.conftest import make_app
+    from tests.server.fakes import LAYOUT, FakeReferee, card_info, table
+
+    def start(name: str) -> tuple[LiveSession, Store]:
+        store = Store(tmp_path / f"{name}.db")
+        return LiveSession(FakeReferee(), store, EventBus(), GameHeader(
+            game="creature-crush", players=("Ada", "Bo"), ruleset_version="fake-1"), LAYOUT,
+            card_info), store
+
+    first, first_store = start("first")
+    for zone in ("p1.A1", "p1.A2", "p2.A1", "p2.A2"):  # the old stream's ids run ahead
+        first.observe(table(("T2#1", zone)))
+    server, _ = serve_in_thread(make_app(first), "127.0.0.1", 0)
+    port = server.server_port
+    second, second_store = start("second")
+    try:
+        page.goto(f"http://127.0.0.1:{port}/")
+        page.wait_for_selector('#conn[data-state="live"]')
+        page.wait_for_selector('#mat .card-g[data-uid="T2#1"]')
+        first.bus.close()  # the process dies: its streams end, nothing answers
+        server.shutdown()
+        server.server_close()
+        page.wait_for_selector('#conn[data-state="offline"]', timeout=15_000)
+        second.observe(table(("T1#1", "p1.A1")))
+        server, _ = serve_in_thread(make_app(second), "127.0.0.1", port)
+        page.wait_for_selector('#conn[data-state="live"]', timeout=20_000)
+        page.wait_for_selector('#mat .card-g[data-uid="T1#1"]', timeout=10_000)
+        assert page.locator('#mat .card-g[data-uid="T2#1"]').count() == 0
+    finally:
+        server.shutdown()
+        for session, store in ((first, first_store), (second, second_store)):
+            session.bus.close()
+            store.close()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.engine.api import Choice, Move, Question, Violation
+from companion.server.offers import Offers, offers
 from companion.server.referee import Applied, Reaction
 from companion.snapshot import SeenCard, SeenDie, TableSnapshot
 
@@ -98,6 +99,15 @@ class FakeReferee:
             "legal": ["play a card"],
             "outcome": None,
         }
+
+    def offers(self, visible: frozenset[str] | None = None) -> Offers:
+        """An attack between any two visible cards (a person kind), a "play" of each visible
+        card to shared.unsure (a camera kind), and one move from a hidden hand."""
+        seen = sorted(visible or ())
+        legal = [Move("attack", self.active, (a,), target=b) for a in seen for b in seen if a != b]
+        legal += [Move("play", self.active, (c,), to="p1.A2") for c in seen]
+        legal.append(Move("play", self.active, ("?",), to="p1.A2"))
+        return offers("creature-crush", legal, visible)
 
     def finished(self) -> dict[str, Any] | None:
         return None

@@ -65,3 +65,14 @@ def test_stale_last_event_id_gets_a_fresh_state() -> None:
     stream = sse_stream(bus, 1, lambda: {"fresh": 1}, heartbeat_s=0.05)
     next(stream)
     assert "event: state" in next(stream)
+
+
+def test_an_id_from_before_a_restart_gets_a_full_state() -> None:
+    from companion.server.bus import EventBus, sse_stream
+
+    bus = EventBus()
+    bus.publish("log", {"n": 1})
+    assert bus.since(1) == [] and bus.since(57) is None
+    text = "".join(sse_stream(bus, 57, lambda: {"fresh": True}, max_messages=1))
+    assert "event: state" in text and '"fresh": true' in text
+    bus.close()

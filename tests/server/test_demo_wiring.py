@@ -82,3 +82,20 @@ def test_legal_moves_never_name_a_card_that_is_not_face_up() -> None:
     assert not any("TOB-" in m for m in shown)  # ...the page does not tell
     assert "not face up" in shown[-1]
     assert "nicht offen" in referee.status("de", visible=frozenset())["legal"][-1]
+
+
+def test_a_taken_port_is_a_clear_error_before_anything_is_recorded(tmp_path: Path) -> None:
+    import socket
+
+    from companion.errors import CompanionError
+    from companion.server.commands import demo
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        db = tmp_path / "games.db"
+        result = CliRunner().invoke(demo, ["--no-browser", "--port", str(port), "--db", str(db)])
+    assert result.exit_code != 0
+    assert isinstance(result.exception, CompanionError) or "cannot listen" in result.output
+    assert not db.exists()

@@ -98,8 +98,11 @@ def test_camera_image_endpoints(client: FlaskClient, session: LiveSession) -> No
     assert res.status_code == 200 and res.data.startswith(b"\xff\xd8")
     assert client.get("/calibration/").status_code == 200
     stream = client.get("/calibration/stream.mjpg", buffered=False)
-    first = next(iter(stream.response))
+    parts = iter(stream.response)
+    assert next(parts) == b"--frame\r\n"
+    first = next(parts)
     assert b"Content-Type: image/jpeg" in first and b"fake-jpeg" in first
+    assert first.endswith(b"\r\n--frame\r\n")  # complete as soon as it arrives
     stream.close()
 
 

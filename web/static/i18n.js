@@ -7,7 +7,7 @@
       "nav.calibration": "Camera", "turn": "Turn", "active": "Active player", "phase": "Phase",
       "scores": "Scores", "violations": "Violations", "violations.none": "No rule broken so far.",
       "referee": "Referee", "act.next": "Next phase", "act.pass": "End turn", "act.undo": "Undo last move",
-      "act.declare.label": "Declare what the camera cannot see", "act.declare": "Declare",
+      "act.declare.label": "Something else the camera cannot see", "act.declare": "Declare",
       "act.declare.placeholder": "chosen effect, e.g. draw 2", "act.declare.notarget": "no target",
       "legal": "Legal moves now", "legal.none": "No move listed for this moment.", "log": "Moves",
       "log.none": "Nothing has happened yet.", "question.title": "Which was it?",
@@ -35,14 +35,22 @@
       "cal.help": "The live image with the mat corners, zones and every marker found drawn over it. All four corners must be found before the table can be read.",
       "cal.checks": "Checks", "cal.status": "Camera", "cal.fps": "Frames per second",
       "cal.markers": "Markers seen", "cal.ready": "Mat corners found", "cal.detail": "Detail",
-      "done": "Done", "facedown": "face down"
+      "done": "Done", "facedown": "face down", "tapped": "tapped", "next": "Next", "setup": "Setup",
+      "offers.person": "Tell the companion what the camera cannot see",
+      "offers.table": "Moves the camera sees (enter one only if it missed it)",
+      "offers.none": "Nothing to declare at this moment.",
+      "offers.hidden": "{n} more legal moves name cards that are not face up (not shown).",
+      "entered": "Entered", "question.help": "The camera saw a change that fits more than one move. Pick what really happened.",
+      "question.later": "Decide later", "question.open": "Open question",
+      "cal.hint.corners": "Not all four mat corners are found: the camera must see the whole mat from above, evenly lit, with no hand or card on a corner marker.",
+      "cal.hint.lost": "No image from the camera: check the cable or the stream address; the game is kept and continues when frames come back."
     },
     de: {
       "brand": "Tisch-Begleiter", "nav.live": "Live-Tisch", "nav.review": "Aufgezeichnete Partien",
       "nav.calibration": "Kamera", "turn": "Zug", "active": "Am Zug", "phase": "Phase",
       "scores": "Punktestand", "violations": "Regelverstöße", "violations.none": "Bisher kein Regelverstoß.",
       "referee": "Schiedsrichter", "act.next": "Nächste Phase", "act.pass": "Zug beenden",
-      "act.undo": "Letzten Zug zurücknehmen", "act.declare.label": "Ansagen, was die Kamera nicht sieht",
+      "act.undo": "Letzten Zug zurücknehmen", "act.declare.label": "Sonst etwas, das die Kamera nicht sieht",
       "act.declare": "Ansagen", "act.declare.placeholder": "gewählter Effekt, z. B. 2 ziehen",
       "act.declare.notarget": "kein Ziel", "legal": "Jetzt erlaubte Züge",
       "legal.none": "Für diesen Moment ist kein Zug aufgeführt.", "log": "Züge",
@@ -72,7 +80,15 @@
       "cal.help": "Das Live-Bild mit Mattenecken, Zonen und allen gefundenen Markern. Alle vier Ecken müssen gefunden sein, bevor der Tisch gelesen werden kann.",
       "cal.checks": "Prüfungen", "cal.status": "Kamera", "cal.fps": "Bilder pro Sekunde",
       "cal.markers": "Gesehene Marker", "cal.ready": "Mattenecken gefunden", "cal.detail": "Detail",
-      "done": "Erledigt", "facedown": "verdeckt"
+      "done": "Erledigt", "facedown": "verdeckt", "tapped": "getappt", "next": "Danach", "setup": "Vorbereitung",
+      "offers.person": "Sag dem Begleiter, was die Kamera nicht sieht",
+      "offers.table": "Züge, die die Kamera sieht (nur eingeben, wenn sie einen verpasst hat)",
+      "offers.none": "Gerade gibt es nichts anzusagen.",
+      "offers.hidden": "{n} weitere erlaubte Züge nennen Karten, die nicht offen liegen (nicht gezeigt).",
+      "entered": "Eingegeben", "question.help": "Die Kamera hat eine Änderung gesehen, die zu mehreren Zügen passt. Wähle, was wirklich geschah.",
+      "question.later": "Später entscheiden", "question.open": "Offene Frage",
+      "cal.hint.corners": "Nicht alle vier Mattenecken gefunden: Die Kamera muss die ganze Matte von oben sehen, gleichmäßig beleuchtet, ohne Hand oder Karte auf einem Eckmarker.",
+      "cal.hint.lost": "Kein Bild von der Kamera: Kabel oder Stream-Adresse prüfen; die Partie bleibt erhalten und läuft weiter, sobald wieder Bilder kommen."
     }
   };
   const listeners = [];

@@ -21,6 +21,11 @@
     const prompt = $("prompt");
     clear(prompt);
     const p = s.prompt || {};
+    if (s.active && (s.phase_name || s.phase)) {
+      const head = document.createElement("p"); head.className = "prompt-head";
+      head.textContent = `${playerName(s.active)}: ${s.phase_name || s.phase}.` + (s.next ? ` ${C().t("next")}: ${s.next}.` : "");
+      prompt.appendChild(head);
+    }
     const groups = [["must", p.must], ["may", p.may], ["automatic", p.automatic]];
     for (const [key, items] of groups) {
       if (!items || !items.length) continue;
@@ -39,9 +44,6 @@
       span(box, "score-label", sc.label || "");
       scores.appendChild(box);
     }
-    const legal = $("legal"); clear(legal);
-    (s.legal || []).slice(0, 30).forEach(m => li(legal, "", m));
-    if (!(s.legal || []).length) li(legal, "empty", C().t("legal.none"));
     const out = state.outcome;
     $("outcome").hidden = !out;
     if (out) $("outcome").textContent = `${C().t("gameover")}: ${out.winner ? playerName(out.winner) + " " + C().t("winner") : C().t("draw")} · ${txt(out, "reason")}`;
@@ -77,17 +79,49 @@
     });
   }
 
+  let dismissedQuestion = null;
   function renderQuestion() {
-    const q = state.question;
-    $("question").hidden = !q;
-    if (!q) return;
+    const q = state.question, dialog = $("question");
+    $("question-reopen").hidden = !q || dialog.open;
+    if (!q) { if (dialog.open) dialog.close("gone"); return; }
     $("question-text").textContent = txt(q, "text");
     const box = $("question-choices"); clear(box);
     q.choices.forEach((c, i) => {
       const b = document.createElement("button"); b.className = "btn choice"; b.textContent = txt(c, "label");
-      b.addEventListener("click", () => C().post(`/api/questions/${q.seq}/answer`, { choice: i }));
+      b.dataset.choice = i;
+      b.addEventListener("click", () => C().post(`/api/questions/${q.seq}/answer`, { choice: i }).then(r => { if (r && dialog.open) dialog.close("answered"); }));
       box.appendChild(b);
     });
+    if (!dialog.open && dismissedQuestion !== q.seq) dialog.showModal();
+    $("question-reopen").hidden = dialog.open;
+  }
+
+  function renderOffers() {
+    const m = state.moves || { person: [], table: [], hidden: 0 };
+    const fill = (box, rows, primary) => {
+      clear(box);
+      const groups = {};
+      rows.forEach(r => (groups[r.kind] = groups[r.kind] || []).push(r));
+      for (const [kind, items] of Object.entries(groups)) {
+        const group = document.createElement("div"); group.className = "offer-group"; group.dataset.kind = kind;
+        items.forEach(r => {
+          const b = document.createElement("button");
+          b.className = "btn offer" + (primary ? " primary-soft" : "");
+          b.type = "button"; b.dataset.kind = r.kind; b.dataset.move = JSON.stringify(r.move);
+          b.textContent = txt(r, "text");
+          b.addEventListener("click", () => C().post("/api/moves", { move: r.move }).then(res => { if (res) C().toast(C().t("entered") + ": " + txt(r, "text")); }));
+          group.appendChild(b);
+        });
+        box.appendChild(group);
+      }
+    };
+    fill($("offers-person"), m.person, true);
+    if (!m.person.length) { const e = document.createElement("p"); e.className = "empty"; e.textContent = C().t("offers.none"); $("offers-person").appendChild(e); }
+    fill($("offers-table"), m.table, false);
+    $("offers-table-count").textContent = m.table.length;
+    $("offers-table-box").hidden = !m.table.length;
+    $("offers-hidden").hidden = !m.hidden;
+    $("offers-hidden").textContent = C().t("offers.hidden").replace("{n}", m.hidden);
   }
 
   function renderLog() {
@@ -103,12 +137,19 @@
     });
   }
 
+  function zoneLabel(id) {
+    const z = ((state.layout || {}).zones || []).find(z => z.id === id);
+    const label = z ? (z[`label_${C().lang}`] || z.label_en || id) : id;
+    const owner = id.split(".")[0];
+    return owner === "p1" || owner === "p2" ? `${label}, ${playerName(owner)}` : label;
+  }
+
   function renderTargets() {
     const sel = $("declare-target");
     const keep = sel.value;
     while (sel.options.length > 1) sel.remove(1);
     for (const c of (state.table.cards || []).filter(c => c.face_up)) {
-      const o = document.createElement("option"); o.value = c.uid; o.textContent = `${c.name} (${c.zone})`; sel.appendChild(o);
+      const o = document.createElement("option"); o.value = c.uid; o.textContent = `${c.name} (${zoneLabel(c.zone)})`; sel.appendChild(o);
     }
     sel.value = keep;
   }
@@ -130,11 +171,11 @@
     $("health-fps").textContent = Number(h.fps).toFixed(1);
     $("health-markers").textContent = h.markers;
     const cal = $("health-cal"); cal.dataset.i18n = h.calibrated ? "health.calibrated" : "health.uncalibrated"; cal.textContent = C().t(cal.dataset.i18n);
-    box.title = h.detail || "";
+    box.title = (C().lang === "de" && h.detail_de) || h.detail || "";
   }
 
   function renderAll() {
-    renderMat(); renderStatus(); renderViolations(); renderQuestion(); renderLog(); renderTargets(); renderHealth(state.health);
+    renderMat(); renderStatus(); renderViolations(); renderQuestion(); renderOffers(); renderLog(); renderTargets(); renderHealth(state.health);
     document.body.dataset.seq = state.seq;
   }
 
@@ -142,7 +183,11 @@
     const conn = $("conn");
     const source = new EventSource("/api/stream");
     source.addEventListener("open", () => { conn.dataset.state = "live"; $("conn-text").textContent = C().t("conn.live"); $("conn-text").dataset.i18n = "conn.live"; });
-    source.addEventListener("error", () => { conn.dataset.state = "offline"; $("conn-text").textContent = C().t("conn.offline"); $("conn-text").dataset.i18n = "conn.offline"; });
+    source.addEventListener("error", () => {
+      conn.dataset.state = "offline"; $("conn-text").textContent = C().t("conn.offline"); $("conn-text").dataset.i18n = "conn.offline";
+      // the browser retries by itself after a network error; after a refused answer it gives up
+      if (source.readyState === EventSource.CLOSED) setTimeout(connect, 3000);
+    });
     source.addEventListener("state", ev => { state = JSON.parse(ev.data); renderAll(); });
     source.addEventListener("health", ev => { state.health = JSON.parse(ev.data); renderHealth(state.health); });
   }
@@ -150,6 +195,11 @@
   document.addEventListener("DOMContentLoaded", () => {
     document.querySelectorAll("[data-action]").forEach(b => b.addEventListener("click", () => C().post("/api/action", { action: b.dataset.action })));
     $("undo").addEventListener("click", () => C().post("/api/undo", {}));
+    $("question").addEventListener("close", () => {
+      if ($("question").returnValue === "later" && state.question) dismissedQuestion = state.question.seq;
+      $("question-reopen").hidden = !state.question;
+    });
+    $("question-reopen").addEventListener("click", () => { dismissedQuestion = null; renderQuestion(); });
     $("declare-form").addEventListener("submit", ev => {
       ev.preventDefault();
       const value = $("declare-value").value.trim(), target = $("declare-target").value;

@@ -8,12 +8,32 @@
   let index = 0;
 
   function playerName(p) { return p === "p1" ? data.header.players[0] : p === "p2" ? data.header.players[1] : p; }
-  function txt(step) { return step["text_" + C().lang] || step.text_en; }
+  function txt(step) {
+    const said = step["text_" + C().lang] || step.text_en;
+    const st = step.payload.state || {};
+    // "ends the phase" alone does not tell which phase comes: name it
+    return step.kind === "phase" && st.phase_name ? `${said} → ${st.phase_name}` : said;
+  }
+  function scoresText(st) {
+    const sc = st.scores || {};
+    return Object.keys(sc).sort().map(p => `${playerName(p)} ${sc[p]}`).join(" · ");
+  }
 
   function buildTimeline() {
     const list = $("timeline");
     while (list.firstChild) list.removeChild(list.firstChild);
+    let lastTurn = null;
     steps.forEach((s, i) => {
+      const st = s.payload.state || {};
+      if (st.turn !== undefined && st.active) {
+        const key = st.turn > 0 ? `${st.turn}/${st.active}` : "setup";
+        if (key !== lastTurn) {
+          lastTurn = key;
+          const head = document.createElement("li"); head.className = "tl-turn " + st.active;
+          head.textContent = st.turn > 0 ? `${C().t("turn")} ${st.turn} · ${playerName(st.active)}` : C().t("setup");
+          list.appendChild(head);
+        }
+      }
       const item = document.createElement("li");
       item.className = `tl-item kind-${s.kind}` + (s.on_main_line === false ? " off-line" : "") + (s.payload.legal === false ? " illegal" : "");
       item.dataset.index = i; item.dataset.seq = s.seq;
@@ -55,12 +75,20 @@
     const st = s.payload.state || {};
     if (st.phase || st.active) {
       const o = document.createElement("p"); o.className = "muted";
-      o.textContent = `${C().t("turn")} ${st.turn ?? "–"} · ${playerName(st.active)} · ${st.phase_name || st.phase || ""}`;
+      o.textContent = `${C().t("turn")} ${st.turn ?? "–"} · ${playerName(st.active)} · ${st.phase_name || st.phase || ""}` + (st.scores ? ` · ${C().t("scores")}: ${scoresText(st)}` : "");
       card.appendChild(o);
     }
     document.querySelectorAll(".tl-item").forEach(n => n.classList.toggle("current", Number(n.dataset.index) === index));
     const cur = document.querySelector(".tl-item.current");
     if (cur) cur.scrollIntoView({ block: "nearest" });
+  }
+
+  function renderOutcome() {
+    const out = data.header.outcome, box = $("review-outcome");
+    box.hidden = !out;
+    if (!out) return;
+    const reason = out["reason_" + C().lang] || out.reason_en || out.reason || "";
+    box.textContent = `${C().t("gameover")}: ${out.winner ? playerName(out.winner) + " " + C().t("winner") : C().t("draw")}` + (reason ? ` · ${reason}` : "");
   }
 
   document.addEventListener("DOMContentLoaded", () => {
@@ -78,7 +106,8 @@
       if (e.key === "ArrowLeft") show(index - 1);
       if (e.key === "ArrowRight") show(index + 1);
     });
-    C().onLang(() => { buildTimeline(); show(index); });
+    C().onLang(() => { buildTimeline(); show(index); renderOutcome(); });
+    renderOutcome();
     show(0);
   });
 })();
