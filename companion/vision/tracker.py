@@ -1,0 +1,324 @@
+"""From flickering per-frame sightings to a stable table: presence over time.
+
+Per frame the camera misses some markers (hands, glare, decoder misses) and may catch a card in
+mid-air. The tracker therefore
+- confirms an item only after it was seen in `appear_frames` frames (hits minus misses),
+- removes an item only when its place is visible and quiet and it is still not seen for
+  `vanish_frames` frames: a hand over it, a die lying on its sticker, motion in the view, or
+  its place looking exactly as when it was last read (the decoder merely missed it) hold it;
+  another card on its sticker counts as gone (piles show only their top card),
+- takes a die's value as the majority of its recent reads (since the table last moved),
+- emits a `TableSnapshot` only when the table has settled: no motion and no hand for
+  `settle_s` seconds, nothing pending, and only when it differs from the last one emitted.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from companion.snapshot import SeenCard, SeenDie, SeenToken, TableSnapshot
+
+ItemKind = Literal["card", "die", "token"]
+MOTION_THRESHOLD = 0.003  # share of the view that changed between frames
+MOVE_MM = 12.0
+
+
+def _never_occluded(x_mm: float, y_mm: float) -> bool:
+    return False
+
+
+@dataclass(frozen=True)
+class Sighting:
+    """One marker of ours seen in one frame, already placed on the mat."""
+
+    key: str  # card uid ("T1#1", "back:12"), die name ("p1.w2") or token name ("flag")
+    kind: ItemKind
+    x_mm: float
+    y_mm: float
+    zone: str | None
+    angle_deg: float = 0.0
+    tapped: bool = False
+    face_up: bool = True
+    value: int | None = None  # a die's value
+    confidence: float = 1.0
+
+
+@dataclass(frozen=True)
+class FrameObservation:
+    """What one frame tells the tracker."""
+
+    time_s: float
+    sightings: Sequence[Sighting]
+    motion: float = 0.0  # share of the view that changed since the previous frame
+    hand: bool = False  # a hand (skin-coloured blob) is over the mat
+    occluded: Callable[[float, float], bool] = _never_occluded  # mat point under a hand?
+    unknown: Sequence[str] = ()
+    unchanged: frozenset[str] = frozenset()  # missed items whose place still looks the same
+
+
+@dataclass
+class _Item:
+    key: str
+    kind: ItemKind
+    x_mm: float
+    y_mm: float
+    zone: str | None
+    angle_deg: float
+    tapped: bool
+    face_up: bool
+    hits: int = 0
+    misses: int = 0
+    present: bool = False
+    confidence: float = 0.0
+    since: int = 0  # order in which items were confirmed (later = on top)
+    values: deque[tuple[float, int]] = field(default_factory=lambda: deque(maxlen=90))
+
+
+@dataclass(frozen=True)
+class TrackerSettings:
+    appear_frames: int = 3
+    vanish_frames: int = 4
+    settle_s: float = 0.1  # quiet (no motion, no hand) this long before a snapshot
+    change_hold_s: float = 0.0  # extra wait after the last confirmed change
+    die_window_s: float = 0.5  # a die's value: majority of its reads in this window (or since
+    # the table last moved, if that is more recent)
+    motion_threshold: float = MOTION_THRESHOLD
+    card_w_mm: float = 63.0
+    card_h_mm: float = 88.0
+    sticker_mm: float = 25.0
+
+
+class Tracker:
+    """Keeps the confirmed table across frames and tells when it has settled."""
+
+    def __init__(self, game: str, settings: TrackerSettings | None = None) -> None:
+        self.game = game
+        self.settings = settings or TrackerSettings()
+        self._items: dict[str, _Item] = {}
+        self._frame = 0
+        self._last_unquiet = -math.inf
+        self._last_change = -math.inf
+        self._emitted: TableSnapshot | None = None
+        self._seq = 0
+        self._checked_signature: tuple[Any, ...] | None = None
+        self._unknown: tuple[str, ...] = ()
+        self.time_s = 0.0
+
+    # ----- per frame ------------------------------------------------------------------------
+
+    def update(self, obs: FrameObservation) -> TableSnapshot | None:
+        """Feed one frame; returns a new snapshot when the table has settled on a new state."""
+        s = self.settings
+        self.time_s = obs.time_s
+        self._frame += 1
+        quiet = obs.motion < s.motion_threshold and not obs.hand
+        if not quiet:
+            self._last_unquiet = obs.time_s
+        seen = self._best_sightings(obs.sightings)
+        for key, sight in seen.items():
+            self._see(key, sight, obs.time_s)
+        for item in list(self._items.values()):
+            if item.key not in seen:
+                self._miss(item, obs, quiet, seen)
+        self._unknown = tuple(sorted(set(obs.unknown)))
+        return self._maybe_emit(obs.time_s)
+
+    @staticmethod
+    def _best_sightings(sightings: Sequence[Sighting]) -> dict[str, Sighting]:
+        best: dict[str, Sighting] = {}
+        for s in sightings:
+            if s.key not in best or s.confidence > best[s.key].confidence:
+                best[s.key] = s
+        return best
+
+    def _see(self, key: str, sight: Sighting, time_s: float) -> None:
+        item = self._items.get(key)
+        if item is None:
+            item = _Item(key, sight.kind, sight.x_mm, sight.y_mm, sight.zone, sight.angle_deg,
+                         sight.tapped, sight.face_up)
+            self._items[key] = item
+        moved = math.hypot(sight.x_mm - item.x_mm, sight.y_mm - item.y_mm) > MOVE_MM
+        if item.present and (moved or sight.zone != item.zone or sight.tapped != item.tapped
+                             or sight.face_up != item.face_up):
+            self._last_change = time_s
+        if moved:
+            item.x_mm, item.y_mm = sight.x_mm, sight.y_mm
+        else:
+            item.x_mm = 0.7 * item.x_mm + 0.3 * sight.x_mm
+            item.y_mm = 0.7 * item.y_mm + 0.3 * sight.y_mm
+        item.zone, item.tapped, item.face_up = sight.zone, sight.tapped, sight.face_up
+        item.angle_deg = sight.angle_deg
+        item.misses = 0
+        item.hits = min(item.hits + 1, self.settings.appear_frames)
+        item.confidence = 0.8 * item.confidence + 0.2 * sight.confidence
+        if sight.value is not None:
+            before = self._die_value(item)
+            item.values.append((time_s, sight.value))
+            if item.present and self._die_value(item) != before:
+                self._last_change = time_s
+        if not item.present and item.hits >= self.settings.appear_frames:
+            item.present = True
+            item.since = self._frame  # items confirmed in one frame share their order
+            self._last_change = time_s
+
+    def _miss(self, item: _Item, obs: FrameObservation, quiet: bool,
+              seen: dict[str, Sighting]) -> None:
+        if not item.present:
+            item.hits -= 1
+            if item.hits <= 0:
+                del self._items[item.key]
+            return
+        if not quiet or obs.occluded(item.x_mm, item.y_mm) or item.key in obs.unchanged:
+            return  # held: a hand or motion may hide it, or only the decoder missed it
+        if not self._covered_by_card(item, seen) and self._under_small_item(item):
+            return  # held: a die or token lies on its sticker
+        item.misses += 1
+        item.confidence *= 0.8
+        if item.misses >= self.settings.vanish_frames:
+            del self._items[item.key]
+            self._last_change = obs.time_s
+
+    def _covered_by_card(self, item: _Item, seen: dict[str, Sighting]) -> bool:
+        """Another card seen now where this card's sticker is: it lies on top (a pile)."""
+        if item.kind != "card":
+            return False
+        return any(s.kind == "card" and math.hypot(s.x_mm - item.x_mm, s.y_mm - item.y_mm)
+                   < self.settings.sticker_mm for s in seen.values())
+
+    def _under_small_item(self, item: _Item) -> bool:
+        """A die or token lying on this card's sticker hides it without removing the card."""
+        if item.kind != "card":
+            return False
+        reach = self.settings.sticker_mm / 2 + 12.0
+        return any(
+            other.present and other.kind != "card"
+            and math.hypot(other.x_mm - item.x_mm, other.y_mm - item.y_mm) < reach
+            for other in self._items.values()
+        )
+
+    # ----- settling ---------------------------------------------------------------------------
+
+    @property
+    def pending(self) -> bool:
+        """Something is half-way: a candidate not yet confirmed, or a present item going."""
+        return any((not i.present and i.hits > 0) or (i.present and i.misses > 0)
+                   for i in self._items.values())
+
+    def settled(self, time_s: float | None = None) -> bool:
+        now = self.time_s if time_s is None else time_s
+        s = self.settings
+        eps = 1e-6
+        return (now - self._last_unquiet >= s.settle_s - eps
+                and now - self._last_change >= s.change_hold_s - eps and not self.pending)
+
+    def _signature(self) -> tuple[Any, ...]:
+        """Cheap fingerprint of the confirmed table: unchanged means no new snapshot is due."""
+        return tuple(sorted(
+            (i.key, i.zone, i.face_up, i.tapped, round(i.x_mm / 5), round(i.y_mm / 5),
+             self._die_value(i) if i.kind == "die" else 0)
+            for i in self._items.values() if i.present
+        ))
+
+    def present_keys(self) -> set[str]:
+        return {i.key for i in self._items.values() if i.present}
+
+    def _maybe_emit(self, time_s: float) -> TableSnapshot | None:
+        if not self.settled(time_s):
+            return None
+        signature = self._signature()
+        if signature == self._checked_signature:
+            return None
+        self._checked_signature = signature
+        snap = self.current()
+        if self._emitted is not None and snap.same_table(self._emitted):
+            return None
+        self._seq += 1
+        snap = snap.with_seq(self._seq, time_s)
+        self._emitted = snap
+        return snap
+
+    @property
+    def last_snapshot(self) -> TableSnapshot | None:
+        return self._emitted
+
+    # ----- the confirmed table ----------------------------------------------------------------
+
+    def _die_value(self, item: _Item) -> int | None:
+        if not item.values:
+            return None
+        since = max(self._last_unquiet, self.time_s - self.settings.die_window_s)
+        recent = [v for t, v in item.values if t > since]
+        pool = recent or [v for _, v in item.values]
+        counts = Counter(pool).most_common()
+        best = max(c for _, c in counts)
+        # ties go to the latest read among the most frequent values
+        leaders = {v for v, c in counts if c == best}
+        return next(v for _, v in reversed(item.values) if v in leaders)
+
+    def _footprint_contains(self, card: _Item, x: float, y: float, shrink: float = 0.0) -> bool:
+        w, h = self.settings.card_w_mm, self.settings.card_h_mm
+        a = math.radians(card.angle_deg)
+        dx, dy = x - card.x_mm, y - card.y_mm
+        u = dx * math.cos(a) + dy * math.sin(a)
+        v = -dx * math.sin(a) + dy * math.cos(a)
+        return abs(u) <= w / 2 - shrink and abs(v) <= h / 2 - shrink
+
+    @staticmethod
+    def _above(a: _Item, b: _Item) -> bool:
+        """Whether card a lies above card b: placed later, or (same frame) laid lower down
+        the mat, as a card put on another card is laid 30 mm lower so both stickers show."""
+        return (a.since, a.y_mm) > (b.since, b.y_mm)
+
+    def _card_under(self, item: _Item, cards: list[_Item]) -> _Item | None:
+        """The topmost card (other than `item`, and below it) whose footprint holds it."""
+        below = [c for c in cards if c.key != item.key
+                 and (item.kind != "card" or self._above(item, c))
+                 and self._footprint_contains(c, item.x_mm, item.y_mm)]
+        if not below:
+            return None
+        if item.kind != "card":
+            # a die or token lies on the card whose centre is nearest: neighbouring cards
+            # overlap, and things are laid on a card's own face, clear of the neighbour
+            return min(below, key=lambda c: math.hypot(c.x_mm - item.x_mm, c.y_mm - item.y_mm))
+        return max(below, key=lambda c: (c.since, c.y_mm))
+
+    def _on_and_zone(self, item: _Item, cards: list[_Item]) -> tuple[str | None, str]:
+        """What `item` lies on, and its zone: an item on a card belongs to that card's zone."""
+        under = self._card_under(item, cards)
+        if under is None:
+            return None, item.zone or ""
+        return under.key, under.zone or item.zone or ""
+
+    def current(self) -> TableSnapshot:
+        """The confirmed table now (whether or not it has settled)."""
+        present = sorted((i for i in self._items.values() if i.present), key=lambda i: i.since)
+        cards = [i for i in present if i.kind == "card"]
+        seen_cards = []
+        for c in cards:
+            on, zone = self._on_and_zone(c, cards)
+            seen_cards.append(SeenCard(
+                uid=c.key, zone=zone, face_up=c.face_up, tapped=c.tapped, on=on,
+                x_mm=round(c.x_mm, 1), y_mm=round(c.y_mm, 1), angle_deg=round(c.angle_deg, 1),
+                confidence=round(min(1.0, c.confidence), 3)))
+        dice = []
+        for d in present:
+            if d.kind == "die":
+                on, zone = self._on_and_zone(d, cards)
+                dice.append(SeenDie(
+                    die=d.key, value=self._die_value(d) or 0, zone=zone, on=on,
+                    x_mm=round(d.x_mm, 1), y_mm=round(d.y_mm, 1),
+                    confidence=round(min(1.0, d.confidence), 3)))
+        tokens = []
+        for t in present:
+            if t.kind == "token":
+                on, zone = self._on_and_zone(t, cards)
+                tokens.append(SeenToken(
+                    token=t.key, zone=zone, on=on, x_mm=round(t.x_mm, 1), y_mm=round(t.y_mm, 1),
+                    confidence=round(min(1.0, t.confidence), 3)))
+        return TableSnapshot(game=self.game, seq=self._seq, time_s=self.time_s,
+                             cards=tuple(seen_cards), dice=tuple(dice), tokens=tuple(tokens),
+                             unknown_markers=self._unknown)
