@@ -571,12 +571,20 @@ class MyLittlePony(Ruleset):
                 return [violation("mlp.draw-once")]
             return []
         found += self._blocked_by_faceoff(state)
-        return found + self._cost(state, p, 1, "drawing a card")
+        return found + self._cost(state, p, 1, ("drawing a card", "Eine Karte zu ziehen"))
 
-    def _cost(self, state: GameState, player: str, cost: int, action: str) -> list[Violation]:
+    def _cost(
+        self, state: GameState, player: str, cost: int, action: tuple[str, str]
+    ) -> list[Violation]:
+        """Violation when `player` cannot pay `cost` tokens for `action` (English, German)."""
         have = fx.tokens(state, player)
         if cost > have:
-            return [violation("mlp.cost", player=player, cost=cost, tokens=have, action=action)]
+            en, de = action
+            return [
+                violation(
+                    "mlp.cost", player=player, cost=cost, tokens=have, action=en, action_de=de
+                )
+            ]
         return []
 
     def _from_hand(self, state: GameState, player: str, uid: str) -> list[Violation]:
@@ -618,7 +626,7 @@ class MyLittlePony(Ruleset):
                 found.append(violation("mlp.bad-destination", kind=kind, zones=(to,)))
         else:
             found.append(violation("mlp.bad-destination", kind=kind, zones=(to,)))
-        found += self._cost(state, p, facts.number("cost"), f"playing {uid}")
+        found += self._cost(state, p, facts.number("cost"), (f"playing {uid}", f"{uid} zu spielen"))
         need = facts.get("play_requirement")
         if isinstance(need, Mapping):
             wanted = str(need.get("color"))
@@ -646,7 +654,8 @@ class MyLittlePony(Ruleset):
             found.append(violation("mlp.bad-destination", kind="troublemaker", zones=(to,)))
         elif any(state.owner.get(u) == p for u in fx.troublemakers_at(state, to)):
             found.append(violation("mlp.troublemaker-limit", player=p, zones=(to,)))
-        return found + self._cost(state, p, 1, "playing a troublemaker")
+        action = ("playing a troublemaker", "Einen Widersacher zu spielen")
+        return found + self._cost(state, p, 1, action)
 
     def _check_move(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
@@ -661,7 +670,8 @@ class MyLittlePony(Ruleset):
         to = move.to or ""
         if to not in (fx.home(p), *fx.PROBLEM_ZONES):
             found.append(violation("mlp.bad-destination", kind=fx.kind(state, uid), zones=(to,)))
-        return found + self._cost(state, p, fx.move_cost(state, uid), f"moving {uid}")
+        action = (f"moving {uid}", f"{uid} zu bewegen")
+        return found + self._cost(state, p, fx.move_cost(state, uid), action)
 
     def _check_discard(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player

@@ -38,7 +38,7 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
     "mlp.cost": (
         f"{OFFICIAL}: Action Tokens",
         "{action} costs {cost} action tokens; {player} has {tokens}.",
-        "{action} kostet {cost} Aktionspunkte; {player} hat {tokens}.",
+        "{action_de} kostet {cost} Aktionspunkte; {player} hat {tokens}.",
     ),
     "mlp.requirement": (
         f"{OFFICIAL}: Play Requirement",
