@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# CI runs the same hypothesis examples every time (a red CI run can be reproduced, and a
+# green one is not luck); on a developer's machine new examples are explored on every run.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"

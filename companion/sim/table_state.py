@@ -11,6 +11,7 @@ Flask here: the engine's tests use this module directly.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
@@ -34,10 +35,22 @@ DECK_ZONE_NAMES: dict[str, str] = {"creature-crush": "lager"}
 COVERING_GAMES = frozenset({"fire-emblem-cipher", "challengers"})
 """Games whose cards lie squarely on each other (a FE level-up, a Challengers! attack pushed
 together into one stack: only the top card shows); in the
-others a card on a card (equipment, a resource on a character) is laid 30 mm lower, so both
-stickers stay in view."""
+others a card on a card (equipment, a resource on a character) is laid beside it, overlapping
+its side edge, so both stickers stay in view."""
 
-ON_OFFSET_MM = {True: 4.0, False: 30.0}
+COVER_OFFSET_MM = 4.0
+"""A covering card lies this much right of the card beneath it (a pile that is not squared);
+not lower, since rows of those games overlap up to 1 mm short of a neighbour's sticker."""
+SIDE_OFFSET_MM = 50.0
+"""A card laid on a card in the other games: its centre this far to the right (then the left) of
+the lower card's centre. The 63 mm cards overlap by 13 mm, and the upper card's edge stays 2 mm
+clear of the lower card's 25 mm sticker with its quiet zone (25 x 17/13 = 32.7 mm): both read.
+A lane's rows lie a card's length apart, so a vertical offset would cover the next row's cards."""
+SIDE_SHIFT_MM = 10.0
+"""...and this far towards the mat's middle line, which tells it from a neighbour in a row whose
+cards touch or overlap side by side (`companion.vision.tracker` reads "on" so)."""
+FAN_STICKER_CLEAR_MM = 1.5
+"""A squeezed row keeps each card's edge this far off its neighbour's sticker quiet zone."""
 FAN_GAP_MM = 5.0
 _ON_CARD_SPOTS = ((22.0, 24.0), (-22.0, 24.0), (22.0, -24.0), (-22.0, -24.0))
 """Where dice lie on a card, from its centre: a 16 mm die there misses the 25 mm sticker."""
@@ -390,13 +403,39 @@ def visible_cards(table: TruthTable) -> list[str]:
     return seen
 
 
+def _attached(table: TruthTable, base: str) -> list[str]:
+    """Cards lying directly on `base`, in the order they were laid (zone order, top first)."""
+    zone = table.cards[base].zone or ""
+    order = table.in_zone(zone)
+    later = 1 if zone and table.layout.zones[zone].kind == "area" else -1  # areas append
+    on_base = [u for u, c in table.cards.items() if c.on == base and c.zone is not None]
+    return sorted(on_base, key=lambda u: later * order.index(u) if u in order else 0)
+
+
+def _side_offsets(count: int) -> list[float]:
+    """Sideways offsets of the cards laid on one card: right, left, further right, ..."""
+    return [SIDE_OFFSET_MM * (k // 2 + 1) * (1 if k % 2 == 0 else -1) for k in range(count)]
+
+
+def _extent(table: TruthTable, base: str) -> tuple[float, float]:
+    """How far a card and the cards beside it on it reach left and right of its centre (mm);
+    a tapped card lies sideways, its length across the row."""
+    layout = table.layout
+    half = (layout.card_h_mm if table.cards[base].tapped else layout.card_w_mm) / 2
+    if table.game in COVERING_GAMES:
+        return half, half + (COVER_OFFSET_MM if _attached(table, base) else 0.0)
+    offsets = _side_offsets(len(_attached(table, base)))
+    return half - min([0.0, *offsets]), half + max([0.0, *offsets])
+
+
 def card_positions(table: TruthTable) -> dict[str, tuple[float, float]]:
     """Centre (= front-sticker centre) of every card on the table, in mat millimetres.
 
     Piles and slots put their cards at the zone centre; an area fans its cards in one row (or
-    column when taller than wide) at card width + 5 mm, squeezed to fit; a card lying on
-    another card sits on it, 4 mm lower (covering it) or 30 mm lower (both stickers in view),
-    see `COVERING_GAMES`.
+    column when taller than wide) 5 mm apart, squeezed to fit without covering a sticker; a card
+    lying on another card sits on it 4 mm to the right (covering it, see `COVERING_GAMES`) or
+    beside it, overlapping its side edge (`SIDE_OFFSET_MM`, `SIDE_SHIFT_MM`: both stickers in
+    view), and a row leaves room for those.
     """
     layout = table.layout
     pos: dict[str, tuple[float, float]] = {}
@@ -409,22 +448,39 @@ def card_positions(table: TruthTable) -> dict[str, tuple[float, float]]:
                 pos[uid] = (cx, cy)
             continue
         horizontal = zone.w_mm >= zone.h_mm
-        length = zone.w_mm if horizontal else zone.h_mm
-        card_len = layout.card_w_mm if horizontal else layout.card_h_mm
-        span = max(0.0, length - card_len)
-        pitch = min(card_len + FAN_GAP_MM, span / (len(bases) - 1))
-        start = -pitch * (len(bases) - 1) / 2
-        for i, uid in enumerate(bases):
-            offset = start + i * pitch
-            pos[uid] = (cx + offset, cy) if horizontal else (cx, cy + offset)
+        if horizontal:
+            reach = [_extent(table, u) for u in bases]
+            length = zone.w_mm
+        else:
+            half = layout.card_h_mm / 2
+            reach = [(half, half)] * len(bases)
+            length = zone.h_mm
+        widths = sum(left + right for left, right in reach)
+        gap = min(FAN_GAP_MM, (length - widths) / (len(bases) - 1))
+        # squeezed to fit the zone, but never onto a neighbour's sticker: the row then reaches
+        # beyond the zone (an overfull row)
+        quiet = layout.sticker_mm * 17 / 13  # Micro QR M2: 13 modules and 2 quiet each side
+        clear = quiet / 2 + FAN_STICKER_CLEAR_MM
+        offsets = [0.0]
+        for (_, right), (left, _) in itertools.pairwise(reach):
+            offsets.append(offsets[-1] + max(right + gap + left, max(left, right) + clear))
+        shift = (offsets[0] - reach[0][0] + offsets[-1] + reach[-1][1]) / 2
+        for uid, offset in zip(bases, offsets, strict=True):
+            at = offset - shift
+            pos[uid] = (cx + at, cy) if horizontal else (cx, cy + at)
     pending = [u for u, c in table.cards.items() if c.zone is not None and u not in pos]
     while pending:
         progressed = False
-        for uid in list(pending):
-            base = table.cards[uid].on
-            if base in pos:
-                bx, by = pos[base]
-                pos[uid] = (bx, by + ON_OFFSET_MM[table.game in COVERING_GAMES])
+        for base in {table.cards[u].on for u in pending}:
+            if base not in pos:
+                continue
+            bx, by = pos[base]
+            for k, uid in enumerate(_attached(table, base)):
+                if table.game in COVERING_GAMES:
+                    pos[uid] = (bx + COVER_OFFSET_MM, by)
+                else:
+                    inward = 1.0 if by < layout.height_mm / 2 else -1.0
+                    pos[uid] = (bx + _side_offsets(k + 1)[k], by + inward * SIDE_SHIFT_MM)
                 pending.remove(uid)
                 progressed = True
         if not progressed:  # a card on a card that is off the table: zone centre
@@ -436,16 +492,37 @@ def card_positions(table: TruthTable) -> dict[str, tuple[float, float]]:
     return pos
 
 
-def _die_positions(table: TruthTable, cards: Mapping[str, tuple[float, float]]
-                   ) -> dict[str, tuple[float, float]]:
+def lying_on_visible(table: TruthTable, uid: str, shown: set[str]) -> str | None:
+    """The card a die on card `uid` is seen lying on: `uid` itself, or, when another card
+    covers it (a destroyed creature laid on the hell pile with its die), the card on top: the
+    die was on the covered card and now lies on the pile's top card. None off the table."""
+    state = table.cards.get(uid)
+    if state is None or state.zone is None:
+        return None
+    if uid in shown:
+        return uid
+    if table.layout.zones[state.zone].kind != "area":
+        top = table.top(state.zone)
+        return top if top in shown else None
+    covering = [u for u, c in table.cards.items() if c.on == uid and c.zone is not None]
+    for upper in covering:
+        found = lying_on_visible(table, upper, shown)
+        if found is not None:
+            return found
+    return None
+
+
+def _die_positions(table: TruthTable, cards: Mapping[str, tuple[float, float]],
+                   shown: set[str]) -> dict[str, tuple[float, float]]:
     layout = table.layout
     pos: dict[str, tuple[float, float]] = {}
     by_zone: dict[str, list[str]] = {}
     by_card: dict[str, list[str]] = {}
     for die in sorted(table.dice):
         state = table.dice[die]
-        if state.on is not None and state.on in cards:
-            by_card.setdefault(state.on, []).append(die)
+        base = lying_on_visible(table, state.on, shown) if state.on is not None else None
+        if base is not None and base in cards:
+            by_card.setdefault(base, []).append(die)
         else:
             by_zone.setdefault(state.zone, []).append(die)
     for card, dice in by_card.items():
@@ -501,9 +578,13 @@ def visible_snapshot(table: TruthTable, seq: int = 0, time_s: float = 0.0) -> Ta
             on=seen_as(state.on), x_mm=round(x, 2), y_mm=round(y, 2),
             angle_deg=90.0 if state.tapped else 0.0,
         ))
-    die_pos = _die_positions(table, positions)
+    die_pos = _die_positions(table, positions, shown)
+
+    def die_on(uid: str | None) -> str | None:
+        return seen_as(lying_on_visible(table, uid, shown)) if uid is not None else None
+
     dice = [
-        SeenDie(die=d, value=s.value, zone=s.zone, on=seen_as(s.on),
+        SeenDie(die=d, value=s.value, zone=s.zone, on=die_on(s.on),
                 x_mm=round(die_pos[d][0], 2), y_mm=round(die_pos[d][1], 2))
         for d, s in sorted(table.dice.items())
     ]

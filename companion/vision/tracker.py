@@ -25,6 +25,8 @@ from companion.snapshot import SeenCard, SeenDie, SeenToken, TableSnapshot
 ItemKind = Literal["card", "die", "token"]
 MOTION_THRESHOLD = 0.003  # share of the view that changed between frames
 MOVE_MM = 12.0
+SIDE_OVERLAP_MIN_MM = 6.0  # a card beside another in its zone lies on it when they overlap this
+SIDE_SHIFT_MIN_MM = 5.0  # ... and it is shifted along the lower card's length at least this much
 
 
 def _never_occluded(x_mm: float, y_mm: float) -> bool:
@@ -261,30 +263,47 @@ class Tracker:
 
     def _footprint_contains(self, card: _Item, x: float, y: float, shrink: float = 0.0) -> bool:
         w, h = self.settings.card_w_mm, self.settings.card_h_mm
-        a = math.radians(card.angle_deg)
-        dx, dy = x - card.x_mm, y - card.y_mm
-        u = dx * math.cos(a) + dy * math.sin(a)
-        v = -dx * math.sin(a) + dy * math.cos(a)
+        u, v = self._in_card_frame(card, x, y)
         return abs(u) <= w / 2 - shrink and abs(v) <= h / 2 - shrink
 
     @staticmethod
+    def _in_card_frame(card: _Item, x: float, y: float) -> tuple[float, float]:
+        """Point (x, y) relative to `card`'s centre along its width (u) and length (v)."""
+        a = math.radians(card.angle_deg)
+        dx, dy = x - card.x_mm, y - card.y_mm
+        return dx * math.cos(a) + dy * math.sin(a), -dx * math.sin(a) + dy * math.cos(a)
+
+    def _card_lies_on(self, upper: _Item, lower: _Item) -> bool:
+        """Whether card `upper` (laid later) lies on card `lower`: its centre on the lower card,
+        or laid beside it in the same zone, overlapping its side edge and shifted along its
+        length (both stickers in view); neighbours in a row lie level, touching or overlapping."""
+        if self._footprint_contains(lower, upper.x_mm, upper.y_mm):
+            return True
+        u, v = self._in_card_frame(lower, upper.x_mm, upper.y_mm)
+        w, h = self.settings.card_w_mm, self.settings.card_h_mm
+        return (upper.zone == lower.zone and SIDE_SHIFT_MIN_MM <= abs(v) <= h / 2
+                and abs(u) <= w - SIDE_OVERLAP_MIN_MM)
+
+    @staticmethod
     def _above(a: _Item, b: _Item) -> bool:
-        """Whether card a lies above card b: placed later, or (same frame) laid lower down
-        the mat, as a card put on another card is laid 30 mm lower so both stickers show."""
-        return (a.since, a.y_mm) > (b.since, b.y_mm)
+        """Whether card a lies above card b: placed later, or (same frame) laid further down or
+        right on the mat, as a card put on another card is laid lower (a pile) or to its right."""
+        return (a.since, a.x_mm + a.y_mm) > (b.since, b.x_mm + b.y_mm)
 
     def _card_under(self, item: _Item, cards: list[_Item]) -> _Item | None:
         """The topmost card (other than `item`, and below it) whose footprint holds it."""
-        below = [c for c in cards if c.key != item.key
-                 and (item.kind != "card" or self._above(item, c))
-                 and self._footprint_contains(c, item.x_mm, item.y_mm)]
+        if item.kind == "card":
+            below = [c for c in cards if c.key != item.key and self._above(item, c)
+                     and self._card_lies_on(item, c)]
+        else:
+            below = [c for c in cards if self._footprint_contains(c, item.x_mm, item.y_mm)]
         if not below:
             return None
         if item.kind != "card":
             # a die or token lies on the card whose centre is nearest: neighbouring cards
             # overlap, and things are laid on a card's own face, clear of the neighbour
             return min(below, key=lambda c: math.hypot(c.x_mm - item.x_mm, c.y_mm - item.y_mm))
-        return max(below, key=lambda c: (c.since, c.y_mm))
+        return max(below, key=lambda c: (c.since, c.x_mm + c.y_mm))
 
     def _on_and_zone(self, item: _Item, cards: list[_Item]) -> tuple[str | None, str]:
         """What `item` lies on, and its zone: an item on a card belongs to that card's zone."""
