@@ -42,7 +42,7 @@ from companion.engine.flow import Flow
 from companion.engine.state import GameState
 
 if TYPE_CHECKING:
-    from companion.engine.interpreter import SnapshotDiff
+    from companion.engine.snapshot_diff import SnapshotDiff
 
 GENERIC = "Grundregeln / general rules"
 CORE_KINDS: tuple[str, ...] = ("next-phase", "pass", "concede", "declare")

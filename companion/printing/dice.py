@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from companion.errors import CompanionError
+from companion.games import game_spec
 from companion.markers.payload import (
     DICE_PER_KIND,
     FACES,
@@ -39,8 +40,6 @@ from companion.printing.sizes import (
     TOKEN_MARKER_MM,
 )
 
-WHITE_DICE_PER_PLAYER = 5
-RED_DICE_PER_PLAYER = 5
 FLAG_SIDES = 2
 HOW_TO_STICK = (
     f"For {DIE_MM:.0f} mm dice: cut on the grey lines; opposite faces add up to 7; "
@@ -64,15 +63,8 @@ class FaceSpec:
 
 
 def dice_for_game(game: str) -> list[str]:
-    """Die names `game` uses, p1's before p2's (see the module doc)."""
-    if game != "creature-crush":
-        return []
-    return [
-        f"{player}.{kind}{k}"
-        for player in PLAYERS
-        for kind, count in (("w", WHITE_DICE_PER_PLAYER), ("r", RED_DICE_PER_PLAYER))
-        for k in range(1, count + 1)
-    ]
+    """Die names `game` uses, p1's before p2's (the game's spec; see the module doc)."""
+    return game_spec(game).printing.dice_names()
 
 
 def counter_dice(counters: int) -> list[str]:
@@ -83,7 +75,7 @@ def counter_dice(counters: int) -> list[str]:
 
 
 def tokens_for_game(game: str) -> list[str]:
-    return ["flag"] if game == "challengers" else []
+    return list(game_spec(game).printing.tokens)
 
 
 def face_specs(dice: Sequence[str], tokens: Sequence[str]) -> list[FaceSpec]:

@@ -13,10 +13,10 @@ from typing import Any
 import click
 
 from companion.errors import CompanionError
+from companion.games import game_ids
 from companion.server.security import needs_pin, new_pin
 
-GAME_IDS = ("trick-or-beat", "fire-emblem-cipher", "my-little-pony-ccg", "challengers",
-            "creature-crush")
+GAME_IDS = tuple(game_ids())
 
 
 def _browser_available() -> bool:

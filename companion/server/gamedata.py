@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from companion.games import GAMES, game_spec
 from companion.server.session import CardInfo
 
 
@@ -50,14 +51,6 @@ STAT_FIELDS = (("attack", "ATK", "ANG"), ("survival", "SUR", "ÜLP"), ("power", 
 """The numbers worth printing on a drawn card, in this order (the rulebooks' quantities),
 with the English and German abbreviations."""
 
-TYPE_DE = {"creature": "Wesen", "tactic": "Taktik", "unit": "Einheit", "event": "Ereignis",
-           "friend": "Freund", "mane": "Hauptcharakter", "problem": "Problem",
-           "resource": "Ressource", "troublemaker": "Widersacher", "bot": "Bot",
-           "recruit": "Rekrut", "start": "Startkarte", "crush": "Crush"}
-"""Card types as the German rulebooks name them (Creature Crush keeps "Creature")."""
-GAME_TYPE_DE = {("creature-crush", "creature"): "Creature"}
-
-
 def card_stats(fields: Mapping[str, Any], lang: str = "en") -> str:
     shown = [f"{de if lang == 'de' else en} {fields[key]}" for key, en, de in STAT_FIELDS
              if isinstance(fields.get(key), int | float) and not isinstance(fields[key], bool)]
@@ -67,7 +60,7 @@ def card_stats(fields: Mapping[str, Any], lang: str = "en") -> str:
 def card_words(game: str, name: str, card_type: str, fields: Mapping[str, Any]) -> dict[str, Any]:
     """What the mat prints on a card, in both languages."""
     return {"name": name, "type": card_type,
-            "type_de": GAME_TYPE_DE.get((game, card_type), TYPE_DE.get(card_type, card_type)),
+            "type_de": game_spec(game).type_de(card_type) if game in GAMES else card_type,
             "stats": card_stats(fields), "stats_de": card_stats(fields, "de")}
 
 

@@ -23,24 +23,28 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from companion.errors import CompanionError, DataFileError
-from companion.games import GAMES, game_info
+from companion.games import GAMES, game_info, game_spec
 from companion.layouts import MatLayout, load_layout
 from companion.markers.payload import TOKENS, PayloadError, die_index
+from companion.sim.script_model import (
+    DiceState,
+    Setup,
+    Step,
+    TableScript,
+    deck_key_zone,
+)
 from companion.sim.table_state import (
-    DECK_ZONE_NAMES,
     PHYSICAL_VERBS,
     TableError,
     TruthTable,
     apply_verb,
-    empty_table,
-    with_decks,
+    starting_table,
 )
 from companion.snapshot import card_uid, split_uid
 
@@ -48,7 +52,6 @@ if TYPE_CHECKING:
     from companion.cardsets import Card, CardSet
 
 PLAYERS = ("p1", "p2")
-DECK_PILE_NAMES = ("deck", "lager", "problem-deck")
 VERBS = (*PHYSICAL_VERBS, "phase", "pass", "declare", "expect", "note")
 TOP_KEYS = ("game", "title", "description", "players", "first", "seed", "cards", "decks",
             "setup", "steps")
@@ -74,123 +77,6 @@ _REF = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._\-]*(#[0-9]+)?$")
 
 class ScriptError(DataFileError):
     """A table script is broken; the message names file and line."""
-
-
-@dataclass(frozen=True)
-class DiceState:
-    value: int
-    zone: str
-
-
-@dataclass(frozen=True)
-class Setup:
-    """A position to start from instead of the game's beginning (a referee joining late)."""
-
-    turn: int | None = None
-    active: str | None = None
-    phase: str | None = None
-    table: dict[str, list[str]] = field(default_factory=dict)  # zone -> uids, top first
-    face_down: tuple[str, ...] = ()
-    tapped: tuple[str, ...] = ()
-    hands: dict[str, int] = field(default_factory=dict)
-    dice: dict[str, DiceState] = field(default_factory=dict)
-    on: dict[str, str] = field(default_factory=dict)
-    roles: dict[str, dict[str, str]] = field(default_factory=dict)  # lords/manes: player -> uid
-    extra: dict[str, Any] = field(default_factory=dict)  # score, fans ... as written
-
-
-@dataclass(frozen=True)
-class Step:
-    """One settled change of the table (index 1 is the first step), card refs resolved."""
-
-    index: int
-    line: int
-    place: dict[str, str] = field(default_factory=dict)
-    place_down: dict[str, str] = field(default_factory=dict)
-    remove: list[str] = field(default_factory=list)
-    tap: list[str] = field(default_factory=list)
-    untap: list[str] = field(default_factory=list)
-    flip: list[str] = field(default_factory=list)
-    on: dict[str, str] = field(default_factory=dict)
-    draw: dict[str, int] = field(default_factory=dict)
-    dice: dict[str, DiceState] = field(default_factory=dict)
-    burn: list[str] = field(default_factory=list)
-    phase: bool | str = False
-    pass_turn: bool = False
-    declare: dict[str, Any] = field(default_factory=dict)
-    expect: dict[str, Any] = field(default_factory=dict)
-    note: str = ""
-
-
-@dataclass(frozen=True)
-class TableScript:
-    path: str
-    game: str
-    players: tuple[str, str]
-    first: str
-    seed: int
-    cards: tuple[Card, ...]  # inline cards, extending the cardset
-    decks: dict[str, list[str]]  # p1/p2/shared or a pile zone id -> uids, top card first
-    owners: dict[str, str]  # uid -> p1/p2/shared
-    setup: Setup | None
-    steps: tuple[Step, ...]
-    description: str = ""
-    title: str = ""
-
-    def card(self, card_id_or_uid: str) -> Card:
-        """The card behind an id or a uid: inline cards first, then the game's cardset."""
-        card_id = split_uid(card_id_or_uid)[0] if "#" in card_id_or_uid else card_id_or_uid
-        for card in self.cards:
-            if card.id == card_id:
-                return card
-        from companion.cardsets import load_cardset
-
-        return load_cardset(self.game).get(card_id)
-
-    def deck_zone(self, key: str) -> str:
-        return deck_key_zone(self.game, key)
-
-    def step(self, index: int) -> Step:
-        return self.steps[index - 1]
-
-
-def deck_key_zone(game: str, key: str) -> str:
-    """The pile a `decks:` key starts in: the owner's draw pile, or the pile zone named."""
-    layout = load_layout(game)
-    if key in layout.zones:
-        return key
-    zone = f"{key}.{DECK_ZONE_NAMES.get(game, 'deck')}"
-    if zone not in layout.zones:
-        raise CompanionError(f"{game} has no deck zone {zone}")
-    return zone
-
-
-def initial_from_script(script: TableScript) -> TruthTable:
-    """Decks face down in their piles, then the setup position."""
-    return _initial(script.game, script.seed, script.decks, script.owners, script.setup)
-
-
-def _initial(game: str, seed: int, decks: dict[str, list[str]], owners: dict[str, str],
-             setup: Setup | None) -> TruthTable:
-    placed = {key: (deck_key_zone(game, key), uids) for key, uids in decks.items()}
-    table = with_decks(empty_table(game), placed, owners, seed)
-    if setup is None:
-        return table
-    layout = load_layout(game)
-    for zone, uids in setup.table.items():
-        ordered = uids if layout.zones[zone].kind == "area" else list(reversed(uids))
-        for uid in ordered:
-            verb = "place_down" if uid in setup.face_down else "place"
-            table = apply_verb(table, verb, {uid: zone})
-    if setup.tapped:
-        table = apply_verb(table, "tap", list(setup.tapped))
-    if setup.hands:
-        table = apply_verb(table, "draw", setup.hands)
-    if setup.dice:
-        table = apply_verb(table, "dice", setup.dice)
-    if setup.on:
-        table = apply_verb(table, "on", setup.on)
-    return table
 
 
 # ----- loading -----------------------------------------------------------------------------------
@@ -371,7 +257,7 @@ class _Parser:
                 raise self.error(f"{uid} is not on the table", node)
             return uid
         laid = [u for u in self.copies_of(ref, node) if self.table.on_table(u)
-                and not _is_deck_zone(self.table.cards[u].zone)]
+                and not _is_deck_zone(self.game, self.table.cards[u].zone)]
         if not laid:
             raise self.error(f"no copy of {ref} is on the table", node)
         if len(laid) > 1:
@@ -394,7 +280,7 @@ class _Parser:
             if state.zone is None:
                 rank = 0 if state.holder == owner else (1 if state.owner == owner else 2)
                 ranked.append((rank, 0, copy, uid))
-            elif _is_deck_zone(state.zone):
+            elif _is_deck_zone(self.game, state.zone):
                 if table.top(state.zone) == uid:  # only a deck's top card comes out unasked
                     own_deck = state.zone.startswith(f"{owner}.") or owner == "shared"
                     ranked.append((3 if own_deck else 4, 0, copy, uid))
@@ -456,7 +342,7 @@ class _Parser:
         for (zone, _, _), uid in zip(table_refs, setup_uids, strict=True):
             owner = self.layout.zones[zone].owner
             owners[uid] = owner
-        self.table = _initial(self.game, seed, decks, owners, None)
+        self.table = starting_table(self.game, seed, decks, owners, None)
         setup = None
         if setup_node is not None:
             setup = self.setup(setup_fields, table_refs, setup_uids, decks, owners, seed)
@@ -598,7 +484,7 @@ class _Parser:
             if entry["tapped"]:
                 tapped.append(uid)
         partial = Setup(table=table, face_down=tuple(down), tapped=tuple(tapped))
-        self.table = _initial(self.game, seed, decks, owners, partial)
+        self.table = starting_table(self.game, seed, decks, owners, partial)
         hands: dict[str, int] = {}
         if "hands" in fields:
             for key, (k_node, v_node) in self.mapping(fields["hands"][1], "hands").items():
@@ -806,9 +692,9 @@ class _Parser:
         return out
 
 
-def _is_deck_zone(zone: str | None) -> bool:
+def _is_deck_zone(game: str, zone: str | None) -> bool:
     """Draw piles: their cards are not yet laid out (a bare id there is not 'on the table')."""
-    return zone is not None and zone.split(".", 1)[1] in DECK_PILE_NAMES
+    return zone is not None and game_spec(game).is_draw_pile(zone)
 
 
 def _shown(node: yaml.Node) -> str:
