@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from companion.cardsets.deck_problems import DeckCheck
 from companion.cardsets.schema import GameSchema
 from companion.errors import CompanionError
+from companion.markers.payload import PayloadError, encode_front
 
 if TYPE_CHECKING:
     from companion.engine.ruleset import Ruleset
@@ -103,6 +104,10 @@ class GameSpec:
     """The folder of card files (and `decks/`); None: `cardsets/<id>/`."""
 
     def __post_init__(self) -> None:
+        try:
+            encode_front(self.code, 0, 1)
+        except PayloadError as exc:
+            raise GameSpecError(f"{self.id}: marker code {self.code}: {exc}") from None
         if self.card_schema.game != self.id:
             raise GameSpecError(f"{self.id}: its card schema is for {self.card_schema.game!r}")
         if not any(self.deck_zone_of(p) for p in PLAYERS):
