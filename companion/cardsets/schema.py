@@ -22,6 +22,7 @@ from companion.cardsets.kinds import (
     Kind,
     StrKind,
     StructKind,
+    canonical,
     shown,
 )
 from companion.markers.payload import MAX_CARD_NUMBER
@@ -137,6 +138,7 @@ def _check_keywords(schema: GameSchema, value: Any) -> tuple[str, ...]:
         raise FieldProblem(
             "keywords", f"field 'keywords' must be a list of words, got {shown(value)}"
         )
+    value = [canonical(word, schema.keywords) for word in value]
     for word in value:
         if word not in schema.keywords:
             allowed = ", ".join(schema.keywords) if schema.keywords else "none"
@@ -171,7 +173,7 @@ def validate_card(schema: GameSchema, raw: Any, require_number: bool = True) -> 
             "id",
             f"field 'id' must be 1-40 letters, digits, '.', '_' or '-', got {shown(card_id)}",
         )
-    card_type = raw.get("type")
+    card_type = canonical(raw.get("type"), tuple(schema.types))
     if card_type is None:
         raise FieldProblem("type", "missing field 'type'")
     if card_type not in schema.types:

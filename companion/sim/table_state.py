@@ -205,6 +205,23 @@ def starting_table(game: str, seed: int, decks: Mapping[str, list[str]],
     return table
 
 
+def rename_card(table: TruthTable, old: str, new: str) -> TruthTable:
+    """The same table with card `old` called `new` (an unknown card in a hand turns out to be
+    `new` when it is played); its back serial, place and state stay."""
+    if new in table.cards:
+        raise TableError(f"{new} is on the table already")
+
+    def name(uid: str | None) -> str | None:
+        return new if uid == old else uid
+
+    cards = {name(u) or u: replace(c, uid=new, on=name(c.on)) if u == old
+             else replace(c, on=name(c.on)) for u, c in table.cards.items()}
+    zones = {z: tuple(name(u) or u for u in us) for z, us in table.zones.items()}
+    dice = {d: replace(s, on=name(s.on)) for d, s in table.dice.items()}
+    tokens = {t: replace(s, on=name(s.on)) for t, s in table.tokens.items()}
+    return TruthTable(table.game, cards, zones, dice, tokens)
+
+
 def apply_step(table: TruthTable, step: Step) -> TruthTable:
     """The table after one (already resolved) step; pure."""
     for verb in PHYSICAL_VERBS:

@@ -13,6 +13,7 @@ from companion.cardsets.kinds import (
     ListKind,
     StrKind,
     StructKind,
+    canonical,
     check_keys,
     require_mapping,
     shown,
@@ -41,6 +42,9 @@ def _check_requirement(value: Any, what: str, allow_any: bool) -> dict[str, Any]
     if isinstance(power, bool) or not isinstance(power, int) or power < 0:
         raise FieldValueError(f"{what}: power must be an integer >= 0, got {shown(power)}")
     colours = (*MLP_COLOURS, "any") if allow_any else MLP_COLOURS
+    req = {**req, "color": canonical(req["color"], colours)}
+    if "except" in req:
+        req["except"] = canonical(req["except"], MLP_COLOURS)
     if req["color"] not in colours:
         raise FieldValueError(
             f"{what}: color must be one of {', '.join(colours)}, got {shown(req['color'])}"

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from companion.cardsets.kinds import FieldValueError, IntKind, StrKind, check_keys, shown
+from companion.cardsets.kinds import FieldValueError, IntKind, StrKind, canonical, check_keys, shown
 from companion.cardsets.schema import FieldProblem, GameSchema, TypeSpec, check_effects
 
 TOB_FACTIONS = ("Gehirn", "Herocorps")
@@ -49,6 +49,10 @@ def _tob_effect_checker(creature: bool) -> Callable[[Any], list[dict[str, Any]]]
             what = f"effect {i}"
             required = ["kind", "do"] + (["lane"] if creature else [])
             check_keys(effect, required, ["amount", "target", "faction"], what)
+            for key, words in (("kind", kinds), ("lane", TOB_LANES), ("do", tuple(TOB_ACTIONS)),
+                               ("target", TOB_TARGETS), ("faction", TOB_FACTIONS)):
+                if key in effect:
+                    effect[key] = canonical(effect[key], words)
             if effect["kind"] not in kinds:
                 raise FieldValueError(
                     f"{what}: kind must be one of {', '.join(kinds)}, got {shown(effect['kind'])}"
