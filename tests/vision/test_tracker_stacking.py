@@ -55,8 +55,8 @@ TWO_ON_ONE = """\
 
 @pytest.mark.parametrize("reverse", [False, True])
 @pytest.mark.parametrize(("game", "setup"), [
-    ("trick-or-beat", EQUIPPED),
-    pytest.param("trick-or-beat", TWO_ON_ONE, marks=pytest.mark.xfail(
+    pytest.param("trick-or-beat", EQUIPPED, id="equipment"),
+    pytest.param("trick-or-beat", TWO_ON_ONE, id="two-on-one", marks=pytest.mark.xfail(
         strict=True, reason="the tracker's same-frame tie-break (companion.vision.tracker "
         "_above: later on the mat's x + y is on top) reads the second card laid on a card, "
         "which lies left of it, as lying under it")),
