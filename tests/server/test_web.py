@@ -35,7 +35,7 @@ def test_review_pages_list_and_show_a_game(client: FlaskClient, session: LiveSes
     html = one.get_data(as_text=True)
     assert one.status_code == 200 and 'id="scrub"' in html and "T-1" in html
     data = client.get(f"/api/games/{session.game_id}").get_json()
-    kinds = [s["kind"] for s in data["timeline"]]
+    kinds = [s["kind"] for s in data["timeline"] if s["kind"] != "observation"]
     assert kinds == ["move", "move", "violation"]
     assert data["timeline"][-1]["table"]["cards"][1]["zone"] == "p1.forbidden"
 
@@ -124,9 +124,10 @@ def test_sse_stream_sends_state_then_resumes_from_last_event_id(
     assert "event: state" in text and "Ada" in text
     mark = session.bus.last_id
     session.observe(table(("T1#1", "p1.A1")))
-    resumed = read_events(client, "/api/stream?limit=2", {"Last-Event-ID": str(mark)})
-    assert f"id: {mark + 1}\nevent: log" in resumed
-    assert f"id: {mark + 2}\nevent: state" in resumed
+    resumed = read_events(client, "/api/stream?limit=3", {"Last-Event-ID": str(mark)})
+    assert f"id: {mark + 1}\nevent: log" in resumed  # the observation
+    assert f"id: {mark + 2}\nevent: log" in resumed  # the move it led to
+    assert f"id: {mark + 3}\nevent: state" in resumed
     assert '"T1#1"' in resumed
 
 
