@@ -48,6 +48,7 @@ INPUT_KINDS = ("observation", "action", "answer", "decision", "undo", "redo")
 EVENT_SOURCES = ("camera", "person", "automatic")
 DECISIONS = ("stands", "corrected")
 SCHEMA_VERSION = 2
+EVENT_CHUNK = 1000
 
 _SCHEMA_V1 = """
 CREATE TABLE IF NOT EXISTS games (
@@ -510,30 +511,66 @@ class Store:
     def iter_events(
         self, game_id: int, after: int = 0, limit: int | None = None
     ) -> Iterator[Event]:
+        """Events after seq `after` in order, read in chunks (a long game never sits in
+        memory twice)."""
         with self._lock:
             self._require_game(game_id)
-            rows = self._conn.execute(
-                "SELECT seq, time, kind, source, payload FROM events"
-                " WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?",
-                (game_id, after, -1 if limit is None else int(limit)),
-            ).fetchall()
-        for seq, stamp, kind, source, payload in rows:
-            yield Event(game_id, int(seq), _float(stamp), str(kind), str(source),
-                        _payload(payload))
+        left = -1 if limit is None else int(limit)
+        cursor = after
+        while left != 0:
+            chunk = EVENT_CHUNK if left < 0 else min(left, EVENT_CHUNK)
+            with self._lock:
+                rows = self._conn.execute(
+                    "SELECT seq, time, kind, source, payload FROM events"
+                    " WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+                    (game_id, cursor, chunk),
+                ).fetchall()
+            for seq, stamp, kind, source, payload in rows:
+                yield Event(game_id, int(seq), _float(stamp), str(kind), str(source),
+                            _payload(payload))
+            if len(rows) < chunk:
+                return
+            cursor = int(rows[-1][0])
+            if left > 0:
+                left -= len(rows)
 
-    def snapshots(self, game_id: int, upto: int | None = None) -> dict[int, TableSnapshot]:
+    def log_stamp(self, game_id: int) -> tuple[int, int]:
+        """(last seq, number of events): changes whenever the game's log grows."""
+        with self._lock:
+            last, count = self._conn.execute(
+                "SELECT COALESCE(MAX(seq), 0), COUNT(*) FROM events WHERE game_id = ?",
+                (game_id,)).fetchone()
+        return int(last), int(count)
+
+    def snapshots(self, game_id: int, upto: int | None = None, since: int = 0
+                  ) -> dict[int, TableSnapshot]:
+        """Saved tables with since < seq <= upto."""
         with self._lock:
             rows = self._conn.execute(
-                "SELECT seq, snapshot FROM snapshots WHERE game_id = ? AND seq <= ?"
-                " ORDER BY seq", (game_id, 2**62 if upto is None else int(upto))
+                "SELECT seq, snapshot FROM snapshots WHERE game_id = ? AND seq > ?"
+                " AND seq <= ? ORDER BY seq", (game_id, since, 2**62 if upto is None else upto)
             ).fetchall()
         found: dict[int, TableSnapshot] = {}
         for seq, text in rows:
-            try:
-                found[int(seq)] = TableSnapshot.from_json(text)
-            except (TypeError, ValueError, KeyError, AttributeError):
-                continue  # a damaged row: that step shows the mat of the one before
+            snapshot = _snapshot(text)
+            if snapshot is not None:  # a damaged row: that step shows the mat before it
+                found[int(seq)] = snapshot
         return found
+
+    def snapshot_seqs(self, game_id: int) -> list[int]:
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT seq FROM snapshots WHERE game_id = ? ORDER BY seq", (game_id,)
+            ).fetchall()
+        return [int(r[0]) for r in rows]
+
+    def snapshot_at(self, game_id: int, seq: int) -> TableSnapshot | None:
+        """The table as saved at or last before event `seq`."""
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT snapshot FROM snapshots WHERE game_id = ? AND seq <= ?"
+                " ORDER BY seq DESC LIMIT 1", (game_id, seq)).fetchone()
+        return _snapshot(row[0]) if row else None
 
     def keyframe_seqs(self, game_id: int) -> list[int]:
         with self._lock:
@@ -572,6 +609,13 @@ def _statements(script: str) -> list[str]:
 
 def _tables(conn: sqlite3.Connection) -> set[str]:
     return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+
+
+def _snapshot(text: Any) -> TableSnapshot | None:
+    try:
+        return TableSnapshot.from_json(text)
+    except (TypeError, ValueError, KeyError, AttributeError):
+        return None
 
 
 def _float(value: Any) -> float:

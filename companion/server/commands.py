@@ -15,6 +15,8 @@ import click
 from companion.errors import CompanionError
 from companion.server.security import needs_pin, new_pin
 
+RECONNECT_MAX_S = 2.0
+"""A dropped camera is tried again at least every 2 s while the game runs."""
 GAME_IDS = ("trick-or-beat", "fire-emblem-cipher", "my-little-pony-ccg", "challengers",
             "creature-crush")
 
@@ -45,7 +47,9 @@ def _run(live: Any, host: str, port: int, open_browser: bool, duration: float | 
     url = f"http://{shown_host}:{server.server_port}/"
     click.echo(f"Table companion: {url}")
     click.echo(f"  review recorded games: {url}review/   camera: {url}calibration/")
-    click.echo(f"  recording to {live.store.path} (game #{live.session.game_id})")
+    click.echo(f"  recording to {live.store.path} (game #{live.session.game_id}"
+               + (f", resumed at event #{live.session.resumed_at})"
+                  if live.session.resumed_at else ")"))
     if pin:
         click.echo(f"  PIN for actions from other devices: {pin}")
     if open_browser and _browser_available():
@@ -79,14 +83,18 @@ def _run(live: Any, host: str, port: int, open_browser: bool, duration: float | 
               help="Game library to record into (default ~/.companion/games.db).")
 @click.option("--fps", type=float, default=10.0, show_default=True,
               help="Simulated camera frames per second.")
+@click.option("--resume", is_flag=True,
+              help="Go on with the last unfinished run of this demo (after a restart or a"
+                   " crash) instead of starting a new one.")
 def demo(game: str | None, speed: float, port: int, host: str, no_browser: bool,
-         duration: float | None, db: Path | None, fps: float) -> None:
+         duration: float | None, db: Path | None, fps: float, resume: bool) -> None:
     """Play a bundled table script through camera frames, vision, rules and the page."""
     from companion.server.live_setup import DEFAULT_DEMO_GAME, build_demo, check_port, default_db
 
     check_port(host, port)
     pin = new_pin() if needs_pin(host) else None
-    live = build_demo(game or DEFAULT_DEMO_GAME, speed, db or default_db(), fps=fps)
+    live = build_demo(game or DEFAULT_DEMO_GAME, speed, db or default_db(), fps=fps,
+                      resume=resume)
     if pin:
         live.app.config["PIN"] = pin
     click.echo(f"Demo: {live.extra['script'].name} at {speed:g}x")
@@ -129,9 +137,12 @@ def _parse_decks(values: tuple[str, ...], game: str) -> dict[str, tuple[str, ...
               help="Address to listen on; anything but localhost requires a PIN for actions.")
 @click.option("--no-browser", is_flag=True)
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@click.option("--resume", is_flag=True,
+              help="Go on with the last unfinished game of --game in the library (after a"
+                   " restart or a crash): its recorded players and decks are used.")
 def serve(camera: int | None, video: str | None, url: str | None, game: str,
           decks: tuple[str, ...], players: str, port: int, host: str, no_browser: bool,
-          db: Path | None) -> None:
+          db: Path | None, resume: bool) -> None:
     """Watch a real table: camera, video file or stream, refereed live on the page."""
     from companion.cardsets import load_cardset
     from companion.engine.api import GameConfig
@@ -154,9 +165,10 @@ def serve(camera: int | None, video: str | None, url: str | None, game: str,
     config = GameConfig(game=game, players=(names[0], names[1]), decks=_parse_decks(decks, game))
     layout = load_layout(game)
     # a video file ends; a camera or stream that drops out is reopened (game state kept)
-    source: Any = open_source(spec) if video else ReconnectingSource(lambda: open_source(spec))
+    source: Any = open_source(spec) if video else ReconnectingSource(
+        lambda: open_source(spec), max_backoff_s=RECONNECT_MAX_S)
     pipeline = build_pipeline(layout, game, load_cardset(game))
     pin = new_pin() if needs_pin(host) else None
     live = build_live(config, FrameFeed(source, pipeline), db or default_db(),
-                      f"table: {spec}", pin=pin)
+                      f"table: {spec}", pin=pin, resume=resume)
     _run(live, host, port, not no_browser, None, pin)

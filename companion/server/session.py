@@ -162,6 +162,7 @@ class LiveSession:
         self._last_health_pub = 0.0
         self._last_retry = 0.0
         self._replaying: deque[Event] | None = None
+        self.resumed_at = 0
         if resume is None:
             self.game_id = store.start_game(header)
         else:
@@ -170,6 +171,7 @@ class LiveSession:
             self._check_resumable()
             self._replay(strict=True)
             self._seen = self._model.table
+            self.resumed_at = self._last_seq()
         self._publish_state()
 
     # --- inputs from the table ---------------------------------------------------------------
@@ -536,6 +538,12 @@ class LiveSession:
 
     def table_view(self, snapshot: TableSnapshot | None) -> dict[str, Any]:
         return table_view(snapshot, self.card_info)
+
+    @property
+    def model_table(self) -> TableSnapshot | None:
+        """The table as the game has it (the mat), not necessarily as the camera sees it."""
+        with self._lock:
+            return self._model.table
 
     # --- the one log: commit, apply, replay -------------------------------------------------
 

@@ -8,7 +8,7 @@ from flask.testing import FlaskClient
 
 from companion.server.app import create_app
 from companion.server.session import LiveSession
-from tests.server.conftest import make_app
+from tests.server.conftest import LAN, make_app
 from tests.server.fakes import table
 
 
@@ -92,9 +92,10 @@ def test_actions_work_without_pin_on_localhost(client: FlaskClient, session: Liv
     assert session.state()["violations"][0]["decision"] == "stands"
 
 
-def test_pin_required_for_every_post_when_set(session: LiveSession) -> None:
+def test_pin_required_for_every_post_from_another_device(session: LiveSession) -> None:
     client = make_app(session, pin="424242").test_client()
-    assert client.get("/").status_code == 200  # reading needs no PIN
+    client.environ_base.update(LAN)
+    assert client.get("/").status_code == 200  # watching the live table needs no PIN
     res = client.post("/api/action", json={"action": "next-phase"})
     assert res.status_code == 403 and "PIN" in res.get_json()["error"]
     res = client.post("/api/action", json={"action": "next-phase"},
@@ -106,7 +107,10 @@ def test_pin_required_for_every_post_when_set(session: LiveSession) -> None:
     assert ok.status_code == 200
     ok = client.post("/api/action", json={"action": "pass", "pin": "424242"})
     assert ok.status_code == 200
-    assert len(session.store.events(session.game_id)) == 2
+    assert [e.kind for e in session.store.events(session.game_id)] == [
+        "action", "phase", "action", "phase"]
+    local = make_app(session, pin="424242").test_client()  # this machine: never a PIN
+    assert local.post("/api/action", json={"action": "next-phase"}).status_code == 200
 
 
 def read_events(client: FlaskClient, url: str, headers: dict[str, str] | None = None) -> str:

@@ -6,7 +6,7 @@
       "brand": "Table companion", "nav.live": "Live table", "nav.review": "Recorded games",
       "nav.calibration": "Camera", "turn": "Turn", "active": "Active player", "phase": "Phase",
       "scores": "Scores", "violations": "Violations", "violations.none": "No rule broken so far.",
-      "referee": "Referee", "act.next": "Next phase", "act.pass": "End turn", "act.undo": "Undo last move",
+      "referee": "Referee", "act.next": "Next phase", "act.pass": "End turn", "act.undo": "Undo last move", "act.redo": "Redo",
       "act.declare.label": "Something else the camera cannot see", "act.declare": "Declare",
       "act.declare.placeholder": "chosen effect, e.g. draw 2", "act.declare.notarget": "no target",
       "legal": "Legal moves now", "legal.none": "No move listed for this moment.", "log": "Moves",
@@ -50,7 +50,7 @@
       "nav.calibration": "Kamera", "turn": "Zug", "active": "Am Zug", "phase": "Phase",
       "scores": "Punktestand", "violations": "Regelverstöße", "violations.none": "Bisher kein Regelverstoß.",
       "referee": "Schiedsrichter", "act.next": "Nächste Phase", "act.pass": "Zug beenden",
-      "act.undo": "Letzten Zug zurücknehmen", "act.declare.label": "Sonst etwas, das die Kamera nicht sieht",
+      "act.undo": "Letzten Zug zurücknehmen", "act.redo": "Wiederherstellen", "act.declare.label": "Sonst etwas, das die Kamera nicht sieht",
       "act.declare": "Ansagen", "act.declare.placeholder": "gewählter Effekt, z. B. 2 ziehen",
       "act.declare.notarget": "kein Ziel", "legal": "Jetzt erlaubte Züge",
       "legal.none": "Für diesen Moment ist kein Zug aufgeführt.", "log": "Züge",
@@ -133,7 +133,14 @@
     });
   }
 
+  function requestId() {
+    // one id per click, kept through PIN retries: the server answers a repeat, never applies it twice
+    const a = new Uint32Array(3); crypto.getRandomValues(a);
+    return Array.from(a, n => n.toString(36)).join("-");
+  }
+
   async function post(url, body) {
+    body = Object.assign({ id: requestId() }, body || {});
     for (let attempt = 0; attempt < 3; attempt++) {
       const headers = { "Content-Type": "application/json" };
       const pin = sessionStorage.getItem("companion.pin");

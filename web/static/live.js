@@ -174,7 +174,22 @@
     box.title = (C().lang === "de" && h.detail_de) || h.detail || "";
   }
 
+  function renderHistory() {
+    const h = state.history || {}, over = !!state.game_over;
+    $("undo").disabled = h.can_undo === false;
+    $("redo").disabled = !h.can_redo;
+    document.querySelectorAll("[data-action]").forEach(b => { b.disabled = over; });
+    document.querySelectorAll("#declare-form button, #declare-form input, #declare-form select").forEach(b => { b.disabled = over; });
+    const last = h.last;
+    $("history-last").hidden = !last;
+    $("history-last").textContent = last ? txt(last, "text") : "";
+    const rec = state.recording || { status: "ok" };
+    $("recording").hidden = rec.status === "ok";
+    $("recording").textContent = rec.status === "ok" ? "" : txt(rec, "message");
+  }
+
   function renderAll() {
+    renderHistory();
     renderMat(); renderStatus(); renderViolations(); renderQuestion(); renderOffers(); renderLog(); renderTargets(); renderHealth(state.health);
     document.body.dataset.seq = state.seq;
   }
@@ -195,6 +210,7 @@
   document.addEventListener("DOMContentLoaded", () => {
     document.querySelectorAll("[data-action]").forEach(b => b.addEventListener("click", () => C().post("/api/action", { action: b.dataset.action })));
     $("undo").addEventListener("click", () => C().post("/api/undo", {}));
+    $("redo").addEventListener("click", () => C().post("/api/redo", {}));
     $("question").addEventListener("close", () => {
       if ($("question").returnValue === "later" && state.question) dismissedQuestion = state.question.seq;
       $("question-reopen").hidden = !state.question;
