@@ -128,7 +128,8 @@ def stats_fields(stats: Any) -> dict[str, Any]:
     if dataclasses.is_dataclass(stats) and not isinstance(stats, type):
         fields = {f.name: getattr(stats, f.name) for f in dataclasses.fields(stats)}
     else:
-        fields = dict(getattr(stats, "__dict__", {}))
+        fields = {k: getattr(stats, k) for k in dir(stats)
+                  if not k.startswith("_") and not callable(getattr(stats, k))}
     return {k: v for k, v in fields.items() if k not in HEALTH_KEYS and not k.startswith("_")}
 
 

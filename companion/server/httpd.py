@@ -60,6 +60,7 @@ class BoundedWSGIServer(BaseWSGIServer):
 
     multithread = True
     multiprocess = False
+    request_queue_size = 1024  # a burst of connections waits in the kernel, not dropped
 
     def __init__(
         self,
@@ -107,6 +108,7 @@ class BoundedWSGIServer(BaseWSGIServer):
         self.shutdown_request(sock)
 
     def _watch_room(self) -> None:
+        next_sweep = 0.0
         while not self._closing:
             try:
                 ready = self._selector.select(timeout=0.5)
@@ -129,9 +131,11 @@ class BoundedWSGIServer(BaseWSGIServer):
                         self._pool.submit(self._serve, sock, address)
                     except RuntimeError:  # the pool is shut down
                         self.shutdown_request(sock)
-                for sock, (since, _address) in list(self._waiting.items()):
-                    if now - since > self.idle_timeout_s:
-                        self._drop(sock)
+                if now >= next_sweep:
+                    next_sweep = now + 0.25
+                    for sock, (since, _address) in list(self._waiting.items()):
+                        if now - since > self.idle_timeout_s:
+                            self._drop(sock)
 
     def _serve(self, request: Any, client_address: Any) -> None:
         try:

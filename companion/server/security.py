@@ -82,10 +82,23 @@ class PinGuard:
 
 
 def is_loopback(address: str | None) -> bool:
+    """A loopback address (127.x, ::1, or 127.x mapped into IPv6)."""
     try:
-        return ipaddress.ip_address((address or "").split("%")[0]).is_loopback
+        ip = ipaddress.ip_address((address or "").split("%")[0])
     except ValueError:
         return False
+    mapped = getattr(ip, "ipv4_mapped", None)
+    return bool(ip.is_loopback or (mapped is not None and mapped.is_loopback))
+
+
+def is_local_request() -> bool:
+    """The request comes from this machine (loopback), not from another device."""
+    return is_loopback(request.remote_addr)
+
+
+def pin_required(app: Flask) -> bool:
+    """Whether the current request's page must ask for the PIN before an action."""
+    return bool(app.config.get("PIN")) and not is_local_request()
 
 
 def _split_host(value: str) -> str:
@@ -190,8 +203,8 @@ def install(app: Flask) -> None:
             if origin is not None:
                 parts = urlsplit(origin)
                 if parts.scheme not in ("http", "https") or not host_allowed(
-                        parts.netloc, bind(), extra_hosts()) or _split_host(
-                        parts.netloc) != _split_host(host):
+                        parts.netloc, bind(), extra_hosts()) or _netloc(
+                        parts.netloc, parts.scheme) != _netloc(host, request.scheme):
                     log.warning("refused %s from origin %r (%s)", request.path, origin, client())
                     abort(403, description=f"requests from {origin!r} are not accepted")
             if request.headers.get("Sec-Fetch-Site") == "cross-site":
@@ -244,6 +257,15 @@ def install(app: Flask) -> None:
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "same-origin"
         return response
+
+
+def _netloc(value: str, scheme: str) -> str:
+    """host:port in lower case, the scheme's default port written out."""
+    value = value.strip().lower()
+    host_part = value.rsplit("]", 1)[-1] if value.startswith("[") else value
+    if ":" not in host_part:
+        value += ":443" if scheme == "https" else ":80"
+    return value
 
 
 def _safe_next(target: str) -> str:
