@@ -92,6 +92,8 @@ def test_no_deck_order_or_unseen_card_leaves_the_server(
               for path in ("/api/games", f"/api/games/{gid}", f"/review/{gid}", "/review/",
                            "/api/state", "/")}
     hidden = decks - shown
+    bodies["live stream"] = "\n".join(m.data for m in session.bus.since(0) or [])
+    assert len(bodies["live stream"]) > 1000
     for path, body in bodies.items():
         leaked = sorted(u for u in hidden if re.search(re.escape(u) + r"(?!\d)", body))
         assert not leaked, (path, leaked[:5])
