@@ -339,6 +339,12 @@ class LiveSession:
                 text_en += f": move #{move_seq} back on the line"
                 text_de += f": Zug #{move_seq} gilt wieder"
             payload.update(text_en=text_en, text_de=text_de)
+            if changes_game:
+                draft = Event(self.game_id, self._last_seq() + 1, 0.0, "decision", "person",
+                              payload)
+                wanted = self._table_after([*self._events, draft])
+                put_en, put_de = instructions(self._seen or self._model.table, wanted)
+                payload.update(put_back_en=put_en, put_back_de=put_de)
             return self._person_input("decision", payload, client_id, signature)
 
     def answer(self, question_seq: int, choice: int, client_id: str | None = None
@@ -556,7 +562,7 @@ class LiveSession:
         except WriteFailedError:
             self._publish_state()
             raise
-        if kind in ("undo", "redo"):
+        if kind in ("undo", "redo") or payload.get("put_back_en"):
             self._hold = self._seen
         self._publish_state()
         return {"seq": event.seq}
@@ -816,7 +822,8 @@ class LiveSession:
     def _history(self, undone: set[int]) -> dict[str, Any]:
         last = None
         for e in reversed(self._events):
-            if e.kind in ("undo", "redo"):
+            if e.kind in ("undo", "redo") or (e.kind == "decision"
+                                               and e.payload.get("put_back_en")):
                 put_en = list(e.payload.get("put_back_en") or [])
                 put_de = list(e.payload.get("put_back_de") or [])
                 text_en, text_de = str(e.payload.get("text_en", "")), \

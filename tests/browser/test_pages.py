@@ -146,7 +146,7 @@ def test_question_from_the_interpreter_is_a_choice_dialog(tmp_path: Path, page: 
         page.click('#question-choices .btn.choice[data-choice="1"]')
         page.wait_for_selector("#question:not([open])", state="attached", timeout=10_000)
         page.wait_for_selector("#question-reopen[hidden]", state="attached")
-        answered = [e for e in store.events(session.game_id) if e.kind == "decision"]
+        answered = [e for e in store.events(session.game_id) if e.kind == "answer"]
     finally:
         server.shutdown()
         session.bus.close()

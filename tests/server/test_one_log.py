@@ -283,3 +283,20 @@ def fill_up(store: Store, game_id: int) -> None:
 
 def make_room(store: Store) -> None:
     store._conn.execute("PRAGMA max_page_count = 1073741823")
+
+
+def test_a_corrected_camera_move_says_what_to_put_back(session: LiveSession) -> None:
+    session.observe(table())
+    session.observe(table(("T1#1", "p1.A1")))
+    session.observe(table(("T1#1", "p1.A1"), ("T2#1", "p1.forbidden")))
+    vseq = session.state()["violations"][0]["seq"]
+    session.decide(vseq, "corrected")
+    last = session.state()["history"]["last"]
+    assert last["put_back_en"] == ["take Zweiling off p1.forbidden (Ada)"]
+    assert [c["uid"] for c in session.state()["table"]["cards"]] == ["T1#1"]
+    count = len(session.store.events(session.game_id))
+    session.observe(table(("T1#1", "p1.A1")))  # the players did as told: nothing to record
+    assert len(session.store.events(session.game_id)) == count
+    session.decide(vseq, "stands")  # changed again: the card belongs on the table after all
+    assert session.state()["history"]["last"]["put_back_en"] == [
+        "put Zweiling back on p1.forbidden (Ada)"]
