@@ -306,6 +306,10 @@ class SkipFrames:
         self.first_step = -1
 
     def read(self) -> Any:
+        skip = getattr(self.source, "skip_to_step", None)
+        if skip is not None and self.first_step > 0:
+            skip(self.first_step)  # without rendering what nobody looks at
+            self.first_step = -1
         while True:
             frame = self.source.read()
             if frame is None or int(getattr(frame, "step", 0)) >= self.first_step:
