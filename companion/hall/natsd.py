@@ -7,11 +7,13 @@ lose exactly what it exists to keep.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
 import socket
 import subprocess
+import sys
 import threading
 import time
 from collections import deque
@@ -21,6 +23,7 @@ from companion.errors import CompanionError
 
 INSTALL_HINT = "install it with: sudo apt-get install nats-server  (or: make system-deps)"
 DEFAULT_PORT = 4222
+BINARY_FOLDERS = ("/usr/sbin", "/usr/bin", "/usr/local/bin", "/usr/local/sbin")
 _LISTENING = re.compile(r"Listening for client connections on (\S+):(\d+)")
 
 
@@ -33,11 +36,22 @@ def find_nats_server() -> str:
     found = shutil.which("nats-server")
     if found:
         return found
-    for folder in ("/usr/sbin", "/usr/bin", "/usr/local/bin", "/usr/local/sbin"):
+    for folder in BINARY_FOLDERS:
         candidate = Path(folder) / "nats-server"
         if candidate.is_file() and os.access(candidate, os.X_OK):
             return str(candidate)
     raise NatsServerError(f"nats-server is not installed; {INSTALL_HINT}")
+
+
+def _die_with_parent() -> None:
+    """Linux: the broker ends when the hall does, even a killed hall (no orphan holding the
+    port and the stream's files when the hall is restarted)."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+        import signal
+
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
 def port_taken(host: str, port: int) -> bool:
@@ -80,7 +94,7 @@ class NatsServer:
         args = [binary, "-js", "-sd", str(self.store_dir), "-a", self.host,
                 "-p", str(self.requested_port or -1), "-n", self.name]
         self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                        stdin=subprocess.DEVNULL)
+                                        stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent)
         ready = threading.Event()
         threading.Thread(target=self._read_log, args=(ready,), daemon=True,
                          name="nats-server-log").start()

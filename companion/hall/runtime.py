@@ -110,7 +110,11 @@ class Hall:
         from companion.server.live_setup import serve_in_thread
 
         if self.broker is not None:
-            self.broker.start()
+            try:
+                self.broker.start()
+            except CompanionError:
+                self.close()
+                raise
             self.nats_url = self.broker.url
         assert self.nats_url is not None
         sink = self.archive.put if self.archive is not None else None

@@ -3,10 +3,11 @@
 Why a log of steps and not a snapshot of decks and fans: the `Tournament` object is the one
 place that knows the rules (deck phase, trophies, fans, the final); storing what people did
 and replaying it through that object means a stored tournament can never be in a state the
-rules do not allow, and the log doubles as the tournament's history. The trophy fans a result
-drew are stored with it, so a replay never depends on the random draw. Tables live in the same
-SQLite file as the games (created here, not by the game store), and every result links the
-game it came from.
+rules do not allow, and the log doubles as the tournament's history. A result stores the fans
+its trophy showed; the replay draws exactly as the original did (same calls, same seed) and
+checks it shows the same fans again, so a changed cardset or rules version is caught, not
+hidden. Tables live in the same SQLite file as the games (created here, not by the game
+store), and every result links the game it came from.
 """
 
 from __future__ import annotations
@@ -298,7 +299,7 @@ class TournamentBook:
                 match = _match(t, body)
                 table = loaded.table_of(match)
                 result = _apply(t, action, body)
-                body["trophy_fans"] = result.fans if result is not None else None
+                body["trophy"] = result.fans if result is not None else None
                 the_link = link or Link(table=table)
                 conn.execute(
                     "INSERT INTO tournament_games (tournament_id, round, p1, p2, table_name,"
@@ -373,9 +374,15 @@ def _apply(t: Tournament, action: str, body: Mapping[str, Any]) -> Any:
     if action == "result":
         match = _match(t, body)
         fans = body.get("effect_fans") or {}
-        trophy = body.get("trophy_fans")
-        return t.record(match, str(body["winner"]), {str(k): int(v) for k, v in fans.items()},
-                        None if trophy is None else int(trophy))
+        given = body.get("trophy_fans")
+        trophy = t.record(match, str(body.get("winner", "")),
+                          {str(k): int(v) for k, v in fans.items()},
+                          None if given is None else int(given))
+        drawn = body.get("trophy", trophy.fans if trophy else None)
+        if (trophy.fans if trophy else None) != drawn:
+            raise TournamentError(f"the trophy drew {trophy.fans if trophy else None} fans, "
+                                  f"the record says {drawn}")
+        return trophy
     if action == "end-match-phase":
         return t.end_match_phase()
     raise CompanionError(f"unknown tournament step {action!r}")
