@@ -179,11 +179,16 @@ class TablePublisher:
         return sent
 
     async def _wait_for_change(self, stop: asyncio.Event) -> None:
+        """Until `wake()`, a ring of the doorbell, the slow poll, or `stop`."""
         ring = self.doorbell() if self.doorbell else 0
         deadline = time.monotonic() + self.poll_s
-        self._wake.clear()
-        while not stop.is_set() and not self._wake.is_set() and time.monotonic() < deadline:
-            await asyncio.sleep(self.tick_s if self.doorbell else self.poll_s)
+        while not stop.is_set() and not self._wake.is_set():
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return
+            pause = min(self.tick_s, remaining) if self.doorbell else remaining
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), pause)
             if self.doorbell and self.doorbell() != ring:
                 return
 
@@ -206,6 +211,7 @@ class TablePublisher:
                 if not self.nc.is_connected:
                     await _sleep_or_stop(stop, 0.05)
                     continue
+                self._wake.clear()
                 try:
                     await self.step()
                 except Exception as exc:  # network or broker trouble: resync

@@ -89,6 +89,7 @@ class HallLink:
     def close(self, flush_s: float = 3.0) -> None:
         if self._stop is not None and self._task is not None:
             self.loop.call(self._stop.set)
+            self.loop.call(self.publisher.wake)
             with contextlib.suppress(Exception):  # the outbox keeps what did not go out
                 self._task.result(flush_s + 5.0)
         self.loop.stop()
