@@ -100,6 +100,7 @@ class TableRow:
             "db": self.db,
             "game_ref": self.game,
             "game": self.header.get("game", ""),
+            "game_name": _game_name(str(self.header.get("game", ""))),
             "players": players,
             "title": self.header.get("title", ""),
             "url": self.header.get("url", ""),
@@ -120,6 +121,13 @@ class TableRow:
             "alert": self.alert,
             "notice": self.notice,
         }
+
+
+def _game_name(game: str) -> str:
+    from companion.games import GAMES
+
+    info = GAMES.get(game)
+    return info.name if info else game
 
 
 def _seat_name(seat: str, players: list[str]) -> str:

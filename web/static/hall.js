@@ -80,7 +80,7 @@
     const ov = el("a", "", t("overlay")); ov.href = `/hall/overlay/${encodeURIComponent(row.table)}`; ov.target = "_blank"; links.appendChild(ov);
     name.appendChild(links);
     tr.appendChild(name);
-    tr.appendChild(el("td", "", row.game || "–"));
+    tr.appendChild(el("td", "", row.game_name || row.game || "–"));
     tr.appendChild(el("td", "", (row.players || []).join(" – ")));
     tr.appendChild(el("td", "num", row.turn ?? "–"));
     const active = row.active === "p1" ? row.players[0] : row.active === "p2" ? row.players[1] : "";
