@@ -38,6 +38,7 @@ class Outbox:
                                      isolation_level=None, timeout=30.0)
         self._conn.executescript(_SCHEMA)
         self._lock = threading.Lock()
+        self._games: dict[str, list[tuple[int, str]]] = {}
         self.db_id = self._db_id()
 
     def _db_id(self) -> str:
@@ -60,14 +61,18 @@ class Outbox:
             self._conn.execute(
                 "INSERT OR REPLACE INTO hall_outbox_games (game_id, table_name, page_url)"
                 " VALUES (?, ?, ?)", (game_id, table, page_url))
+            self._games.pop(table, None)
 
     def games(self, table: str) -> list[tuple[int, str]]:
-        """(game id, page url) of this table's games, oldest first."""
+        """(game id, page url) of this table's games, oldest first (registrations go through
+        this object, so the list is read from the file once and kept)."""
         with self._lock:
-            rows = self._conn.execute(
-                "SELECT game_id, page_url FROM hall_outbox_games WHERE table_name = ?"
-                " ORDER BY game_id", (table,)).fetchall()
-        return [(int(g), str(u)) for g, u in rows]
+            if table not in self._games:
+                rows = self._conn.execute(
+                    "SELECT game_id, page_url FROM hall_outbox_games WHERE table_name = ?"
+                    " ORDER BY game_id", (table,)).fetchall()
+                self._games[table] = [(int(g), str(u)) for g, u in rows]
+            return list(self._games[table])
 
     def header(self, game_id: int, page_url: str) -> dict[str, Any]:
         return {**self.store.game(game_id).to_dict(), "url": page_url}

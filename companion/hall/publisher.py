@@ -94,6 +94,7 @@ class TablePublisher:
         self.nc: Any = None
         self._js: Any = None
         self._need_sync = True
+        self._next_full = 0.0
         self._wake = asyncio.Event()
 
     # --- connection --------------------------------------------------------------------------
@@ -154,8 +155,11 @@ class TablePublisher:
         self.stats.published += 1
         self.high = place
 
-    async def publish_pending(self) -> int:
-        """Everything after the high-water mark, in order; returns how many were sent."""
+    async def publish_pending(self, full: bool = True) -> int:
+        """Everything after the high-water mark, in order; returns how many were sent.
+
+        The outcome is looked up when events went out (a game ends with an event) or on a
+        `full` round (the slow poll), not on every ring of the bell."""
         sent = 0
         for game_id, url in self.outbox.games(self.table):
             if game_id < self.high.game:
@@ -171,9 +175,11 @@ class TablePublisher:
                                  event.to_dict())
                 last = event.seq
                 sent += 1
-            outcome = self.outbox.outcome(game_id)
             finish = Place(game_id, last, PARTS[FINISH])
-            if outcome is not None and finish > self.high:
+            if not (full or last != after) or finish <= self.high:
+                continue
+            outcome = self.outbox.outcome(game_id)
+            if outcome is not None:
                 await self._send(FINISH, finish, {"outcome": outcome, "after": last})
                 sent += 1
         return sent
@@ -198,9 +204,12 @@ class TablePublisher:
 
     async def step(self) -> int:
         """One round: resync when needed, then publish what is pending."""
+        full = self._need_sync or time.monotonic() >= self._next_full
         if self._need_sync:
             await self.sync()
-        return await self.publish_pending()
+        if full:
+            self._next_full = time.monotonic() + self.poll_s
+        return await self.publish_pending(full)
 
     async def run(self, stop: asyncio.Event, flush_s: float = 3.0) -> None:
         """Publish until `stop` is set; then try `flush_s` seconds to get the rest out."""
@@ -219,6 +228,7 @@ class TablePublisher:
                     await _sleep_or_stop(stop, 0.2)
                     continue
                 await self._wait_for_change(stop)
+            self._next_full = 0.0  # the last round looks at everything (a game closed now)
             if self.nc.is_connected:
                 try:
                     await asyncio.wait_for(self.step(), flush_s)

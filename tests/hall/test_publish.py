@@ -171,3 +171,21 @@ def test_a_restarted_hall_rebuilds_its_view_from_the_stream(
         exactly_once(late, t)
         t.close()
     late.stop()
+
+
+def test_an_outcome_without_a_new_event_still_reaches_the_hall(
+        nats_server: NatsServer, loop: LoopThread, tmp_path: Path) -> None:
+    table = Table(tmp_path, "t1", loop, nats_server.url)
+    hall = Hall(loop, nats_server.url)
+    table.start()
+    table.move(1)
+    wait_until(lambda: hall.seq("t1") == 1, what="the move")
+    table.store.finish(table.game, {"winner": "p2", "reason": "conceded"})  # no event, no ring
+    wait_until(lambda: (hall.view.table("t1") or {}).get("outcome") is not None,
+               what="the outcome by the slow poll")
+    row = hall.view.table("t1")
+    assert row is not None and row["outcome"]["winner"] == "p2"
+    finishes = [m for m in hall.got if m.type == "finish"]
+    assert [m.place.seq for m in finishes] == [1]
+    hall.stop()
+    table.close()
