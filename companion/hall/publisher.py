@@ -158,8 +158,11 @@ class TablePublisher:
     async def publish_pending(self, full: bool = True) -> int:
         """Everything after the high-water mark, in order; returns how many were sent.
 
-        The outcome is looked up when events went out (a game ends with an event) or on a
-        `full` round (the slow poll), not on every ring of the bell."""
+        A game's outcome is always read *before* its events: the session records the moves
+        that end a game before it marks the game finished, so the events read afterwards hold
+        every move the outcome depends on, and the finish message (placed after them) never
+        carries a result the hall cannot see the moves of. It is looked up on a `full` round
+        (the slow poll) or after events went out, not on every ring of the bell."""
         sent = 0
         for game_id, url in self.outbox.games(self.table):
             if game_id < self.high.game:
@@ -169,20 +172,26 @@ class TablePublisher:
                 await self._send(HEADER, head, self.outbox.header(game_id, url))
                 sent += 1
             after = self.high.seq if self.high.game == game_id else 0
-            last = after
-            for event in self.outbox.events(game_id, after):
-                await self._send(EVENT, Place(game_id, event.seq, PARTS[EVENT]),
-                                 event.to_dict())
-                last = event.seq
-                sent += 1
+            outcome = self.outbox.outcome(game_id) if full else None
+            last, count = await self._send_events(game_id, after)
+            if not full and count:  # events went out: the outcome, then events again
+                outcome = self.outbox.outcome(game_id)
+                last, more = await self._send_events(game_id, last)
+                count += more
+            sent += count
             finish = Place(game_id, last, PARTS[FINISH])
-            if not (full or last != after) or finish <= self.high:
-                continue
-            outcome = self.outbox.outcome(game_id)
-            if outcome is not None:
+            if outcome is not None and finish > self.high:
                 await self._send(FINISH, finish, {"outcome": outcome, "after": last})
                 sent += 1
         return sent
+
+    async def _send_events(self, game_id: int, after: int) -> tuple[int, int]:
+        """Publish the game's events after `after`: (last seq sent or `after`, how many)."""
+        last, count = after, 0
+        for event in self.outbox.events(game_id, after):
+            await self._send(EVENT, Place(game_id, event.seq, PARTS[EVENT]), event.to_dict())
+            last, count = event.seq, count + 1
+        return last, count
 
     async def _wait_for_change(self, stop: asyncio.Event) -> None:
         """Until `wake()`, a ring of the doorbell, the slow poll, or `stop`."""

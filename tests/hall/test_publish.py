@@ -189,3 +189,32 @@ def test_an_outcome_without_a_new_event_still_reaches_the_hall(
     assert [m.place.seq for m in finishes] == [1]
     hall.stop()
     table.close()
+
+
+def test_the_outcome_never_runs_ahead_of_the_moves_it_depends_on(
+        nats_server: NatsServer, loop: LoopThread, tmp_path: Path) -> None:
+    """The session appends a game's last move, then marks the game finished. If that happens
+    while the publisher is between reading events and reading the outcome, the finish must
+    still come after the last move in the stream (a result read from fewer moves is wrong)."""
+    table = Table(tmp_path, "t1", loop, nats_server.url)
+    hall = Hall(loop, nats_server.url)
+    table.move(1)
+    real_events = table.outbox.events
+    calls = {"n": 0}
+
+    def events_then_the_game_ends(game_id: int, after: int) -> list[Any]:
+        found = real_events(game_id, after)
+        calls["n"] += 1
+        if calls["n"] == 1:  # the session records the winning move and finishes meanwhile
+            table.move(2)
+            table.store.finish(table.game, {"winner": "p1", "reason": "bench-full"})
+        return found
+
+    table.outbox.events = events_then_the_game_ends  # type: ignore[method-assign]
+    table.start()
+    wait_until(lambda: any(m.type == "finish" for m in hall.got), what="the finish")
+    order = [(m.type, m.place.seq) for m in hall.got]
+    finish_at = order.index(("finish", 2))
+    assert ("event", 2) in order[:finish_at], order
+    hall.stop()
+    table.close()
