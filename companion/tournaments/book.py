@@ -28,7 +28,6 @@ from companion.games.challengers.plan import DEFAULT_LEVELS, seats_for
 from companion.games.challengers.tournament import Match, Tournament, TournamentError
 
 GAME = "challengers"
-TABLE_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
 ACTIONS = ("draw", "redraw", "choose", "slim", "end-deck-phase", "result", "end-match-phase")
 
 _SCHEMA = """
@@ -73,9 +72,9 @@ class TournamentNotFoundError(CompanionError):
 
 def check_table_name(name: str) -> str:
     """Table names become NATS subject tokens and URL parts: letters, digits, - and _."""
-    if not name or len(name) > 64 or not set(name) <= TABLE_NAME_CHARS:
-        raise CompanionError(f"table name {name!r}: use 1-64 letters, digits, '-' or '_'")
-    return name
+    from companion.hall.wire import check_name
+
+    return check_name("table", name)
 
 
 @dataclass(frozen=True)

@@ -167,6 +167,12 @@ def test_cli_runs_a_round_with_results_by_hand_and_from_a_recorded_game(tmp_path
     out = run(cli, ["tournament", "decks", "--out", str(tmp_path / "decks"), "--db", db])
     assert out.exit_code == 0 and (tmp_path / "decks" / "ada.yaml").is_file(), out.output
     loaded = book.load(tid)
+    from companion.server.commands import _parse_decks  # what `serve --deck` reads
+
+    read = _parse_decks((f"p1={tmp_path / 'decks' / 'ada.yaml'}",
+                         f"p2={tmp_path / 'decks' / 'bo.yaml'}"), "challengers")
+    assert sorted(read["p1"]) == sorted(loaded.tournament.seats["Ada"].deck)
+    assert sorted(read["p2"]) == sorted(loaded.tournament.seats["Bo"].deck)
     first, second = loaded.tournament.matches
     # table-1 by hand
     out = run(cli, ["tournament", "result", "--table", "table-1", "--winner", first.b,
