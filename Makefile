@@ -1,12 +1,13 @@
 # Two commands on a fresh machine:  `make demo`  and  `make test`.
 # Both create .venv, install the package with what it needs, and install the system
-# libraries (libzbar0 for pyzbar, chromium for browser tests, poppler-utils for PDF checks)
+# libraries (libzbar0 for pyzbar, chromium for browser tests, poppler-utils for PDF checks,
+# nats-server for the hall)
 # with apt-get when they can.
 
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
-SYSTEM_PACKAGES := libzbar0 chromium poppler-utils
+SYSTEM_PACKAGES := libzbar0 chromium poppler-utils nats-server
 
 .PHONY: demo test lint system-deps clean
 
@@ -45,7 +46,8 @@ system-deps:
 	  sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	else \
 	  echo "NOTE: please install these system packages yourself:$$missing"; \
-	  echo "      (libzbar0: pyzbar decoder; chromium: browser tests; poppler-utils: PDF checks)"; \
+	  echo "      (libzbar0: pyzbar decoder; chromium: browser tests; poppler-utils: PDF checks;"; \
+	  echo "       nats-server: companion hall and its tests)"; \
 	fi
 
 clean:

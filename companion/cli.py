@@ -20,6 +20,9 @@ VERBS: dict[str, tuple[str, str]] = {
     "export": ("companion.record.commands:export", "Export a recorded game (JSON or text)."),
     "print": ("companion.printing.commands:print_group", "Print stickers, dice faces and mats."),
     "deck": ("companion.decks.commands:deck", "Register and check players' decks."),
+    "tournament": ("companion.tournaments.commands:tournament",
+                   "Run a Challengers! tournament across tables."),
+    "hall": ("companion.hall.commands:hall", "Referees' hall: every table of an event on NATS."),
 }
 
 

@@ -99,6 +99,8 @@ _MIGRATIONS: dict[int, tuple[str, ...]] = {
     2: ("ALTER TABLE games ADD COLUMN config TEXT",),
 }
 _OUR_TABLES = frozenset({"games", "events"})
+_COMPANION_PREFIXES = ("games", "events", "snapshots", "keyframes", "tournament", "sqlite_")
+"""Tables the companion itself keeps in a library (the hall adds its tournaments)."""
 
 
 class RecordError(CompanionError):
@@ -251,10 +253,11 @@ class Store:
         try:
             tables = _tables(conn)
             version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-            if tables and not tables >= _OUR_TABLES:
+            foreign = {t for t in tables if not t.startswith(_COMPANION_PREFIXES)}
+            if foreign and not tables >= _OUR_TABLES:
                 raise RecordError(
                     f"{self.path}: an SQLite database of something else (tables:"
-                    f" {', '.join(sorted(tables)[:5])}), not a game library; nothing was changed"
+                    f" {', '.join(sorted(foreign)[:5])}), not a game library; nothing was changed"
                 )
             if version > SCHEMA_VERSION:
                 raise RecordError(
@@ -265,7 +268,7 @@ class Store:
             # killed process loses nothing; only a power cut may lose the last moments.
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
-            self._migrate(conn, max(version, 1 if tables else 0))
+            self._migrate(conn, max(version, 1 if tables >= _OUR_TABLES else 0))
         except sqlite3.Error as exc:
             conn.close()
             raise _open_error(self.path, exc, read_only=False) from None

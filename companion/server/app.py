@@ -63,6 +63,9 @@ def create_app(config: Mapping[str, Any]) -> Flask:
     app.register_blueprint(review.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(calibration.bp)
+    from companion.hall import overlay
+
+    app.register_blueprint(overlay.bp)
     _install_error_handlers(app)
     return app
 

@@ -33,8 +33,32 @@ def _browser_available() -> bool:
     return True
 
 
+def hall_options(fn: Any) -> Any:
+    """--hall / --table / --stream: publish this table's events to a hall (NATS JetStream)."""
+    fn = click.option("--stream", default="companion", show_default=True,
+                      help="The event's JetStream stream (same as the hall's).")(fn)
+    fn = click.option("--table", default=None,
+                      help="This table's name at the hall (letters, digits, - and _).")(fn)
+    fn = click.option("--hall", default=None, metavar="nats://HOST:4222",
+                      help="Publish this table's events to the hall's NATS server.")(fn)
+    return fn
+
+
+def _check_hall(hall: str | None, table: str | None, stream: str) -> None:
+    if (hall is None) != (table is None):
+        raise click.UsageError("--hall and --table go together")
+    if hall is not None and table is not None:
+        from companion.hall.table_link import check_nats_url
+        from companion.hall.wire import check_name
+
+        check_nats_url(hall)
+        check_name("table", table)
+        check_name("stream", stream)
+
+
 def _run(live: Any, host: str, port: int, open_browser: bool, duration: float | None,
-         pin: str | None) -> None:
+         pin: str | None, hall: str | None = None, table: str | None = None,
+         stream: str = "companion") -> None:
     """Serve until Ctrl-C (or `duration`), then stop feed and server in order."""
     from companion.server.live_setup import serve_in_thread
 
@@ -52,6 +76,13 @@ def _run(live: Any, host: str, port: int, open_browser: bool, duration: float | 
                   if live.session.resumed_at else ")"))
     if pin:
         click.echo(f"  PIN for actions from other devices: {pin}")
+    link = None
+    if hall is not None and table is not None:
+        from companion.hall.table_link import link_live, page_url_for
+
+        link = link_live(live, hall, table, page_url_for(host, server.server_port, hall), stream)
+        click.echo(f"  hall: publishing as table {table} to {hall} (stream {stream}); "
+                   f"overlay for OBS: {url}overlay")
     if open_browser and _browser_available():
         threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
     live.runner.start()
@@ -62,6 +93,10 @@ def _run(live: Any, host: str, port: int, open_browser: bool, duration: float | 
     except KeyboardInterrupt:
         click.echo("stopping")
     finally:
+        if link is not None:
+            live.runner.stop()
+            live.session.close()
+            link.close()
         live.close()
         server.shutdown()
     if live.runner.error is not None:
@@ -86,19 +121,22 @@ def _run(live: Any, host: str, port: int, open_browser: bool, duration: float | 
 @click.option("--resume", is_flag=True,
               help="Go on with the last unfinished run of this demo (after a restart or a"
                    " crash) instead of starting a new one.")
+@hall_options
 def demo(game: str | None, speed: float, port: int, host: str, no_browser: bool,
-         duration: float | None, db: Path | None, fps: float, resume: bool) -> None:
+         duration: float | None, db: Path | None, fps: float, resume: bool, hall: str | None,
+         table: str | None, stream: str) -> None:
     """Play a bundled table script through camera frames, vision, rules and the page."""
     from companion.server.live_setup import DEFAULT_DEMO_GAME, build_demo, check_port, default_db
 
     check_port(host, port)
+    _check_hall(hall, table, stream)
     pin = new_pin() if needs_pin(host) else None
     live = build_demo(game or DEFAULT_DEMO_GAME, speed, db or default_db(), fps=fps,
                       resume=resume)
     if pin:
         live.app.config["PIN"] = pin
     click.echo(f"Demo: {live.extra['script'].name} at {speed:g}x")
-    _run(live, host, port, not no_browser, duration, pin)
+    _run(live, host, port, not no_browser, duration, pin, hall, table, stream)
 
 
 def _parse_decks(values: tuple[str, ...], game: str) -> dict[str, tuple[str, ...]]:
@@ -140,9 +178,11 @@ def _parse_decks(values: tuple[str, ...], game: str) -> dict[str, tuple[str, ...
 @click.option("--resume", is_flag=True,
               help="Go on with the last unfinished game of --game in the library (after a"
                    " restart or a crash): its recorded players and decks are used.")
+@hall_options
 def serve(camera: int | None, video: str | None, url: str | None, game: str,
           decks: tuple[str, ...], players: str, port: int, host: str, no_browser: bool,
-          db: Path | None, resume: bool) -> None:
+          db: Path | None, resume: bool, hall: str | None, table: str | None,
+          stream: str) -> None:
     """Watch a real table: camera, video file or stream, refereed live on the page."""
     from companion.cardsets import load_cardset
     from companion.engine.api import GameConfig
@@ -158,6 +198,7 @@ def serve(camera: int | None, video: str | None, url: str | None, game: str,
     from companion.server.live_setup import check_port
 
     check_port(host, port)
+    _check_hall(hall, table, stream)
     spec: str | int = given[0]
     names = [n.strip() for n in players.split(",")]
     if len(names) != 2 or not all(names):
@@ -171,4 +212,4 @@ def serve(camera: int | None, video: str | None, url: str | None, game: str,
     pin = new_pin() if needs_pin(host) else None
     live = build_live(config, FrameFeed(source, pipeline), db or default_db(),
                       f"table: {spec}", pin=pin, resume=resume)
-    _run(live, host, port, not no_browser, None, pin)
+    _run(live, host, port, not no_browser, None, pin, hall, table, stream)
