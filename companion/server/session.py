@@ -211,6 +211,15 @@ class LiveSession:
             self._unrecorded = (snapshot, frame_jpeg)  # tick() tries again
             self._publish_state()
             return
+        except Exception as exc:  # the camera path outlives a rules error (nothing recorded)
+            if self.recording.status == "ok":
+                log.exception("a table change could not be applied")
+            self._unrecorded = (snapshot, frame_jpeg)
+            self.recording = Recording(
+                "paused", f"the last table change could not be applied: {exc}",
+                f"die letzte Änderung am Tisch ließ sich nicht anwenden: {exc}")
+            self._publish_state()
+            return
         self._unrecorded = None
         if frame_jpeg is not None and any(e.kind in ("move", "phase") for e in derived):
             try:
@@ -718,15 +727,16 @@ class LiveSession:
                 if e.kind not in GAME_INPUTS or e.seq in undone:
                     continue
                 self._replaying = deque(derived.get(e.seq, []))
-                self._apply(e, live=False)
-                if self._replaying:
-                    raise ReplayError(
-                        f"event #{self._replaying[0].seq}: the recording has"
-                        f" {self._replaying[0].kind} that the replay does not make")
-        except ReplayError:
-            if strict:
-                raise
-            log.exception("replay differs from the recording")
+                try:
+                    self._apply(e, live=False)
+                    if self._replaying:
+                        raise ReplayError(
+                            f"event #{self._replaying[0].seq}: the recording has"
+                            f" {self._replaying[0].kind} that the replay does not make")
+                except ReplayError:
+                    if strict:
+                        raise
+                    log.exception("replay differs from the recording; going on")
         finally:
             self._replaying = None
         if pending is not None:

@@ -300,3 +300,28 @@ def test_a_corrected_camera_move_says_what_to_put_back(session: LiveSession) -> 
     session.decide(vseq, "stands")  # changed again: the card belongs on the table after all
     assert session.state()["history"]["last"]["put_back_en"] == [
         "put Zweiling back on p1.forbidden (Ada)"]
+
+
+def test_a_rules_error_on_a_table_change_leaves_nothing_half_done(tmp_path: Path) -> None:
+    class Fragile(FakeReferee):
+        broken = False
+
+        def observe(self, before: Any, after: Any) -> Any:
+            reaction = super().observe(before, after)
+            if Fragile.broken:
+                raise IndexError("board.py:59")
+            return reaction
+
+    with Store(tmp_path / "g.db") as store:
+        live = LiveSession(Fragile(), store, EventBus(), HEADER, LAYOUT, card_info)
+        live.observe(table())
+        count = len(store.events(live.game_id))
+        Fragile.broken = True
+        live.observe(table(("T1#1", "p1.A1")))  # no exception reaches the camera thread
+        assert len(store.events(live.game_id)) == count and moves_of(live) == []
+        assert "could not be applied" in live.state()["recording"]["message_en"]
+        Fragile.broken = False
+        live._last_retry = 0.0
+        live.tick()
+        assert moves_of(live) == [("play", ("T1#1",), "p1.A1")]
+        assert live.state()["recording"]["status"] == "ok"
