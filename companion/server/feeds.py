@@ -20,7 +20,7 @@ log = logging.getLogger(__name__)
 
 FRAME_JPEG_EVERY_S = 0.2
 PREVIEW_WIDTH = 960
-KEYFRAME_WIDTH = 480
+KEYFRAME_WIDTH = 960  # large enough to read card names when reviewing
 
 
 class Feed(Protocol):
