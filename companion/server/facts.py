@@ -90,7 +90,7 @@ def _pony(extra: Mapping[str, Any], p: str, namer: Namer) -> list[Fact]:
     out = [fact("action_tokens", "Action tokens", "Aktionspunkte", mine.get("action_tokens", 0))]
     if "home_limit" in mine:
         at_home, limit = mine.get("friends_at_home", 0), mine["home_limit"]
-        out.append(fact("home", "Friends at home (limit)", "Freunde im Zuhause (Limit)",
+        out.append(fact("home", "Friends at home", "Freunde im Zuhause",
                         f"{at_home} / {limit}", warn=at_home > limit))
     if mine.get("boosted"):
         out.append(fact("boosted", "Mane character", "Hauptcharakter", "boosted", "geboostet"))

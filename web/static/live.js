@@ -72,8 +72,12 @@ remembered per browser. */
     const known = list.some(p => p.id === s.phase);
     const shown = known ? list : (s.phase ? [{ id: s.phase, name_en: s.phase_name, name_de: s.phase_name }] : []);
     const current = shown.findIndex(p => p.id === s.phase);
+    strip.dataset.count = shown.length;
     shown.forEach((p, i) => {
-      const item = make("li", "phase" + (i === current ? " current" : i < current ? " done" : ""), p["name_" + lang()] || p.name_en, strip);
+      const full = p["name_" + lang()] || p.name_en || "";
+      // the strip says it is about phases: "Supply phase" reads "Supply" (a German compound stays whole)
+      const item = make("li", "phase" + (i === current ? " current" : i < current ? " done" : ""), full.replace(/ (phase|Phase)$/, ""), strip);
+      item.title = full;
       item.dataset.phase = p.id;
       if (i === current) item.setAttribute("aria-current", "step");
     });
@@ -118,7 +122,10 @@ remembered per browser. */
       make("span", "seat-score-value", score.value, sc);
       make("span", "seat-score-label", score.label || "", sc);
     }
-    const facts = ((state.facts || {})[p]) || [];
+    const all = ((state.facts || {})[p]) || [];
+    const zoneIds = new Set(((state.layout || {}).zones || []).map(z => z.id.split(".").slice(1).join(".")));
+    const piles = all.filter(f => f.key !== "hand" && zoneIds.has(f.key));
+    const facts = all.filter(f => !piles.includes(f));
     if (facts.length) {
       const dl = make("dl", "seat-facts", null, box);
       facts.forEach(f => {
@@ -127,6 +134,10 @@ remembered per browser. */
         make("dt", "", txt(f, "label"), row);
         make("dd", "", (lang() === "de" && f.value_de !== undefined ? f.value_de : f.value) ?? "–", row);
       });
+    }
+    if (piles.length) {  // pile sizes in one line: they matter less than the hand and the limits
+      const line = make("p", "seat-piles", null, box);
+      piles.forEach(f => { const chip = make("span", "pile-fact", null, line); chip.dataset.key = f.key; make("span", "", txt(f, "label") + " ", chip); make("b", "", f.value, chip); });
     }
   }
 
