@@ -86,8 +86,34 @@ class ScriptedTable:
                 game.ruleset.require_known(move)
             except ValueError:
                 continue
+            named = [*move.cards, *([move.target] if move.target else [])]
+            if any(c != "?" and c not in game.state.where for c in named):
+                continue  # a made-up card: the camera never reports one
             if move.kind not in ("next-phase", "pass") and game.check(move):
                 return move
+        real = sorted(u for u in game.state.public if u in game.state.where)
+        for move in game.ruleset.illegal_examples(game.state):  # made-up cards made real
+            if move.kind in ("next-phase", "pass") or not real:
+                continue
+            swap = {c: real[i % len(real)] for i, c in enumerate(move.cards)
+                    if c != "?" and c not in game.state.where}
+            if not swap:
+                continue
+            try:
+                game.ruleset.require_known(move)
+            except ValueError:
+                continue
+            fixed = Move(move.kind, move.player, tuple(swap.get(c, c) for c in move.cards),
+                         move.to, None if move.target and move.target not in game.state.where
+                         else move.target, move.value, move.options)
+            if game.check(fixed):
+                return fixed
+        for move in game.legal_moves:  # a legal move made by the player not at turn
+            other = "p2" if move.player == "p1" else "p1"
+            swapped = Move(move.kind, other, move.cards, move.to, move.target, move.value,
+                           move.options)
+            if move.kind not in ("next-phase", "pass") and game.check(swapped):
+                return swapped
         return None
 
 

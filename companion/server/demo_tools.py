@@ -68,6 +68,7 @@ def play_again(live: Any, rebuild: Callable[[], Any]) -> None:
         old_session, old_runner, old_store = live.session, live.runner, live.store
         old_runner.stop()
         old_session.close()
+        fresh.session.bus.continue_after(old_session.bus.last_id)
         live.app.config["SESSION"] = fresh.session
         live.app.extensions["companion.store"] = fresh.store
         live.session, live.runner, live.store = fresh.session, fresh.runner, fresh.store

@@ -70,12 +70,18 @@ def _trick_or_beat(extra: Mapping[str, Any], p: str, namer: Namer) -> list[Fact]
     return out
 
 
+SYMBOLS_DE = {"Red": "Rot", "Blue": "Blau", "Yellow": "Gelb", "Purple": "Lila", "Green": "Grün",
+              "White": "Weiß", "Black": "Schwarz", "Brown": "Braun", "Colorless": "Farblos"}
+"""Fire Emblem Cipher's bond symbols (colours) as the German rules say them."""
+
+
 def _fire_emblem(extra: Mapping[str, Any], p: str, namer: Namer) -> list[Fact]:
     mine = extra.get(p) or {}
     out = [fact("bonds", "Bonds", "Bindungen", mine.get("bonds", 0))]
     if mine.get("symbols"):
-        out.append(fact("symbols", "Bond symbols", "Bindungssymbole",
-                        ", ".join(map(str, mine["symbols"]))))
+        symbols = [str(s) for s in mine["symbols"]]
+        out.append(fact("symbols", "Bond symbols", "Bindungssymbole", ", ".join(symbols),
+                        ", ".join(SYMBOLS_DE.get(s, s) for s in symbols)))
     if mine.get("lord"):
         out.append(fact("lord", "Lord", "Lord", namer.text(str(mine["lord"]), "en"),
                         namer.text(str(mine["lord"]), "de")))

@@ -454,6 +454,7 @@ remembered per browser. */
     renderPrompt(); renderViolations(); renderQuestion(); renderOffers(); renderLog(); renderTargets();
     renderHistory(); renderRecording(); renderHealth(state.health); renderAlert(); renderGameOver(); renderDemo();
     document.body.dataset.seq = state.seq;
+    document.body.dataset.record = state.record_id;
   }
 
   function connect() {
