@@ -207,3 +207,75 @@ def test_the_page_reconnects_when_the_server_comes_back(tmp_path: Path, page: An
         for session, store in ((first, first_store), (second, second_store)):
             session.bus.close()
             store.close()
+
+
+def test_other_engineers_keys_show_in_plain_words(page: Any, tmp_path: Path) -> None:
+    """What the session adds for the page (undo/redo history, a paused recording, game over)
+    and what the rules infer by themselves, in plain words; the board turns for the player
+    across the table (fake referee, its state extended as the server's branch will)."""
+    from companion.record.store import GameHeader, Store
+    from companion.server.bus import EventBus
+    from companion.server.session import LiveSession
+    from tests.server.conftest import make_app
+    from tests.server.fakes import LAYOUT, FakeReferee, card_info, table
+
+    store = Store(tmp_path / "k.db")
+    session = LiveSession(FakeReferee(), store, EventBus(), GameHeader(
+        game="creature-crush", players=("Ada", "Bo"), ruleset_version="fake-1"), LAYOUT, card_info)
+    plain_state = session.state
+
+    def state(lang: str = "en") -> dict[str, Any]:
+        data = plain_state(lang)
+        data["history"] = {"can_undo": True, "can_redo": True,
+                           "last": {"text_en": "Undone: Ada plays Testling",
+                                    "text_de": "Zurückgenommen: Ada spielt Testling"}}
+        data["recording"] = {"status": "paused", "message_en": "OSError: the disk is full",
+                             "message_de": "OSError: die Festplatte ist voll"}
+        data["log"] = [*data["log"], {"seq": 99, "kind": "phase", "source": "automatic",
+                                      "corrected_from": None,
+                                      "move": {"text_en": "Bo's turn", "text_de": "Bo ist dran",
+                                               "reason_en": "Bo drew a card",
+                                               "reason_de": "Bo hat eine Karte gezogen"}}]
+        data["game_over"] = False
+        return data
+
+    session.state = state  # type: ignore[method-assign]
+    server, _ = serve_in_thread(make_app(session), "127.0.0.1", 0)
+    try:
+        page.goto(f"http://127.0.0.1:{server.server_port}/")
+        page.evaluate("localStorage.setItem('companion.lang', 'en');"
+                      "localStorage.setItem('companion.view', 'referee');"
+                      "localStorage.setItem('companion.turned', 'no')")
+        page.reload()
+        page.wait_for_selector('#conn[data-state="live"]')
+        session.observe(table(("T1#1", "p1.A1")))
+        session.camera("lost", detail="SourceError: cannot open camera 0",
+                       detail_de="SourceError: Kamera 0 lässt sich nicht öffnen")
+        page.wait_for_selector('#health[data-status="lost"]')
+        assert page.text_content("#health-status") == "camera lost: cannot open camera 0"
+        assert page.is_visible("#redo") and page.is_enabled("#redo")
+        assert page.text_content("#history-line") == "Undone: Ada plays Testling"
+        warning = page.text_content("#recording-warning")
+        assert warning == "Recording paused: the disk is full"
+        auto = page.locator('#log .log-item.automatic .log-text')
+        assert auto.first.text_content() == "automatic: Bo's turn (Bo drew a card)"
+        page.click('.lang-switch button[data-lang="de"]')
+        assert auto.first.text_content() == \
+            "automatisch: Bo ist dran (Bo hat eine Karte gezogen)"
+        assert "Error" not in page.evaluate("document.body.innerText")
+        page.click('.lang-switch button[data-lang="en"]')
+        # turned for the player across the table: the whole board, upside down
+        page.click("#turn-toggle")
+        page.wait_for_function(
+            "getComputedStyle(document.querySelector('#board')).transform"
+            ".startsWith('matrix(-1, ')")
+        assert page.get_attribute("#turn-toggle", "aria-pressed") == "true"
+        page.click("#turn-toggle")
+        page.wait_for_function(
+            "getComputedStyle(document.querySelector('#board')).transform === 'none'"
+            " || getComputedStyle(document.querySelector('#board')).transform"
+            ".startsWith('matrix(1, 0, 0, 1')")
+    finally:
+        server.shutdown()
+        session.bus.close()
+        store.close()
