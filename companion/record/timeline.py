@@ -25,12 +25,31 @@ def namer_for(header: GameHeader, layout: Mapping[str, Any] | None = None,
     return Namer(info, header.players, layout)
 
 
-def step_text(event: Event, namer: Namer, lang: str) -> str:
-    """One event in words: a violation says what rule was broken, an automatic step why."""
+DECIDED = {"stands": ("Stands", "Bleibt"), "corrected": ("Corrected", "Korrigiert")}
+TAKEN_BACK = ("Taken back", "Zurückgenommen")
+REASONS = {"undo": ("undone", "rückgängig gemacht"),
+           "violation corrected": ("the violation was corrected", "der Verstoß wurde korrigiert")}
+
+
+def step_text(event: Event, namer: Namer, lang: str,
+              earlier: Mapping[int, Event] | None = None) -> str:
+    """One event in words: a violation says what rule was broken, an automatic step why, a
+    decision or a correction what it was about (not an event number)."""
+    i = 1 if lang == "de" else 0
+    about = (earlier or {}).get(int(event.payload.get("violation") or
+                                    event.payload.get("target") or -1))
+    decision = str(event.payload.get("decision", ""))
+    if event.kind == "decision" and decision in DECIDED and about is not None:
+        return f"{DECIDED[decision][i]}: {namer.text(describe(about.payload, lang), lang)}"
+    if event.kind == "correction" and about is not None and not event.payload.get("replacement"):
+        reason = str(event.payload.get("reason", ""))
+        why = REASONS.get(reason, (reason, reason))[i]
+        return (f"{TAKEN_BACK[i]}: {namer.text(describe(about.payload, lang), lang)}"
+                + (f" ({why})" if why else ""))
     said = namer.text(describe(event.payload, lang), lang)
-    reason = event.payload.get(f"reason_{lang}") or event.payload.get("reason_en")
-    if event.source == "automatic" and reason and event.kind in ("move", "phase"):
-        said = f"{said} ({namer.text(str(reason), lang)})"
+    because = event.payload.get(f"reason_{lang}") or event.payload.get("reason_en")
+    if event.source == "automatic" and because and event.kind in ("move", "phase"):
+        said = f"{said} ({namer.text(str(because), lang)})"
     state = event.payload.get("state") or {}
     if event.kind == "phase" and state.get("phase"):
         said = f"{said} → {namer.phase(state['phase'], lang)}"
@@ -56,7 +75,9 @@ def timeline(
     steps: list[dict[str, Any]] = []
     table: dict[str, Any] = table_view(None, info)
     frame: int | None = None
+    earlier: dict[int, Event] = {}
     for e in events:
+        earlier[e.seq] = e
         if e.seq in snapshots:
             table = table_view(snapshots[e.seq], info)
         if e.seq in keyframes:
@@ -67,8 +88,8 @@ def timeline(
                 "kind": e.kind,
                 "source": e.source,
                 "time": e.time,
-                "text_en": step_text(e, namer, "en"),
-                "text_de": step_text(e, namer, "de"),
+                "text_en": step_text(e, namer, "en", earlier),
+                "text_de": step_text(e, namer, "de", earlier),
                 "payload": namer.payload(e.payload),
                 "on_main_line": e.seq in on_line if e.kind in ("move", "phase") else None,
                 "decision": decisions.get(e.seq) if e.kind == "violation" else None,

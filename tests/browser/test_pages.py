@@ -279,3 +279,41 @@ def test_other_engineers_keys_show_in_plain_words(page: Any, tmp_path: Path) -> 
         server.shutdown()
         session.bus.close()
         store.close()
+
+
+def test_a_question_in_the_table_view_is_an_alert_with_its_choices(
+    browser: Any, tmp_path: Path
+) -> None:
+    """At the table nobody opens dialogs: the question is a large alert, heard once, and a
+    choice pressed there is recorded (fake referee)."""
+    from companion.record.store import GameHeader, Store
+    from companion.server.bus import EventBus
+    from companion.server.session import LiveSession
+    from tests.server.conftest import make_app
+    from tests.server.fakes import LAYOUT, FakeReferee, card_info, table
+
+    store = Store(tmp_path / "q2.db")
+    session = LiveSession(FakeReferee(), store, EventBus(), GameHeader(
+        game="creature-crush", players=("Ada", "Bo"), ruleset_version="fake-1"), LAYOUT, card_info)
+    server, _ = serve_in_thread(make_app(session), "127.0.0.1", 0)
+    try:
+        with opened(browser, f"http://127.0.0.1:{server.server_port}/", LAPTOP, "de",
+                    view="table") as pg:
+            pg.wait_for_selector('#conn[data-state="live"]')
+            session.observe(table(("T1#1", "p1.A1")))
+            session.observe(table(("T1#1", "p1.A1"), ("T2#1", "shared.unsure")))
+            pg.wait_for_selector('#alert[data-kind="question"]:not([hidden])')
+            assert pg.text_content("#alert-text") == "Angriff oder Block?"
+            assert_seen(pg, "#alert-text", min_font=28)
+            assert pg.locator("#question[open]").count() == 0  # no dialog over the table
+            assert pg.get_attribute("body", "data-sounds") == "1"
+            shot(pg, "question-alert")
+            pg.click('#alert-actions button[data-choice="0"]')
+            pg.wait_for_selector("#alert", state="hidden")
+        answered = [e for e in store.events(session.game_id) if e.kind == "decision"]
+        assert answered and answered[-1].payload["choice"] == 0
+        assert session.referee.moves[-1].kind == "attack"  # type: ignore[attr-defined]
+    finally:
+        server.shutdown()
+        session.bus.close()
+        store.close()

@@ -20,6 +20,11 @@ Promise of the card's data ({name, title, type, type_de, colours, fields}) or nu
     gender: ["Gender", "Geschlecht"], weapon: ["Weapon", "Waffe"], class: ["Class", "Klasse"],
     sample: ["Made-up sample card", "Erfundene Beispielkarte"], flag: ["Flag", "Fahne"], fans: ["Fans", "Fans"]
   };
+  /* structured rule data is not shown: the card's text says it in words */
+  const HIDDEN = new Set(["effects", "effect", "hook", "hooks", "sample", "id"]);
+  const FIRST = ["number", "set", "rarity", "cost", "level", "attack", "power", "strength", "support",
+                 "survival", "life", "range", "symbols", "keywords"];
+  const LAST = ["text", "text_de"];
   let lookup = () => Promise.resolve(null);
   let sticky = false, current = null;
 
@@ -59,9 +64,13 @@ Promise of the card's data ({name, title, type, type_de, colours, fields}) or nu
       (swatches || []).forEach(c => { const s = document.createElement("span"); s.className = "swatch"; s.style.background = c.swatch; dd.appendChild(s); });
       dd.appendChild(document.createTextNode(v)); dl.appendChild(dd);
     };
-    row(Companion.t("card.type"), (Companion.lang === "de" && card.type_de) || card.type || "–");
+    const type = (Companion.lang === "de" && card.type_de) || card.type || "–";
+    row(Companion.t("card.type"), type.charAt(0).toUpperCase() + type.slice(1));
     if ((card.colours || []).length) row(Companion.t("card.colour"), card.colours.map(c => c[Companion.lang] || c.en).join(", "), card.colours);
-    for (const [k, v] of Object.entries(card.fields || {})) row(label(k), value(v));
+    const rank = k => FIRST.includes(k) ? FIRST.indexOf(k) : LAST.includes(k) ? 100 + LAST.indexOf(k) : 50;
+    Object.entries(card.fields || {}).filter(([k]) => !HIDDEN.has(k))
+      .sort((a, b) => rank(a[0]) - rank(b[0]))
+      .forEach(([k, v]) => row(label(k), value(v)));
     box.appendChild(dl);
     box.dataset.id = card.id || "";
   }
