@@ -7,6 +7,7 @@ the JSON document keeps the engine's exact ids for programs.
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -102,6 +103,8 @@ def rule_words(rule: str, game: str = "", lang: str = "en") -> str:
     """Where a broken rule is written, for people: "Trick or Beat rules, Beschwören" ->
     "rulebook: Beschwören" ("Regelheft: Beschwören"); a rule from elsewhere stays whole."""
     name = game_name(game) if game else ""
+    if lang == "de":
+        rule = re.sub(r"^official (\S+) rules", r"offizielle \1-Regeln", rule)
     rest = rule
     if name and rule.startswith(name):
         rest = rule[len(name):].lstrip(" ,")

@@ -58,6 +58,8 @@ def test_referee_enters_what_the_camera_cannot_see(browser: Any, tmp_path: Path)
                 session.person_moves((move,))
                 vseq = session.state()["violations"][-1]["seq"]
                 item = f'.violation[data-seq="{vseq}"]'
+                pg.wait_for_selector(item)
+                assert_seen(pg, f"{item} .v-message")  # an open violation is above the fold
                 pg.click(f'{item} button[data-decision="stands"]')
                 pg.wait_for_selector(f"{item}.decided.stands")
                 pg.click(f"{item} button[data-change]")

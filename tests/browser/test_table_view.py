@@ -97,7 +97,7 @@ def check_laptop(browser: Any, table: ScriptedTable, url: str, lang: str) -> Non
             if hand.count():
                 assert hand.text_content() == str(len(truth.hand(p)))
         no_sideways_scroll(page)
-        shot(page, f"table-{game}-{lang}")
+        shot(page, f"table-{table.script.game}-{lang}")
 
 
 def check_phone(browser: Any, table: ScriptedTable, url: str) -> None:

@@ -36,6 +36,7 @@ remembered per browser. */
   }
   function ruleWords(rule) {
     const name = state.game_name || "";
+    if (rule && lang() === "de") rule = rule.replace(/^official (\S+) rules/, "offizielle $1-Regeln");
     if (!rule || !name || !rule.startsWith(name)) return rule || "";
     let rest = rule.slice(name.length).replace(/^[ ,]+/, "");
     const m = rest.match(/^(rules|schlachtplan|regeln|spielregel), (.*)$/i);
@@ -123,7 +124,7 @@ remembered per browser. */
       make("span", "seat-score-label", score.label || "", sc);
     }
     const all = ((state.facts || {})[p]) || [];
-    const zoneIds = new Set(((state.layout || {}).zones || []).map(z => z.id.split(".").slice(1).join(".")));
+    const zoneIds = new Set(((state.layout || {}).zones || []).filter(z => z.kind === "pile").map(z => z.id.split(".").slice(1).join(".")));
     const piles = all.filter(f => f.key !== "hand" && zoneIds.has(f.key));
     const facts = all.filter(f => !piles.includes(f));
     if (facts.length) {
@@ -230,6 +231,7 @@ remembered per browser. */
     const open = vs.filter(v => !v.decision).length;
     $("violation-count").textContent = open;
     $("violation-count").dataset.open = open ? "yes" : "no";
+    $("side").classList.toggle("has-open", open > 0);  // open violations come first
     $("violations-empty").hidden = vs.length > 0;
     [...vs].reverse().forEach(v => {
       const item = make("li", "violation" + (v.decision ? " decided " + v.decision : " open"), null, list);
@@ -471,8 +473,12 @@ remembered per browser. */
       if (next.record_id !== state.record_id) { seen.violations = new Set(); seen.question = null; changing.clear(); }
       state = next;
       changing.forEach(seq => { const v = (state.violations || []).find(x => x.seq === seq); if (!v) changing.delete(seq); });
+      const before = seen.violations.size;
       checkNewEvents();
       renderAll();
+      if (seen.violations.size > before && window.matchMedia("(min-width: 900px)").matches) {
+        $("side").scrollTop = 0;  // a new violation is read first, wherever the referee was
+      }
     });
     source.addEventListener("health", ev => { state.health = JSON.parse(ev.data); renderHealth(state.health); renderDemo(); });
   }

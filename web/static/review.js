@@ -23,6 +23,7 @@ and the step's words follow. The address always names the step shown (#step=<seq
   }
   function ruleWords(rule) {
     const name = data.name || "";
+    if (rule && C().lang === "de") rule = rule.replace(/^official (\S+) rules/, "offizielle $1-Regeln");
     if (!rule || !name || !rule.startsWith(name)) return rule || "";
     let rest = rule.slice(name.length).replace(/^[ ,]+/, "");
     const m = rest.match(/^(rules|schlachtplan|regeln|spielregel), (.*)$/i);
