@@ -62,6 +62,9 @@ def opened(browser: Any, url: str, size: dict[str, int], lang: str = "en",
 
 def shot(page: Any, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
+    page.wait_for_function(  # the picture as it settles, not halfway through a fade-in
+        "document.getAnimations().every(a => a.playState !== 'running' || a.effect"
+        " && a.effect.getComputedTiming().iterations === Infinity)")
     page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 

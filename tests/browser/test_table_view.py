@@ -124,6 +124,9 @@ def check_alert_and_sound(browser: Any, table: ScriptedTable, url: str) -> None:
         assert page.text_content("#alert-text") == newest["message_en"]
         assert_seen(page, "#alert-text", min_font=28)
         assert_seen(page, "#banner-who", min_font=48)  # the alert leaves whose turn readable
+        for seat_id in ("#seat-top", "#seat-bottom"):  # and the names and scores
+            assert_seen(page, f"{seat_id} .seat-name")
+            assert_seen(page, f"{seat_id} .seat-score-value")
         assert page.get_attribute("body", "data-sounds") == "1"
         shot(page, f"alert-{table.script.game}")
         # sound off: the next violation is shown, not heard
@@ -139,6 +142,17 @@ def check_alert_and_sound(browser: Any, table: ScriptedTable, url: str) -> None:
         decided = {e.payload.get("violation"): e.payload.get("decision")
                    for e in session.store.events(session.game_id) if e.kind == "decision"}
         assert decided.get(newer["seq"]) == "stands"
+    with opened(browser, url, LAPTOP, "de", view="table") as page:  # the German table
+        page.wait_for_selector('#conn[data-state="live"]')
+        wait_seq(page, session.state()["seq"])
+        session.person_moves((move,))
+        newest = session.state()["violations"][-1]
+        page.wait_for_selector(f'#alert[data-seq="{newest["seq"]}"]:not([hidden])')
+        assert page.text_content("#alert-kind") == "Regelverstoß"
+        assert page.text_content("#alert-text") == newest["message_de"] != newest["message_en"]
+        assert_seen(page, "#alert-text", min_font=28)
+        assert page.get_attribute("body", "data-sounds") == "1"
+        shot(page, f"alert-{table.script.game}-de")
 
 
 def check_game_over(browser: Any, table: ScriptedTable, url: str) -> None:
