@@ -148,6 +148,7 @@ def test_game_page_jumps_plays_links_and_speaks_german(browser: Any, library: An
         german = steps[violations[0]]["text_de"]
         assert page.text_content("#step-text") == german != steps[violations[0]]["text_en"]
         assert "Regelheft" in page.text_content(".step-card .v-rule")
+        assert page.get_attribute("#download", "href").endswith("export.html?lang=de")
         shot(page, "review-game-de")
     with opened(browser, url, PHONE, "en") as page:
         page.wait_for_selector("#timeline .tl-item")

@@ -84,7 +84,7 @@ def test_review_only_app_has_no_live_game(tmp_path: Path) -> None:
     from companion.server.app import create_app
 
     with Store(tmp_path / "g.db") as store:
-        store.start_game(GameHeader(game="challengers", players=("Ada", "Bo")))
+        gid = store.start_game(GameHeader(game="challengers", players=("Ada", "Bo")))
     app = create_app({"DATABASE": tmp_path / "g.db", "SESSION": None})
     client = app.test_client()
     assert client.get("/").status_code == 302
@@ -94,3 +94,6 @@ def test_review_only_app_has_no_live_game(tmp_path: Path) -> None:
     assert page.status_code == 200 and b"Ada" in page.data
     assert b'href="/calibration/"' not in page.data
     assert client.get("/api/cards/CH-001").status_code == 404
+    sent = client.get(f"/review/{gid}/export.html?lang=de")
+    assert sent.status_code == 200 and b'data-lang="de"' in sent.data
+    assert sent.headers["Content-Disposition"] == f'attachment; filename="game-{gid}.html"'

@@ -210,7 +210,9 @@ and the step's words follow. The address always names the step shown (#step=<seq
     });
     CardPanel.attach($("mat"), id => Promise.resolve((data.cards || {})[id] || null));
     wireForms();
-    C().onLang(() => { buildTimeline(); show(index, true); renderOutcome(); renderNotes(); setPlaying(!!timer); });
+    const download = () => { if ($("download")) $("download").href = `/review/${data.header.id}/export.html?lang=${C().lang}`; };
+    C().onLang(() => { buildTimeline(); show(index, true); renderOutcome(); renderNotes(); setPlaying(!!timer); download(); });
+    download();
     renderOutcome();
     renderNotes();
     setPlaying(false);
