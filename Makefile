@@ -1,7 +1,8 @@
 # Two commands on a fresh machine:  `make demo`  and  `make test`.
 # Both create .venv and install the package with what it needs. The demo installs only what
-# it runs on (libzbar0 for pyzbar); the tests add chromium (browser tests) and poppler-utils
-# (PDF checks). System packages come from apt-get when it can be used.
+# it runs on (libzbar0 for pyzbar); the tests add chromium (browser tests), poppler-utils
+# (PDF checks) and nats-server (the hall). System packages come from apt-get when it can be
+# used.
 #
 #   make demo                      the demo on http://127.0.0.1:8765/
 #   make demo PORT=9000            on another port (0 picks a free one)
@@ -15,7 +16,7 @@ PORT   ?= 8765
 HOST   ?= 127.0.0.1
 SCRIPT ?=
 DEMO_PACKAGES := libzbar0
-TEST_PACKAGES := chromium poppler-utils
+TEST_PACKAGES := chromium poppler-utils nats-server
 SYSTEM_PACKAGES := $(DEMO_PACKAGES) $(TEST_PACKAGES)
 
 .PHONY: demo test lint system-deps demo-deps clean
@@ -58,7 +59,8 @@ system-deps:
 	  sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	else \
 	  echo "NOTE: please install these system packages yourself:$$missing"; \
-	  echo "      (libzbar0: pyzbar decoder; chromium: browser tests; poppler-utils: PDF checks)"; \
+	  echo "      (libzbar0: pyzbar decoder; chromium: browser tests; poppler-utils: PDF checks;"; \
+	  echo "       nats-server: companion hall and its tests)"; \
 	fi
 
 clean:

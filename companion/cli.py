@@ -22,6 +22,9 @@ VERBS: dict[str, tuple[str, str]] = {
                "Export a recorded game (JSON, text or one HTML page)."),
     "print": ("companion.printing.commands:print_group", "Print stickers, dice faces and mats."),
     "deck": ("companion.decks.commands:deck", "Register and check players' decks."),
+    "tournament": ("companion.tournaments.commands:tournament",
+                   "Run a Challengers! tournament across tables."),
+    "hall": ("companion.hall.commands:hall", "Referees' hall: every table of an event on NATS."),
 }
 
 

@@ -48,6 +48,9 @@ def create_app(config: Mapping[str, Any]) -> Flask:
     app.register_blueprint(calibration.bp)
     app.register_blueprint(records.bp)
     app.register_blueprint(demo_tools.bp)
+    from companion.hall import overlay
+
+    app.register_blueprint(overlay.bp)
     _install_error_handlers(app)
     return app
 

@@ -85,8 +85,32 @@ def print_addresses(host: str, port: int, pin: str | None, what: str = "Table co
     return local
 
 
+def hall_options(fn: Any) -> Any:
+    """--hall / --table / --stream: publish this table's events to a hall (NATS JetStream)."""
+    fn = click.option("--stream", default="companion", show_default=True,
+                      help="The event's JetStream stream (same as the hall's).")(fn)
+    fn = click.option("--table", default=None,
+                      help="This table's name at the hall (letters, digits, - and _).")(fn)
+    fn = click.option("--hall", default=None, metavar="nats://HOST:4222",
+                      help="Publish this table's events to the hall's NATS server.")(fn)
+    return fn
+
+
+def _check_hall(hall: str | None, table: str | None, stream: str) -> None:
+    if (hall is None) != (table is None):
+        raise click.UsageError("--hall and --table go together")
+    if hall is not None and table is not None:
+        from companion.hall.table_link import check_nats_url
+        from companion.hall.wire import check_name
+
+        check_nats_url(hall)
+        check_name("table", table)
+        check_name("stream", stream)
+
+
 def _run(live: Any, host: str, port: int, open_browser: bool, duration: float | None,
-         pin: str | None) -> None:
+         pin: str | None, hall: str | None = None, table: str | None = None,
+         stream: str = "companion") -> None:
     """Serve until Ctrl-C (or `duration`), then stop feed and server in order."""
     from companion.server.live_setup import serve_in_thread
 
@@ -99,6 +123,13 @@ def _run(live: Any, host: str, port: int, open_browser: bool, duration: float | 
     click.echo(f"  table view for the players: {url}?view=table   "
                f"recorded games: {url}review/   camera: {url}calibration/")
     click.echo(f"  recording to {live.store.path} (game #{live.session.game_id})")
+    link = None
+    if hall is not None and table is not None:
+        from companion.hall.table_link import link_live, page_url_for
+
+        link = link_live(live, hall, table, page_url_for(host, server.server_port, hall), stream)
+        click.echo(f"  hall: publishing as table {table} to {hall} (stream {stream}); "
+                   f"overlay for OBS: {url}overlay")
     if open_browser and _browser_available():
         threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
     live.runner.start()
@@ -109,6 +140,10 @@ def _run(live: Any, host: str, port: int, open_browser: bool, duration: float | 
     except KeyboardInterrupt:
         click.echo("stopping")
     finally:
+        if link is not None:
+            live.runner.stop()
+            live.session.close()
+            link.close()
         live.close()
         server.shutdown()
     if live.runner.error is not None:
@@ -135,10 +170,11 @@ def _run(live: Any, host: str, port: int, open_browser: bool, duration: float | 
               help="Game library to record into (default ~/.companion/games.db).")
 @click.option("--fps", type=float, default=10.0, show_default=True,
               help="Simulated camera frames per second.")
+@hall_options
 def demo(game: str | None, script: str | None, list_scripts: bool, speed: float, port: int,
          host: str, no_browser: bool, duration: float | None, db: Path | None,
-         fps: float) -> None:
-    """Play a bundled script through camera frames, vision, rules and the page."""
+         fps: float, hall: str | None, table: str | None, stream: str) -> None:
+    """Play a bundled table script through camera frames, vision, rules and the page."""
     from companion.server.demo_tools import bundled_scripts, find_script, play_again, script_game
     from companion.server.live_setup import DEFAULT_DEMO_GAME, build_demo, check_port, default_db
 
@@ -154,6 +190,7 @@ def demo(game: str | None, script: str | None, list_scripts: bool, speed: float,
                                      param_hint="--game")
         game = found
     check_port(host, port)
+    _check_hall(hall, table, stream)
     pin = new_pin() if needs_pin(host) else None
     chosen, library = game or DEFAULT_DEMO_GAME, db or default_db()
 
@@ -162,10 +199,12 @@ def demo(game: str | None, script: str | None, list_scripts: bool, speed: float,
                           app_config={"PIN": pin} if pin else None)
 
     live = build()
-    live.app.config["DEMO_AGAIN"] = lambda: play_again(live, build)
+    if hall is None:  # a hall follows one game of one store: no second game on this table
+        live.app.config["DEMO_AGAIN"] = lambda: play_again(live, build)
     click.echo(f"Demo: {live.extra['script'].parent.name}/{live.extra['script'].stem} "
-               f"at {speed:g}x (the page offers \"play again\" when it ends)")
-    _run(live, host, port, not no_browser, duration, pin)
+               f"at {speed:g}x" + ("" if hall else " (the page offers \"play again\" when it "
+                                   "ends)"))
+    _run(live, host, port, not no_browser, duration, pin, hall, table, stream)
 
 
 @click.command()
@@ -240,9 +279,10 @@ def _parse_decks(values: tuple[str, ...], game: str) -> dict[str, tuple[str, ...
               help="Address to listen on; anything but localhost requires a PIN for actions.")
 @click.option("--no-browser", is_flag=True)
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@hall_options
 def serve(camera: int | None, video: str | None, url: str | None, game: str,
           decks: tuple[str, ...], players: str, port: int, host: str, no_browser: bool,
-          db: Path | None) -> None:
+          db: Path | None, hall: str | None, table: str | None, stream: str) -> None:
     """Watch a real table: camera, video file or stream, refereed live on the page."""
     from companion.cardsets import load_cardset
     from companion.engine.api import GameConfig
@@ -258,6 +298,7 @@ def serve(camera: int | None, video: str | None, url: str | None, game: str,
     from companion.server.live_setup import check_port
 
     check_port(host, port)
+    _check_hall(hall, table, stream)
     spec: str | int = given[0]
     names = [n.strip() for n in players.split(",")]
     if len(names) != 2 or not all(names):
@@ -270,4 +311,4 @@ def serve(camera: int | None, video: str | None, url: str | None, game: str,
     pin = new_pin() if needs_pin(host) else None
     live = build_live(config, FrameFeed(source, pipeline), db or default_db(),
                       f"{names[0]} – {names[1]}", pin=pin)
-    _run(live, host, port, not no_browser, None, pin)
+    _run(live, host, port, not no_browser, None, pin, hall, table, stream)
