@@ -61,8 +61,11 @@ def timeline(
     game_id: int,
     layout: Mapping[str, Any] | None = None,
     info: CardInfo | None = None,
+    after: int = 0,
+    limit: int | None = None,
 ) -> list[dict[str, Any]]:
-    """Every event in order with the mat as it was then and the nearest keyframe."""
+    """The events after seq `after` (at most `limit` of them) in order, each with the mat as
+    it was then and the nearest keyframe."""
     header = store.game(game_id)
     events = store.events(game_id)
     snapshots = store.snapshots(game_id)
@@ -82,6 +85,10 @@ def timeline(
             table = table_view(snapshots[e.seq], info)
         if e.seq in keyframes:
             frame = e.seq
+        if e.seq <= after:
+            continue
+        if limit is not None and len(steps) >= limit:
+            break
         steps.append(
             {
                 "seq": e.seq,

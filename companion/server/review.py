@@ -44,12 +44,14 @@ def card_info_for(game: str, inline: list[Mapping[str, Any]]) -> CardInfo:
 
 
 def timeline(
-    store: Store, game_id: int, layout: dict[str, Any] | None = None
+    store: Store, game_id: int, layout: dict[str, Any] | None = None,
+    after: int = 0, limit: int | None = None,
 ) -> list[dict[str, Any]]:
-    """Every event in order with the mat as it was then and the nearest keyframe."""
+    """Events after seq `after` (at most `limit`) with the mat as it was then and the nearest
+    keyframe."""
     header = store.game(game_id)
     return record_timeline(store, game_id, layout,
-                           card_info_for(header.game, inline_cards(header)))
+                           card_info_for(header.game, inline_cards(header)), after, limit)
 
 
 @bp.get("/")

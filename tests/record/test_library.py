@@ -125,3 +125,15 @@ def test_export_command_writes_html_and_replay_lists_in_german(tmp_path: Path) -
     listing = CliRunner().invoke(cli, ["replay", str(db), "--lang", "de"])
     assert "Trick or Beat" in listing.output and "Ada gegen Bo" in listing.output
     assert "Ada gewinnt" in listing.output
+
+
+def test_a_timeline_can_be_read_in_pages(tmp_path: Path) -> None:
+    from companion.record.timeline import timeline
+
+    gid = played("creature-crush", tmp_path / "g.db")
+    with Store(tmp_path / "g.db") as store:
+        whole = timeline(store, gid)
+        first = timeline(store, gid, limit=10)
+        rest = timeline(store, gid, after=first[-1]["seq"])
+    assert [s["seq"] for s in first + rest] == [s["seq"] for s in whole]
+    assert rest[0]["table"] == whole[10]["table"]  # the mat carried over the page break
