@@ -334,7 +334,7 @@ def table_view(snapshot: Any, card_info: CardInfo) -> dict[str, Any]:
     }
 
 
-def card_detail(card_id: str, card_info: CardInfo, lang: str = "en") -> dict[str, Any] | None:
+def card_detail(card_id: str, card_info: CardInfo) -> dict[str, Any] | None:
     """Everything known about one card, for the tap/hover panel: name, title, type, colours
     and every field of the cardset with a readable label."""
     info = card_info(card_id)
