@@ -75,7 +75,7 @@ class Outbox:
             return list(self._games[table])
 
     def header(self, game_id: int, page_url: str) -> dict[str, Any]:
-        from companion.server.redact import public_header
+        from companion.record.redact import public_header
 
         # deck lists in draw order stay on the table's machine (only their sizes travel)
         return {**public_header(self.store.game(game_id).to_dict()), "url": page_url}

@@ -12,11 +12,11 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request, stream_with_context
 
+from companion.record.redact import game_index, public_header
 from companion.record.store import Store
 from companion.safeio import UnsafeInputError, parse_json
 from companion.server.bus import sse_stream
 from companion.server.httpd import MAX_STREAMS
-from companion.server.redact import game_index, public_header
 from companion.server.session import LiveSession
 
 bp = Blueprint("api", __name__, url_prefix="/api")

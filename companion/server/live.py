@@ -20,4 +20,5 @@ def index() -> Any:
         "live.html",
         state=session.state(),
         pin_required=pin_required(current_app),
+        demo_again=current_app.config.get("DEMO_AGAIN") is not None,
     )

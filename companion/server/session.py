@@ -29,7 +29,6 @@ from companion.games import game_info
 from companion.record.replay import main_line
 from companion.record.store import (
     DECISIONS,
-    INPUT_KINDS,
     Event,
     GameHeader,
     RecordError,
@@ -39,11 +38,12 @@ from companion.record.store import (
     undone_inputs,
 )
 from companion.server.bus import EventBus
+from companion.server.facts import facts_of
 from companion.server.names import Namer
 from companion.server.offers import Offers
 from companion.server.putback import instructions, restore
 from companion.server.referee import Applied, Reaction, Referee
-from companion.snapshot import TableSnapshot, is_back, split_uid
+from companion.snapshot import TableSnapshot
 
 log = logging.getLogger(__name__)
 
@@ -549,6 +549,7 @@ class LiveSession:
                 "moves": self._offers_view(),
                 "history": self._history(undone),
                 "recording": self.recording.to_dict(),
+                "facts": facts_of(self.referee, self.namer, self.layout),
             }
 
     def table_view(self, snapshot: TableSnapshot | None) -> dict[str, Any]:
@@ -907,10 +908,12 @@ class LiveSession:
             " undo the last step to play on")
 
     def _pause(self, exc: WriteFailedError, keyframe: bool = False) -> None:
-        what_en = "keyframe dropped" if keyframe else "recording paused"
-        what_de = "Standbild verworfen" if keyframe else "Aufzeichnung pausiert"
-        self.recording = Recording("paused", f"{what_en}: {exc.reason_en}",
-                                   f"{what_de}: {exc.reason_de}")
+        """The page says "Recording paused: <message>"; the message is the reason."""
+        if keyframe:
+            self.recording = Recording("paused", f"{exc.reason_en} (keyframe dropped)",
+                                       f"{exc.reason_de} (Standbild verworfen)")
+        else:
+            self.recording = Recording("paused", exc.reason_en, exc.reason_de)
 
     def _recording_ok(self) -> None:
         if self.recording.status != "ok":
@@ -1053,48 +1056,6 @@ def _plain(extra: Mapping[str, Any]) -> dict[str, Any]:
 
 def table_view(snapshot: TableSnapshot | None, card_info: CardInfo) -> dict[str, Any]:
     """Cards with their names and types, dice and tokens: what the SVG mat draws."""
-    if snapshot is None:
-        return {"seq": None, "cards": [], "dice": [], "tokens": []}
-    cards = []
-    for c in snapshot.cards:
-        info: Mapping[str, Any] | None = None
-        card_id = None
-        if not is_back(c.uid):
-            try:
-                card_id = split_uid(c.uid)[0]
-            except ValueError:
-                card_id = c.uid
-            info = card_info(card_id)
-        cards.append(
-            {
-                "uid": c.uid,
-                "id": card_id,
-                "name": (info or {}).get("name") or card_id or "",
-                "type": (info or {}).get("type") or "",
-                "type_de": (info or {}).get("type_de") or (info or {}).get("type") or "",
-                "stats": (info or {}).get("stats") or "",
-                "stats_de": (info or {}).get("stats_de") or (info or {}).get("stats") or "",
-                "zone": c.zone,
-                "face_up": c.face_up and not is_back(c.uid),
-                "tapped": c.tapped,
-                "on": c.on,
-                "x_mm": c.x_mm,
-                "y_mm": c.y_mm,
-            }
-        )
-    return {
-        "seq": snapshot.seq,
-        "cards": cards,
-        "dice": [
-            {"die": d.die, "value": d.value, "zone": d.zone, "on": d.on,
-             "x_mm": d.x_mm, "y_mm": d.y_mm}
-            for d in snapshot.dice
-        ],
-        "tokens": [
-            {"token": t.token, "zone": t.zone, "on": t.on, "x_mm": t.x_mm, "y_mm": t.y_mm}
-            for t in snapshot.tokens
-        ],
-    }
+    from companion.record.wording import table_view as shown
 
-
-__all__ = ["INPUT_KINDS", "ActionError", "GameOverError", "LiveSession", "table_view"]
+    return shown(snapshot, card_info)

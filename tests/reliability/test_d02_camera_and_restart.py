@@ -70,8 +70,8 @@ def test_the_camera_path_survives_a_full_disk_and_recording_resumes_by_itself(
         assert runner.alive and runner.error is None
         assert state["health"]["status"] == "ok"
         assert state["recording"]["status"] == "paused"
-        assert state["recording"]["message_en"] == "recording paused: disk full"
-        assert state["recording"]["message_de"] == "Aufzeichnung pausiert: Speicher voll"
+        assert state["recording"]["message_en"] == "disk full"  # "Recording paused: disk full"
+        assert state["recording"]["message_de"] == "Speicher voll"
         assert state["table"]["cards"] == []  # nothing shown that the file does not hold
         make_room(session.store)
         # no button, no new table: the watchdog retries and the last table is recorded

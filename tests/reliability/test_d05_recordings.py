@@ -111,7 +111,7 @@ def test_long_games_are_paged(tmp_path: Path) -> None:
         n = 3000
         with store.transaction():
             for i in range(n):
-                store.append(session.game_id, "note", "person", {"text": f"note {i}"})
+                store.append(session.game_id, "note", "automatic", {"text": f"note {i}"})
         client = make_app(session).test_client()
         seen: list[int] = []
         after = 0

@@ -30,8 +30,8 @@ def test_read_only_medium_pauses_and_resumes(session: LiveSession) -> None:
     session.observe(table(("T1#1", "p1.A1"), ("T2#1", "p1.A2")))
     state = session.state()
     assert state["recording"] == {"status": "paused",
-                                  "message_en": "recording paused: read-only storage",
-                                  "message_de": "Aufzeichnung pausiert: Speicher schreibgeschützt"}
+                                  "message_en": "read-only storage",
+                                  "message_de": "Speicher schreibgeschützt"}
     assert state["table"] == before["table"] and state["status"] == before["status"]
     read_only(session.store, on=False)
     session._last_retry = 0.0

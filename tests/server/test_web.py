@@ -95,7 +95,9 @@ def test_actions_work_without_pin_on_localhost(client: FlaskClient, session: Liv
 def test_pin_required_for_every_post_from_another_device(session: LiveSession) -> None:
     client = make_app(session, pin="424242").test_client()
     client.environ_base.update(LAN)
-    assert client.get("/").status_code == 200  # watching the live table needs no PIN
+    page = client.get("/")
+    assert page.status_code == 200  # watching the live table needs no PIN
+    assert b'data-pin-required="yes"' in page.data
     res = client.post("/api/action", json={"action": "next-phase"})
     assert res.status_code == 403 and "PIN" in res.get_json()["error"]
     res = client.post("/api/action", json={"action": "next-phase"},
@@ -111,6 +113,17 @@ def test_pin_required_for_every_post_from_another_device(session: LiveSession) -
         "action", "phase", "action", "phase"]
     local = make_app(session, pin="424242").test_client()  # this machine: never a PIN
     assert local.post("/api/action", json={"action": "next-phase"}).status_code == 200
+
+
+def test_the_laptops_own_browser_never_needs_the_pin(session: LiveSession) -> None:
+    client = make_app(session, pin="424242").test_client()
+    for local in ("127.0.0.1", "::1", "::ffff:127.0.0.1"):
+        client.environ_base["REMOTE_ADDR"] = local
+        assert b'data-pin-required="no"' in client.get("/").data
+        assert client.post("/api/action", json={"action": "next-phase"}).status_code == 200
+    client.environ_base["REMOTE_ADDR"] = "10.0.0.7"
+    assert client.post("/api/action", json={"action": "next-phase"}).status_code == 403
+    assert [e.kind for e in session.store.events(session.game_id)].count("phase") == 3
 
 
 def read_events(client: FlaskClient, url: str, headers: dict[str, str] | None = None) -> str:

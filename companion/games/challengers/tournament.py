@@ -256,7 +256,8 @@ class Tournament:
         deck = seat.deck + kept
         owed = min(self.removals_owed(kept), len(deck))
         if len(removed) != owed:
-            raise TournamentError(f"{name} removes {owed} card(s) from the deck (Ausgewählt), "
+            cards = "card" if owed == 1 else "cards"
+            raise TournamentError(f"{name} removes {owed} {cards} from the deck (Ausgewählt), "
                                   f"got {len(removed)}")
         for uid in [*removed, *slimmed]:
             if uid not in deck:
