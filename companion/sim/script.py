@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from companion import safeio
 from companion.cardsets.kinds import canonical
 from companion.errors import CompanionError, DataFileError
 from companion.games import GAMES, game_info, game_spec
@@ -83,6 +84,11 @@ def game_expect_keys(game: str) -> tuple[str, ...]:
 _REF = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._\-]*(#[0-9]+)?$")
 
 
+def bundled_scripts_dir() -> Path:
+    """Where the bundled table scripts lie: `companion/sim/scripts/<game>/*.yaml`."""
+    return Path(__file__).resolve().parent / "scripts"
+
+
 class ScriptError(DataFileError):
     """A table script is broken; the message names file and line."""
 
@@ -92,9 +98,9 @@ class ScriptError(DataFileError):
 def load_script(path: str | Path) -> TableScript:
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ScriptError(path, f"cannot read table script: {exc.strerror or exc}") from exc
+        text = safeio.read_text(path, max_bytes=safeio.MAX_SCRIPT_BYTES)
+    except safeio.UnsafeInputError as exc:
+        raise ScriptError(path, str(exc).removeprefix(f"{path}: ")) from None
     return parse_script(text, str(path))
 
 
@@ -107,6 +113,7 @@ def parse_script(text: str, source: str = "<script>") -> TableScript:
 def _compose(text: str, source: str) -> yaml.Node:
     loader = yaml.SafeLoader(text)
     try:
+        safeio.check_yaml(text)
         node = loader.get_single_node()
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
