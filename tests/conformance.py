@@ -45,6 +45,18 @@ def check_setup_prompt_scores_views(game_id: str) -> None:
         json.dumps(game.view(observer))
 
 
+def check_every_phase_speaks_both_languages(game_id: str) -> None:
+    """Every phase of the game names itself, what may and must be done and what ends it, in
+    English and in German (the page shows either)."""
+    game = Game.new(game_id, ("A", "B"), seed=1)
+    flow = game.ruleset.flow.spec
+    for phase in (*flow.setup_phases, *flow.turn_phases):
+        for text in (phase.name, phase.ends, *phase.may, *phase.must, *phase.automatic):
+            for lang in ("en", "de"):
+                said = text.get(lang)
+                assert isinstance(said, str) and said.strip(), (phase.id, lang, text)
+
+
 def check_illegal_examples_and_round_trip(game_id: str, steps: int = 120) -> None:
     """Every move the game lists survives JSON; every example of an illegal move is flagged.
     (Whether the listed moves are really legal is checked against the rulebook oracles in
@@ -127,6 +139,7 @@ def check_violation_texts(game_id: str, seed: int = 7) -> None:
 
 ALL_CHECKS = (
     check_setup_prompt_scores_views,
+    check_every_phase_speaks_both_languages,
     check_illegal_examples_and_round_trip,
     check_views_leak_no_hidden_card,
     check_replay_is_deterministic,

@@ -24,6 +24,11 @@ def test_setup_prompt_scores_views(game_id: str) -> None:
 
 
 @pytest.mark.parametrize("game_id", GAMES)
+def test_every_phase_speaks_both_languages(game_id: str) -> None:
+    conformance.check_every_phase_speaks_both_languages(game_id)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
 def test_listed_moves_round_trip_and_examples_illegal(game_id: str) -> None:
     conformance.check_illegal_examples_and_round_trip(game_id)
 

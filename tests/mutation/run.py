@@ -100,8 +100,11 @@ def record(kind: str, names: list[str], seed: int, started: float) -> None:
             sentinels.append({**patch.to_dict(), "test": test})
         if len(sentinels) == SENTINELS:
             break
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
+                            capture_output=True, text=True, check=False).stdout.strip()
     result = {
-        "kind": kind, "seed": seed, "mutants_total": sum(len(v) for v in metas().values()),
+        "kind": kind, "seed": seed, "commit": commit, "date": time.strftime("%Y-%m-%d"),
+        "mutants_total": sum(len(v) for v in metas().values()),
         "run": len(names), "status": dict(sorted(status.items())), "score": round(score, 4),
         "by_package": {k: dict(sorted(v.items())) for k, v in sorted(by_package.items())},
         "minutes": round((time.time() - started) / 60, 1),
