@@ -113,9 +113,10 @@ class NoiseBank:
     PAD = 24
     SCALE = 16  # stored as int16 units of 1/16 sigma
 
-    def __init__(self, height: int, width: int, seed: int, frames: int = 3) -> None:
+    def __init__(self, height: int, width: int, seed: int, frames: int = 3,
+                 channels: int = 1) -> None:
         rng = np.random.default_rng([seed, 77])
-        shape = (height + self.PAD, width + self.PAD, 3)
+        shape = (height + self.PAD, width + self.PAD) + ((channels,) if channels > 1 else ())
         self.height, self.width = height, width
         self.frames = [np.rint(rng.standard_normal(shape, np.float32) * self.SCALE)
                        .astype(np.int16) for _ in range(frames)]
@@ -197,6 +198,23 @@ def develop(radiance: np.ndarray, c: Conditions, noise: np.ndarray | None) -> np
     if noise is not None and sigma is not None:
         v = v + noise * sigma
     return finish(to_bytes(v), c)
+
+
+def mosaic(image: np.ndarray) -> np.ndarray:
+    """The colour filter array: what each photosite of a Bayer sensor sees (B G / G R)."""
+    h, w = image.shape[:2]
+    out = np.empty((h, w), image.dtype)
+    out[0::2, 0::2] = image[0::2, 0::2, 0]
+    out[0::2, 1::2] = image[0::2, 1::2, 1]
+    out[1::2, 0::2] = image[1::2, 0::2, 1]
+    out[1::2, 1::2] = image[1::2, 1::2, 2]
+    return out
+
+
+def demosaic(raw: np.ndarray) -> np.ndarray:
+    """Back to three colours per pixel, edge-aware (each pixel measured one colour only):
+    luminance resolution drops and sharp black-white module edges get colour fringes."""
+    return np.asarray(cv2.cvtColor(raw, cv2.COLOR_BayerRG2BGR_EA))
 
 
 def line_kernel(dx: float, dy: float) -> np.ndarray | None:

@@ -266,3 +266,24 @@ def test_the_laptop_with_a_mirror_clip_sees_the_mat_at_36_to_65_degrees(layout) 
     far = rig.view_angle_deg(300.0, 0.0)
     assert 34 <= near <= 38 and 62 <= far <= 66
     assert 280 <= rig.centre[2] <= 320
+
+
+@pytest.mark.parametrize("die", ["p1.w1", "p1.r1"])
+@pytest.mark.parametrize("value", [1, 2, 3, 4, 5, 6])
+def test_a_pip_die_shows_its_value_on_top(layout, die, value) -> None:
+    """Ordinary dice: count the pips inside the top face, projected by hand (straight down)."""
+    rig = overhead_rig(W, H, 70.0, 300.0, 0.0, (300.0, 200.0))
+    r = PhysicalRenderer(layout, rig, LOOKS["ideal"], seed=2, dice_style="pips",
+                         conditions=Conditions(auto_exposure=False))
+    scene = Scene(dice=(SceneDie(die, die_face_id(die, value), 300.0, 200.0, 0.0, "x"),))
+    image = r.render(scene, (), 0, jpeg=False).image
+    cam = (300.0, 200.0, 300.0)
+    half = 6.5  # inside the 16 mm face, clear of the rounded edges
+    (u0, v0) = _pinhole((300 - half, 200 - half, 16.0), cam, 0.0)
+    (u1, v1) = _pinhole((300 + half, 200 + half, 16.0), cam, 0.0)
+    top = cv2.cvtColor(image[round(v0):round(v1), round(u0):round(u1)], cv2.COLOR_BGR2GRAY)
+    white_pips = die.split(".")[1].startswith("r")
+    mask = (top > 200) if white_pips else (top < 100)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8))
+    pips = [s for s in stats[1:] if s[cv2.CC_STAT_AREA] >= 6]
+    assert len(pips) == value
