@@ -246,10 +246,13 @@ def still_table(layout: Any, seed: int) -> TableSnapshot:
             placed.append((x, y))
             dice.append(SeenDie(f"{owner}.w{k + 1}", rng.randint(1, 6), area.id, None, x, y))
         creatures = [c for c in cards if c.zone.startswith(owner) and c.zone[3] in "AB"
-                     and not c.tapped]
-        for card in rng.sample(creatures, min(2, len(creatures))):
-            x = (card.x_mm or 0) + 20 * rng.choice((-1, 1))
-            y = (card.y_mm or 0) - 30
+                     and not c.tapped and c.face_up]
+        for card in rng.sample(creatures, min(rng.randint(1, 3), len(creatures))):
+            # a damage die set by hand on the creature's art, clear of the sticker
+            a = math.radians(card.angle_deg)
+            u, v = rng.uniform(-14, 14), rng.choice((-1, 1)) * rng.uniform(28, 32)
+            x = (card.x_mm or 0) + u * math.cos(a) - v * math.sin(a)
+            y = (card.y_mm or 0) + u * math.sin(a) + v * math.cos(a)
             dice.append(SeenDie(f"{owner}.r{red}", rng.randint(1, 6), card.zone, card.uid, x, y))
             red += 1
     return TableSnapshot(GAME, cards=tuple(cards), dice=tuple(dice))

@@ -36,8 +36,9 @@ class Conditions:
     vignette: float = 0.0  # brightness lost at the picture's corners
     lamp: tuple[float, float, float] | None = None  # lamp position, mat mm (z up)
     lamp_share: float = 0.0  # share of the table's light that comes from the lamp
-    glare_peak: float = 0.0  # specular peak of the lamp on a sleeve, in units of white paper
-    gloss_deg: float = 4.0  # angular spread (sigma) of the sleeve's specular lobe
+    glare_peak: float = 0.0  # the lamp mirrored in a sleeve, in units of white paper
+    gloss_deg: float = 1.5  # blur (sigma) of the mirrored directions by the sleeve's roughness
+    lamp_radius_mm: float = 50.0  # radius of the lamp's bright part (bulb or shade)
     env_reflect: float = 0.0  # brightness of the room mirrored in sleeves (veil), x white
     curl_mm: float = 0.0  # largest card curl (rise of the edges over the centre)
     exposure_ms: float = 16.0  # shutter time, for motion blur
@@ -65,7 +66,8 @@ class Look:
     lamp_spread_mm: float = 400.0  # lamp lies within this of the mat centre, horizontally
     lamp_share: Range = (0.0, 0.0)
     glare_peak: Range = (0.0, 0.0)
-    gloss_deg: Range = (3.0, 6.0)
+    gloss_deg: Range = (1.0, 2.5)
+    lamp_radius_mm: Range = (30.0, 100.0)
     env_reflect: Range = (0.0, 0.0)
     curl_mm: Range = (0.0, 0.0)
     low_light_share: float = 0.0  # share of scenes shot in a dim room
@@ -95,7 +97,8 @@ class Look:
             jpeg_quality=int(rng.integers(lo, hi + 1)), sharpen=pick(self.sharpen),
             wb_gains=wb_gains, vignette=pick(self.vignette), lamp=lamp,
             lamp_share=pick(self.lamp_share), glare_peak=pick(self.glare_peak),
-            gloss_deg=pick(self.gloss_deg), env_reflect=pick(self.env_reflect),
+            gloss_deg=pick(self.gloss_deg), lamp_radius_mm=pick(self.lamp_radius_mm),
+            env_reflect=pick(self.env_reflect),
             curl_mm=pick(self.curl_mm), exposure_ms=min(33.0, 16.0 * gain),
             black_lift=min(40.0, 10.0 * (gain - 1)), contrast=1.0 - min(0.25, 0.06 * (gain - 1)),
             auto_exposure=self.auto_exposure,

@@ -381,9 +381,13 @@ class PhysicalRenderer:
     # ----- light ----------------------------------------------------------------------------
 
     def _specular(self, rig: Rig, points: np.ndarray, normals: np.ndarray) -> np.ndarray:
-        """Brightness (x white) a glossy sleeve adds at world points with these normals: the
-        lamp's highlight (a Gaussian lobe around the mirror direction) and the room mirrored
-        with Fresnel's rise at grazing angles (Schlick, F0 = 0.04 for plastic)."""
+        """Brightness (x white paper) a glossy surface adds at world points with these normals.
+
+        The lamp mirrored: where the camera's line of sight, reflected at the surface, points
+        into the lamp's disc (its angular radius seen from the point), the surface shows the
+        lamp; the sleeve's roughness blurs the edge (Gaussian in angle). Plus the room mirrored
+        everywhere, rising at grazing angles by Fresnel's law (Schlick, F0 = 0.04 for plastic).
+        """
         c = self.conditions
         view = rig.centre - points
         view /= np.linalg.norm(view, axis=-1, keepdims=True)
@@ -391,13 +395,16 @@ class PhysicalRenderer:
         fresnel = 0.04 + 0.96 * (1 - cos_v) ** 5
         out = fresnel * c.env_reflect  # the room's brightness, mirrored
         if c.lamp is not None and c.glare_peak > 0:
-            light = np.asarray(c.lamp) - points
-            light /= np.linalg.norm(light, axis=-1, keepdims=True)
-            half = light + view
-            half /= np.linalg.norm(half, axis=-1, keepdims=True)
-            cos_h = np.clip((half * normals).sum(axis=-1), -1, 1)
-            theta = np.degrees(np.arccos(cos_h))
-            out = out + c.glare_peak * np.exp(-0.5 * (theta / c.gloss_deg) ** 2)
+            to_lamp = np.asarray(c.lamp) - points
+            dist = np.linalg.norm(to_lamp, axis=-1)
+            to_lamp /= dist[:, None]
+            mirror = 2 * cos_v[:, None] * normals - view
+            cos_d = np.clip((mirror * to_lamp).sum(axis=-1), -1, 1)
+            off = np.degrees(np.arccos(cos_d))
+            radius = np.degrees(np.arctan(c.lamp_radius_mm / np.maximum(dist, 1.0)))
+            outside = np.maximum(off - radius, 0)
+            out = out + c.glare_peak * (fresnel / 0.04) * np.exp(
+                -0.5 * (outside / c.gloss_deg) ** 2)
         return np.asarray(out)
 
     def _lambert(self, normal: np.ndarray, point: np.ndarray) -> float:
