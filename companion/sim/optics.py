@@ -24,7 +24,9 @@ Range = tuple[float, float]
 class Conditions:
     """One concrete set of values for every effect (what a single scene is rendered with)."""
 
-    lens_blur_px: float = 0.0  # Gaussian sigma of the lens and demosaicing at best focus
+    lens_blur_px: float = 0.0  # Gaussian sigma of the lens at best focus, picture centre
+    corner_softness: float = 0.0  # the lens blur grows by this share towards the corners (x r^2)
+    lateral_ca: float = 0.0  # red magnified, blue shrunk by this share against green
     coc_px: float = 0.0  # defocus blur diameter (px) for an object at half the focus distance
     focus_ratio: float = 1.0  # focus distance / distance to the mat centre
     exposure: float = 1.0  # light on the table relative to a bright room (auto gain = 1/exposure)
@@ -53,6 +55,8 @@ class Look:
 
     name: str
     lens_blur_px: Range = (0.0, 0.0)
+    corner_softness: Range = (0.0, 0.0)
+    lateral_ca: Range = (0.0, 0.0)
     coc_px: Range = (0.0, 0.0)
     focus_ratio: Range = (1.0, 1.0)
     exposure: Range = (1.0, 1.0)
@@ -91,7 +95,8 @@ class Look:
         wb_gains = (wb[0], 1.0, wb[2])  # WB acts on blue and red against green
         lo, hi = self.jpeg_quality
         return Conditions(
-            lens_blur_px=pick(self.lens_blur_px), coc_px=pick(self.coc_px),
+            lens_blur_px=pick(self.lens_blur_px), corner_softness=pick(self.corner_softness),
+            lateral_ca=pick(self.lateral_ca), coc_px=pick(self.coc_px),
             focus_ratio=pick(self.focus_ratio), exposure=exposure,
             read_noise=pick(self.read_noise), shot_noise=pick(self.shot_noise),
             jpeg_quality=int(rng.integers(lo, hi + 1)), sharpen=pick(self.sharpen),

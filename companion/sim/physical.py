@@ -121,6 +121,7 @@ class _PoseCache:
     blur_lo: float
     blur_hi: float
     blur_weight: np.ndarray | None
+    colour_maps: list[tuple[np.ndarray, np.ndarray]]  # per channel (B, G, R), lateral CA
 
 
 @dataclass
@@ -742,8 +743,20 @@ class PhysicalRenderer:
             mode = cv2.INTER_NEAREST if nearest else cv2.INTER_LINEAR
             return np.asarray(cv2.remap(grid, fx, fy, mode, borderMode=cv2.BORDER_REPLICATE))
 
-        canvas = (ground + self.border_mm) * self.ppm - 0.5
+        def canvas_of(ideal_px: np.ndarray) -> np.ndarray:
+            q = np.column_stack([ideal_px, np.ones(len(ideal_px))]) @ hinv.T
+            g = q[:, :2] / np.where(np.abs(q[:, 2:3]) < 1e-12, 1e-12, q[:, 2:3])
+            g[miss] = -1e5
+            return np.asarray((g + self.border_mm) * self.ppm - 0.5)
+
+        canvas = canvas_of(ideal)
         map_x, map_y = fine(canvas[:, 0]), fine(canvas[:, 1])
+        colour_maps: list[tuple[np.ndarray, np.ndarray]] = []
+        if self.conditions.lateral_ca > 0:  # blue image smaller, red larger than green
+            centre = np.array([w / 2, h / 2])
+            for scale in (1 - self.conditions.lateral_ca, 1.0, 1 + self.conditions.lateral_ca):
+                cm = canvas_of(centre + (ideal - centre) / scale)
+                colour_maps.append((fine(cm[:, 0]), fine(cm[:, 1])))
         sky = fine(miss.astype(np.float32), nearest=True) > 0.5
         c = self.conditions
         gx, gy = ground[:, 0], ground[:, 1]
@@ -767,7 +780,10 @@ class PhysicalRenderer:
         mat_c = np.array([self.layout.width_mm / 2, self.layout.height_mm / 2, 0.0])
         focus = c.focus_ratio * float(np.linalg.norm(rig.centre - mat_c))
         coc = c.coc_px * np.abs(1 - focus / np.maximum(dist, 1.0))
-        sigma = np.sqrt(c.lens_blur_px ** 2 + (0.35 * coc) ** 2)
+        field = ((uv[:, 0] - w / 2) ** 2 + (uv[:, 1] - h / 2) ** 2) / ((w / 2) ** 2
+                                                                       + (h / 2) ** 2)
+        lens = c.lens_blur_px * (1 + c.corner_softness * field)  # cheap lenses: soft corners
+        sigma = np.sqrt(lens ** 2 + (0.35 * coc) ** 2)
         on_mat = (~miss) & (gx > -50) & (gx < self.layout.width_mm + 50) & (gy > -50) & (
             gy < self.layout.height_mm + 50)
         vals = sigma[on_mat] if on_mat.any() else sigma
@@ -775,7 +791,8 @@ class PhysicalRenderer:
         weight = None
         if hi - lo >= 0.15:
             weight = np.clip(fine((sigma - lo) / (hi - lo)), 0, 1).astype(np.float32)
-        cache = _PoseCache(rig, map_x, map_y, sky if sky.any() else None, light, lo, hi, weight)
+        cache = _PoseCache(rig, map_x, map_y, sky if sky.any() else None, light, lo, hi, weight,
+                           colour_maps)
         self._poses[rig] = cache
         return cache
 
@@ -789,8 +806,14 @@ class PhysicalRenderer:
             return cached
         pose = self._pose(rig)
         canvas, spec, labels, markers = self._compose(scene, rig)
-        image = cv2.remap(canvas, pose.map_x, pose.map_y, cv2.INTER_LINEAR,
-                          borderMode=cv2.BORDER_CONSTANT, borderValue=self.table_bgr)
+        if pose.colour_maps:
+            image = cv2.merge([
+                cv2.remap(np.ascontiguousarray(canvas[..., k]), mx, my, cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_CONSTANT, borderValue=self.table_bgr[k])
+                for k, (mx, my) in enumerate(pose.colour_maps)])
+        else:
+            image = cv2.remap(canvas, pose.map_x, pose.map_y, cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_CONSTANT, borderValue=self.table_bgr)
         glare = cv2.remap(spec, pose.map_x, pose.map_y, cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_CONSTANT, borderValue=0)
         if pose.sky is not None:

@@ -31,7 +31,8 @@ EASY_ALIASES = ("easy", "legacy")
 LOOKS: dict[str, Look] = {
     "webcam": Look(
         "webcam",
-        lens_blur_px=(0.6, 0.9), coc_px=(1.0, 3.0), focus_ratio=(0.75, 1.6),
+        lens_blur_px=(0.6, 0.9), corner_softness=(0.5, 1.5), lateral_ca=(0.0005, 0.0015),
+        coc_px=(3.0, 4.5), focus_ratio=(0.8, 1.3),
         exposure=(0.45, 1.0), low_light_share=0.25,
         read_noise=(1.5, 3.0), shot_noise=(0.03, 0.08),
         jpeg_quality=(60, 85), sharpen=(0.2, 0.6), wb_error=0.12, vignette=(0.2, 0.4),
@@ -41,7 +42,8 @@ LOOKS: dict[str, Look] = {
     ),
     "webcam-720p": Look(
         "webcam-720p",
-        lens_blur_px=(0.7, 1.1), coc_px=(1.0, 2.5), focus_ratio=(1.3, 2.5),
+        lens_blur_px=(0.7, 1.1), corner_softness=(1.0, 2.0), lateral_ca=(0.0007, 0.0015),
+        coc_px=(1.0, 2.5), focus_ratio=(1.3, 2.5),
         exposure=(0.4, 1.0), low_light_share=0.3,
         read_noise=(2.5, 4.0), shot_noise=(0.05, 0.12),
         jpeg_quality=(60, 85), sharpen=(0.2, 0.6), wb_error=0.12, vignette=(0.25, 0.45),
@@ -51,7 +53,8 @@ LOOKS: dict[str, Look] = {
     ),
     "phone": Look(
         "phone",
-        lens_blur_px=(0.5, 0.7), coc_px=(0.5, 1.5), focus_ratio=(0.85, 1.2),
+        lens_blur_px=(0.5, 0.7), corner_softness=(0.2, 0.6), lateral_ca=(0.0, 0.0005),
+        coc_px=(8.0, 13.0), focus_ratio=(0.92, 1.08),
         exposure=(0.5, 1.0), low_light_share=0.2,
         read_noise=(1.0, 2.0), shot_noise=(0.02, 0.05),
         jpeg_quality=(50, 70), sharpen=(0.8, 1.3), wb_error=0.08, vignette=(0.1, 0.25),
@@ -61,7 +64,8 @@ LOOKS: dict[str, Look] = {
     ),
     "laptop": Look(
         "laptop",
-        lens_blur_px=(0.8, 1.2), coc_px=(1.5, 3.5), focus_ratio=(1.2, 2.5),
+        lens_blur_px=(0.8, 1.2), corner_softness=(1.0, 2.0), lateral_ca=(0.001, 0.002),
+        coc_px=(1.0, 2.0), focus_ratio=(1.2, 2.5),
         exposure=(0.35, 0.9), low_light_share=0.35,
         read_noise=(2.5, 4.5), shot_noise=(0.06, 0.15),
         jpeg_quality=(60, 85), sharpen=(0.2, 0.5), wb_error=0.15, vignette=(0.3, 0.5),
