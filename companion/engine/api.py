@@ -53,6 +53,10 @@ class NothingToUndoError(EngineError):
     """`Game.undo()` with an empty log."""
 
 
+class GameOverError(EngineError):
+    """A person's press or move after the outcome is known: refused, not recorded."""
+
+
 class ObserverError(EngineError):
     """A view was asked for an observer other than table, p1, p2, referee."""
 
@@ -294,7 +298,13 @@ class ChanceEvent:
 
 @dataclass(frozen=True)
 class LogEntry:
-    """One recorded move: what it was, who saw it, the rules it broke, decisions taken."""
+    """One recorded move: what it was, who saw it, the rules it broke, decisions taken.
+
+    `reason_en` / `reason_de` say why the engine took a step itself (source "automatic": an
+    end of phase or turn inferred from what the camera saw). `same_step` marks a move seen in
+    the same table change as the move that ended the game: part of the winning step, not a
+    move after the end.
+    """
 
     seq: int
     move: Move
@@ -302,13 +312,16 @@ class LogEntry:
     violations: tuple[Violation, ...] = ()
     decisions: tuple[str, ...] = ()
     chance: tuple[ChanceEvent, ...] = ()
+    reason_en: str = ""
+    reason_de: str = ""
+    same_step: bool = False
 
     @property
     def legal(self) -> bool:
         return not blocking(list(self.violations))
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "seq": self.seq,
             "move": self.move.to_dict(),
             "source": self.source,
@@ -317,6 +330,11 @@ class LogEntry:
             "decisions": list(self.decisions),
             "chance": [c.to_dict() for c in self.chance],
         }
+        if self.reason_en or self.reason_de:
+            data["reason_en"], data["reason_de"] = self.reason_en, self.reason_de
+        if self.same_step:
+            data["same_step"] = True
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> LogEntry:
@@ -326,6 +344,9 @@ class LogEntry:
             source=str(data.get("source", "person")),
             violations=tuple(Violation.from_dict(v) for v in data.get("violations", ())),
             decisions=tuple(data.get("decisions", ())),
+            reason_en=str(data.get("reason_en", "")),
+            reason_de=str(data.get("reason_de", "")),
+            same_step=bool(data.get("same_step", False)),
         )
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from companion.engine.api import (
     SOURCES,
     GameConfig,
+    GameOverError,
     LogEntry,
     Move,
     MoveFormatError,
@@ -45,6 +46,8 @@ class Game:
         self.setup_chance = tuple(self.state.pending_chance)  # the opening shuffle, etc.
         self.state.pending_chance.clear()
         self.log: list[LogEntry] = []
+        self.turns: list[tuple[int, str]] = []
+        """(turn, active player) when each log entry was made, in log order."""
         self.card_total = self.state.total_cards()
 
     @classmethod
@@ -100,18 +103,36 @@ class Game:
         return not blocking(self.check(move))
 
     def push(
-        self, move: Move, source: str = "person", decisions: Iterable[str] = ()
+        self,
+        move: Move,
+        source: str = "person",
+        decisions: Iterable[str] = (),
+        reason_en: str = "",
+        reason_de: str = "",
+        same_step: bool = False,
     ) -> list[Violation]:
         """Apply `move` (legal or not), log it, and return its violations.
 
         A move of a kind the game does not have is refused (MoveFormatError): it is no
-        table reality, just a malformed request.
+        table reality, just a malformed request. Once the outcome is known, a person's
+        press or move is refused too (GameOverError): the table may still change (that is
+        recorded with `game.over`), but nobody plays on. `same_step` marks a move seen in the
+        same table change as the move that ended the game (legal, changes nothing).
         """
         if source not in SOURCES:
             raise MoveFormatError(f"unknown move source {source!r}; use one of {list(SOURCES)}")
         self.ruleset.require_known(move)
-        violations = self.check(move)
+        if self.refuses(move, source):
+            outcome = self.state.outcome
+            assert outcome is not None
+            raise GameOverError(
+                f"the game is over ({outcome.reason_en}): "
+                f"{self.ruleset.describe(move, 'en')} is not taken"
+            )
+        same_step = same_step and self.state.outcome is not None
+        violations = [] if same_step else self.check(move)
         self.state.pending_chance.clear()
+        self.turns.append((self.state.turn, self.state.active))
         self.ruleset.apply(self.state, move)
         entry = LogEntry(
             seq=len(self.log) + 1,
@@ -120,10 +141,22 @@ class Game:
             violations=tuple(violations),
             decisions=tuple(decisions),
             chance=tuple(self.state.pending_chance),
+            reason_en=reason_en,
+            reason_de=reason_de,
+            same_step=same_step,
         )
         self.state.pending_chance.clear()
         self.log.append(entry)
         return violations
+
+    PRESSES: tuple[str, ...] = ("next-phase", "pass", "concede", "declare")
+
+    def refuses(self, move: Move, source: str) -> bool:
+        """True when `push` would refuse `move` because the game is over: a press (phase,
+        turn, concede, declaration) or anything a person enters after the outcome."""
+        if self.state.outcome is None or move.kind in self.ruleset.report_kinds:
+            return False
+        return source == "person" or move.kind in self.PRESSES
 
     def undo(self) -> LogEntry:
         """Take back the last move (rebuilt by replaying the rest of the log)."""
@@ -131,8 +164,21 @@ class Game:
             raise NothingToUndoError("nothing to undo: no move has been made yet")
         last = self.log[-1]
         rebuilt = Game.replay(self.log[:-1], self.config, self.ruleset)
-        self.state, self.log = rebuilt.state, rebuilt.log
+        self.state, self.log, self.turns = rebuilt.state, rebuilt.log, rebuilt.turns
         return last
+
+    def seen_this_turn(self) -> list[Move]:
+        """The moves the active player made in the current turn (not the engine's own
+        steps, not phase or turn presses), oldest first."""
+        now = (self.state.turn, self.state.active)
+        moves: list[Move] = []
+        for entry, when in zip(reversed(self.log), reversed(self.turns), strict=True):
+            if when != now:
+                break
+            if entry.source != "automatic" and entry.move.kind not in ("next-phase", "pass") \
+                    and entry.move.player == now[1]:
+                moves.append(entry.move)
+        return moves[::-1]
 
     # ------------------------------------------------------------------ reading
     def prompt(self, lang: str = "en") -> Prompt:
@@ -181,5 +227,8 @@ class Game:
             raise MoveFormatError("replaying log entries needs the game's config")
         game = cls(config, ruleset)
         for entry in entries:
-            game.push(entry.move, entry.source, entry.decisions)
+            if game.refuses(entry.move, entry.source):
+                continue  # an old recording's press after the end: it changed nothing
+            game.push(entry.move, entry.source, entry.decisions, entry.reason_en,
+                      entry.reason_de, entry.same_step)
         return game

@@ -16,14 +16,13 @@ Snapshots from a camera and from a table script are the same type, so both run t
 
 from __future__ import annotations
 
-import copy
 import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
 from companion.engine.api import Choice, LogEntry, Move, Question, Violation, blocking
 from companion.engine.game import Game
-from companion.engine.state import GameState
+from companion.engine.inference import Explain, Inference, Plan, PlannedStep
 from companion.snapshot import SeenCard, SeenDie, SeenToken, TableSnapshot, is_back
 
 MAX_CANDIDATES = 32
@@ -167,11 +166,15 @@ def candidate_product(slots: list[list[Move]]) -> list[list[Move]]:
 
 @dataclass(frozen=True)
 class Observation:
-    """What the interpreter made of one snapshot."""
+    """What the interpreter made of one snapshot (or one person's input).
+
+    `absorbed` is a person's press the engine had already inferred from the table: it
+    changes nothing (no second end of phase)."""
 
     entries: tuple[LogEntry, ...] = ()
     question: Question | None = None
     unexplained: bool = False
+    absorbed: bool = False
 
     @property
     def violations(self) -> list[Violation]:
@@ -182,44 +185,50 @@ class Observation:
         return [e.move for e in self.entries]
 
 
-def _clone(state: GameState) -> GameState:
-    return copy.deepcopy(state, {id(state.catalog): state.catalog})
+PRESSES = ("next-phase", "pass")
 
 
 class Interpreter:
-    """Feeds snapshots (camera or script) and person inputs into a `Game`."""
+    """Feeds snapshots (camera or script) and person inputs into a `Game`.
+
+    Everything it remembers (the last snapshot, the pile tops seen, the pending question,
+    the ends of phases it inferred and nobody has pressed yet) follows from the inputs in
+    order, so replaying the same snapshots and presses rebuilds the same game.
+    """
 
     def __init__(self, game: Game, first: TableSnapshot | None = None) -> None:
         self.game = game
         self.previous = first
         self.memory = PileMemory()
         self.pending: Question | None = None
+        self._plans: list[Plan] = []
         self.piles = frozenset(game.ruleset.pile_zones())
+        self.inference = Inference(game.ruleset)
+        self.unpressed: list[tuple[str, int]] = []
+        """(phase, turn) left by each end of phase inferred last, not yet pressed by anyone;
+        valid while the log ends with that inference (`_inferred_at`)."""
+        self._inferred_at = -1
         if first is not None:
             diff_snapshots(first, first, self.piles, self.memory)
 
-    def legal_sequence(self, moves: list[Move]) -> bool:
-        """True when the moves, applied in order from the current state, are all legal."""
-        ruleset = self.game.ruleset
-        state = _clone(self.game.state) if len(moves) > 1 else self.game.state
-        for i, move in enumerate(moves):
-            if blocking(ruleset.check(state, move)):
-                return False
-            if i + 1 < len(moves):
-                ruleset.apply(state, move)
-        return True
+    def legal_plan(self, moves: list[Move]) -> Plan | None:
+        """The moves in an order in which all are legal now (things seen at once happened in
+        some order), or None. Small lists only: larger ones are tried as given. Moves after
+        one that ended the game are part of the winning step."""
+        state = self.game.state
+        orders = [tuple(moves)]
+        if len(moves) <= MAX_REORDER:
+            orders += list(itertools.permutations(moves))[1:]
+        for order in orders:
+            steps = self.inference.walk(state, list(order), 0, state.turn)
+            if steps is not None:
+                return Plan(tuple(steps))
+        return None
 
     def legal_order(self, moves: list[Move]) -> list[Move] | None:
-        """The moves in an order in which all are legal (things seen at once happened in
-        some order), or None. Small lists only: larger ones are tried as given."""
-        if self.legal_sequence(moves):
-            return moves
-        if len(moves) > MAX_REORDER:
-            return None
-        for order in itertools.permutations(moves):
-            if self.legal_sequence(list(order)):
-                return list(order)
-        return None
+        """`legal_plan`'s moves, or None."""
+        plan = self.legal_plan(moves)
+        return None if plan is None else list(plan.moves)
 
     def observe(
         self, snapshot: TableSnapshot, source: str = "camera", hints: dict[str, Any] | None = None
@@ -231,33 +240,28 @@ class Interpreter:
         if diff.empty:
             return Observation()
         ruleset = self.game.ruleset
-        candidates = ruleset.explain(self.game.state, diff, hints or {})
-        candidates = [c for c in candidates if c]
+        hints = hints or {}
+        candidates = [c for c in ruleset.explain(self.game.state, diff, hints) if c]
         if not candidates:
             return Observation()
         known = ruleset.known_kinds
         literal = candidates[-1]
         candidates = [c for c in candidates if all(m.kind in known for m in c)]
-        legal = [o for o in (self.legal_order(c) for c in candidates) if o is not None]
-        by = (hints or {}).get("player")
-        if len(legal) > 1 and by:
-            legal = [c for c in legal if all(m.player == by for m in c)] or legal
-        if len(legal) == 1:
-            return Observation(self._push_all(legal[0], source, "the only legal explanation"))
-        if len(legal) > 1:
-            self.pending = Question(
-                text_en="Several moves explain what happened on the table. Which one was it?",
-                text_de="Mehrere Züge erklären, was auf dem Tisch geschah. Welcher war es?",
-                choices=tuple(
-                    Choice(
-                        label_en="; ".join(ruleset.describe(m, "en") for m in c),
-                        label_de="; ".join(ruleset.describe(m, "de") for m in c),
-                        moves=tuple(c),
-                    )
-                    for c in legal
-                ),
-            )
-            return Observation(question=self.pending)
+        by = hints.get("player")
+        plans = [p for p in (self.legal_plan(c) for c in candidates) if p is not None]
+        if len(plans) > 1 and by:
+            plans = [p for p in plans if all(m.player == by for m in p.moves)] or plans
+        if not plans and candidates and self.game.state.outcome is None:
+            plans = self._infer(lambda state: [
+                c for c in ruleset.explain(state, diff, hints)
+                if c and all(m.kind in known for m in c)
+            ], by)
+            if plans and candidates[-1] is literal and self._doubtful(literal):
+                plans = [self._as_seen(literal), *plans]
+        if len(plans) == 1:
+            return Observation(self._push_plan(plans[0], source, "the only legal explanation"))
+        if len(plans) > 1:
+            return Observation(question=self._ask(plans))
         if not candidates or candidates[-1] is not literal:
             return Observation(unexplained=True)  # no move of this game says what happened
         return Observation(
@@ -265,22 +269,120 @@ class Interpreter:
             unexplained=True,
         )
 
+    def _infer(self, explain: Explain, by: Any = None) -> list[Plan]:
+        """Readings that are legal once the players have moved on (fewest ends of phases)."""
+        plans = self.inference.plans(self.game.state, explain)
+        if len(plans) > 1 and by:
+            plans = [p for p in plans if all(m.player == by for m in p.seen)] or plans
+        return plans
+
+    def _doubtful(self, literal: list[Move]) -> bool:
+        """True when the move as seen (against the rules where it happened) fits as well as
+        the players having moved on: it is the active player's, and in this turn they did
+        nothing else the camera saw. A second card drawn from a shared pile, a draw that
+        could be a paid one, a discard before the end phase: only a person can tell."""
+        active = self.game.state.active
+        if not all(m.player == active for m in literal):
+            return False
+        kinds = {m.kind for m in literal}
+        return all(m.kind in kinds for m in self.game.seen_this_turn())
+
+    def _as_seen(self, literal: list[Move]) -> Plan:
+        return Plan(tuple(PlannedStep(m) for m in literal))
+
+    def _ask(self, plans: list[Plan]) -> Question:
+        ruleset = self.game.ruleset
+        self._plans = plans
+        self.pending = Question(
+            text_en="Several moves explain what happened on the table. Which one was it?",
+            text_de="Mehrere Züge erklären, was auf dem Tisch geschah. Welcher war es?",
+            choices=tuple(
+                Choice(
+                    label_en="; ".join(ruleset.describe(m, "en") for m in p.moves),
+                    label_de="; ".join(ruleset.describe(m, "de") for m in p.moves),
+                    moves=p.moves,
+                )
+                for p in plans
+            ),
+        )
+        return self.pending
+
     def answer(self, choice: int, source: str = "person") -> Observation:
         """A person picked choice `choice` (0-based) of the pending question."""
         if self.pending is None:
             return Observation()
-        picked = self.pending.choices[choice]
+        plan = self._plans[choice] if choice < len(self._plans) else Plan(
+            tuple(PlannedStep(m) for m in self.pending.choices[choice].moves))
         self.pending = None
-        return Observation(self._push_all(list(picked.moves), source, "chosen by a person"))
+        self._plans = []
+        return Observation(self._push_plan(plan, source, "chosen by a person"))
 
-    def person(self, move: Move) -> Observation:
-        """A person's input (phase button, end turn, declaration) as a move."""
-        self.game.push(move, "person")
-        return Observation((self.game.log[-1],))
+    def person(self, move: Move, source: str = "person") -> Observation:
+        """A person's input (phase button, end turn, declaration) as a move.
+
+        A press the engine already inferred from the table changes nothing (`absorbed`);
+        a press with option `from` (the phase the person saw) counts only from that phase.
+        A declared move that is legal only once the player has moved on (an attack declared
+        while the game still shows the start phase) is preceded by the inferred ends of
+        phases, as a table change would be. Anything else is taken as given: a person's word
+        beats the engine's guess.
+        """
+        if move.kind in PRESSES and self._absorbs(move):
+            return Observation(absorbed=True)
+        game = self.game
+        if (move.kind not in PRESSES and game.state.outcome is None
+                and move.kind in game.ruleset.known_kinds
+                and blocking(game.check(move))):
+            plans = self._infer(lambda state: [[move]])
+            if plans and self._doubtful([move]):
+                return Observation(question=self._ask([self._as_seen([move]), *plans]))
+            if len(plans) == 1 and plans[0].advances:
+                return Observation(self._push_plan(plans[0], source, "declared"))
+        game.push(move, source)
+        self.unpressed = []
+        return Observation((game.log[-1],))
+
+    def _absorbs(self, move: Move) -> bool:
+        """True when a person's press only confirms ends of phases inferred just before."""
+        if not self.unpressed or len(self.game.log) != self._inferred_at:
+            self.unpressed = []
+            return False
+        seen_in = move.option("from")
+        if seen_in is not None and seen_in == self.game.state.phase:
+            return False  # pressed knowing where the game is: a real end of this phase
+        if move.kind == "next-phase":
+            self.unpressed.pop(0)
+            return True
+        turn = self.unpressed[0][1]
+        ended = [u for u in self.unpressed if u[1] == turn]
+        if len(ended) == len(self.unpressed) and self.game.state.turn == turn:
+            return False  # the inferred ends stayed inside this turn: "end turn" is new
+        del self.unpressed[: len(ended)]
+        return True
+
+    def _push_plan(self, plan: Plan, source: str, why: str) -> tuple[LogEntry, ...]:
+        entries = []
+        unpressed: list[tuple[str, int]] = []
+        for step in plan.steps:
+            if step.automatic:
+                unpressed.append((self.game.state.phase, self.game.state.turn))
+                self.game.push(step.move, "automatic", ("inferred",), step.reason_en,
+                               step.reason_de)
+            else:
+                self.game.push(step.move, source, (why,), same_step=step.same_step)
+            entries.append(self.game.log[-1])
+        if unpressed:
+            self.unpressed, self._inferred_at = unpressed, len(self.game.log)
+        elif entries:
+            self.unpressed = []
+        return tuple(entries)
 
     def _push_all(self, moves: list[Move], source: str, why: str) -> tuple[LogEntry, ...]:
         entries = []
+        ended = False
         for move in moves:
-            self.game.push(move, source, (why,))
+            self.game.push(move, source, (why,), same_step=ended)
+            ended = ended or self.game.state.outcome is not None
             entries.append(self.game.log[-1])
+        self.unpressed = []
         return tuple(entries)

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.engine.api import GameConfig, LogEntry, Move, blocking
+from companion.engine.api import GameConfig, GameOverError, LogEntry, Move, blocking
 from companion.engine.game import Game
 from companion.engine.interpreter import Interpreter
 from companion.engine.ruleset import NO_EXPECT_KEY
@@ -42,6 +42,8 @@ class StepReport:
     scores: dict[str, int] = field(default_factory=dict)
     winner: str | None = None
     failures: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
+    """Presses and declarations the engine refused (the game was over)."""
 
     @property
     def legal(self) -> bool:
@@ -60,6 +62,7 @@ class StepReport:
             "scores": self.scores,
             "winner": self.winner,
             "failures": self.failures,
+            "refused": self.refused,
         }
 
 
@@ -177,8 +180,40 @@ def resolve_refs(game: Game, move: Move) -> Move:
     )
 
 
-def referee_script(path: str) -> RefereeReport:
-    """Run one table script through interpreter and ruleset; check every `expect`."""
+def camera_steps(steps: Any) -> list[tuple[Any, list[Any]]]:
+    """The steps a camera sees, each with the steps left out before it.
+
+    `phase` and `pass` are presses nobody can see: they are dropped from every step, and a
+    step that held nothing else (no table change, no declaration) is left out; its `expect`
+    is checked after the next step that is seen (or at the end).
+    """
+    from dataclasses import replace
+
+    out: list[tuple[Any, list[Any]]] = []
+    skipped: list[Any] = []
+    for step in steps:
+        seen = replace(step, phase=False, pass_turn=False)
+        if not _physical(seen) and not seen.declare and (step.phase or step.pass_turn):
+            skipped.append(step)
+            continue
+        out.append((seen, skipped))
+        skipped = []
+    if skipped:
+        out.append((None, skipped))
+    return out
+
+
+def _physical(step: Any) -> bool:
+    from companion.sim.table_state import PHYSICAL_VERBS
+
+    return any(getattr(step, verb) for verb in PHYSICAL_VERBS)
+
+
+def referee_script(path: str, camera_only: bool = False) -> RefereeReport:
+    """Run one table script through interpreter and ruleset; check every `expect`.
+
+    With `camera_only` the script's `phase` and `pass` presses are left out (see
+    `camera_steps`): the engine must infer them from what the camera sees."""
     from companion.sim.script import load_script
     from companion.sim.table_state import apply_step, initial_table, visible_snapshot
 
@@ -186,46 +221,82 @@ def referee_script(path: str) -> RefereeReport:
     table = initial_table(script)
     game = Game(config_from_script(script))
     interpreter = Interpreter(game, visible_snapshot(table, 0, 0.0))
+    plan = camera_steps(script.steps) if camera_only else [(s, []) for s in script.steps]
     reports: list[StepReport] = []
-    for step in script.steps:
-        report = StepReport(index=step.index, line=step.line)
-        start = len(game.log)
-        declare = dict(step.declare)
-        if isinstance(step.phase, str):
-            _advance_to(game, step.phase)
-        player = str(declare.get("player", game.active))
-        hand = list(table.hand(player)) if hasattr(table, "hand") else []
-        for move in declared_moves(game, declare, hand):
-            game.push(resolve_refs(game, move), "person")
-        table = apply_step(table, step)
-        observed = interpreter.observe(
-            visible_snapshot(table, step.index, float(step.index)), "script", declare
-        )
-        if observed.question is not None:
-            choice = int(declare.get("choice", 0))
-            report.question = observed.question.text_en + " " + " | ".join(
-                f"[{i}] {c.label_en}" for i, c in enumerate(observed.question.choices)
-            )
-            interpreter.answer(min(choice, len(observed.question.choices) - 1))
-        if step.phase is True:
-            game.push(Move("next-phase", game.active), "person")
-        if step.pass_turn:
-            game.push(Move("pass", game.active), "person")
-        report.moves = game.log[start:]
-        _fill_state(game, report)
-        report.failures = [
-            f"{script.path}:{step.line}: step {step.index}: {problem}"
-            for problem in check_expect(game, report, step.expect)
-        ]
+    for step, skipped in plan:
+        if step is None:  # presses at the end of the script: nothing more is seen
+            last = skipped[-1]
+            report = StepReport(index=last.index, line=last.line)
+            _fill_state(game, report)
+        else:
+            report = _referee_step(game, interpreter, table, step, camera_only)
+            table = apply_step(table, step)
+        for earlier in skipped:
+            report.failures += [
+                f"{script.path}:{earlier.line}: step {earlier.index} (a press, checked after "
+                f"step {report.index}): {problem}"
+                for problem in check_expect(game, report, earlier.expect)
+            ]
+        if step is not None:
+            report.failures += [
+                f"{script.path}:{step.line}: step {step.index}: {problem}"
+                for problem in check_expect(game, report, step.expect)
+            ]
         reports.append(report)
     return RefereeReport(path=str(script.path), game=script.game, steps=reports)
 
 
-def _advance_to(game: Game, phase: str) -> None:
+def _referee_step(
+    game: Game, interpreter: Interpreter, table: Any, step: Any, camera_only: bool
+) -> StepReport:
+    """One step: named phase, declarations, the table change, presses."""
+    from companion.sim.table_state import apply_step, visible_snapshot
+
+    report = StepReport(index=step.index, line=step.line)
+    start = len(game.log)
+    declare = dict(step.declare)
+    if isinstance(step.phase, str) and not camera_only:
+        _advance_to(interpreter, step.phase)
+    player = str(declare.get("player", game.active))
+    hand = list(table.hand(player)) if hasattr(table, "hand") else []
+    for move in declared_moves(game, declare, hand):
+        _press(interpreter, resolve_refs(game, move), report)
+    table = apply_step(table, step)
+    observed = interpreter.observe(
+        visible_snapshot(table, step.index, float(step.index)), "script", declare
+    )
+    if observed.question is not None:
+        choice = int(declare.get("choice", 0))
+        report.question = observed.question.text_en + " " + " | ".join(
+            f"[{i}] {c.label_en}" for i, c in enumerate(observed.question.choices)
+        )
+        interpreter.answer(min(choice, len(observed.question.choices) - 1))
+    if step.phase is True and not camera_only:
+        _press(interpreter, Move("next-phase", game.active), report)
+    if step.pass_turn and not camera_only:
+        _press(interpreter, Move("pass", game.active), report)
+    report.moves = game.log[start:]
+    _fill_state(game, report)
+    return report
+
+
+def _press(interpreter: Interpreter, move: Move, report: StepReport) -> None:
+    """A person's input; one the engine refuses (the game is over) is reported."""
+    try:
+        interpreter.person(move)
+    except GameOverError as exc:
+        report.refused.append(str(exc))
+
+
+def _advance_to(interpreter: Interpreter, phase: str) -> None:
+    game = interpreter.game
     for _ in range(MAX_PHASE_STEPS):
         if game.phase == phase or game.outcome() is not None:
             return
-        game.push(Move("next-phase", game.active), "person")
+        try:
+            interpreter.person(Move("next-phase", game.active))
+        except GameOverError:
+            return
 
 
 def _fill_state(game: Game, report: StepReport) -> None:
@@ -241,6 +312,9 @@ def check_expect(game: Game, report: StepReport, expect: Mapping[str, Any]) -> l
     """Each `expect` key that does not hold, as a sentence."""
     problems: list[str] = []
     codes = [v.code for e in report.moves for v in e.violations if v.blocking]
+    if codes and "legal" not in expect and "violations" not in expect:
+        problems.append(f"unexpected violations {sorted(set(codes))} (say `expect: "
+                        "{violations: [...]}` where a step is meant to break a rule)")
     for key, want in expect.items():
         got: Any
         if key == "note":
@@ -252,11 +326,15 @@ def check_expect(game: Game, report: StepReport, expect: Mapping[str, Any]) -> l
                 problems.append(f"expected legal: {bool(want)}, got {got} ({detail})")
         elif key == "violations":
             wanted = [want] if isinstance(want, str) else list(want or [])
-            if not wanted and codes:
-                problems.append(f"expected no violations, got {codes}")
             missing = [c for c in wanted if c not in codes]
-            if missing:
-                problems.append(f"expected violations {missing}, got {codes or 'none'}")
+            extra = sorted({c for c in codes if c not in wanted})
+            if missing or extra:
+                problems.append(f"expected violations {sorted(set(wanted)) or 'none'}, got "
+                                f"{sorted(set(codes)) or 'none'}")
+        elif key == "refused":
+            if bool(want) != bool(report.refused):
+                problems.append(f"expected refused: {bool(want)}, got "
+                                f"{report.refused or 'nothing refused'}")
         elif key in ("phase", "active", "turn"):
             got = {"phase": report.phase, "active": report.active, "turn": report.turn}[key]
             if str(got) != str(want):

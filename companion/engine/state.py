@@ -13,6 +13,7 @@ but are marked `face_down`; `backs` maps the back-sticker serial the camera saw 
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -54,6 +55,36 @@ class GameState:
     seed: int = 0
     rng: random.Random = field(default_factory=random.Random)
     pending_chance: list[ChanceEvent] = field(default_factory=list)
+
+    def clone(self) -> GameState:
+        """An independent copy for trying moves out (the catalog is shared: it never
+        changes during a game). Much cheaper than `copy.deepcopy` of the whole state."""
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        return GameState(
+            game=self.game,
+            catalog=self.catalog,
+            players=self.players,
+            zones={z: list(c) for z, c in self.zones.items()},
+            hidden_zones=set(self.hidden_zones),
+            where=dict(self.where),
+            owner=dict(self.owner),
+            public=set(self.public),
+            face_down=set(self.face_down),
+            tapped=set(self.tapped),
+            attached=dict(self.attached),
+            backs=dict(self.backs),
+            counters={k: dict(v) for k, v in self.counters.items()},
+            turn=self.turn,
+            active=self.active,
+            first=self.first,
+            phase=self.phase,
+            flags=copy.deepcopy(self.flags),
+            outcome=self.outcome,
+            seed=self.seed,
+            rng=rng,
+            pending_chance=list(self.pending_chance),
+        )
 
     # ------------------------------------------------------------------ zones
     def add_zone(self, zone: str, hidden: bool = False) -> None:

@@ -58,7 +58,7 @@ SETUP_ROLES = ("lords", "manes")
 """Setup keys naming one card on the table per player (a FE lord, a MLP mane character)."""
 
 EXPECT_COMMON = ("legal", "phase", "active", "score", "winner", "violations", "turn", "hands",
-                 "note")
+                 "note", "refused")
 
 
 def game_expect_keys(game: str) -> tuple[str, ...]:
@@ -791,8 +791,8 @@ class _Parser:
                 raise self.error(f"unknown expect key {key!r}{_suggest(key, allowed)}; "
                                  f"{self.game} checks: {', '.join(allowed)}", k_node)
             value = _value(v_node)
-            if key == "legal" and not isinstance(value, bool):
-                raise self.error("expect legal must be true or false", v_node)
+            if key in ("legal", "refused") and not isinstance(value, bool):
+                raise self.error(f"expect {key} must be true or false", v_node)
             if key == "active" and value not in PLAYERS:
                 raise self.error("expect active must be p1 or p2", v_node)
             if key == "winner" and value not in (*PLAYERS, None, "draw"):

@@ -1,0 +1,248 @@
+"""Phase and turn inference: the ends of phases and turns that what was seen implies.
+
+Nobody presses "next phase" at a real table. When the camera sees something that is legal
+only later (a summon while the game is still in the start phase, the other player's draw, an
+attack, a roll), the players have moved on. The search is the same for every game and reads
+only the flow spec and the rules' own checks:
+
+- from the current state, end phases one by one as a press would (`next-phase`, running each
+  phase's hooks), but only while ending the phase is itself legal (its `end_check` is met:
+  a player who still owes a draw has not moved on) and never past the end of the opponent's
+  next turn;
+- at each of those states ask the game again what the table change means
+  (`Ruleset.explain`: the same draw reads as the other player's draw once it is their turn),
+  and walk each reading: a move that is not legal yet may be preceded by further ends of
+  phases (one table change can span two phases);
+- keep the readings with the fewest inferred ends. None: the change is a real violation and
+  is recorded as seen, where it happened. One: it is applied, each inferred end logged as
+  its own automatic step with its reason. Several: a person is asked.
+
+A phase's declared `moves` (PhaseSpec.moves) let the walk skip phases where a move kind cannot
+happen without asking the rules; kinds no phase declares are tried everywhere.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from companion.engine.api import Move, blocking
+from companion.engine.ruleset import Ruleset
+from companion.engine.state import GameState
+
+MAX_ADVANCES = 16
+"""Ends of phases searched at most (the horizon is the end of the opponent's next turn)."""
+MAX_REORDER = 3
+"""Readings of up to this many moves are also tried in other orders when phases must end
+between them."""
+
+Explain = Callable[[GameState], list[list[Move]]]
+
+
+@dataclass(frozen=True)
+class PlannedStep:
+    """One step of a reading: a seen move, or an end of phase the engine inferred."""
+
+    move: Move
+    automatic: bool = False
+    reason_en: str = ""
+    reason_de: str = ""
+    same_step: bool = False
+    turn_to: str | None = None
+    """For an inferred end that began a turn: whose turn it began."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A legal reading of one table change, with the inferred ends of phases before moves."""
+
+    steps: tuple[PlannedStep, ...]
+
+    @property
+    def advances(self) -> int:
+        return sum(1 for s in self.steps if s.automatic)
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        return tuple(s.move for s in self.steps)
+
+    @property
+    def seen(self) -> tuple[Move, ...]:
+        return tuple(s.move for s in self.steps if not s.automatic)
+
+    @property
+    def admissible(self) -> bool:
+        """Every turn it infers shows a move of the player whose turn it is: another
+        move of the previous player is no sign that their turn ended."""
+        waiting: str | None = None
+        for step in self.steps:
+            if step.turn_to is not None:
+                if waiting is not None:
+                    return False
+                waiting = step.turn_to
+            elif not step.automatic and step.move.player == waiting:
+                waiting = None
+        return waiting is None
+
+
+class Inference:
+    """The search of this module for one ruleset (stateless, deterministic)."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        self.phase_moves = {
+            p.id: frozenset(p.moves)
+            for p in (*ruleset.flow.spec.setup_phases, *ruleset.flow.spec.turn_phases)
+        }
+        self.declared = frozenset(k for kinds in self.phase_moves.values() for k in kinds)
+
+    # ------------------------------------------------------------------ the search
+    def plans(self, state: GameState, explain: Explain, max_advances: int = MAX_ADVANCES,
+              ) -> list[Plan]:
+        """The legal readings with the fewest inferred ends of phases (0 = legal as it is)."""
+        best: int | None = None
+        found: list[Plan] = []
+        seen: set[tuple[str, ...]] = set()
+        horizon = state.turn + 1
+        for k, (here, ends) in enumerate(self.advanced(state, max_advances, horizon)):
+            if best is not None and k > best:
+                break
+            for reading in explain(here):
+                budget = (max_advances if best is None else best) - k
+                walked = self._walk_orders(here, reading, budget, horizon)
+                if walked is None:
+                    continue
+                total = k + sum(1 for s in walked if s.automatic)
+                plan = Plan((*ends, *walked))
+                if not plan.admissible:
+                    continue
+                if best is None or total < best:
+                    best, found, seen = total, [], set()
+                same = tuple(sorted(repr(m) for m in plan.seen))  # order of ends aside
+                if total == best and same not in seen:
+                    seen.add(same)
+                    found.append(plan)
+        return [self.reasoned(state, p) for p in found]
+
+    def advanced(self, state: GameState, limit: int, horizon: int
+                 ) -> Iterator[tuple[GameState, tuple[PlannedStep, ...]]]:
+        """The state itself, then the states after ending 1, 2, ... phases (each end legal,
+        never past turn `horizon`), each with the ends taken."""
+        yield state, ()
+        here = state
+        ends: tuple[PlannedStep, ...] = ()
+        for _ in range(limit):
+            end = self.end_of_phase(here, horizon)
+            if end is None:
+                return
+            turn = here.turn
+            here = here.clone()
+            self.ruleset.apply(here, end)
+            began = here.active if here.turn != turn else None
+            ends = (*ends, PlannedStep(end, automatic=True, turn_to=began))
+            yield here, ends
+
+    def end_of_phase(self, state: GameState, horizon: int) -> Move | None:
+        """The press that ends the current phase, when it is legal and stays in the horizon."""
+        if state.outcome is not None:
+            return None
+        end = Move("next-phase", state.active)
+        if blocking(self.ruleset.check(state, end)):
+            return None
+        spec = self.ruleset.flow.phase(state.phase)
+        phases = self.ruleset.flow.spec.turn_phases
+        last = bool(phases) and spec is phases[-1]
+        if last and state.turn + 1 > horizon:
+            return None
+        return end
+
+    def _walk_orders(self, state: GameState, reading: list[Move], budget: int, horizon: int
+                     ) -> list[PlannedStep] | None:
+        walked = self.walk(state, reading, 0, horizon)
+        if walked is not None:
+            return walked
+        orders: list[tuple[Move, ...]] = []
+        if 1 < len(reading) <= MAX_REORDER:
+            orders = list(itertools.permutations(reading))[1:]
+        for order in orders:
+            walked = self.walk(state, list(order), 0, horizon)
+            if walked is not None:
+                return walked
+        if budget <= 0:
+            return None
+        for order in [tuple(reading), *orders]:
+            walked = self.walk(state, list(order), budget, horizon)
+            if walked is not None:
+                return walked
+        return None
+
+    def walk(self, state: GameState, moves: list[Move], budget: int, horizon: int
+             ) -> list[PlannedStep] | None:
+        """`moves` in order from `state`, each preceded by as few ends of phases as make it
+        legal (at most `budget` in all); None when one stays illegal. Moves after one that
+        ended the game belong to the winning step."""
+        ruleset = self.ruleset
+        work = state
+        private = False
+        steps: list[PlannedStep] = []
+        over = state.outcome is not None  # moves after an earlier end are no winning step
+        for i, move in enumerate(moves):
+            if work.outcome is not None and not over:
+                steps.append(PlannedStep(move, same_step=True))
+                continue
+            moved_on = False
+            while ((moved_on and not self._may_happen(work, move))
+                   or blocking(ruleset.check(work, move))):
+                moved_on = True
+                end = self.end_of_phase(work, horizon) if budget > 0 else None
+                if end is None:
+                    return None
+                if not private:
+                    work, private = work.clone(), True
+                turn = work.turn
+                ruleset.apply(work, end)
+                began = work.active if work.turn != turn else None
+                steps.append(PlannedStep(end, automatic=True, turn_to=began))
+                budget -= 1
+            steps.append(PlannedStep(move))
+            if i + 1 < len(moves):
+                if not private:
+                    work, private = work.clone(), True
+                ruleset.apply(work, move)
+        return steps
+
+    def _may_happen(self, state: GameState, move: Move) -> bool:
+        """False when the flow spec says this kind has no place in the current phase."""
+        if move.kind not in self.declared:
+            return True
+        return move.kind in self.phase_moves.get(state.phase, frozenset())
+
+    # ------------------------------------------------------------------ reasons
+    def reasoned(self, state: GameState, plan: Plan) -> Plan:
+        """`plan` with each inferred end given its reason: the seen move it makes possible."""
+        if not plan.advances:
+            return plan
+        flow = self.ruleset.flow
+        work = state.clone()
+        steps: list[PlannedStep] = []
+        for i, step in enumerate(plan.steps):
+            if step.automatic:
+                evidence = next((s.move for s in plan.steps[i + 1:] if not s.automatic), None)
+                name = flow.phase(work.phase).name
+                seen_en = self.ruleset.describe(evidence, "en") if evidence else "the table"
+                seen_de = self.ruleset.describe(evidence, "de") if evidence else "den Tisch"
+                step = PlannedStep(
+                    step.move,
+                    automatic=True,
+                    turn_to=step.turn_to,
+                    reason_en=(f"{work.active} has moved on from the {name.en} phase (turn "
+                               f"{work.turn}): the camera saw \"{seen_en}\", which fits only "
+                               "later"),
+                    reason_de=(f"{work.active} ist über die Phase {name.de} (Zug {work.turn}) "
+                               f"hinaus: Die Kamera sah „{seen_de}“, das passt erst später"),
+                )
+            steps.append(step)
+            if work.outcome is None:
+                self.ruleset.apply(work, step.move)
+        return Plan(tuple(steps))
