@@ -46,8 +46,8 @@ class Game:
         self.setup_chance = tuple(self.state.pending_chance)  # the opening shuffle, etc.
         self.state.pending_chance.clear()
         self.log: list[LogEntry] = []
-        self.turns: list[tuple[int, str]] = []
-        """(turn, active player) when each log entry was made, in log order."""
+        self.positions: list[tuple[int, str, str]] = []
+        """(turn, active player, phase) when each log entry was made, in log order."""
         self.card_total = self.state.total_cards()
 
     @classmethod
@@ -132,7 +132,7 @@ class Game:
         same_step = same_step and self.state.outcome is not None
         violations = [] if same_step else self.check(move)
         self.state.pending_chance.clear()
-        self.turns.append((self.state.turn, self.state.active))
+        self.positions.append((self.state.turn, self.state.active, self.state.phase))
         self.ruleset.apply(self.state, move)
         entry = LogEntry(
             seq=len(self.log) + 1,
@@ -164,7 +164,7 @@ class Game:
             raise NothingToUndoError("nothing to undo: no move has been made yet")
         last = self.log[-1]
         rebuilt = Game.replay(self.log[:-1], self.config, self.ruleset)
-        self.state, self.log, self.turns = rebuilt.state, rebuilt.log, rebuilt.turns
+        self.state, self.log, self.positions = rebuilt.state, rebuilt.log, rebuilt.positions
         return last
 
     def seen_this_turn(self) -> list[Move]:
@@ -172,8 +172,8 @@ class Game:
         steps, not phase or turn presses), oldest first."""
         now = (self.state.turn, self.state.active)
         moves: list[Move] = []
-        for entry, when in zip(reversed(self.log), reversed(self.turns), strict=True):
-            if when != now:
+        for entry, when in zip(reversed(self.log), reversed(self.positions), strict=True):
+            if when[:2] != now:
                 break
             if entry.source != "automatic" and entry.move.kind not in ("next-phase", "pass") \
                     and entry.move.player == now[1]:

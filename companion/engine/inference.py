@@ -73,17 +73,9 @@ class Plan:
 
     @property
     def admissible(self) -> bool:
-        """Every turn it infers shows a move of the player whose turn it is: another
-        move of the previous player is no sign that their turn ended."""
-        waiting: str | None = None
-        for step in self.steps:
-            if step.turn_to is not None:
-                if waiting is not None:
-                    return False
-                waiting = step.turn_to
-            elif not step.automatic and step.move.player == waiting:
-                waiting = None
-        return waiting is None
+        """Every end it infers is followed by a move of the player who moved on: another
+        player's move is no sign that the active player's phase or turn ended."""
+        return _evidenced(self, set(range(len(self.seen))))
 
 
 class Inference:
@@ -124,6 +116,44 @@ class Inference:
                     seen.add(same)
                     found.append(plan)
         return [self.reasoned(state, p) for p in found]
+
+    def least_broken(self, state: GameState, explain: Explain,
+                     max_advances: int = MAX_ADVANCES) -> Plan | None:
+        """When no reading is legal: the reading that breaks the fewest rules once the
+        players have moved on, if that is fewer than where the game stands (a new turn that
+        begins with a wrong roll still began). None when moving on does not help.
+
+        An inferred end of turn needs a legal move of the new player as its evidence."""
+        horizon = state.turn + 1
+        best: tuple[tuple[int, int], Plan] | None = None
+        for k, (here, ends) in enumerate(self.advanced(state, max_advances, horizon)):
+            for reading in explain(here):
+                broken, legal = self._broken(here, reading)
+                plan = Plan((*ends, *(PlannedStep(m) for m in reading)))
+                if not _evidenced(plan, legal):
+                    continue
+                if best is None or (broken, k) < best[0]:
+                    best = ((broken, k), plan)
+        if best is None or best[0][1] == 0:
+            return None
+        return self.reasoned(state, best[1])
+
+    def _broken(self, state: GameState, reading: list[Move]) -> tuple[int, set[int]]:
+        """Rules broken by `reading` applied in order from `state`, and the indexes of its
+        legal moves."""
+        work = state.clone()
+        broken = 0
+        legal: set[int] = set()
+        for i, move in enumerate(reading):
+            if work.outcome is not None:
+                legal.add(i)
+                continue
+            found = len(blocking(self.ruleset.check(work, move)))
+            broken += found
+            if not found:
+                legal.add(i)
+            self.ruleset.apply(work, move)
+        return broken, legal
 
     def advanced(self, state: GameState, limit: int, horizon: int
                  ) -> Iterator[tuple[GameState, tuple[PlannedStep, ...]]]:
@@ -246,3 +276,26 @@ class Inference:
             if work.outcome is None:
                 self.ruleset.apply(work, step.move)
         return Plan(tuple(steps))
+
+
+def _evidenced(plan: Plan, legal: set[int]) -> bool:
+    """Every inferred end is followed by a move of the player who moved on (for an end of
+    turn: a legal move of the player whose turn began; `legal` holds the indexes of the
+    legal ones among the seen moves)."""
+    seen: list[tuple[int, Move]] = []
+    for step in plan.steps:
+        if not step.automatic:
+            seen.append((len(seen), step.move))
+    position = 0
+    for n, step in enumerate(plan.steps):
+        if not step.automatic:
+            position += 1
+            continue
+        later = seen[position:]
+        if step.turn_to is not None:
+            if not any(m.player == step.turn_to and i in legal for i, m in later):
+                return False
+        elif not any(m.player == step.move.player for _, m in later) and not any(
+                s.turn_to is not None for s in plan.steps[n + 1:]):
+            return False  # ends of phases on the way to an end of turn need no own sign
+    return True

@@ -264,6 +264,20 @@ class Interpreter:
             return Observation(question=self._ask(plans))
         if not candidates or candidates[-1] is not literal:
             return Observation(unexplained=True)  # no move of this game says what happened
+        moved_on = None
+        if self.game.state.outcome is None:
+            moved_on = self.inference.least_broken(self.game.state, lambda state: [
+                c for c in ruleset.explain(state, diff, hints)
+                if c and all(m.kind in known for m in c)
+            ])
+        if moved_on is not None:
+            if self._doubtful(literal):
+                return Observation(question=self._ask([self._as_seen(literal), moved_on]))
+            return Observation(
+                self._push_plan(moved_on, source, "no legal explanation: recorded as seen "
+                                "after the inferred ends of phases"),
+                unexplained=True,
+            )
         return Observation(
             self._push_all(literal, source, "no legal explanation: recorded as seen"),
             unexplained=True,

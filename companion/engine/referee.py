@@ -185,13 +185,19 @@ def camera_steps(steps: Any) -> list[tuple[Any, list[Any]]]:
 
     `phase` and `pass` are presses nobody can see: they are dropped from every step, and a
     step that held nothing else (no table change, no declaration) is left out; its `expect`
-    is checked after the next step that is seen (or at the end).
+    is checked with the next step that is seen (see `referee_script`). A press the script
+    itself marks as breaking a rule (`legal: false` or violations named) is the rule case
+    under test, a person's wrong press at the page: it stays.
     """
     from dataclasses import replace
 
     out: list[tuple[Any, list[Any]]] = []
     skipped: list[Any] = []
     for step in steps:
+        if _breaks_a_rule(step.expect):
+            out.append((step, skipped))
+            skipped = []
+            continue
         seen = replace(step, phase=False, pass_turn=False)
         if not _physical(seen) and not seen.declare and (step.phase or step.pass_turn):
             skipped.append(step)
@@ -201,6 +207,10 @@ def camera_steps(steps: Any) -> list[tuple[Any, list[Any]]]:
     if skipped:
         out.append((None, skipped))
     return out
+
+
+def _breaks_a_rule(expect: Mapping[str, Any]) -> bool:
+    return expect.get("legal") is False or bool(expect.get("violations"))
 
 
 def _physical(step: Any) -> bool:
@@ -229,14 +239,14 @@ def referee_script(path: str, camera_only: bool = False) -> RefereeReport:
             report = StepReport(index=last.index, line=last.line)
             _fill_state(game, report)
         else:
-            report = _referee_step(game, interpreter, table, step, camera_only)
+            presses = not camera_only or _breaks_a_rule(step.expect)
+            report = _referee_step(game, interpreter, table, step, presses)
             table = apply_step(table, step)
-        for earlier in skipped:
-            report.failures += [
-                f"{script.path}:{earlier.line}: step {earlier.index} (a press, checked after "
-                f"step {report.index}): {problem}"
-                for problem in check_expect(game, report, earlier.expect)
-            ]
+        report.failures += [
+            f"{script.path}:{line}: step {index} (a press, checked with step {report.index}): "
+            f"{problem}"
+            for index, line, problem in check_skipped(game, report, skipped)
+        ]
         if step is not None:
             report.failures += [
                 f"{script.path}:{step.line}: step {step.index}: {problem}"
@@ -246,16 +256,51 @@ def referee_script(path: str, camera_only: bool = False) -> RefereeReport:
     return RefereeReport(path=str(script.path), game=script.game, steps=reports)
 
 
+def check_skipped(game: Game, report: StepReport, skipped: list[Any]
+                  ) -> list[tuple[int, int, str]]:
+    """The `expect`s of presses left out (camera only), checked with the next step seen.
+
+    Phase, active player and turn must have been passed through, in order, on the way to
+    the next step (the inferred ends of phases are where the presses were); every other key
+    must hold after it. `legal` and `violations` belonged to the press itself (which was
+    legal, or it would not have been left out)."""
+    where = [game.positions[e.seq - 1] for e in report.moves] + [
+        (game.state.turn, game.state.active, game.phase)]
+    at = 0
+    problems: list[tuple[int, int, str]] = []
+    for step in skipped:
+        position = {k: v for k, v in step.expect.items() if k in ("phase", "active", "turn")}
+        rest = {k: v for k, v in step.expect.items()
+                if k not in position and k not in ("legal", "violations")}
+        if position:
+            match = next((i for i in range(at, len(where)) if _at(where[i], position)), None)
+            if match is None:
+                passed = ", ".join(f"turn {t} {a} {p}" for t, a, p in where[at:])
+                problems.append((step.index, step.line,
+                                 f"expected {position} on the way, passed {passed}"))
+            else:
+                at = match
+        problems += [(step.index, step.line, p)
+                     for p in check_expect(game, report, rest, strict=False)]
+    return problems
+
+
+def _at(position: tuple[int, str, str], want: Mapping[str, Any]) -> bool:
+    turn, active, phase = position
+    got = {"turn": str(turn), "active": active, "phase": phase}
+    return all(got[k] == str(v) for k, v in want.items())
+
+
 def _referee_step(
-    game: Game, interpreter: Interpreter, table: Any, step: Any, camera_only: bool
+    game: Game, interpreter: Interpreter, table: Any, step: Any, presses: bool
 ) -> StepReport:
-    """One step: named phase, declarations, the table change, presses."""
+    """One step: named phase, declarations, the table change, presses (when `presses`)."""
     from companion.sim.table_state import apply_step, visible_snapshot
 
     report = StepReport(index=step.index, line=step.line)
     start = len(game.log)
     declare = dict(step.declare)
-    if isinstance(step.phase, str) and not camera_only:
+    if isinstance(step.phase, str) and presses:
         _advance_to(interpreter, step.phase)
     player = str(declare.get("player", game.active))
     hand = list(table.hand(player)) if hasattr(table, "hand") else []
@@ -271,9 +316,9 @@ def _referee_step(
             f"[{i}] {c.label_en}" for i, c in enumerate(observed.question.choices)
         )
         interpreter.answer(min(choice, len(observed.question.choices) - 1))
-    if step.phase is True and not camera_only:
+    if step.phase is True and presses:
         _press(interpreter, Move("next-phase", game.active), report)
-    if step.pass_turn and not camera_only:
+    if step.pass_turn and presses:
         _press(interpreter, Move("pass", game.active), report)
     report.moves = game.log[start:]
     _fill_state(game, report)
@@ -308,11 +353,13 @@ def _fill_state(game: Game, report: StepReport) -> None:
     report.winner = outcome.winner if outcome else None
 
 
-def check_expect(game: Game, report: StepReport, expect: Mapping[str, Any]) -> list[str]:
-    """Each `expect` key that does not hold, as a sentence."""
+def check_expect(game: Game, report: StepReport, expect: Mapping[str, Any], strict: bool = True
+                 ) -> list[str]:
+    """Each `expect` key that does not hold, as a sentence. `strict`: a violation the
+    step's `expect` does not name (with `legal` or `violations`) is a problem too."""
     problems: list[str] = []
     codes = [v.code for e in report.moves for v in e.violations if v.blocking]
-    if codes and "legal" not in expect and "violations" not in expect:
+    if strict and codes and "legal" not in expect and "violations" not in expect:
         problems.append(f"unexpected violations {sorted(set(codes))} (say `expect: "
                         "{violations: [...]}` where a step is meant to break a rule)")
     for key, want in expect.items():
