@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from companion.engine.api import Move, blocking
 from companion.engine.ruleset import Ruleset
@@ -51,6 +51,8 @@ class PlannedStep:
     same_step: bool = False
     turn_to: str | None = None
     """For an inferred end that began a turn: whose turn it began."""
+    phase: str = ""
+    """The phase the step happens in (filled for plans with inferred ends)."""
 
 
 @dataclass(frozen=True)
@@ -72,6 +74,11 @@ class Plan:
         return tuple(s.move for s in self.steps if not s.automatic)
 
     @property
+    def seen_in(self) -> tuple[tuple[Move, str], ...]:
+        """The seen moves with the phase each happens in."""
+        return tuple((s.move, s.phase) for s in self.steps if not s.automatic)
+
+    @property
     def admissible(self) -> bool:
         """Every end it infers is followed by a move of the player who moved on: another
         player's move is no sign that the active player's phase or turn ended."""
@@ -91,8 +98,13 @@ class Inference:
 
     # ------------------------------------------------------------------ the search
     def plans(self, state: GameState, explain: Explain, max_advances: int = MAX_ADVANCES,
-              ) -> list[Plan]:
-        """The legal readings with the fewest inferred ends of phases (0 = legal as it is)."""
+              owners: frozenset[str] = frozenset()) -> list[Plan]:
+        """The legal readings with the fewest inferred ends of phases (0 = legal as it is).
+
+        A reading may be empty once phases have ended: their own automatic steps (a start
+        phase untapping) did what the camera saw. That counts only when everything that
+        changed belongs to the player whose phase it then is (`owners`: the players whose
+        cards or dice changed)."""
         best: int | None = None
         found: list[Plan] = []
         seen: set[tuple[str, ...]] = set()
@@ -100,14 +112,18 @@ class Inference:
         for k, (here, ends) in enumerate(self.advanced(state, max_advances, horizon)):
             if best is not None and k > best:
                 break
-            for reading in explain(here):
+            given = explain(here)
+            readings = [r for r in given if r]
+            if k and len(readings) < len(given) and owners == {here.active}:
+                readings = [[]]  # the automatic steps of the phases passed show it all
+            for reading in readings:
                 budget = (max_advances if best is None else best) - k
                 walked = self._walk_orders(here, reading, budget, horizon)
                 if walked is None:
                     continue
                 total = k + sum(1 for s in walked if s.automatic)
                 plan = Plan((*ends, *walked))
-                if not plan.admissible:
+                if reading and not plan.admissible:
                     continue
                 if best is None or total < best:
                     best, found, seen = total, [], set()
@@ -137,6 +153,16 @@ class Inference:
         if best is None or best[0][1] == 0:
             return None
         return self.reasoned(state, best[1])
+
+    def turn_of(self, state: GameState, player: str, move: Move) -> Plan | None:
+        """A person's word that `player` (not the active player) makes `move`: the ends of
+        phases up to the start of their turn, then the move (legal or not). None when the
+        active player cannot have ended the turn."""
+        horizon = state.turn + 1
+        for here, ends in self.advanced(state, MAX_ADVANCES, horizon):
+            if here.active == player and ends:
+                return self.reasoned(state, Plan((*ends, PlannedStep(move))))
+        return None
 
     def _broken(self, state: GameState, reading: list[Move]) -> tuple[int, set[int]]:
         """Rules broken by `reading` applied in order from `state`, and the indexes of its
@@ -272,7 +298,7 @@ class Inference:
                     reason_de=(f"{work.active} ist über die Phase {name.de} (Zug {work.turn}) "
                                f"hinaus: Die Kamera sah „{seen_de}“, das passt erst später"),
                 )
-            steps.append(step)
+            steps.append(replace(step, phase=work.phase))
             if work.outcome is None:
                 self.ruleset.apply(work, step.move)
         return Plan(tuple(steps))

@@ -20,7 +20,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.engine.api import Choice, LogEntry, Move, Question, Violation, blocking
+from companion.engine.api import PLAYERS, Choice, LogEntry, Move, Question, Violation, blocking
 from companion.engine.game import Game
 from companion.engine.inference import Explain, Inference, Plan, PlannedStep
 from companion.snapshot import SeenCard, SeenDie, SeenToken, TableSnapshot, is_back
@@ -157,6 +157,22 @@ def _die_key(die: SeenDie | None) -> tuple[Any, ...] | None:
     return None if die is None else (die.value, die.zone, die.on)
 
 
+def diff_owners(diff: SnapshotDiff, state: Any) -> frozenset[str]:
+    """The players whose cards or dice changed: a card's registered owner (else the
+    owner of the zone it lies in), a die's owner from its name ("p1.w2")."""
+    owners: set[str] = set()
+    cards = [*diff.appeared, *diff.vanished, *(new for _, new in diff.moved), *diff.flipped,
+             *diff.tapped, *diff.untapped, *diff.laid_on]
+    for card in cards:
+        owner = state.owner.get(card.uid) or card.zone.split(".")[0]
+        owners.add(owner)
+    for old, new in diff.dice:
+        seen = new or old
+        if seen is not None:
+            owners.add(seen.die.split(".")[0])
+    return frozenset(owners)
+
+
 def candidate_product(slots: list[list[Move]]) -> list[list[Move]]:
     """All ways to pick one alternative per slot (capped), keeping slot order."""
     filled = [s for s in slots if s]
@@ -204,9 +220,9 @@ class Interpreter:
         self._plans: list[Plan] = []
         self.piles = frozenset(game.ruleset.pile_zones())
         self.inference = Inference(game.ruleset)
-        self.unpressed: list[tuple[str, int]] = []
-        """(phase, turn) left by each end of phase inferred last, not yet pressed by anyone;
-        valid while the log ends with that inference (`_inferred_at`)."""
+        self.unpressed: list[tuple[str, int, str]] = []
+        """(phase, turn, player) left by each end of phase inferred last, not yet pressed by
+        anyone; valid while the log ends with that inference (`_inferred_at`)."""
         self._inferred_at = -1
         if first is not None:
             diff_snapshots(first, first, self.piles, self.memory)
@@ -254,9 +270,10 @@ class Interpreter:
         if not plans and candidates and self.game.state.outcome is None:
             plans = self._infer(lambda state: [
                 c for c in ruleset.explain(state, diff, hints)
-                if c and all(m.kind in known for m in c)
-            ], by)
-            if plans and candidates[-1] is literal and self._doubtful(literal):
+                if all(m.kind in known for m in c)
+            ], by, diff_owners(diff, self.game.state))
+            if len(plans) == 1 and candidates[-1] is literal and self._doubtful(
+                    literal, plans[0]):
                 plans = [self._as_seen(literal), *plans]
         if len(plans) == 1:
             return Observation(self._push_plan(plans[0], source, "the only legal explanation"))
@@ -271,7 +288,7 @@ class Interpreter:
                 if c and all(m.kind in known for m in c)
             ])
         if moved_on is not None:
-            if self._doubtful(literal):
+            if self._doubtful(literal, moved_on):
                 return Observation(question=self._ask([self._as_seen(literal), moved_on]))
             return Observation(
                 self._push_plan(moved_on, source, "no legal explanation: recorded as seen "
@@ -283,23 +300,32 @@ class Interpreter:
             unexplained=True,
         )
 
-    def _infer(self, explain: Explain, by: Any = None) -> list[Plan]:
+    def _infer(self, explain: Explain, by: Any = None,
+               owners: frozenset[str] = frozenset()) -> list[Plan]:
         """Readings that are legal once the players have moved on (fewest ends of phases)."""
-        plans = self.inference.plans(self.game.state, explain)
+        plans = self.inference.plans(self.game.state, explain, owners=owners)
         if len(plans) > 1 and by:
             plans = [p for p in plans if all(m.player == by for m in p.seen)] or plans
         return plans
 
-    def _doubtful(self, literal: list[Move]) -> bool:
+    def _doubtful(self, literal: list[Move], plan: Plan) -> bool:
         """True when the move as seen (against the rules where it happened) fits as well as
-        the players having moved on: it is the active player's, and in this turn they did
-        nothing else the camera saw. A second card drawn from a shared pile, a draw that
-        could be a paid one, a discard before the end phase: only a person can tell."""
+        the players having moved on: it is the active player's, and this turn shows nothing
+        else of theirs, only the same kind of move again (a second card from a shared pile,
+        a second draw that could be a paid one). An inferred end of turn is doubtful even
+        when the turn shows nothing at all: the camera cannot see who took a card from a
+        shared pile, and a turn without a move is rarer than a late one. Only a person can
+        tell."""
         active = self.game.state.active
         if not all(m.player == active for m in literal):
             return False
+        if plan.advances and self.game.ruleset.doubtful_reading(self.game.state, plan.seen_in):
+            return True
         kinds = {m.kind for m in literal}
-        return all(m.kind in kinds for m in self.game.seen_this_turn())
+        seen = self.game.seen_this_turn()
+        if not all(m.kind in kinds for m in seen):
+            return False
+        return bool(seen) or any(s.turn_to is not None for s in plan.steps)
 
     def _as_seen(self, literal: list[Move]) -> Plan:
         return Plan(tuple(PlannedStep(m) for m in literal))
@@ -344,14 +370,19 @@ class Interpreter:
         if move.kind in PRESSES and self._absorbs(move):
             return Observation(absorbed=True)
         game = self.game
-        if (move.kind not in PRESSES and game.state.outcome is None
-                and move.kind in game.ruleset.known_kinds
+        state = game.state
+        if (state.outcome is None and move.kind in game.ruleset.known_kinds
                 and blocking(game.check(move))):
-            plans = self._infer(lambda state: [[move]])
-            if plans and self._doubtful([move]):
-                return Observation(question=self._ask([self._as_seen([move]), *plans]))
-            if len(plans) == 1 and plans[0].advances:
-                return Observation(self._push_plan(plans[0], source, "declared"))
+            if move.kind not in PRESSES:
+                plans = self._infer(lambda state: [[move]])
+                if len(plans) == 1 and self._doubtful([move], plans[0]):
+                    return Observation(question=self._ask([self._as_seen([move]), *plans]))
+                if len(plans) == 1 and plans[0].advances:
+                    return Observation(self._push_plan(plans[0], source, "declared"))
+            if move.player != state.active and move.player in PLAYERS:
+                turn = self.inference.turn_of(state, move.player, move)
+                if turn is not None:  # "Bo ends his turn": then it is Bo's turn
+                    return Observation(self._push_plan(turn, source, "declared"))
         game.push(move, source)
         self.unpressed = []
         return Observation((game.log[-1],))
@@ -364,6 +395,8 @@ class Interpreter:
         seen_in = move.option("from")
         if seen_in is not None and seen_in == self.game.state.phase:
             return False  # pressed knowing where the game is: a real end of this phase
+        if move.player != self.unpressed[0][2]:
+            return False  # not the player who moved on
         if move.kind == "next-phase":
             self.unpressed.pop(0)
             return True
@@ -376,10 +409,11 @@ class Interpreter:
 
     def _push_plan(self, plan: Plan, source: str, why: str) -> tuple[LogEntry, ...]:
         entries = []
-        unpressed: list[tuple[str, int]] = []
+        unpressed: list[tuple[str, int, str]] = []
         for step in plan.steps:
             if step.automatic:
-                unpressed.append((self.game.state.phase, self.game.state.turn))
+                state = self.game.state
+                unpressed.append((state.phase, state.turn, state.active))
                 self.game.push(step.move, "automatic", ("inferred",), step.reason_en,
                                step.reason_de)
             else:

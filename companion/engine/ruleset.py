@@ -239,6 +239,13 @@ class Ruleset(ABC):
         """
         return []
 
+    def doubtful_reading(self, state: GameState, seen: tuple[tuple[Move, str], ...]) -> bool:
+        """True when reading a table change as moves made after the players moved on (each
+        with the phase it would happen in) rests on something the camera cannot see, so a
+        person is asked instead (My Little Pony: a draw read as one paid with hidden action
+        tokens in the main phase). The default: never."""
+        return False
+
     def expect_value(self, state: GameState, key: str) -> Any:
         """The value a table script's game-specific `expect` key (one of `expect_keys`)
         checks; `NO_EXPECT_KEY` for a key the game does not know. None is a value ("none",

@@ -1184,6 +1184,11 @@ class MyLittlePony(Ruleset):
                 ) -> list[list[Move]]:
         return mlp_interpret.explain(state, diff, hints)
 
+    def doubtful_reading(self, state: GameState, seen: tuple[tuple[Move, str], ...]) -> bool:
+        """A card drawn read as bought in the main phase: the action tokens paid for it lie
+        beside the table, unseen, so an illegal draw in the ready phase looks the same."""
+        return any(move.kind == "draw" and phase == "main" for move, phase in seen)
+
     # ================================================================== reading
     def prompt(self, state: GameState, lang: str = "en") -> Prompt:
         """The phase prompt, plus what a running faceoff or a lost challenge asks for."""
