@@ -38,6 +38,7 @@ MAX_REORDER = 3
 between them."""
 
 Explain = Callable[[GameState], list[list[Move]]]
+Automatic = Callable[[GameState, GameState], bool]
 
 
 @dataclass(frozen=True)
@@ -98,13 +99,13 @@ class Inference:
 
     # ------------------------------------------------------------------ the search
     def plans(self, state: GameState, explain: Explain, max_advances: int = MAX_ADVANCES,
-              owners: frozenset[str] = frozenset()) -> list[Plan]:
+              automatic: Automatic | None = None) -> list[Plan]:
         """The legal readings with the fewest inferred ends of phases (0 = legal as it is).
 
-        A reading may be empty once phases have ended: their own automatic steps (a start
-        phase untapping) did what the camera saw. That counts only when everything that
-        changed belongs to the player whose phase it then is (`owners`: the players whose
-        cards or dice changed)."""
+        A reading may be empty once phases have ended, when their own automatic steps (a
+        start phase untapping, a forced march) did what the camera saw: `automatic(before,
+        after)` says whether the steps from state `before` to `after` changed everything
+        the camera saw change."""
         best: int | None = None
         found: list[Plan] = []
         seen: set[tuple[str, ...]] = set()
@@ -114,7 +115,8 @@ class Inference:
                 break
             given = explain(here)
             readings = [r for r in given if r]
-            if k and len(readings) < len(given) and owners == {here.active}:
+            if k and len(readings) < len(given) and automatic is not None \
+                    and automatic(state, here):
                 readings = [[]]  # the automatic steps of the phases passed show it all
             for reading in readings:
                 budget = (max_advances if best is None else best) - k
@@ -144,8 +146,14 @@ class Inference:
         best: tuple[tuple[int, int], Plan] | None = None
         for k, (here, ends) in enumerate(self.advanced(state, max_advances, horizon)):
             for reading in explain(here):
-                broken, legal = self._broken(here, reading)
                 plan = Plan((*ends, *(PlannedStep(m) for m in reading)))
+                if k and here.outcome is not None and state.outcome is None:
+                    # the phases passed ended the game (a score phase reached 15 points):
+                    # the other player's move shows that they did, and comes after the end
+                    if reading and all(m.player != state.active for m in reading):
+                        best = ((0, k), plan) if best is None or (0, k) < best[0] else best
+                    continue
+                broken, legal = self._broken(here, reading)
                 if not _evidenced(plan, legal):
                     continue
                 if best is None or (broken, k) < best[0]:

@@ -17,12 +17,14 @@ Snapshots from a camera and from a table script are the same type, so both run t
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from companion.engine.api import PLAYERS, Choice, LogEntry, Move, Question, Violation, blocking
 from companion.engine.game import Game
-from companion.engine.inference import Explain, Inference, Plan, PlannedStep
+from companion.engine.inference import Automatic, Explain, Inference, Plan, PlannedStep
+from companion.engine.state import GameState
 from companion.snapshot import SeenCard, SeenDie, SeenToken, TableSnapshot, is_back
 
 MAX_CANDIDATES = 32
@@ -157,20 +159,26 @@ def _die_key(die: SeenDie | None) -> tuple[Any, ...] | None:
     return None if die is None else (die.value, die.zone, die.on)
 
 
-def diff_owners(diff: SnapshotDiff, state: Any) -> frozenset[str]:
-    """The players whose cards or dice changed: a card's registered owner (else the
-    owner of the zone it lies in), a die's owner from its name ("p1.w2")."""
-    owners: set[str] = set()
+def automatic_steps_show(diff: SnapshotDiff) -> Callable[[GameState, GameState], bool]:
+    """Whether the engine's own steps between two states changed every card the camera
+    saw change (its place, tapping or side), and no die: then the camera saw those steps
+    being carried out, not a move."""
     cards = [*diff.appeared, *diff.vanished, *(new for _, new in diff.moved), *diff.flipped,
              *diff.tapped, *diff.untapped, *diff.laid_on]
-    for card in cards:
-        owner = state.owner.get(card.uid) or card.zone.split(".")[0]
-        owners.add(owner)
-    for old, new in diff.dice:
-        seen = new or old
-        if seen is not None:
-            owners.add(seen.die.split(".")[0])
-    return frozenset(owners)
+
+    def shown(before: GameState, after: GameState) -> bool:
+        if diff.dice or diff.tokens or not cards:
+            return False
+        for card in cards:
+            uid = before.backs.get(card.uid, card.uid)
+            if uid not in before.where:
+                return False
+            if (before.where[uid], uid in before.tapped, uid in before.face_down) == (
+                    after.where.get(uid), uid in after.tapped, uid in after.face_down):
+                return False
+        return True
+
+    return shown
 
 
 def candidate_product(slots: list[list[Move]]) -> list[list[Move]]:
@@ -271,7 +279,7 @@ class Interpreter:
             plans = self._infer(lambda state: [
                 c for c in ruleset.explain(state, diff, hints)
                 if all(m.kind in known for m in c)
-            ], by, diff_owners(diff, self.game.state))
+            ], by, automatic_steps_show(diff))
             if len(plans) == 1 and candidates[-1] is literal and self._doubtful(
                     literal, plans[0]):
                 plans = [self._as_seen(literal), *plans]
@@ -301,9 +309,9 @@ class Interpreter:
         )
 
     def _infer(self, explain: Explain, by: Any = None,
-               owners: frozenset[str] = frozenset()) -> list[Plan]:
+               automatic: Automatic | None = None) -> list[Plan]:
         """Readings that are legal once the players have moved on (fewest ends of phases)."""
-        plans = self.inference.plans(self.game.state, explain, owners=owners)
+        plans = self.inference.plans(self.game.state, explain, automatic=automatic)
         if len(plans) > 1 and by:
             plans = [p for p in plans if all(m.player == by for m in p.seen)] or plans
         return plans
@@ -323,6 +331,8 @@ class Interpreter:
             return True
         kinds = {m.kind for m in literal}
         seen = self.game.seen_this_turn()
+        if not plan.seen:  # the engine's own steps showed it: no repetition to doubt
+            return not seen
         if not all(m.kind in kinds for m in seen):
             return False
         return bool(seen) or any(s.turn_to is not None for s in plan.steps)
@@ -383,9 +393,37 @@ class Interpreter:
                 turn = self.inference.turn_of(state, move.player, move)
                 if turn is not None:  # "Bo ends his turn": then it is Bo's turn
                     return Observation(self._push_plan(turn, source, "declared"))
+        if move.kind == "pass" and move.player == state.active and state.outcome is None:
+            return Observation(self._end_turn(move, source))
         game.push(move, source)
         self.unpressed = []
         return Observation((game.log[-1],))
+
+    def _end_turn(self, move: Move, source: str) -> tuple[LogEntry, ...]:
+        """"End turn" pressed before the last phase: the phases left run first, each as its
+        own automatic step (their automatic steps happen: a score phase scores), as far as
+        each may end; then the press ends the turn from where it got."""
+        game = self.game
+        flow = game.ruleset.flow
+        entries: list[LogEntry] = []
+        phases = flow.spec.turn_phases
+        while (game.state.outcome is None and phases
+               and flow.phase(game.state.phase) is not phases[-1]):
+            end = self.inference.end_of_phase(game.state, game.state.turn)
+            if end is None or end.player != move.player:
+                break
+            name = flow.phase(game.state.phase).name
+            game.push(end, "automatic", ("inferred",),
+                      f"{move.player} pressed \"end turn\" in the {name.en} phase: the phases "
+                      "left run first",
+                      f"{move.player} hat in der Phase {name.de} „Zug beenden“ gedrückt: die "
+                      "übrigen Phasen laufen zuerst")
+            entries.append(game.log[-1])
+        if game.state.outcome is None or not entries:
+            game.push(move, source)
+            entries.append(game.log[-1])
+        self.unpressed = []
+        return tuple(entries)
 
     def _absorbs(self, move: Move) -> bool:
         """True when a person's press only confirms ends of phases inferred just before."""

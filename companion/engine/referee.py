@@ -260,28 +260,38 @@ def check_skipped(game: Game, report: StepReport, skipped: list[Any]
                   ) -> list[tuple[int, int, str]]:
     """The `expect`s of presses left out (camera only), checked with the next step seen.
 
-    Phase, active player and turn must have been passed through, in order, on the way to
-    the next step (the inferred ends of phases are where the presses were); every other key
-    must hold after it. `legal` and `violations` belonged to the press itself (which was
+    Each press's expect is checked where its press would have been: at the first point on
+    the way to the next step (the inferred ends of phases are where the presses were) that
+    has its phase, active player and turn; without those, just before the step's first
+    move that was seen. `legal` and `violations` belonged to the press itself (which was
     legal, or it would not have been left out)."""
-    where = [game.positions[e.seq - 1] for e in report.moves] + [
+    entries = report.moves
+    start = entries[0].seq - 1 if entries else len(game.log)
+    where = [game.positions[e.seq - 1] for e in entries] + [
         (game.state.turn, game.state.active, game.phase)]
+    first_seen = next((i for i, e in enumerate(entries) if e.source != "automatic"),
+                      len(entries))
     at = 0
     problems: list[tuple[int, int, str]] = []
     for step in skipped:
         position = {k: v for k, v in step.expect.items() if k in ("phase", "active", "turn")}
         rest = {k: v for k, v in step.expect.items()
                 if k not in position and k not in ("legal", "violations")}
+        point = first_seen
         if position:
             match = next((i for i in range(at, len(where)) if _at(where[i], position)), None)
             if match is None:
                 passed = ", ".join(f"turn {t} {a} {p}" for t, a, p in where[at:])
                 problems.append((step.index, step.line,
                                  f"expected {position} on the way, passed {passed}"))
-            else:
-                at = match
-        problems += [(step.index, step.line, p)
-                     for p in check_expect(game, report, rest, strict=False)]
+                continue
+            at = point = match
+        if rest:
+            then = Game.replay(game.log[:start + point], game.config, game.ruleset)
+            there = StepReport(index=report.index, line=report.line)
+            _fill_state(then, there)
+            problems += [(step.index, step.line, p)
+                         for p in check_expect(then, there, rest, strict=False)]
     return problems
 
 
