@@ -162,6 +162,20 @@ class Inference:
             return None
         return self.reasoned(state, best[1])
 
+    def phase_of(self, state: GameState, move: Move) -> Plan | None:
+        """A person's word that the active player makes `move`, whose kind the flow spec
+        places in a later phase of this turn: the ends of phases up to there (each legal),
+        then the move, legal or not. None when the kind has its place here already, none
+        later in this turn, or the phase cannot end."""
+        if move.kind not in self.declared or move.player != state.active:
+            return None
+        if move.kind in self.phase_moves.get(state.phase, frozenset()):
+            return None
+        for here, ends in self.advanced(state, MAX_ADVANCES, state.turn):
+            if ends and move.kind in self.phase_moves.get(here.phase, frozenset()):
+                return self.reasoned(state, Plan((*ends, PlannedStep(move))))
+        return None
+
     def turn_of(self, state: GameState, player: str, move: Move) -> Plan | None:
         """A person's word that `player` (not the active player) makes `move`: the ends of
         phases up to the start of their turn, then the move (legal or not). None when the

@@ -389,6 +389,9 @@ class Interpreter:
                     return Observation(question=self._ask([self._as_seen([move]), *plans]))
                 if len(plans) == 1 and plans[0].advances:
                     return Observation(self._push_plan(plans[0], source, "declared"))
+                placed = self.inference.phase_of(state, move) if not plans else None
+                if placed is not None:  # a declared challenge happens in its phase
+                    return Observation(self._push_plan(placed, source, "declared"))
             if move.player != state.active and move.player in PLAYERS:
                 turn = self.inference.turn_of(state, move.player, move)
                 if turn is not None:  # "Bo ends his turn": then it is Bo's turn

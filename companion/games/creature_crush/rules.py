@@ -96,6 +96,7 @@ class CreatureCrush(Ruleset):
                                       "die Schlacht beginnt, wenn beide 4 Karten genommen haben"),),
                         end_check=self._opening_missing,
                         setup=True,
+                        moves=("draw",),
                     ),
                 ),
                 turn_phases=(
@@ -111,6 +112,7 @@ class CreatureCrush(Ruleset):
                                       "Drilling gibt einen 4., ein Vierling einen 5.; "
                                       "höchstens 5"),),
                         end_check=self._start_missing,
+                        moves=("draw", "roll"),
                     ),
                     PhaseSpec(
                         "kampf",
@@ -130,6 +132,7 @@ class CreatureCrush(Ruleset):
                         ends=Text("you end the phase", "du beendest die Phase"),
                         automatic=(hidden_note,),
                         end_check=self._unpaid,
+                        moves=("summon", "attack", "set-crush"),
                     ),
                     PhaseSpec(
                         "taktik",
@@ -145,6 +148,7 @@ class CreatureCrush(Ruleset):
                         automatic=(Text("unused start dice burn at the end of the phase",
                                       "unbenutzte Startwürfel verbrennen am Ende der Phase"),),
                         end_check=self._unpaid,
+                        moves=("move", "swap"),
                     ),
                 ),
                 on_turn_begin=self._turn_begins,

@@ -116,6 +116,7 @@ class MyLittlePony(Ruleset):
                     ends=Text("both problems are in play and both hands have 6 cards",
                             "beide Probleme liegen und beide Hände haben 6 Karten"),
                     end_check=self._setup_missing, setup=True,
+                    moves=("starting-problem", "draw"),
                 ),
             ),
             turn_phases=(
@@ -125,6 +126,7 @@ class MyLittlePony(Ruleset):
                     automatic=(Text("ready your exhausted cards; gain action tokens",
                                   "erschöpfte Karten bereit machen; Aktionspunkte erhalten"),),
                     on_begin=self._ready_begins, end_check=self._ready_missing,
+                    moves=("draw",),
                 ),
                 PhaseSpec(
                     "troublemaker", Text("Troublemaker phase", "Troublemaker Phase"),
@@ -133,6 +135,7 @@ class MyLittlePony(Ruleset):
                     must=(Text("uncover your face-down troublemakers",
                              "deine verdeckten Widersacher aufdecken"),),
                     end_check=self._troublemaker_missing,
+                    moves=("reveal", "challenge"),
                 ),
                 PhaseSpec(
                     "main", Text("Main phase", "Main Phase"),
@@ -147,6 +150,7 @@ class MyLittlePony(Ruleset):
                            "Inspired: oberste Karten des gegnerischen Decks ansehen"),
                     ),
                     end_check=self._faceoff_missing,
+                    moves=("play", "play-troublemaker", "move", "draw"),
                 ),
                 PhaseSpec(
                     "score", Text("Score phase", "Score Phase"),
@@ -162,6 +166,7 @@ class MyLittlePony(Ruleset):
                              "Handlimit 8, dann das Zuhauselimit"),),
                     ends=Text("you end your turn", "du beendest deinen Zug"),
                     end_check=self._end_missing,
+                    moves=("discard", "retire"),
                 ),
             ),
             on_turn_begin=self._turn_begins,

@@ -144,6 +144,7 @@ class TrickOrBeat(Ruleset):
                         end_check=self._draft_missing,
                         on_end=self._draft_ends,
                         setup=True,
+                        moves=("deal", "redraw", "place-down", "reveal", "draw"),
                     ),
                 ),
                 turn_phases=(
@@ -154,6 +155,7 @@ class TrickOrBeat(Ruleset):
                         ends=Text("you drew a card", "du hast eine Karte gezogen"),
                         automatic=(Text("draw 1 card", "1 Karte ziehen"),),
                         end_check=self._supply_missing,
+                        moves=("draw",),
                     ),
                     PhaseSpec(
                         "lane",
@@ -165,6 +167,7 @@ class TrickOrBeat(Ruleset):
                             ),
                         ),
                         ends=Text("you end the phase", "du beendest die Phase"),
+                        moves=("shift",),
                     ),
                     PhaseSpec(
                         "main",
@@ -177,6 +180,7 @@ class TrickOrBeat(Ruleset):
                             Text("activate abilities", "Fähigkeiten aktivieren"),
                         ),
                         ends=Text("you end the phase", "du beendest die Phase"),
+                        moves=("summon", "attack", "tactic", "equip", "activate"),
                     ),
                     PhaseSpec(
                         "end",
@@ -188,6 +192,7 @@ class TrickOrBeat(Ruleset):
                             ),
                         ),
                         ends=Text("you end your turn", "du beendest deinen Zug"),
+                        moves=("trick",),
                     ),
                 ),
                 first_turn_start="lane",
