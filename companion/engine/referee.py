@@ -130,7 +130,9 @@ def declared_moves(game: Game, declare: Mapping[str, Any], truth_hand: list[str]
         attackers = [attackers] if isinstance(attackers, str) else list(attackers)
         combat = spec.get("combat") or []
         options = (("combat", ",".join(combat)),) if combat else ()
-        moves.append(Move("attack", player, tuple(attackers),
+        attacker = _owner_of(game, attackers[0]) if attackers else None
+        moves.append(Move("attack", str(declare.get("player", attacker or player)),
+                          tuple(attackers),
                           target=_opt(spec.get("target")), options=options))
     if "activate" in declare:
         moves.append(Move("activate", player, (str(declare["activate"]),),
@@ -147,6 +149,14 @@ def declared_moves(game: Game, declare: Mapping[str, Any], truth_hand: list[str]
         data.setdefault("player", player)
         moves.append(Move.from_dict(data))
     return moves
+
+
+def _owner_of(game: Game, ref: str) -> str | None:
+    """Whose card `ref` (an id or uid) is, when the game knows: the attacker's owner
+    attacks, whatever the engine believes about the turn."""
+    uid = resolve_refs(game, Move("declare", "p1", (str(ref),))).cards[0]
+    owner = game.state.owner.get(uid)
+    return owner if owner in ("p1", "p2") else None
 
 
 def _opt(value: Any) -> str | None:

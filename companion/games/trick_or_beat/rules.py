@@ -662,8 +662,14 @@ class TrickOrBeat(Ruleset):
         return [violation("tob.trick-final", zones=(fx.trick(move.player),))]
 
     # ================================================================== apply
+    SUPPLY_DRAW_KINDS = ("supply-draw", "draw", "discard", "remove")
+    """Moves that may belong to a supply card's face-up draws; any other move shows the
+    draws are over (the card's effect happens at once: draws not seen were not made)."""
+
     def apply_specific(self, state: GameState, move: Move) -> None:
         state.flags["expected_deck_draws"] = 0
+        if move.kind not in self.SUPPLY_DRAW_KINDS:
+            state.flags["supply_draws"] = 0
         self.handler("_apply_", move.kind)(state, move)
 
     @staticmethod
