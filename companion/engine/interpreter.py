@@ -160,7 +160,7 @@ def _token_key(token: SeenToken | None) -> tuple[str, str | None] | None:
 
 
 def _die_key(die: SeenDie | None) -> tuple[Any, ...] | None:
-    return None if die is None else (die.value, die.zone, die.on)
+    return None if die is None else (die.value, die.zone, die.on, die.rolls)
 
 
 def automatic_steps_show(diff: SnapshotDiff) -> Callable[[GameState, GameState], bool]:

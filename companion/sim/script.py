@@ -14,7 +14,8 @@ only in the light of where the copies are:
   there is an error (write the uid).
 
 Within a step the physical verbs apply in the order draw, remove, place, place_down, flip, on,
-tap, untap, dice, burn; `phase`, `pass`, `declare`, `expect` and `note` do not move anything.
+tap, untap, dice, burn, roll (a die rolled again to the value it showed); `phase`, `pass`,
+`declare`, `expect` and `note` do not move anything.
 Deck lists are top card first. Copies are numbered across the whole table in file order
 (`{p1: [T1, T1], p2: [T1]}` gives p1 T1#1, T1#2 and p2 T1#3); `setup` cards follow the decks.
 """
@@ -115,6 +116,7 @@ class Step:
     draw: dict[str, int] = field(default_factory=dict)
     dice: dict[str, DiceState] = field(default_factory=dict)
     burn: list[str] = field(default_factory=list)
+    roll: list[str] = field(default_factory=list)
     phase: bool | str = False
     pass_turn: bool = False
     declare: dict[str, Any] = field(default_factory=dict)
@@ -773,6 +775,18 @@ class _Parser:
 
     def verb_dice(self, node: yaml.Node) -> dict[str, DiceState]:
         return self.dice_map(node)
+
+    def verb_roll(self, node: yaml.Node) -> list[str]:
+        """Dice picked up and rolled again, showing the same value (a new value: `dice`)."""
+        assert self.table is not None
+        out: list[str] = []
+        for item in self.items(node, "roll"):
+            die = self.die(item)
+            if die not in self.table.dice:
+                raise self.error(f"die {die} is not on the table", item)
+            self.apply("roll", [die], item)
+            out.append(die)
+        return out
 
     def verb_burn(self, node: yaml.Node) -> list[str]:
         out: list[str] = []

@@ -74,7 +74,8 @@ def _rolls(state: GameState, diff: SnapshotDiff) -> list[list[Move]]:
             continue
         if new.zone != f"{bd.die_owner(new.die)}.dice":
             continue
-        if old is None or old.zone != new.zone or old.value != new.value:
+        if (old is None or old.zone != new.zone or old.value != new.value
+                or new.rolls > old.rolls):  # rolled again: perhaps to the same value
             rolled.setdefault(bd.die_owner(new.die), {})[new.die] = new.value
     return [[Move("roll", p, options=(("dice", bd.dice_text(dice)),))]
             for p, dice in sorted(rolled.items())]

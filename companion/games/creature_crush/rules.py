@@ -903,10 +903,27 @@ class CreatureCrush(Ruleset):
         if bd.is_hell(to) and bd.side(to) != last:
             found.append(violation("cc.wrong-hell", cards=(uid,), zones=(to,), player=last))
         life = state.facts(uid).number("life", 1)
-        if self.damage_of(state, uid) < life and not self._destroy_permit(state, uid):
+        if self.damage_of(state, uid) < life and not self._destroy_permit(state, uid) \
+                and not self._lethal_damage_permit(state, uid):
             found.append(violation("cc.not-destroyed", cards=(uid,), zones=(zone,),
                                    damage=self.damage_of(state, uid), life=life))
         return found
+
+    def _lethal_damage_permit(self, state: GameState, uid: str) -> dict[str, Any] | None:
+        """An open effect damage (a crush card's "2 Schaden an einem Feind") that may hit
+        `uid` and is enough to destroy it: the creature went to hell without its damage dice
+        ever being laid, which the rules call destroyed."""
+        ctrl = bd.controller(state, uid)
+        need = state.facts(uid).number("life", 1) - self.damage_of(state, uid)
+
+        def fits(x: dict[str, Any]) -> bool:
+            if x["do"] != "damage" or int(x.get("n", 0)) < need:
+                return False
+            if x.get("target"):
+                return bool(x["target"] == uid)
+            return x.get("side") == "any" or (x.get("side") == "enemy" and ctrl != x["player"])
+
+        return fx.find(state, fits)
 
     def _destroy_permit(self, state: GameState, uid: str) -> dict[str, Any] | None:
         ctrl = bd.controller(state, uid)
@@ -1219,10 +1236,11 @@ class CreatureCrush(Ruleset):
         if bd.is_hell(zone):
             return
         if bd.is_field(zone):
-            permit = self._destroy_permit(state, uid)
-            if permit is not None and self.damage_of(state, uid) < state.facts(uid).number(
-                    "life", 1):
-                fx.use(state, permit)
+            if self.damage_of(state, uid) < state.facts(uid).number("life", 1):
+                permit = self._destroy_permit(state, uid) or self._lethal_damage_permit(
+                    state, uid)
+                if permit is not None:
+                    fx.use(state, permit)
         to = str(move.to) if move.to in state.zones and bd.is_hell(move.to) else None
         self._destroy(state, uid, to)
 
