@@ -1235,12 +1235,11 @@ class CreatureCrush(Ruleset):
         zone = state.where[uid]
         if bd.is_hell(zone):
             return
-        if bd.is_field(zone):
-            if self.damage_of(state, uid) < state.facts(uid).number("life", 1):
-                permit = self._destroy_permit(state, uid) or self._lethal_damage_permit(
-                    state, uid)
-                if permit is not None:
-                    fx.use(state, permit)
+        if bd.is_field(zone) and self.damage_of(state, uid) < state.facts(uid).number(
+                "life", 1):
+            permit = self._destroy_permit(state, uid) or self._lethal_damage_permit(state, uid)
+            if permit is not None:
+                fx.use(state, permit)
         to = str(move.to) if move.to in state.zones and bd.is_hell(move.to) else None
         self._destroy(state, uid, to)
 
