@@ -45,6 +45,9 @@ if TYPE_CHECKING:
     from companion.engine.interpreter import SnapshotDiff
 
 GENERIC = "Grundregeln / general rules"
+MAX_MOVE_VALUE = 10_000
+"""No count, die or number on a table comes near this: a larger value is a malformed move."""
+UNKNOWN_CARD = "?"
 CORE_KINDS: tuple[str, ...] = ("next-phase", "pass", "concede", "declare")
 """Move kinds every game knows; the core applies them."""
 
@@ -141,7 +144,38 @@ class Ruleset(ABC):
         found = self.check_common(state, move)
         if found and found[0].code in ("game.over", "game.unknown-move"):
             return found
+        malformed = self.malformed(state, move)
+        if malformed:
+            return found + malformed
         return found + self.check_specific(state, move)
+
+    def malformed(self, state: GameState, move: Move) -> list[Violation]:
+        """What makes `move` no possible table change: a card or zone this game does not
+        have, a number no table shows. Such a move is recorded with these violations and
+        changes nothing."""
+        found: list[Violation] = []
+        unknown = [c for c in move.cards if c != UNKNOWN_CARD and c not in state.where]
+        if unknown:
+            found.append(general_violation(
+                "game.unknown-card",
+                f"No card {', '.join(unknown)} is in this game.",
+                f"Keine Karte {', '.join(unknown)} ist in diesem Spiel.",
+                cards=tuple(unknown),
+            ))
+        if move.to is not None and move.to not in state.zones:
+            found.append(general_violation(
+                "game.unknown-zone",
+                f"This game has no zone {move.to!r}.",
+                f"Dieses Spiel hat keinen Bereich {move.to!r}.",
+                zones=(str(move.to),),
+            ))
+        if isinstance(move.value, int) and abs(move.value) > MAX_MOVE_VALUE:
+            found.append(general_violation(
+                "game.bad-value",
+                f"The value {move.value} is beyond anything on a table.",
+                f"Der Wert {move.value} liegt jenseits von allem auf einem Tisch.",
+            ))
+        return found
 
     @abstractmethod
     def check_specific(self, state: GameState, move: Move) -> list[Violation]:
@@ -154,8 +188,10 @@ class Ruleset(ABC):
         a move of a kind the game does not have raises MoveFormatError.
         """
         self.require_known(move)
-        if state.outcome is not None:
-            return
+        if state.outcome is not None or move.player not in PLAYERS:
+            return  # after the end, or nobody's move (recorded with game.unknown-move)
+        if self.malformed(state, move):
+            return  # no table change can look like this
         if move.kind == "next-phase":
             self.flow.advance(state)
         elif move.kind == "pass":
@@ -187,7 +223,8 @@ class Ruleset(ABC):
         games override it when they need it."""
 
     def check_common(self, state: GameState, move: Move) -> list[Violation]:
-        if state.outcome is not None and move.kind in self.report_kinds:
+        if state.outcome is not None and move.kind in self.report_kinds \
+                and move.player in PLAYERS:
             return []
         if state.outcome is not None:
             return [

@@ -1132,7 +1132,8 @@ class CreatureCrush(Ruleset):
         back = move.option("back")
         if back:
             state.backs[back] = uid
-        cost = state.facts(uid).number("cost") if move.cards[0] != UNKNOWN else 0
+        named = move.cards[0] if move.cards else UNKNOWN  # a face-down card's cost is unseen
+        cost = state.facts(uid).number("cost") if named != UNKNOWN else 0
         state.flags["crush_paid"][uid] = self._pay(state, move, "crush", cost, "count")
 
     def _apply_flip(self, state: GameState, move: Move) -> None:

@@ -775,7 +775,7 @@ class TrickOrBeat(Ruleset):
             state.flags["supply_draws"] = max(0, state.flags.get("supply_draws", 0) - 1)
 
     def _apply_shift(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0]
+        uid = move.cards[0] if move.cards else UNKNOWN
         if uid not in state.where:
             return
         if state.phase != "lane":
