@@ -118,18 +118,16 @@ def blocking(violations: list[Violation]) -> list[Violation]:
 
 # ----------------------------------------------------------------------------- moves
 
-# kind -> (English template, German template); templates use {player}, {cards}, {to},
-# {target}, {value} and any option key. Rulesets add their kinds with `register_move_text`.
+# kind -> (English template, German template) of the kinds every game has; templates use
+# {player}, {cards}, {to}, {target}, {value} and any option key. A game's own kinds have
+# their texts in its ruleset (`Ruleset.move_texts`, `Ruleset.describe`): several games share
+# kind names ("summon", "draw") with different texts, so there is no global registry.
 MOVE_TEXTS: dict[str, tuple[str, str]] = {
     "next-phase": ("{player} ends the phase", "{player} beendet die Phase"),
     "pass": ("{player} ends the turn", "{player} beendet den Zug"),
     "declare": ("{player} declares {value}", "{player} erklärt {value}"),
     "concede": ("{player} concedes", "{player} gibt auf"),
 }
-
-
-def register_move_text(kind: str, en: str, de: str) -> None:
-    MOVE_TEXTS[kind] = (en, de)
 
 
 @dataclass(frozen=True)
@@ -198,8 +196,10 @@ class Move:
     def describe(
         self, lang: str = "en", texts: Mapping[str, tuple[str, str]] | None = None
     ) -> str:
-        """The move in words; `texts` (a game's own templates) before the registered ones."""
-        fallback = (f"{{player}}: {self.kind}", f"{{player}}: {self.kind}")
+        """The move in words: `texts` (a game's own templates, see `Ruleset.describe`), else
+        the core kinds' texts, else kind and fields as they are."""
+        plain = " ".join([self.kind, *self.cards, *([f"-> {self.to}"] if self.to else [])])
+        fallback = (f"{{player}}: {plain}", f"{{player}}: {plain}")
         en, de = (texts or {}).get(self.kind) or MOVE_TEXTS.get(self.kind, fallback)
         template = de if lang == "de" else en
         values: dict[str, Any] = {

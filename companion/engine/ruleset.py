@@ -34,7 +34,6 @@ from companion.engine.api import (
     Violation,
     blocking,
     other,
-    register_move_text,
 )
 from companion.engine.cards import Catalog
 from companion.engine.effects import check_hooks
@@ -74,18 +73,13 @@ class Ruleset(ABC):
     rulebook: str = ""
     move_kinds: tuple[str, ...] = ()
     move_texts: tuple[tuple[str, str, str], ...] = ()
-    """(kind, English, German) templates for `Move.describe`; registered with the class."""
+    """(kind, English, German) templates of the game's own kinds (`describe` uses them)."""
     expect_keys: tuple[str, ...] = ()
     """The game's own table-script `expect` keys (answered by `expect_value`)."""
     report_kinds: tuple[str, ...] = ()
     """Kinds (of `move_kinds`) that only report where a marker was seen (a flag token): they
     change nothing, so once the game is over they are no move after the end."""
     flow: Flow
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        for kind, en, de in cls.__dict__.get("move_texts", ()):
-            register_move_text(kind, en, de)
 
     @cached_property
     def known_kinds(self) -> frozenset[str]:
@@ -100,9 +94,13 @@ class Ruleset(ABC):
                 f"its moves: {', '.join(sorted(self.known_kinds))}"
             )
 
+    @cached_property
+    def _texts(self) -> dict[str, tuple[str, str]]:
+        return {kind: (en, de) for kind, en, de in self.move_texts}
+
     def describe(self, move: Move, lang: str = "en") -> str:
         """`move` in words with this game's own texts (several games share kind names)."""
-        return move.describe(lang, {kind: (en, de) for kind, en, de in self.move_texts})
+        return move.describe(lang, self._texts)
 
     # ------------------------------------------------------------------ setup
     def new_state(self, config: GameConfig) -> GameState:

@@ -72,6 +72,10 @@ class EngineReferee:
 
     # --- reading -----------------------------------------------------------------------------
 
+    def describe(self, move: Move, lang: str) -> str:
+        """`move` in words with this game's own texts."""
+        return self._game.ruleset.describe(move, lang)
+
     def _state(self) -> dict[str, Any]:
         prompt = self._game.prompt("en")
         scores = {p: s.value for p, s in self._game.scores().items()}
@@ -86,7 +90,7 @@ class EngineReferee:
             if visible is not None and any(c != "?" and c not in visible for c in named):
                 hidden += 1
             else:
-                shown.add(move.describe(lang))
+                shown.add(self.describe(move, lang))
         out = sorted(shown)
         if hidden:
             out.append(f"… und {hidden} Züge mit Karten, die nicht offen liegen" if lang == "de"

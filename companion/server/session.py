@@ -220,7 +220,7 @@ class LiveSession:
                 raise ActionError(f"use the {move.kind!r} button (action), not a move")
             if move not in self._offers():
                 raise ActionError(
-                    f"{move.describe('en')} is not among the moves offered now "
+                    f"{self._describe(move, 'en')} is not among the moves offered now "
                     "(the game may have moved on: reload the list)"
                 )
             reaction = self.referee.apply((move,), "person")
@@ -331,8 +331,8 @@ class LiveSession:
 
         def rows(moves: tuple[Move, ...]) -> list[dict[str, Any]]:
             return [{"move": m.to_dict(), "kind": m.kind,
-                     "text_en": self.namer.text(m.describe("en"), "en"),
-                     "text_de": self.namer.text(m.describe("de"), "de")} for m in moves]
+                     "text_en": self.namer.text(self._describe(m, "en"), "en"),
+                     "text_de": self.namer.text(self._describe(m, "de"), "de")} for m in moves]
 
         return {"person": rows(found.person), "table": rows(found.table), "hidden": found.hidden}
 
@@ -362,13 +362,18 @@ class LiveSession:
             last = self._append("note", "automatic", {"text_en": "Game over", **outcome}).seq
         return last
 
+    def _describe(self, move: Move, lang: str) -> str:
+        """The move in words with its game's own texts (the referee knows the game)."""
+        describe = getattr(self.referee, "describe", None)
+        return str(describe(move, lang)) if describe is not None else move.describe(lang)
+
     def _record_applied(self, applied: Applied, source: str, before: TableSnapshot | None) -> int:
         move = applied.move
         kind = "phase" if move.kind in ("next-phase", "pass") else "move"
         payload = {
             "move": move.to_dict(),
-            "text_en": move.describe("en"),
-            "text_de": move.describe("de"),
+            "text_en": self._describe(move, "en"),
+            "text_de": self._describe(move, "de"),
             "legal": not any(v.blocking for v in applied.violations),
             "state": applied.state,
         }

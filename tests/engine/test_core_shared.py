@@ -100,6 +100,24 @@ def test_games_describe_shared_kinds_in_their_own_words() -> None:
     emblem = get_ruleset("fire-emblem-cipher").describe(move)
     assert challengers == "Z#1 moved to p1.bench1"
     assert emblem == "p1 moves Z#1 to p1.bench1"
+    # the bug of one shared registry: a Trick or Beat summon read "p1 summons X#1 to -"
+    summon = Move("summon", "p1", ("X#1",), to="p1.passive")
+    for game in GAMES:  # every game imported, in any order
+        get_ruleset(game)
+    assert get_ruleset("trick-or-beat").describe(summon) == "p1 summons X#1"
+    assert get_ruleset("creature-crush").describe(summon).startswith("p1 summons X#1")
+
+
+def test_the_live_page_names_moves_in_their_game_words() -> None:
+    from companion.engine.api import GameConfig
+    from companion.server.engine_referee import EngineReferee
+
+    for game in GAMES:
+        get_ruleset(game)
+    referee = EngineReferee(GameConfig("trick-or-beat"))
+    summon = Move("summon", "p1", ("X#1",), to="p1.passive")
+    assert referee.describe(summon, "en") == "p1 summons X#1"
+    assert referee.describe(summon, "de") == "p1 beschwört X#1"
 
 
 # ----------------------------------------------------------------------------- moves
