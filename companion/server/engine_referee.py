@@ -36,7 +36,12 @@ class EngineReferee:
 
     def _applied(self, entries: tuple[LogEntry, ...]) -> tuple[Applied, ...]:
         state = self._state()
-        return tuple(Applied(e.move, e.violations, state) for e in entries)
+        return tuple(
+            Applied(e.move, e.violations, state,
+                    source="automatic" if e.source == "automatic" else None,
+                    reason_en=e.reason_en, reason_de=e.reason_de)
+            for e in entries
+        )
 
     def _reaction(self, observation: Observation) -> Reaction:
         return Reaction(applied=self._applied(observation.entries), question=observation.question)
@@ -54,13 +59,29 @@ class EngineReferee:
         return self._reaction(interpreter.observe(after, "camera", hints or None))
 
     def apply(self, moves: tuple[Move, ...], source: str) -> Reaction:
-        if self._interpreter is not None:
-            self._interpreter.pending = None
-        entries = []
+        """Moves a person entered or declared, and presses. Through the interpreter once
+        it exists: a press the engine already inferred changes nothing, a declared move that
+        fits only a later phase brings the ends of phases before it, "end turn" runs the
+        phases left. After the end of the game a press is refused (GameOverError)."""
+        interpreter = self._interpreter
+        if interpreter is not None and interpreter.pending is not None:
+            choices = [c.moves for c in interpreter.pending.choices]
+            if tuple(moves) in choices:  # the answer to the open question, as the page posts it
+                seen = interpreter.answer(choices.index(tuple(moves)), source)
+                return Reaction(applied=self._applied(seen.entries))
+        if interpreter is not None:
+            interpreter.pending = None
+        entries: list[LogEntry] = []
+        question = None
         for move in moves:
-            self._game.push(move, source)
-            entries.append(self._game.log[-1])
-        return Reaction(applied=self._applied(tuple(entries)))
+            if interpreter is None:
+                self._game.push(move, source)
+                entries.append(self._game.log[-1])
+                continue
+            seen = interpreter.person(move, source)
+            entries += seen.entries
+            question = seen.question or question
+        return Reaction(applied=self._applied(tuple(entries)), question=question)
 
     def rebuild(self, moves: list[Move]) -> None:
         game = Game(self.config)
