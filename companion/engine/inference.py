@@ -99,13 +99,13 @@ class Inference:
 
     # ------------------------------------------------------------------ the search
     def plans(self, state: GameState, explain: Explain, max_advances: int = MAX_ADVANCES,
-              automatic: Automatic | None = None) -> list[Plan]:
+              automatic: Automatic | None = None, at_least: int = 0) -> list[Plan]:
         """The legal readings with the fewest inferred ends of phases (0 = legal as it is).
 
         A reading may be empty once phases have ended, when their own automatic steps (a
         start phase untapping, a forced march) did what the camera saw: `automatic(before,
         after)` says whether the steps from state `before` to `after` changed everything
-        the camera saw change."""
+        the camera saw change. `at_least`: only readings with at least that many ends."""
         best: int | None = None
         found: list[Plan] = []
         seen: set[tuple[str, ...]] = set()
@@ -124,6 +124,8 @@ class Inference:
                 if walked is None:
                     continue
                 total = k + sum(1 for s in walked if s.automatic)
+                if total < at_least:
+                    continue
                 plan = Plan((*ends, *walked))
                 if reading and not plan.admissible:
                     continue

@@ -279,11 +279,18 @@ class Interpreter:
         plans = [p for p in (self.legal_plan(c) for c in candidates) if p is not None]
         if len(plans) > 1 and by:
             plans = [p for p in plans if all(m.player == by for m in p.moves)] or plans
+
+        def explain(state: GameState) -> list[list[Move]]:
+            return [c for c in ruleset.explain(state, diff, hints)
+                    if all(m.kind in known for m in c)]
+
+        if len(plans) == 1 and self._by_the_other(plans[0]):
+            later = [p for p in self.inference.plans(self.game.state, explain, at_least=1)
+                     if any(s.turn_to for s in p.steps)]
+            if later:  # an effect's draw in this turn, or the other player's own turn
+                return Observation(question=self._ask([plans[0], later[0]]))
         if not plans and candidates and self.game.state.outcome is None:
-            plans = self._infer(lambda state: [
-                c for c in ruleset.explain(state, diff, hints)
-                if all(m.kind in known for m in c)
-            ], by, automatic_steps_show(diff))
+            plans = self._infer(explain, by, automatic_steps_show(diff))
             if len(plans) == 1 and candidates[-1] is literal and self._doubtful(
                     literal, plans[0]):
                 plans = [self._as_seen(literal), *plans]
@@ -319,6 +326,13 @@ class Interpreter:
         if len(plans) > 1 and by:
             plans = [p for p in plans if all(m.player == by for m in p.seen)] or plans
         return plans
+
+    def _by_the_other(self, plan: Plan) -> bool:
+        """A legal reading whose moves are all the non-active player's (a card effect lets
+        them act in this turn): the same change may show their own turn having begun."""
+        state = self.game.state
+        return state.outcome is None and bool(plan.seen) and all(
+            m.player != state.active for m in plan.seen)
 
     def _doubtful(self, literal: list[Move], plan: Plan) -> bool:
         """True when the move as seen (against the rules where it happened) fits as well as
