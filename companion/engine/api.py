@@ -199,8 +199,10 @@ class Move:
         """The move in words: `texts` (a game's own templates, see `Ruleset.describe`), else
         the core kinds' texts, else kind and fields as they are."""
         plain = " ".join([self.kind, *self.cards, *([f"-> {self.to}"] if self.to else [])])
-        fallback = (f"{{player}}: {plain}", f"{{player}}: {plain}")
-        en, de = (texts or {}).get(self.kind) or MOVE_TEXTS.get(self.kind, fallback)
+        found = (texts or {}).get(self.kind) or MOVE_TEXTS.get(self.kind)
+        if found is None:
+            return f"{self.player}: {plain}"
+        en, de = found
         template = de if lang == "de" else en
         values: dict[str, Any] = {
             "player": self.player,
@@ -212,8 +214,8 @@ class Move:
         values.update(dict(self.options))
         try:
             return template.format(**values)
-        except (KeyError, IndexError):
-            return f"{self.player}: {self.kind}"
+        except (KeyError, IndexError, ValueError):
+            return f"{self.player}: {plain}"
 
 
 # ----------------------------------------------------------------------------- prompts etc.

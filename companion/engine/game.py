@@ -46,6 +46,8 @@ class Game:
         self.setup_chance = tuple(self.state.pending_chance)  # the opening shuffle, etc.
         self.state.pending_chance.clear()
         self.log: list[LogEntry] = []
+        self.ended_at: int | None = None
+        """The seq of the log entry that ended the game (None while it goes on)."""
         self.positions: list[tuple[int, str, str]] = []
         """(turn, active player, phase) when each log entry was made, in log order."""
         self.card_total = self.state.total_cards()
@@ -147,6 +149,8 @@ class Game:
         )
         self.state.pending_chance.clear()
         self.log.append(entry)
+        if self.ended_at is None and self.state.outcome is not None:
+            self.ended_at = entry.seq
         return violations
 
     PRESSES: tuple[str, ...] = ("next-phase", "pass", "concede", "declare")
@@ -165,6 +169,7 @@ class Game:
         last = self.log[-1]
         rebuilt = Game.replay(self.log[:-1], self.config, self.ruleset)
         self.state, self.log, self.positions = rebuilt.state, rebuilt.log, rebuilt.positions
+        self.ended_at = rebuilt.ended_at
         return last
 
     def seen_this_turn(self) -> list[Move]:

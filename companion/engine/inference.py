@@ -269,6 +269,8 @@ class Inference:
         over = state.outcome is not None  # moves after an earlier end are no winning step
         for i, move in enumerate(moves):
             if work.outcome is not None and not over:
+                if blocking(ruleset.check(_unended(work), move)):
+                    return None  # not legal even had the game gone on
                 steps.append(PlannedStep(move, same_step=True))
                 continue
             moved_on = False
@@ -326,6 +328,13 @@ class Inference:
             if work.outcome is None:
                 self.ruleset.apply(work, step.move)
         return Plan(tuple(steps))
+
+
+def _unended(state: GameState) -> GameState:
+    """A copy of `state` as if the game had not ended (to check the winning step's moves)."""
+    probe = state.clone()
+    probe.outcome = None
+    return probe
 
 
 def _evidenced(plan: Plan, legal: set[int]) -> bool:

@@ -236,6 +236,8 @@ class Interpreter:
         """(phase, turn, player) left by each end of phase inferred last, not yet pressed by
         anyone; valid while the log ends with that inference (`_inferred_at`)."""
         self._inferred_at = -1
+        self._observed_at = len(game.log)
+        """Log length after the last snapshot: entries after it belong to the coming change."""
         if first is not None:
             diff_snapshots(first, first, self.piles, self.memory)
 
@@ -265,8 +267,41 @@ class Interpreter:
         before = self.previous or TableSnapshot(game=snapshot.game)
         diff = diff_snapshots(before, snapshot, self.piles, self.memory)
         self.previous = snapshot
+        observed_at, self._observed_at = self._observed_at, len(self.game.log)
         if diff.empty:
             return Observation()
+        ended = self.game.ended_at
+        if ended is not None and ended > observed_at:  # a declaration just before ended it
+            found = self._winning_step(diff, source, hints or {})
+            self._observed_at = len(self.game.log)
+            if found is not None:
+                return found
+        seen = self._observe(diff, source, hints)
+        self._observed_at = len(self.game.log)
+        return seen
+
+    def _winning_step(self, diff: SnapshotDiff, source: str, hints: dict[str, Any]
+                      ) -> Observation | None:
+        """The table change that goes with the declaration that ended the game (the attack
+        that beat the last creature, and what the players did in the same step): its moves
+        are the winning step's own, legal as they would have been, and change nothing."""
+        ruleset = self.game.ruleset
+        probe = self.game.state.clone()
+        probe.outcome = None
+        for reading in ruleset.explain(probe, diff, hints):
+            if not reading or not all(m.kind in ruleset.known_kinds for m in reading):
+                continue
+            steps = self.inference.walk(probe, reading, 0, probe.turn)
+            if steps is not None:
+                entries = []
+                for step in steps:
+                    self.game.push(step.move, source, ("the winning step",), same_step=True)
+                    entries.append(self.game.log[-1])
+                return Observation(tuple(entries))
+        return None
+
+    def _observe(self, diff: SnapshotDiff, source: str, hints: dict[str, Any] | None
+                 ) -> Observation:
         ruleset = self.game.ruleset
         hints = hints or {}
         candidates = [c for c in ruleset.explain(self.game.state, diff, hints) if c]
@@ -485,11 +520,10 @@ class Interpreter:
         return tuple(entries)
 
     def _push_all(self, moves: list[Move], source: str, why: str) -> tuple[LogEntry, ...]:
+        """The moves as seen, none of them legal together: each with its violations."""
         entries = []
-        ended = False
         for move in moves:
-            self.game.push(move, source, (why,), same_step=ended)
-            ended = ended or self.game.state.outcome is not None
+            self.game.push(move, source, (why,))
             entries.append(self.game.log[-1])
         self.unpressed = []
         return tuple(entries)
