@@ -119,7 +119,11 @@ class Inference:
                     and automatic(state, here):
                 readings = [[]]  # the automatic steps of the phases passed show it all
             for reading in readings:
+                if reading and not any(self._may_happen(here, m) for m in reading):
+                    continue  # none of these moves has its place in this phase
                 budget = (max_advances if best is None else best) - k
+                if not self._spans_phases(reading):
+                    budget = 0  # all in one phase: the ends of phases before it are the k
                 walked = self._walk_orders(here, reading, budget, horizon)
                 if walked is None:
                     continue
@@ -251,11 +255,7 @@ class Inference:
                 return walked
         if budget <= 0:
             return None
-        for order in [tuple(reading), *orders]:
-            walked = self.walk(state, list(order), budget, horizon)
-            if walked is not None:
-                return walked
-        return None
+        return self.walk(state, reading, budget, horizon)
 
     def walk(self, state: GameState, moves: list[Move], budget: int, horizon: int
              ) -> list[PlannedStep] | None:
@@ -294,6 +294,22 @@ class Inference:
                 ruleset.apply(work, move)
         return steps
 
+    def _evidence(self, phase: str, later: tuple[PlannedStep, ...]) -> Move | None:
+        """The seen move that shows `phase` is over: the first that has no place in it
+        (by the flow spec's moves), else the first seen move."""
+        seen = [s.move for s in later if not s.automatic]
+        allowed = self.phase_moves.get(phase, frozenset())
+        return next((m for m in seen if m.kind in self.declared and m.kind not in allowed),
+                    seen[0] if seen else None)
+
+    def _spans_phases(self, reading: list[Move]) -> bool:
+        """True when no single phase has a place for every declared kind of `reading` (a
+        summon and a move seen at once): only then may phases end between its moves."""
+        declared = {m.kind for m in reading if m.kind in self.declared}
+        if len(reading) < 2 or len(declared) < 2:
+            return False
+        return not any(declared <= kinds for kinds in self.phase_moves.values())
+
     def _may_happen(self, state: GameState, move: Move) -> bool:
         """False when the flow spec says this kind has no place in the current phase."""
         if move.kind not in self.declared:
@@ -310,7 +326,7 @@ class Inference:
         steps: list[PlannedStep] = []
         for i, step in enumerate(plan.steps):
             if step.automatic:
-                evidence = next((s.move for s in plan.steps[i + 1:] if not s.automatic), None)
+                evidence = self._evidence(work.phase, plan.steps[i + 1:])
                 name = flow.phase(work.phase).name
                 seen_en = self.ruleset.describe(evidence, "en") if evidence else "the table"
                 seen_de = self.ruleset.describe(evidence, "de") if evidence else "den Tisch"
@@ -318,11 +334,10 @@ class Inference:
                     step.move,
                     automatic=True,
                     turn_to=step.turn_to,
-                    reason_en=(f"{work.active} has moved on from the {name.en} phase (turn "
-                               f"{work.turn}): the camera saw \"{seen_en}\", which fits only "
-                               "later"),
-                    reason_de=(f"{work.active} ist über die Phase {name.de} (Zug {work.turn}) "
-                               f"hinaus: Die Kamera sah „{seen_de}“, das passt erst später"),
+                    reason_en=(f"{work.active} has moved on from “{name.en}” (turn {work.turn}):"
+                               f" the camera saw “{seen_en}”, which fits only after it"),
+                    reason_de=(f"{work.active} ist über „{name.de}“ (Zug {work.turn}) hinaus: "
+                               f"Die Kamera sah „{seen_de}“, das passt erst danach"),
                 )
             steps.append(replace(step, phase=work.phase))
             if work.outcome is None:

@@ -1311,6 +1311,9 @@ class CreatureCrush(Ruleset):
 
     @staticmethod
     def _all_in_hell(state: GameState, p: str) -> bool:
+        for zone in (bd.lager(p), hand_zone(p)):  # the quick answer, nearly always
+            if any(state.owner.get(u) == p for u in state.cards_in(zone)):
+                return False
         mine = [u for u, o in state.owner.items() if o == p]
         return bool(mine) and all(bd.is_hell(state.where.get(u)) for u in mine)
 

@@ -15,7 +15,6 @@ alternatives, the most literal reading last.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -50,7 +49,7 @@ class _Explainer:
     def __init__(self, ruleset: Ruleset, state: GameState, diff: SnapshotDiff,
                  hints: Mapping[str, Any]) -> None:
         self.ruleset = ruleset
-        self.sim = copy.deepcopy(state, {id(state.catalog): state.catalog})
+        self.sim = state.clone()
         self.diff = diff
         self.hints = hints
         self.slots: list[list[Move]] = []
