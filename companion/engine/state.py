@@ -35,7 +35,7 @@ class _RandomFork:
     rest of the copy. The source must not be drawn from before the copy is (a state is
     copied to try moves on the copy, not to go on with the original meanwhile)."""
 
-    __slots__ = ("_parent", "_own")
+    __slots__ = ("_own", "_parent")
 
     def __init__(self, parent: Any) -> None:
         self._parent = parent
