@@ -89,3 +89,29 @@ def test_a_press_expectation_that_the_table_does_not_show_fails(tmp_path: Path) 
     line = broken.splitlines().index("    expect: {phase: taktik}") - 1  # the step's line
     report = referee_script(str(path), camera_only=True)
     assert any(f"broken.yaml:{line}: " in f and "taktik" in f for f in report.failures)
+
+
+def test_the_live_referee_passes_inferred_steps_and_absorbs_a_late_press() -> None:
+    """The contract with the live session: inferred ends reach it as `Applied` with source
+    "automatic" and their reasons; a press the engine already inferred adds nothing."""
+    from companion.engine.api import GameOverError, Move
+    from companion.engine.referee import config_from_script
+    from companion.server.engine_referee import EngineReferee
+    from companion.sim.table_state import snapshots
+
+    script = load_script(SCRIPTS / "creature-crush" / "opening.yaml")
+    shots = snapshots(script)
+    referee = EngineReferee(config_from_script(script))
+    referee.observe(None, shots[0])
+    applied = []
+    for k in range(1, 5):  # the opening draws, Ada's start phase, her first summon
+        applied += referee.observe(shots[k - 1], shots[k]).applied
+    inferred = [a for a in applied if a.source == "automatic"]
+    assert inferred and all(a.reason_en and a.reason_de for a in inferred)
+    assert all(a.move.kind == "next-phase" for a in inferred)
+    assert [a.source for a in applied if a.move.kind == "summon"] == [None]  # the caller's
+    late = referee.apply((Move("next-phase", "p1"),), "person")
+    assert late.applied == () and referee.engine.phase == "kampf"
+    referee.apply((Move("concede", "p2"),), "person")
+    with pytest.raises(GameOverError):
+        referee.apply((Move("pass", "p1"),), "person")
