@@ -28,6 +28,7 @@ from companion.engine.api import (
 )
 from companion.engine.ruleset import Ruleset
 from companion.engine.state import GameState
+from companion.engine.texts import register_flow
 
 
 def _ruleset(game_id: str) -> Ruleset:
@@ -42,6 +43,7 @@ class Game:
     def __init__(self, config: GameConfig, ruleset: Ruleset | None = None) -> None:
         self.config = config
         self.ruleset = ruleset or _ruleset(config.game)
+        register_flow(self.ruleset.game_id, getattr(self.ruleset, "flow", None))
         self.state: GameState = self.ruleset.setup(config)
         self.setup_chance = tuple(self.state.pending_chance)  # the opening shuffle, etc.
         self.state.pending_chance.clear()
@@ -116,9 +118,9 @@ class Game:
         """Apply `move` (legal or not), log it, and return its violations.
 
         A move of a kind the game does not have is refused (MoveFormatError): it is no
-        table reality, just a malformed request. Once the outcome is known, a person's
-        press or move is refused too (GameOverError): the table may still change (that is
-        recorded with `game.over`), but nobody plays on. `same_step` marks a move seen in the
+        table reality, just a malformed request. Once the outcome is known, "next phase" and
+        "end turn" are refused too (GameOverError): they lead nowhere. Any other move is
+        recorded with `game.over` and changes nothing. `same_step` marks a move seen in the
         same table change as the move that ended the game (legal, changes nothing).
         """
         if source not in SOURCES:
@@ -153,14 +155,12 @@ class Game:
             self.ended_at = entry.seq
         return violations
 
-    PRESSES: tuple[str, ...] = ("next-phase", "pass", "concede", "declare")
+    PRESSES: tuple[str, ...] = ("next-phase", "pass")
 
     def refuses(self, move: Move, source: str) -> bool:
-        """True when `push` would refuse `move` because the game is over: a press (phase,
-        turn, concede, declaration) or anything a person enters after the outcome."""
-        if self.state.outcome is None or move.kind in self.ruleset.report_kinds:
-            return False
-        return source == "person" or move.kind in self.PRESSES
+        """True when `push` would refuse `move` because the game is over: "next phase" and
+        "end turn" lead nowhere then. Anything else is recorded with `game.over`."""
+        return self.state.outcome is not None and move.kind in self.PRESSES
 
     def undo(self) -> LogEntry:
         """Take back the last move (rebuilt by replaying the rest of the log)."""

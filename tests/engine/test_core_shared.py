@@ -129,11 +129,13 @@ def test_after_the_end_presses_are_refused_and_table_changes_recorded(game_id: s
     game.push(Move("concede", "p2"))
     assert game.outcome() is not None and game.outcome().winner == "p1"  # type: ignore[union-attr]
     before = game.view("referee")
-    for move in (Move("next-phase", game.active), Move("pass", game.active),
-                 Move("concede", "p1"), Move("declare", "p1", value="x")):
+    for move in (Move("next-phase", game.active), Move("pass", game.active)):
         with pytest.raises(GameOverError, match="the game is over"):
             game.push(move, "person")
     assert len(game.log) == 1 and game.view("referee") == before
+    late = game.push(Move("concede", "p1"), "person")  # recorded, changes nothing
+    assert [v.code for v in late] == ["game.over"] and game.outcome().winner == "p1"  # type: ignore[union-attr]
+    game.undo()
     seen = next(m for m in game.ruleset.candidate_moves(game.state)
                 if m.kind not in ("next-phase", "pass", "concede", "declare"))
     violations = game.push(seen, "camera")  # the table still changes: recorded, no effect
