@@ -83,6 +83,11 @@ class EngineReferee:
             question = seen.question or question
         return Reaction(applied=self._applied(tuple(entries)), question=question)
 
+    def reset(self) -> None:
+        self._game = Game(self.config)
+        self._interpreter = None
+        self.hints = {}
+
     def rebuild(self, moves: list[Move]) -> None:
         game = Game(self.config)
         for m in moves:
