@@ -159,6 +159,8 @@ class Inference:
                     if reading and all(m.player != state.active for m in reading):
                         best = ((0, k), plan) if best is None or (0, k) < best[0] else best
                     continue
+                if k and reading and not any(self._may_happen(here, m) for m in reading):
+                    continue  # none of these moves has its place in this phase
                 broken, legal = self._broken(here, reading)
                 if not _evidenced(plan, legal):
                     continue
