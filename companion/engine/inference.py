@@ -26,6 +26,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from typing import Any
 
 from companion.engine.api import Move, blocking
 from companion.engine.ruleset import Ruleset
@@ -96,6 +97,7 @@ class Inference:
             for p in (*ruleset.flow.spec.setup_phases, *ruleset.flow.spec.turn_phases)
         }
         self.declared = frozenset(k for kinds in self.phase_moves.values() for k in kinds)
+        self._memo: tuple[Any, ...] | None = None
 
     # ------------------------------------------------------------------ the search
     def plans(self, state: GameState, explain: Explain, max_advances: int = MAX_ADVANCES,
@@ -110,17 +112,16 @@ class Inference:
         found: list[Plan] = []
         seen: set[tuple[str, ...]] = set()
         horizon = state.turn + 1
-        for k, (here, ends) in enumerate(self.advanced(state, max_advances, horizon)):
+        for k, (here, ends, given) in enumerate(self._read(state, explain, max_advances)):
             if best is not None and k > best:
                 break
-            given = explain(here)
             readings = [r for r in given if r]
             if k and len(readings) < len(given) and automatic is not None \
                     and automatic(state, here):
                 readings = [[]]  # the automatic steps of the phases passed show it all
             for reading in readings:
-                if reading and not any(self._may_happen(here, m) for m in reading):
-                    continue  # none of these moves has its place in this phase
+                if not self._has_place(here, reading):
+                    continue  # these moves have no place in this phase
                 budget = (max_advances if best is None else best) - k
                 if not self._spans_phases(reading):
                     budget = 0  # all in one phase: the ends of phases before it are the k
@@ -148,10 +149,9 @@ class Inference:
         begins with a wrong roll still began). None when moving on does not help.
 
         An inferred end of turn needs a legal move of the new player as its evidence."""
-        horizon = state.turn + 1
         best: tuple[tuple[int, int], Plan] | None = None
-        for k, (here, ends) in enumerate(self.advanced(state, max_advances, horizon)):
-            for reading in explain(here):
+        for k, (here, ends, given) in enumerate(self._read(state, explain, max_advances)):
+            for reading in given:
                 plan = Plan((*ends, *(PlannedStep(m) for m in reading)))
                 if k and here.outcome is not None and state.outcome is None:
                     # the phases passed ended the game (a score phase reached 15 points):
@@ -159,8 +159,8 @@ class Inference:
                     if reading and all(m.player != state.active for m in reading):
                         best = ((0, k), plan) if best is None or (0, k) < best[0] else best
                     continue
-                if k and reading and not any(self._may_happen(here, m) for m in reading):
-                    continue  # none of these moves has its place in this phase
+                if k and not self._has_place(here, reading):
+                    continue  # these moves have no place in this phase
                 broken, legal = self._broken(here, reading)
                 if not _evidenced(plan, legal):
                     continue
@@ -210,6 +210,29 @@ class Inference:
                 legal.add(i)
             self.ruleset.apply(work, move)
         return broken, legal
+
+    def _read(self, state: GameState, explain: Explain, limit: int
+              ) -> Iterator[tuple[GameState, tuple[PlannedStep, ...], list[list[Move]]]]:
+        """The states `advanced` reaches, each with what `explain` reads there; one table
+        change is read once for both searches (`plans`, then `least_broken`). The states
+        are never changed: readings are tried on copies."""
+        memo = self._memo
+        if memo is None or memo[0] is not state or memo[1] is not explain or memo[2] != limit:
+            chain = self.advanced(state, limit, state.turn + 1)
+            memo = self._memo = (state, explain, limit, [], chain)
+        done, chain = memo[3], memo[4]
+        i = 0
+        while True:
+            if i < len(done):
+                yield done[i]
+            else:
+                step = next(chain, None)
+                if step is None:
+                    return
+                here, ends = step
+                done.append((here, ends, explain(here)))
+                yield done[i]
+            i += 1
 
     def advanced(self, state: GameState, limit: int, horizon: int
                  ) -> Iterator[tuple[GameState, tuple[PlannedStep, ...]]]:
@@ -303,6 +326,16 @@ class Inference:
         allowed = self.phase_moves.get(phase, frozenset())
         return next((m for m in seen if m.kind in self.declared and m.kind not in allowed),
                     seen[0] if seen else None)
+
+    def _has_place(self, state: GameState, reading: list[Move]) -> bool:
+        """Whether the flow spec lets `reading` happen in the current phase: every move of
+        a declared kind has its place here; a reading that spans phases (a summon and a
+        move seen at once) needs one of them to."""
+        if not reading:
+            return True
+        if self._spans_phases(reading):
+            return any(self._may_happen(state, m) for m in reading)
+        return all(self._may_happen(state, m) for m in reading)
 
     def _spans_phases(self, reading: list[Move]) -> bool:
         """True when no single phase has a place for every declared kind of `reading` (a
