@@ -28,6 +28,9 @@ class SnapshotDiff:
     tokens: tuple[tuple[SeenToken | None, SeenToken | None], ...] = ()
     """(before, after) of each token that appeared, vanished or now lies elsewhere (another
     zone or another card, `on`); None where it was not seen."""
+    visible: frozenset[str] = frozenset()
+    """Every card uid the camera sees after the change (cards not in it are covered, in a
+    pile below its top, or off the table)."""
 
     @property
     def empty(self) -> bool:

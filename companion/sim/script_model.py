@@ -58,6 +58,7 @@ class Step:
     draw: dict[str, int] = field(default_factory=dict)
     dice: dict[str, DiceState] = field(default_factory=dict)
     burn: list[str] = field(default_factory=list)
+    roll: list[str] = field(default_factory=list)
     phase: bool | str = False
     pass_turn: bool = False
     declare: dict[str, Any] = field(default_factory=dict)

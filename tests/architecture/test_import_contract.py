@@ -40,6 +40,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("companion.server",),
     ("companion.tournaments",),
     ("companion.hall",),
+    ("companion.benchmarks",),  # measurements over the whole stack (vision on the simulator)
     ("companion.cli", "companion.bench"),
 ]
 """Bottom first."""
@@ -50,8 +51,6 @@ EXEMPT: dict[str, str] = {
     "companion.engine.referee": "plays table scripts (sim) through a game's ruleset",
     "companion.engine.bench": "benchmarks every registered game",
     "companion.engine.commands": "the `companion referee` command",
-    # Moves to a module above vision and sim on branch `sim`.
-    "companion.vision.bench": "renders simulated tables to measure the detector",
 }
 
 

@@ -43,8 +43,9 @@ def toy() -> Iterator[None]:
     games.unregister("toy-duel")
 
 
-def either(seed: int = 3) -> tuple[Game, Interpreter, str]:
-    config = GameConfig(game="toy-duel", players=("A", "B"), decks={}, first="p1", seed=seed)
+def either(active: str = "p1", seed: int = 3) -> tuple[Game, Interpreter, str]:
+    """The toy game in `active`'s turn, a card of p2's hand to be seen on p1's field."""
+    config = GameConfig(game="toy-duel", players=("A", "B"), decks={}, first=active, seed=seed)
     game = Game(config, EitherPlayer())
     card = game.state.cards_in("p2.hand")[0]
     return game, Interpreter(game, TableSnapshot(game="toy-duel")), card
@@ -57,7 +58,9 @@ def laid(card: str) -> TableSnapshot:
 @pytest.mark.usefixtures("toy")
 @pytest.mark.parametrize("hint", ["p1", "p2"])
 def test_the_named_player_is_the_one_who_moved(hint: str) -> None:
-    _game, interp, card = either()
+    """In the named player's own turn (in the other's, the change might also show the other
+    player's turn begun, and the companion asks)."""
+    _game, interp, card = either(active=hint)
     seen = interp.observe(laid(card), "camera", {"player": hint})
     assert seen.question is None
     assert [(m.kind, m.player) for m in seen.moves] == [("enlist", hint)]

@@ -199,9 +199,11 @@ KNOWN_GAPS: dict[tuple[str, int], str] = {
     # What the camera-only reading gets wrong today (issue 11, "Memory of what the camera
     # cannot see"); each is a strict xfail, so a fix shows up as a failure to remove it here.
     ("trick-or-beat", 1): "draft: a card discarded from the hand is taken from the face-down "
-    "creatures on the lane, whose identity the follower believed to be that card",
-    ("trick-or-beat", 2): "draft: as seed 1 (p2's discard, a card believed on p1's lane)",
-    ("trick-or-beat", 4): "draft: as seed 2",
+    "creatures on a lane, whose identity the follower believed to be that card",
+    ("trick-or-beat", 2): "draft: p1's discard is asked as p2's discard or as p1 having moved "
+    "on to play it as a tactic; neither is what happened",
+    ("trick-or-beat", 3): "draft: as seed 2",
+    ("trick-or-beat", 4): "draft: as seed 1 (p2's discard, a card believed on p1's lane)",
     ("trick-or-beat", 5): "draft: a discard is given to the player with more cards beyond "
     "eight; the camera cannot see whose hand it left (no person move tells)",
     ("fire-emblem-cipher", 0): "a defeated lord's orb, moved by the rules at the end of "

@@ -39,9 +39,9 @@ PLANTED = [
      "tests/rulebook/test_creature_crush_numbers.py::"
      "test_an_effect_not_carried_out_lapses_with_the_turn"),
     (Patch("planted: the interpreter's player hint inverted",
-           "companion/engine/interpreter.py", "observe",
-           "legal = [c for c in legal if all(m.player == by for m in c)] or legal",
-           "legal = [c for c in legal if all(m.player != by for m in c)] or legal"),
+           "companion/engine/interpreter.py", "_observe",
+           "plans = [p for p in plans if all(m.player == by for m in p.moves)] or plans",
+           "plans = [p for p in plans if all(m.player != by for m in p.moves)] or plans"),
      "tests/engine/test_interpreter_hints.py::test_the_named_player_is_the_one_who_moved[p2]"),
 ]
 
