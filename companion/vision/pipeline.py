@@ -1,19 +1,26 @@
 """One camera frame in, at most one settled TableSnapshot out.
 
-frame -> grayscale -> detector (card stickers every frame, with crop retries around the cards
-the tracker knows; ArUco on a schedule, because it costs most) -> geometry (mat mm, zone,
-tapped) -> identities (sticker number -> card id via the cardset) -> tracker, which also gets
-two cheap cues computed on a 1/8-size copy of the frame: motion (pixels that changed since the
-last frame) and a hand mask (skin-coloured pixels that differ from the still background).
+frame -> (turned back if the picture is mirrored) -> checks of the picture itself (black,
+frozen, dark) -> grayscale -> detector (card stickers every frame, with crop retries around the
+cards the tracker knows; ArUco on a schedule, because it costs most) -> geometry (mat mm, zone,
+tapped; the fit needs two corner markers and is held while fewer are visible) -> dice (top
+faces only, of the dice the game uses) -> identities (sticker number -> card id via the
+cardset) -> tracker, which also gets two cheap cues computed on a 1/8-size copy of the frame:
+motion (pixels that changed since the last frame) and a hand mask (anything that differs from
+the still table and reaches in from the picture's border: an arm, whatever its skin, sleeve or
+glove).
+
+A frame that cannot be read (black, frozen, no mat located) never reaches the tracker: the
+table is held as it was and the stats say why in plain words (`PipelineStats.messages`).
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol
+from collections.abc import Collection, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any, Literal, Protocol
 
 import cv2
 import numpy as np
@@ -22,7 +29,9 @@ from companion.markers.payload import BackPayload, FrontPayload, decode_aruco
 from companion.snapshot import TableSnapshot, back_uid, card_uid
 from companion.vision.decoders.aruco import ArucoOptions, ArucoReader
 from companion.vision.detect import Detection, Detector, _interpret_aruco
-from companion.vision.geometry import GeometryError, MatGeometry
+from companion.vision.dice import TopFaceFilter
+from companion.vision.frame_check import FrameCheck, InputVerdict
+from companion.vision.geometry import MIN_CORNERS, CameraProfile, GeometryError, MatGeometry
 from companion.vision.sources import Frame
 from companion.vision.tracker import FrameObservation, Sighting, Tracker
 
@@ -30,8 +39,9 @@ SMALL = 8  # cue images are 1/SMALL of the frame
 MOTION_LEVEL = 22  # grey levels a small pixel must change by to count as motion
 BACKGROUND_LEVEL = 30
 STILL_FRAMES_FOR_BACKGROUND = 4
-ABSORB_STILL_S = 2.0  # a skin-coloured thing that stays still this long is part of the table
+ABSORB_STILL_S = 2.0  # a new thing at the picture's edge that stays still this long is table
 HAND_MIN_SHARE = 0.002
+MIRROR_TRY_EVERY = 3  # frames without a mat between looks at the mirrored picture
 DICE_ARUCO = ArucoOptions(thresh_win_min=5, thresh_win_max=13, thresh_win_step=8)
 """Two threshold windows: on simulated 1080p frames with the camera at 69 cm this reads 94 % of
 12 mm die faces per frame where the reader's default three windows (5, 13, 21) read 72 %."""
@@ -73,8 +83,23 @@ class CardNumbers(Protocol):
     def by_number(self, number: int) -> Any: ...
 
 
+MatFit = Literal["ok", "held", "none"]
+
+
 @dataclass(frozen=True)
 class PipelineStats:
+    """What one frame did, for the page's camera health.
+
+    `mat_fit`: "ok" (two or more corner markers in view), "held" (fewer: the last fit is kept),
+    "none" (the mat was never located). `input`: the picture's own state (frame_check:
+    "ok", "dark", "black", "frozen"). `mirrored`: the picture is being turned back (a mirror
+    clip; given with --mirror or found from corner markers that read only when flipped).
+    `orientation`: "upright" or "upside-down" (player 2's side at the bottom of the picture;
+    read as well, said for the person setting up). `messages`: plain sentences, most important
+    first, for the page; empty when all is well. `recording`: whether this frame could change
+    the table (False for black, frozen or mat-less frames).
+    """
+
     fps: float
     frame_ms: float
     markers_seen: int
@@ -83,14 +108,28 @@ class PipelineStats:
     hand: bool
     motion: float
     aruco_run: bool
+    mat_fit: MatFit = "none"
+    corners_seen: int = 0
+    input: str = "ok"
+    mirrored: bool = False
+    orientation: str = "upright"
+    recording: bool = True
+    messages: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class PipelineUpdate:
+    """`image` is the frame as read: turned back when the picture is mirrored, so overlays of
+    `detections` belong on it rather than on the camera's raw frame."""
+
     snapshot: TableSnapshot | None
     stats: PipelineStats
     detections: tuple[Detection, ...] = ()
     sightings: tuple[Sighting, ...] = ()
+    image: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -109,12 +148,6 @@ class ArucoSchedule:
     margin_px: int = 48
 
 
-def skin_mask(small_bgr: np.ndarray) -> np.ndarray:
-    """Skin-coloured pixels (YCrCb box that covers light to dark skin under warm light)."""
-    ycrcb = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2YCrCb)
-    return np.asarray(cv2.inRange(ycrcb, (40, 135, 80), (245, 180, 130)) > 0)
-
-
 def _contains(outer: tuple[int, int, int, int], inner: tuple[int, int, int, int]) -> bool:
     return (outer[0] <= inner[0] and outer[1] <= inner[1] and inner[2] <= outer[2]
             and inner[3] <= outer[3])
@@ -122,7 +155,8 @@ def _contains(outer: tuple[int, int, int, int], inner: tuple[int, int, int, int]
 
 def reaching_in(mask: np.ndarray) -> np.ndarray:
     """Only blobs that touch the picture's border: a hand over the table always has an arm
-    coming in from outside the view, while skin-coloured card art lies inside it."""
+    coming in from outside the view, whatever its colour (skin of any tone, a sleeve, a glove),
+    while a card laid down, a die thrown or card art lies inside it."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8),
                                                                connectivity=8)
     if count <= 1:
@@ -149,7 +183,12 @@ class Pipeline:
         game_code: int = 0,
         aruco: ArucoReader | None = None,
         schedule: ArucoSchedule | None = None,
+        dice: Collection[str] | None = None,
+        mirror: bool | None = None,
+        camera: CameraProfile | None = None,
     ) -> None:
+        """`dice`: the die names the game uses (None: any of ours); `mirror`: True/False to
+        say whether the picture is mirrored, None to find out from the corner markers."""
         self.layout = layout
         self.detector = detector
         self.tracker = tracker
@@ -173,14 +212,25 @@ class Pipeline:
         self._frame_no = 0
         self._fps = 0.0
         self._last_wall: float | None = None
+        self.mirror_mode = mirror
+        self.mirrored = bool(mirror)
+        self.top_faces = TopFaceFilter(dice, camera=camera)
+        self.frame_check = FrameCheck()
+        self._mirror_reader: ArucoReader | None = None
+        self._no_mat_frames = 0
+        self._corners_seen = 0
 
     # ----- cues -----------------------------------------------------------------------------
 
-    def _cues(self, image: np.ndarray, time_s: float) -> tuple[float, np.ndarray]:
+    @staticmethod
+    def _small(image: np.ndarray) -> np.ndarray:
         h, w = image.shape[:2]
         small = cv2.resize(image, (w // SMALL, h // SMALL), interpolation=cv2.INTER_AREA)
         if small.ndim == 2:
             small = cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
+        return np.asarray(small)
+
+    def _cues(self, small: np.ndarray, time_s: float) -> tuple[float, np.ndarray]:
         motion = 0.0
         if self._dirty.shape != small.shape[:2]:
             self._dirty = np.zeros((small.shape[0], small.shape[1]), bool)
@@ -195,7 +245,7 @@ class Pipeline:
         if self._background is None:
             self._background = small.copy()
         changed = cv2.absdiff(small, self._background).max(axis=2) > BACKGROUND_LEVEL
-        hand = reaching_in(skin_mask(small) & changed)
+        hand = reaching_in(changed)
         if motion < self.tracker.settings.motion_threshold:
             self._still_frames += 1
             if self._still_since is None:
@@ -325,17 +375,58 @@ class Pipeline:
             self._dirty[:] = False
         return dets + self._aruco_dets, mode is not None
 
-    def _calibrate(self, dets: Sequence[Detection]) -> None:
-        corners = [d for d in dets if d.aruco is not None and d.aruco.kind == "corner"]
-        if not corners:
-            return
+    def _calibrate(self, dets: Sequence[Detection]) -> int:
+        """Fit or follow the mat; returns how many of its corner markers are in view."""
+        ids = {int(c.marker_id) for c in self.layout.corners}
+        corners = [d for d in dets if d.aruco is not None and d.aruco.kind == "corner"
+                   and d.marker_id in ids]
+        seen = len({d.marker_id for d in corners})
+        if seen < MIN_CORNERS:
+            return seen
         if self.geometry is None:
             try:
                 self.geometry = MatGeometry.fit(corners, self.layout)
             except GeometryError:
-                return
+                return seen
         else:
             self.geometry.update(corners)
+        return seen
+
+    def _corners_when_flipped(self, gray: np.ndarray) -> int:
+        """How many of this mat's corner markers read in the mirror image of `gray`."""
+        reader = self.aruco or self._mirror_reader
+        if reader is None:
+            reader = self._mirror_reader = ArucoReader()
+        ids = {int(c.marker_id) for c in self.layout.corners}
+        return len({m for m, _ in reader.read(np.ascontiguousarray(cv2.flip(gray, 1)))
+                    if m in ids})
+
+    def _check_mirror(self, gray: np.ndarray, corners_seen: int) -> None:
+        """Auto mode: corner markers do not read in a mirrored picture (ArUco codes are not
+        mirror-symmetric), so when the mat is missing, look at the mirror image now and then;
+        if two or more of its corners read there, the picture is mirrored (a mirror clip)."""
+        if self.mirror_mode is not None or corners_seen >= MIN_CORNERS:
+            self._no_mat_frames = 0
+            return
+        self._no_mat_frames += 1
+        lost_long = self.geometry is None or self._no_mat_frames >= 3 * 30
+        if not lost_long or self._no_mat_frames % MIRROR_TRY_EVERY:
+            return
+        if self._corners_when_flipped(gray) >= MIN_CORNERS:
+            self.mirrored = not self.mirrored
+            self._restart()
+
+    def _restart(self) -> None:
+        """Forget everything tied to the picture's pixels (after it was turned)."""
+        self.geometry = None
+        self._prev_small = None
+        self._background = None
+        self._known_quads.clear()
+        self._patches.clear()
+        self._aruco_dets = []
+        self._dirty = np.zeros((1, 1), bool)
+        self._last_full = -(10**9)
+        self._no_mat_frames = 0
 
     def _sighting(self, det: Detection) -> Sighting | None:
         assert self.geometry is not None
@@ -354,41 +445,96 @@ class Pipeline:
         if det.kind == "back" and isinstance(det.payload, BackPayload):
             return Sighting(back_uid(det.payload.serial), "card", place.x_mm, place.y_mm, zone,
                             place.angle_deg, place.tapped, False, None, det.confidence)
-        if det.aruco is not None and det.aruco.kind == "die" and det.aruco.die is not None:
-            return Sighting(det.aruco.die, "die", place.x_mm, place.y_mm, zone, place.angle_deg,
-                            False, True, det.aruco.value, det.confidence)
         if det.aruco is not None and det.aruco.kind == "token" and det.aruco.token is not None:
             return Sighting(det.aruco.token, "token", place.x_mm, place.y_mm, zone,
                             place.angle_deg, False, True, None, det.confidence)
         return None
+
+    def _dice(self, dets: Sequence[Detection], image_size: tuple[int, int]
+              ) -> tuple[list[tuple[Sighting, Detection]], list[str]]:
+        """Sightings of the dice's top faces; texts of die faces no die of this game has."""
+        assert self.geometry is not None
+        size = (float(self.layout.width_mm), float(self.layout.height_mm))
+        tops, dropped = self.top_faces.judge(dets, self.geometry, image_size, size)
+        out = []
+        for top in tops:
+            zone = self.layout.zone_at(top.x_mm, top.y_mm)
+            zone_id = zone if zone is None or isinstance(zone, str) else str(
+                getattr(zone, "id", zone))
+            out.append((Sighting(top.die, "die", top.x_mm, top.y_mm, zone_id, top.angle_deg,
+                                 False, True, top.value, top.confidence), top.detection))
+        strangers = [v.detection.text for v in dropped if v.reason == "not-in-game"]
+        return out, strangers
+
+    def _messages(self, verdict: InputVerdict, mat_fit: MatFit, corners: int,
+                  orientation: str) -> tuple[str, ...]:
+        out = []
+        if verdict.message:
+            out.append(verdict.message)
+        if verdict.usable:
+            if mat_fit == "none":
+                ids = ", ".join(str(c.marker_id) for c in self.layout.corners)
+                if corners == 1:
+                    out.append("Only one corner marker of the mat reads: the mat is located from "
+                               "two or more. Uncover the corners or show more of the mat.")
+                else:
+                    out.append("The mat is not in view: none of its corner markers reads (ids "
+                               f"{ids}). Point the camera at the whole mat; nothing is recorded "
+                               "until it is found.")
+            elif mat_fit == "held":
+                out.append(f"Only {corners} of the mat's 4 corner markers in view: the mat is "
+                           "held where it was last seen. Uncover the corners.")
+        if self.mirrored and self.mirror_mode is None:
+            out.append("The picture is mirrored (a mirror clip?): it is turned back before "
+                       "reading. Start with --mirror to skip this check.")
+        if orientation == "upside-down":
+            out.append("The picture is upside down (player 2's side at the bottom): it reads "
+                       "as well; turn the camera for an upright view.")
+        return tuple(out)
 
     # ----- the frame ------------------------------------------------------------------------
 
     def process(self, frame: Frame) -> PipelineUpdate:
         started = time.perf_counter()
         image = frame.image
+        if self.mirrored:
+            image = cv2.flip(image, 1)
+        small = self._small(image)
+        verdict = self.frame_check.check(small, frame.time_s)
+        if not verdict.usable:
+            return self._update(started, None, verdict, [], [], False, 0.0, False, image)
         gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        motion, hand = self._cues(image, frame.time_s)
+        motion, hand = self._cues(small, frame.time_s)
         dets, ran = self._detect(gray, frame.time_s)
-        self._calibrate(dets)
+        self._corners_seen = self._calibrate(dets)
+        self._check_mirror(gray, self._corners_seen)
         sightings: list[Sighting] = []
         unknown: list[str] = []
-        if self.geometry is not None:
-            for det in dets:
-                if det.kind == "unknown":
-                    unknown.append(det.text)
-                    continue
-                sight = self._sighting(det)
-                if sight is None and det.kind == "front":
-                    unknown.append(det.text)  # another game's card, or not in the cardset
-                if sight is not None:
-                    sightings.append(sight)
-                    if sight.kind == "card":
-                        self._card_keys.add(sight.key)
-                    if sight.kind == "card" or ran:  # cached ArUco readings are not news
-                        self._known_quads[sight.key] = det.corners
-                        self._patches[sight.key] = place_patch(gray, det.corners)
         hand_flag = float(np.count_nonzero(hand)) / max(hand.size, 1) >= HAND_MIN_SHARE
+        if self.geometry is None:
+            return self._update(started, None, verdict, dets, [], ran, motion, hand_flag, image)
+        height, width = gray.shape[:2]
+        dice, strangers = self._dice(dets, (width, height))
+        unknown.extend(strangers)
+        placed: list[tuple[Sighting, Detection]] = list(dice)
+        for det in dets:
+            if det.kind == "unknown":
+                unknown.append(det.text)
+                continue
+            if det.aruco is not None and det.aruco.kind == "die":
+                continue
+            sight = self._sighting(det)
+            if sight is None and det.kind == "front":
+                unknown.append(det.text)  # another game's card, or not in the cardset
+            if sight is not None:
+                placed.append((sight, det))
+        for sight, det in placed:
+            sightings.append(sight)
+            if sight.kind == "card":
+                self._card_keys.add(sight.key)
+            if sight.kind == "card" or ran:  # cached ArUco readings are not news
+                self._known_quads[sight.key] = det.corners
+                self._patches[sight.key] = place_patch(gray, det.corners)
         unchanged = self._unchanged(gray, {s.key for s in sightings})
         obs = FrameObservation(frame.time_s, sightings, motion, hand_flag,
                                self._occlusion(hand), unknown, unchanged)
@@ -397,24 +543,42 @@ class Pipeline:
         self._known_quads = {k: q for k, q in self._known_quads.items() if k in present}
         self._patches = {k: p for k, p in self._patches.items() if k in present}
         self._card_keys &= present
+        return self._update(started, snapshot, verdict, dets, sightings, ran, motion, hand_flag,
+                            image)
+
+    def _update(self, started: float, snapshot: TableSnapshot | None, verdict: InputVerdict,
+                dets: Sequence[Detection], sightings: Sequence[Sighting], ran: bool,
+                motion: float, hand: bool, image: np.ndarray) -> PipelineUpdate:
         self._frame_no += 1
         elapsed = time.perf_counter() - started
         self._fps = 1 / elapsed if self._fps == 0 else 0.9 * self._fps + 0.1 / max(elapsed, 1e-6)
+        recording = verdict.usable and self.geometry is not None
+        mat_fit: MatFit = "none" if self.geometry is None else (
+            "ok" if self._corners_seen >= MIN_CORNERS else "held")
+        orientation = self.geometry.orientation() if self.geometry is not None else "upright"
         stats = PipelineStats(
             fps=round(self._fps, 1), frame_ms=round(elapsed * 1000, 2), markers_seen=len(dets),
             cards_seen=sum(1 for s in sightings if s.kind == "card"),
-            calibration_ok=self.geometry is not None, hand=hand_flag, motion=round(motion, 4),
-            aruco_run=ran,
+            calibration_ok=self.geometry is not None, hand=hand, motion=round(motion, 4),
+            aruco_run=ran, mat_fit=mat_fit, corners_seen=self._corners_seen,
+            input=verdict.state, mirrored=self.mirrored, orientation=orientation,
+            recording=recording,
+            messages=self._messages(verdict, mat_fit, self._corners_seen, orientation),
         )
-        return PipelineUpdate(snapshot, stats, tuple(dets), tuple(sightings))
+        return PipelineUpdate(snapshot, stats, tuple(dets), tuple(sightings), image)
 
 
 def build_pipeline(layout: Any, game: str, cards: CardNumbers | None, backend: str = "zxing",
-                   tracker: Tracker | None = None) -> Pipeline:
-    """The default pipeline for a game: zxing stickers, scheduled ArUco, default tracker."""
+                   tracker: Tracker | None = None, mirror: bool | None = None,
+                   dice: Collection[str] | None = None) -> Pipeline:
+    """The default pipeline for a game: zxing stickers, scheduled ArUco, default tracker, only
+    the dice the game uses (`dice` overrides, e.g. with counter dice), the mirror found from
+    the corner markers unless `mirror` says."""
+    from companion.markers.dice_sets import game_dice
     from companion.vision.tracker import TrackerSettings
 
     settings = TrackerSettings(card_w_mm=layout.card_w_mm, card_h_mm=layout.card_h_mm,
                                sticker_mm=layout.sticker_mm)
     return Pipeline(layout, Detector(backend, aruco=False), tracker or Tracker(game, settings),
-                    cards=cards, aruco=ArucoReader(DICE_ARUCO))
+                    cards=cards, aruco=ArucoReader(DICE_ARUCO),
+                    dice=game_dice(game) if dice is None else dice, mirror=mirror)

@@ -8,6 +8,10 @@ mid-air. The tracker therefore
   its place looking exactly as when it was last read (the decoder merely missed it) hold it;
   another card on its sticker counts as gone (piles show only their top card),
 - takes a die's value as the majority of its recent reads (since the table last moved),
+- counts a die's rolls: hidden (under a hand, or unseen while the table moves) for a few frames
+  and then seen again moved or turned, it was picked up and thrown, even if it shows the same
+  value as before (`SeenDie.rolls`, also when it was thrown into another zone); a hand passing
+  over a die that is not touched leaves it where it lay and is no roll,
 - emits a `TableSnapshot` only when the table has settled: no motion and no hand for
   `settle_s` seconds, nothing pending, and only when it differs from the last one emitted.
 """
@@ -27,6 +31,9 @@ MOTION_THRESHOLD = 0.003  # share of the view that changed between frames
 MOVE_MM = 12.0
 SIDE_OVERLAP_MIN_MM = 6.0  # a card beside another in its zone lies on it when they overlap this
 SIDE_SHIFT_MIN_MM = 5.0  # ... and it is shifted along the lower card's length at least this much
+ROLL_HIDDEN_FRAMES = 2  # a die unseen this many frames under a hand or motion may have been lifted
+ROLL_MOVE_MM = 4.0  # ... and lies this far from where it was, or
+ROLL_TURN_DEG = 12.0  # ... is turned this much, or shows another value: it was rolled
 
 
 def _never_occluded(x_mm: float, y_mm: float) -> bool:
@@ -78,6 +85,9 @@ class _Item:
     confidence: float = 0.0
     since: int = 0  # order in which items were confirmed (later = on top)
     values: deque[tuple[float, int]] = field(default_factory=lambda: deque(maxlen=90))
+    hidden: int = 0  # frames in a row unseen under a hand or while the table moved
+    rolls: int = 0
+    lifted: tuple[float, float, float] | None = None  # x, y, angle when it was hidden
 
 
 @dataclass(frozen=True)
@@ -143,6 +153,9 @@ class Tracker:
             item = _Item(key, sight.kind, sight.x_mm, sight.y_mm, sight.zone, sight.angle_deg,
                          sight.tapped, sight.face_up)
             self._items[key] = item
+        if item.lifted is not None:
+            self._maybe_rolled(item, sight, time_s)
+        item.hidden = 0
         moved = math.hypot(sight.x_mm - item.x_mm, sight.y_mm - item.y_mm) > MOVE_MM
         if item.present and (moved or sight.zone != item.zone or sight.tapped != item.tapped
                              or sight.face_up != item.face_up):
@@ -174,7 +187,12 @@ class Tracker:
             if item.hits <= 0:
                 del self._items[item.key]
             return
-        if not quiet or obs.occluded(item.x_mm, item.y_mm) or item.key in obs.unchanged:
+        covered = not quiet or obs.occluded(item.x_mm, item.y_mm)
+        if covered and item.kind == "die":
+            item.hidden += 1
+            if item.hidden >= ROLL_HIDDEN_FRAMES and item.lifted is None:
+                item.lifted = (item.x_mm, item.y_mm, item.angle_deg)
+        if covered or item.key in obs.unchanged:
             return  # held: a hand or motion may hide it, or only the decoder missed it
         if not self._covered_by_card(item, seen) and self._under_small_item(item):
             return  # held: a die or token lies on its sticker
@@ -183,6 +201,19 @@ class Tracker:
         if item.misses >= self.settings.vanish_frames:
             del self._items[item.key]
             self._last_change = obs.time_s
+
+    def _maybe_rolled(self, item: _Item, sight: Sighting, time_s: float) -> None:
+        """A die seen again after it was hidden: rolled if it lies moved or turned. (Not its
+        value alone: a thrown die never lands exactly where it lay, while a misread value
+        would count a roll that never happened.)"""
+        assert item.lifted is not None
+        x, y, angle = item.lifted
+        item.lifted = None
+        turned = abs((sight.angle_deg - angle + 45.0) % 90.0 - 45.0)  # a cube's top: 90-fold
+        if math.hypot(sight.x_mm - x, sight.y_mm - y) >= ROLL_MOVE_MM or turned >= ROLL_TURN_DEG:
+            item.rolls += 1
+            item.values.clear()  # the throw starts a new reading of its value
+            self._last_change = time_s
 
     def _covered_by_card(self, item: _Item, seen: dict[str, Sighting]) -> bool:
         """Another card seen now where this card's sticker is: it lies on top (a pile)."""
@@ -221,7 +252,7 @@ class Tracker:
         """Cheap fingerprint of the confirmed table: unchanged means no new snapshot is due."""
         return tuple(sorted(
             (i.key, i.zone, i.face_up, i.tapped, round(i.x_mm / 5), round(i.y_mm / 5),
-             self._die_value(i) if i.kind == "die" else 0)
+             self._die_value(i) if i.kind == "die" else 0, i.rolls)
             for i in self._items.values() if i.present
         ))
 
@@ -236,7 +267,8 @@ class Tracker:
             return None
         self._checked_signature = signature
         snap = self.current()
-        if self._emitted is not None and snap.same_table(self._emitted):
+        if (self._emitted is not None and snap.same_table(self._emitted)
+                and _rolls(snap) == _rolls(self._emitted)):
             return None
         self._seq += 1
         snap = snap.with_seq(self._seq, time_s)
@@ -330,7 +362,7 @@ class Tracker:
                 dice.append(SeenDie(
                     die=d.key, value=self._die_value(d) or 0, zone=zone, on=on,
                     x_mm=round(d.x_mm, 1), y_mm=round(d.y_mm, 1),
-                    confidence=round(min(1.0, d.confidence), 3)))
+                    confidence=round(min(1.0, d.confidence), 3), rolls=d.rolls))
         tokens = []
         for t in present:
             if t.kind == "token":
@@ -341,3 +373,7 @@ class Tracker:
         return TableSnapshot(game=self.game, seq=self._seq, time_s=self.time_s,
                              cards=tuple(seen_cards), dice=tuple(dice), tokens=tuple(tokens),
                              unknown_markers=self._unknown)
+
+
+def _rolls(snapshot: TableSnapshot) -> dict[str, int]:
+    return {d.die: d.rolls for d in snapshot.dice}
