@@ -129,9 +129,12 @@ def _parse_decks(values: tuple[str, ...], game: str) -> dict[str, tuple[str, ...
               help="Address to listen on; anything but localhost requires a PIN for actions.")
 @click.option("--no-browser", is_flag=True)
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@click.option("--mirror/--no-mirror", default=None,
+              help="The picture is (not) mirrored, e.g. by a laptop's mirror clip "
+                   "[default: found from the mat's corner markers].")
 def serve(camera: int | None, video: str | None, url: str | None, game: str,
           decks: tuple[str, ...], players: str, port: int, host: str, no_browser: bool,
-          db: Path | None) -> None:
+          db: Path | None, mirror: bool | None = None) -> None:
     """Watch a real table: camera, video file or stream, refereed live on the page."""
     from companion.cardsets import load_cardset
     from companion.engine.api import GameConfig
@@ -155,7 +158,7 @@ def serve(camera: int | None, video: str | None, url: str | None, game: str,
     layout = load_layout(game)
     # a video file ends; a camera or stream that drops out is reopened (game state kept)
     source: Any = open_source(spec) if video else ReconnectingSource(lambda: open_source(spec))
-    pipeline = build_pipeline(layout, game, load_cardset(game))
+    pipeline = build_pipeline(layout, game, load_cardset(game), mirror=mirror)
     pin = new_pin() if needs_pin(host) else None
     live = build_live(config, FrameFeed(source, pipeline), db or default_db(),
                       f"table: {spec}", pin=pin)

@@ -15,7 +15,7 @@ from companion.errors import CompanionError
 from companion.games import GAMES, game_by_code
 from companion.markers.payload import BackPayload, FrontPayload
 from companion.vision.decoders import BACKENDS
-from companion.vision.detect import Detection, Detector
+from companion.vision.detect import Detection, Detector, detect_oriented
 from companion.vision.geometry import GeometryError, MatGeometry, load_camera_profile
 from companion.vision.sources import read_image
 
@@ -71,15 +71,27 @@ def _infer_game(detections: Sequence[Detection]) -> str | None:
     return None
 
 
-def scan_image(path: Path, game: str | None, backend: str) -> dict[str, Any]:
-    """Everything `companion scan` reports about one photo, as plain data."""
+def scan_image(path: Path, game: str | None, backend: str, mirror: bool | None = None
+               ) -> dict[str, Any]:
+    """Everything `companion scan` reports about one photo, as plain data.
+
+    With the mat located, die faces are judged as the live pipeline judges them: only the top
+    face of a die the game uses gives a value; side faces and strangers are said to be such.
+    """
     from companion.layouts import load_layout
+    from companion.markers.dice_sets import game_dice
+    from companion.vision.dice import TopFaceFilter
 
     gray = read_image(path)
-    detections = Detector(backend=backend, read_qr=True).detect(gray)
+    corner_ids = None
+    if game is not None:
+        corner_ids = {int(c.marker_id) for c in load_layout(game).corners}
+    gray, detections, mirrored = detect_oriented(Detector(backend=backend, read_qr=True), gray,
+                                                 mirror, corner_ids)
     game = game or _infer_game(detections)
     geometry: MatGeometry | None = None
     mat_note = "no game known: give --game to place markers on the mat"
+    die_notes: dict[int, str] = {}
     if game is not None:
         layout = load_layout(game)
         try:
@@ -87,9 +99,30 @@ def scan_image(path: Path, game: str | None, backend: str) -> dict[str, Any]:
             mat_note = f"{game} mat located from {geometry.markers_used} corner marker(s)"
         except GeometryError as exc:
             mat_note = f"{game}: {exc}"
+        if geometry is not None:
+            height, width = gray.shape[:2]
+            tops, dropped = TopFaceFilter(game_dice(game)).judge(
+                detections, geometry, (width, height), (layout.width_mm, layout.height_mm))
+            reasons = {
+                "side": "a side face (the value is the top face's)",
+                "shape": "not a die's top face (a side face or a misread)",
+                "not-in-game": f"not a die of {game}",
+                "off-mat": "outside the mat",
+                "ambiguous": "one die in two places: not trusted",
+            }
+            for verdict in dropped:
+                die_notes[id(verdict.detection)] = reasons[verdict.reason]
+            for top in tops:
+                die_notes[id(top.detection)] = ""
+    if mirrored:
+        mat_note += "; the picture is mirrored (a mirror clip?) and was read turned back"
     markers = []
     for det in sorted(detections, key=lambda d: (d.kind, d.text)):
-        entry: dict[str, Any] = {**det.to_dict(), "meaning": describe(det)}
+        meaning = describe(det)
+        note = die_notes.get(id(det))
+        if note:
+            meaning = f"{meaning}? no: {note}"
+        entry: dict[str, Any] = {**det.to_dict(), "meaning": meaning}
         if geometry is not None:
             place = geometry.place(det)
             entry["mat"] = {
@@ -106,6 +139,7 @@ def scan_image(path: Path, game: str | None, backend: str) -> dict[str, Any]:
         "size": [int(width), int(height)],
         "backend": backend,
         "game": game,
+        "mirrored": mirrored,
         "mat": mat_note,
         "markers": markers,
     }
@@ -142,8 +176,11 @@ def _format_scan(report: dict[str, Any]) -> str:
     type=click.Path(path_type=Path),
     help="Instead of IMAGE: rate every decoder on a folder of photos with expected text.",
 )
+@click.option("--mirror/--no-mirror", default=None,
+              help="The photo is (not) mirrored [default: found from the corner markers].")
 def scan(
-    image: Path | None, game: str | None, backend: str, as_json: bool, photos: Path | None
+    image: Path | None, game: str | None, backend: str, as_json: bool, photos: Path | None,
+    mirror: bool | None,
 ) -> None:
     """Find every marker in a photo: kind, payload, meaning, corners, mat position and zone."""
     if photos is not None:
@@ -151,7 +188,7 @@ def scan(
         return
     if image is None:
         raise click.UsageError("give an IMAGE (or --photos DIR)")
-    report = scan_image(image, game, backend)
+    report = scan_image(image, game, backend, mirror)
     click.echo(json.dumps(report, indent=2, ensure_ascii=False) if as_json else
                _format_scan(report))
 

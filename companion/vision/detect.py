@@ -243,3 +243,35 @@ def _as_gray(image: np.ndarray) -> np.ndarray:
     if image.dtype != np.uint8:
         raise DetectorConfigError(f"frames must be 8-bit images, not {image.dtype}")
     return np.ascontiguousarray(image)
+
+
+def mat_corner_count(detections: Sequence[Detection], corner_ids: set[int] | None = None) -> int:
+    """Distinct mat corner markers among `detections` (of one mat when ids are given)."""
+    return len({d.marker_id for d in detections if d.aruco is not None
+                and d.aruco.kind == "corner"
+                and (corner_ids is None or d.marker_id in corner_ids)})
+
+
+def detect_oriented(
+    detector: Detector,
+    gray: np.ndarray,
+    mirror: bool | None,
+    corner_ids: set[int] | None = None,
+) -> tuple[np.ndarray, list[Detection], bool]:
+    """Detect in `gray` as it is, mirrored back (`mirror` True), or (None) whichever shows the
+    mat: ArUco corner markers do not read in a mirror image, so a picture whose corners read
+    only when flipped is mirrored (a mirror clip). Returns (picture read, detections, mirrored).
+    """
+    gray = _as_gray(gray)
+    if mirror:
+        flipped = np.ascontiguousarray(cv2.flip(gray, 1))
+        return flipped, detector.detect(flipped), True
+    found = detector.detect(gray)
+    if mirror is False or mat_corner_count(found, corner_ids) >= 2:
+        return gray, found, False
+    flipped = np.ascontiguousarray(cv2.flip(gray, 1))
+    again = detector.detect(flipped)
+    if mat_corner_count(again, corner_ids) >= 2 and mat_corner_count(
+            again, corner_ids) > mat_corner_count(found, corner_ids):
+        return flipped, again, True
+    return gray, found, False
