@@ -32,6 +32,7 @@ from companion.markers.payload import (
 )
 from companion.vision.decoders import BACKENDS, RawSymbol, ReadOptions
 from companion.vision.decoders.aruco import ArucoOptions, ArucoReader
+from companion.vision.finders import FinderCandidate
 
 Kind = Literal["front", "back", "aruco", "unknown"]
 ARUCO_CELLS = 6  # 4x4 data cells plus a one-cell border
@@ -40,6 +41,7 @@ CROP_MARGIN = 0.75  # of the hinted quad's size, on every side
 MIN_CROP_MARGIN_PX = 12
 GOOD_PX_PER_MODULE = 3.0  # DESIGN.md: QR-family symbols read reliably from ~2.4-3 px/module
 CROP_CONFIDENCE = 0.9
+SQUARE_MODULE_PX = 8.0  # crops around sticker-like squares are magnified to about this
 
 
 class DetectorConfigError(CompanionError):
@@ -135,10 +137,11 @@ def _inside(point: np.ndarray, quad: np.ndarray) -> bool:
     return cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), False) >= 0
 
 
-def _crop_box(quad: np.ndarray, shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:
+def _crop_box(quad: np.ndarray, shape: tuple[int, ...], share: float = CROP_MARGIN
+              ) -> tuple[int, int, int, int] | None:
     lo = quad.min(axis=0)
     hi = quad.max(axis=0)
-    margin = max(float((hi - lo).max()) * CROP_MARGIN, MIN_CROP_MARGIN_PX)
+    margin = max(float((hi - lo).max()) * share, MIN_CROP_MARGIN_PX) if share > 0 else 0.0
     height, width = shape[:2]
     x0 = max(int(np.floor(lo[0] - margin)), 0)
     y0 = max(int(np.floor(lo[1] - margin)), 0)
@@ -204,17 +207,45 @@ class Detector:
                 found.append(interpret_aruco(marker_id, corners))
         return found
 
-    def _retry_crop(
-        self, gray: np.ndarray, quad: np.ndarray, known: Sequence[Detection]
+    def retry_quads(
+        self, gray: np.ndarray, quads: Sequence[np.ndarray], known: Sequence[Detection]
     ) -> list[Detection]:
-        box = _crop_box(quad, gray.shape)
+        """2x crops around the given quads (e.g. last-frame places of missing stickers)."""
+        found: list[Detection] = []
+        for quad in quads:
+            found.extend(self._retry_crop(gray, np.asarray(quad, float).reshape(4, 2),
+                                          [*known, *found]))
+        return found
+
+    def retry_squares(
+        self, gray: np.ndarray, squares: Sequence[FinderCandidate], known: Sequence[Detection]
+    ) -> list[Detection]:
+        """Magnified crops around sticker-like squares that no decoded symbol explains.
+
+        Each crop is scaled so that a module is about `SQUARE_MODULE_PX` wide (2-4x), then read
+        with zxing's default binarizer and, failing that, its global histogram.
+        """
+        found: list[Detection] = []
+        for square in squares:
+            if any(_inside(square.centre, d.corners) for d in [*known, *found]):
+                continue
+            scale = float(np.clip(SQUARE_MODULE_PX / max(square.module_px, 0.5), 2.0, 4.0))
+            found.extend(self._retry_crop(gray, square.crop_quad(), [*known, *found],
+                                          scale=scale, margin=0.0))
+        return found
+
+    def _retry_crop(
+        self, gray: np.ndarray, quad: np.ndarray, known: Sequence[Detection],
+        scale: float = CROP_SCALE, margin: float = CROP_MARGIN,
+    ) -> list[Detection]:
+        box = _crop_box(quad, gray.shape, margin)
         if box is None:
             return []
         centre = quad.mean(axis=0)
         if any(_inside(centre, d.corners) for d in known):
             return []
         x0, y0, x1, y1 = box
-        crop = cv2.resize(gray[y0:y1, x0:x1], None, fx=CROP_SCALE, fy=CROP_SCALE,
+        crop = cv2.resize(gray[y0:y1, x0:x1], None, fx=scale, fy=scale,
                           interpolation=cv2.INTER_CUBIC)
         first = replace(self.options, report_failures=False)
         passes = [first]
@@ -227,7 +258,7 @@ class Detector:
             offset = np.array([x0, y0], dtype=np.float64)
             out = []
             for symbol in symbols:
-                corners = symbol.corners / CROP_SCALE + offset
+                corners = symbol.corners / scale + offset
                 if any(_inside(corners.mean(axis=0), d.corners) for d in known):
                     continue
                 det = _interpret_symbol(replace(symbol, corners=corners))
