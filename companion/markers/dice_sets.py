@@ -11,12 +11,23 @@ Die names are `pN.<kind><k>` (`companion.markers.payload`):
 
 A die face whose die is not in its game's set is never reported as a die: on a real table that
 is a misread, a mirrored marker or a die from another box.
+
+Dice are read either from their face stickers (ArUco, one marker per face: die and value) or,
+for ordinary dice without stickers, from their pips (white dice with dark pips, red dice with
+white pips; their names then come from colour, side and place).
 """
 
 from __future__ import annotations
 
+from typing import Literal
+
 from companion.errors import CompanionError
 from companion.markers.payload import DICE_PER_KIND, PLAYERS
+
+DiceMode = Literal["stickers", "pips"]
+DICE_MODES: tuple[DiceMode, ...] = ("stickers", "pips")
+DEFAULT_DICE_MODE: DiceMode = "stickers"
+"""How dice are read unless a command says otherwise (`--dice`): measured, see the README."""
 
 WHITE_DICE_PER_PLAYER = 5
 RED_DICE_PER_PLAYER = 5

@@ -25,6 +25,7 @@ from typing import Any, Literal, Protocol
 import cv2
 import numpy as np
 
+from companion.markers.dice_sets import DEFAULT_DICE_MODE, DiceMode
 from companion.markers.payload import BackPayload, FrontPayload, decode_aruco
 from companion.snapshot import TableSnapshot, back_uid, card_uid
 from companion.vision.decoders.aruco import ArucoOptions, ArucoReader
@@ -34,6 +35,7 @@ from companion.vision.finders import FinderCandidate, finder_candidates
 from companion.vision.frame_check import FrameCheck, InputVerdict
 from companion.vision.fusion import FrameFusion
 from companion.vision.geometry import MIN_CORNERS, CameraProfile, GeometryError, MatGeometry
+from companion.vision.pips import DIE_MM, PipDiceNamer, PipDiceReader, PipReading
 from companion.vision.sources import Frame
 from companion.vision.tracker import FrameObservation, Sighting, Tracker
 
@@ -165,10 +167,11 @@ def _contains(outer: tuple[int, int, int, int], inner: tuple[int, int, int, int]
             and inner[3] <= outer[3])
 
 
-def reaching_in(mask: np.ndarray) -> np.ndarray:
-    """Only blobs that touch the picture's border: a hand over the table always has an arm
-    coming in from outside the view, whatever its colour (skin of any tone, a sleeve, a glove),
-    while a card laid down, a die thrown or card art lies inside it."""
+def reaching_in(mask: np.ndarray, inside: np.ndarray | None = None) -> np.ndarray:
+    """Only blobs that come in from outside: a hand over the table always has an arm reaching
+    in from the picture's border or from beyond the mat (`inside`: the mat, grown a little),
+    whatever its colour (skin of any tone, a sleeve, a glove), while a card laid down, a die
+    thrown or card art lies within the mat."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8),
                                                                connectivity=8)
     if count <= 1:
@@ -178,6 +181,9 @@ def reaching_in(mask: np.ndarray) -> np.ndarray:
     right = x + stats[:, cv2.CC_STAT_WIDTH]
     bottom = y + stats[:, cv2.CC_STAT_HEIGHT]
     edge = (x <= 1) | (y <= 1) | (right >= w - 1) | (bottom >= h - 1)
+    if inside is not None and inside.shape == mask.shape:
+        outside_counts = np.bincount(labels[~inside], minlength=count)
+        edge |= outside_counts > 0
     edge[0] = False
     return np.asarray(edge[labels])
 
@@ -199,6 +205,7 @@ class Pipeline:
         mirror: bool | None = None,
         camera: CameraProfile | None = None,
         squares: bool = True,
+        dice_mode: DiceMode = "stickers",
     ) -> None:
         """`dice`: the die names the game uses (None: any of ours); `mirror`: True/False to
         say whether the picture is mirrored, None to find out from the corner markers."""
@@ -229,8 +236,18 @@ class Pipeline:
         self.mirrored = bool(mirror)
         self.top_faces = TopFaceFilter(dice, camera=camera)
         self.frame_check = FrameCheck()
+        self._mat_mask_key: tuple[float, ...] | None = None
+        self._mat_mask_cache: np.ndarray | None = None
         self.fusion = FrameFusion()
         self.squares = squares
+        self.dice_mode = dice_mode
+        self.pips = PipDiceReader(camera=camera) if dice_mode == "pips" else None
+        self.namer = (PipDiceNamer(list(dice or []), self._zone_id,
+                                   float(layout.height_mm)) if dice_mode == "pips" else None)
+        self._pip_readings: list[tuple[PipReading, tuple[float, float]]] = []
+        self._pip_sightings: list[tuple[Sighting, None]] = []
+        self.camera = camera
+        self._looked: list[tuple[int, int, int, int]] | None = None
         self._mirror_reader: ArucoReader | None = None
         self._no_mat_frames = 0
         self._corners_seen = 0
@@ -260,7 +277,7 @@ class Pipeline:
         if self._background is None:
             self._background = small.copy()
         changed = cv2.absdiff(small, self._background).max(axis=2) > BACKGROUND_LEVEL
-        hand = reaching_in(changed)
+        hand = reaching_in(changed, self._mat_mask(small.shape))
         if motion < self.tracker.settings.motion_threshold:
             self._still_frames += 1
             if self._still_since is None:
@@ -277,6 +294,23 @@ class Pipeline:
             self._background = small
             hand = np.zeros_like(hand)
         return motion, hand
+
+    def _mat_mask(self, shape: tuple[int, ...]) -> np.ndarray | None:
+        """The mat in the cue image, grown a little (cards may hang over its edge)."""
+        if self.geometry is None:
+            return None
+        key = (*np.round(self.geometry.homography.ravel(), 9), *shape[:2])
+        if self._mat_mask_key != key:
+            w, h = float(self.layout.width_mm), float(self.layout.height_mm)
+            inset = -6.0
+            corners = np.array([[inset, inset], [w - inset, inset], [w - inset, h - inset],
+                                [inset, h - inset]], dtype=np.float64)
+            pts = self.geometry.to_image(corners) / SMALL
+            mask = np.zeros(shape[:2], np.uint8)
+            cv2.fillConvexPoly(mask, np.round(pts).astype(np.int32), 1)
+            self._mat_mask_cache = mask.astype(bool)
+            self._mat_mask_key = key
+        return self._mat_mask_cache
 
     def _occlusion(self, hand: np.ndarray) -> Any:
         geometry = self.geometry
@@ -345,17 +379,53 @@ class Pipeline:
             lo, hi = det.corners.min(axis=0), det.corners.max(axis=0)
             boxes.append((max(int(lo[0]) - m, 0), max(int(lo[1]) - m, 0),
                           min(int(hi[0]) + m, w), min(int(hi[1]) + m, h)))
+        for _, (cx, cy) in self._pip_readings:
+            boxes.append((max(int(cx) - 2 * m, 0), max(int(cy) - 2 * m, 0),
+                          min(int(cx) + 2 * m, w), min(int(cy) + 2 * m, h)))
         return boxes
+
+    def _read_pips(self, image: np.ndarray, time_s: float) -> list[tuple[Sighting, None]]:
+        """Pip dice (no stickers): read where ArUco just looked (the whole mat, or where
+        things moved and around the dice read before); elsewhere the last reading stands."""
+        assert self.geometry is not None and self.pips is not None and self.namer is not None
+        mat_size = (float(self.layout.width_mm), float(self.layout.height_mm))
+        boxes = self._looked
+        if boxes is None:
+            box = self._mat_box(image.shape)
+            boxes = [box] if box is not None else []
+            self._pip_readings = []
+        else:
+            self._pip_readings = [
+                (r, c) for r, c in self._pip_readings
+                if not any(x0 <= c[0] < x1 and y0 <= c[1] < y1 for x0, y0, x1, y1 in boxes)]
+        height, width = image.shape[:2]
+        to_image = np.linalg.inv(self.geometry.plane_homography(DIE_MM, (width, height),
+                                                                self.camera))
+        for box in boxes:
+            for reading in self.pips.read(image, self.geometry, mat_size, box):
+                if any(math.hypot(reading.x_mm - r.x_mm, reading.y_mm - r.y_mm) < 8.0
+                       for r, _ in self._pip_readings):
+                    continue  # boxes overlap
+                c = cv2.perspectiveTransform(
+                    np.array([[[reading.x_mm, reading.y_mm]]], np.float64), to_image)[0, 0]
+                self._pip_readings.append((reading, (float(c[0]), float(c[1]))))
+        out = []
+        for name, r in self.namer.name([r for r, _ in self._pip_readings], time_s):
+            out.append((Sighting(name, "die", r.x_mm, r.y_mm, self._zone_id(r.x_mm, r.y_mm),
+                                 r.angle_deg, False, True, r.value, r.confidence), None))
+        return out
 
     def _read_aruco(self, gray: np.ndarray, mode: str) -> list[tuple[int, np.ndarray]]:
         assert self.aruco is not None
         if mode == "full":
             self._last_full = self._frame_no
             self._aruco_dets = []
+            self._looked = None
             return self.aruco.read(gray)
         regions = self._regions(gray.shape)
         boxes = regions + [b for b in self._marker_boxes(gray.shape)
                            if not any(_contains(r, b) for r in regions)]
+        self._looked = boxes
         found: list[tuple[int, np.ndarray]] = []
         for x0, y0, x1, y1 in boxes:
             for marker_id, corners in self.aruco.read(np.ascontiguousarray(gray[y0:y1, x0:x1])):
@@ -492,6 +562,7 @@ class Pipeline:
         self._last_full = -(10**9)
         self._no_mat_frames = 0
         self.fusion.reset()
+        self._pip_readings = []
 
     def _sighting(self, det: Detection) -> Sighting | None:
         assert self.geometry is not None
@@ -515,6 +586,10 @@ class Pipeline:
                             place.angle_deg, False, True, None, det.confidence)
         return None
 
+    def _zone_id(self, x_mm: float, y_mm: float) -> str | None:
+        zone = self.layout.zone_at(x_mm, y_mm)
+        return zone if zone is None or isinstance(zone, str) else str(getattr(zone, "id", zone))
+
     def _dice(self, dets: Sequence[Detection], image_size: tuple[int, int]
               ) -> tuple[list[tuple[Sighting, Detection]], list[str]]:
         """Sightings of the dice's top faces; texts of die faces no die of this game has."""
@@ -523,11 +598,9 @@ class Pipeline:
         tops, dropped = self.top_faces.judge(dets, self.geometry, image_size, size)
         out = []
         for top in tops:
-            zone = self.layout.zone_at(top.x_mm, top.y_mm)
-            zone_id = zone if zone is None or isinstance(zone, str) else str(
-                getattr(zone, "id", zone))
-            out.append((Sighting(top.die, "die", top.x_mm, top.y_mm, zone_id, top.angle_deg,
-                                 False, True, top.value, top.confidence), top.detection))
+            out.append((Sighting(top.die, "die", top.x_mm, top.y_mm,
+                                 self._zone_id(top.x_mm, top.y_mm), top.angle_deg, False, True,
+                                 top.value, top.confidence), top.detection))
         strangers = [v.detection.text for v in dropped if v.reason == "not-in-game"]
         return out, strangers
 
@@ -579,9 +652,15 @@ class Pipeline:
         if self.geometry is None:
             return self._update(started, None, verdict, dets, [], ran, motion, hand_flag, image)
         height, width = gray.shape[:2]
-        dice, strangers = self._dice(dets, (width, height))
-        unknown.extend(strangers)
-        placed: list[tuple[Sighting, Detection]] = list(dice)
+        placed: list[tuple[Sighting, Detection | None]] = []
+        if self.dice_mode == "pips":
+            if ran and image.ndim == 3:
+                self._pip_sightings = self._read_pips(image, frame.time_s)
+            placed.extend(self._pip_sightings)
+        else:
+            dice, strangers = self._dice(dets, (width, height))
+            unknown.extend(strangers)
+            placed.extend(dice)
         for det in dets:
             if det.kind == "unknown":
                 unknown.append(det.text)
@@ -593,13 +672,15 @@ class Pipeline:
                 unknown.append(det.text)  # another game's card, or not in the cardset
             if sight is not None:
                 placed.append((sight, det))
-        for sight, det in placed:
+        for sight, source in placed:
             sightings.append(sight)
+            if source is None:
+                continue
             if sight.kind == "card":
                 self._card_keys.add(sight.key)
             if sight.kind == "card" or ran:  # cached ArUco readings are not news
-                self._known_quads[sight.key] = det.corners
-                self._patches[sight.key] = place_patch(gray, det.corners)
+                self._known_quads[sight.key] = source.corners
+                self._patches[sight.key] = place_patch(gray, source.corners)
         unchanged = self._unchanged(gray, {s.key for s in sightings})
         obs = FrameObservation(frame.time_s, sightings, motion, hand_flag,
                                self._occlusion(hand), unknown, unchanged)
@@ -635,10 +716,12 @@ class Pipeline:
 
 def build_pipeline(layout: Any, game: str, cards: CardNumbers | None, backend: str = "zxing",
                    tracker: Tracker | None = None, mirror: bool | None = None,
-                   dice: Collection[str] | None = None) -> Pipeline:
+                   dice: Collection[str] | None = None,
+                   dice_mode: DiceMode = DEFAULT_DICE_MODE) -> Pipeline:
     """The default pipeline for a game: zxing stickers, scheduled ArUco, default tracker, only
-    the dice the game uses (`dice` overrides, e.g. with counter dice), the mirror found from
-    the corner markers unless `mirror` says."""
+    the dice the game uses (`dice` overrides, e.g. with counter dice) read from their face
+    stickers or their pips (`dice_mode`), the mirror found from the corner markers unless
+    `mirror` says."""
     from companion.markers.dice_sets import game_dice
     from companion.vision.tracker import TrackerSettings
 
@@ -646,4 +729,5 @@ def build_pipeline(layout: Any, game: str, cards: CardNumbers | None, backend: s
                                sticker_mm=layout.sticker_mm)
     return Pipeline(layout, Detector(backend, aruco=False), tracker or Tracker(game, settings),
                     cards=cards, aruco=ArucoReader(DICE_ARUCO),
-                    dice=game_dice(game) if dice is None else dice, mirror=mirror)
+                    dice=game_dice(game) if dice is None else dice, mirror=mirror,
+                    dice_mode=dice_mode)

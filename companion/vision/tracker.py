@@ -33,7 +33,8 @@ SIDE_OVERLAP_MIN_MM = 6.0  # a card beside another in its zone lies on it when t
 SIDE_SHIFT_MIN_MM = 5.0  # ... and it is shifted along the lower card's length at least this much
 ROLL_HIDDEN_FRAMES = 2  # a die unseen this many frames under a hand or motion may have been lifted
 ROLL_MOVE_MM = 4.0  # ... and lies this far from where it was, or
-ROLL_TURN_DEG = 12.0  # ... is turned this much, or shows another value: it was rolled
+ROLL_TURN_DEG = 12.0  # ... is turned this much: it was rolled
+ROLL_MEMORY_S = 30.0  # a die gone from view and back within this keeps its rolls (and may add one)
 
 
 def _never_occluded(x_mm: float, y_mm: float) -> bool:
@@ -118,6 +119,7 @@ class Tracker:
         self._seq = 0
         self._checked_signature: tuple[Any, ...] | None = None
         self._unknown: tuple[str, ...] = ()
+        self._gone: dict[str, tuple[float, float, float, float, int]] = {}
         self.time_s = 0.0
 
     # ----- per frame ------------------------------------------------------------------------
@@ -153,6 +155,10 @@ class Tracker:
             item = _Item(key, sight.kind, sight.x_mm, sight.y_mm, sight.zone, sight.angle_deg,
                          sight.tapped, sight.face_up)
             self._items[key] = item
+            gone = self._gone.pop(key, None)
+            if gone is not None and time_s - gone[3] <= ROLL_MEMORY_S:
+                # a die that went out of sight (a hand not seen as one) and is back
+                item.rolls, item.lifted = gone[4], gone[:3]
         if item.lifted is not None:
             self._maybe_rolled(item, sight, time_s)
         item.hidden = 0
@@ -201,6 +207,9 @@ class Tracker:
         if item.misses >= self.settings.vanish_frames:
             del self._items[item.key]
             self._last_change = obs.time_s
+            if item.kind == "die":
+                self._gone[item.key] = (item.x_mm, item.y_mm, item.angle_deg, obs.time_s,
+                                        item.rolls)
 
     def _maybe_rolled(self, item: _Item, sight: Sighting, time_s: float) -> None:
         """A die seen again after it was hidden: rolled if it lies moved or turned. (Not its

@@ -4,6 +4,7 @@ faces show other values, hands of any colour. Pictures from the independent `sce
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -199,3 +200,55 @@ def test_only_top_faces_of_the_games_dice_give_values() -> None:
         assert abs(d.x_mm - die.x_mm) < 2.5 and abs(d.y_mm - die.y_mm) < 2.5
         assert d.zone == "p1.dice"
     assert any(u.startswith("aruco:") for u in snap.unknown_markers)  # the stranger is said
+
+
+@pytest.mark.parametrize("tilt", [10.0, 40.0])
+def test_ordinary_pip_dice_read_from_their_top_faces(tilt: float) -> None:
+    """White dice with dark pips and red dice with white pips, no stickers: the top face's
+    pips give the value (side faces show other values), the side of the mat the owner."""
+    scene = Scene()
+    zones = scene.layout.zones
+    p1x, p1y = zones["p1.dice"].x_mm + 20, zones["p1.dice"].y_mm + 25
+    p2x, p2y = zones["p2.dice"].x_mm + 20, zones["p2.dice"].y_mm + 25
+    scene.dice = [
+        Die("p1.w1", 5, p1x, p1y, yaw_deg=12, pips=True),
+        Die("p1.w2", 2, p1x + 30, p1y + 8, yaw_deg=40, pips=True),
+        Die("p1.r1", 6, p1x + 60, p1y + 30, yaw_deg=71, pips=True),
+        Die("p2.w1", 3, p2x + 10, p2y, yaw_deg=5, pips=True),
+    ]
+    frames = [render(scene, Camera(tilt_deg=tilt, dist_mm=680), seed=k) for k in range(4)]
+    updates = run(pipeline(dice_mode="pips"), frames * 3)
+    snap = last_snapshot(updates)
+    got = sorted((d.die[:4], d.value, d.zone) for d in snap.dice)
+    assert got == [("p1.r", 6, "p1.dice"), ("p1.w", 2, "p1.dice"), ("p1.w", 5, "p1.dice"),
+                   ("p2.w", 3, "p2.dice")]
+    assert len({d.die for d in snap.dice}) == 4
+    for d in snap.dice:
+        assert min(math.hypot(d.x_mm - x.x_mm, d.y_mm - x.y_mm) for x in scene.dice) < 2.5
+
+
+@pytest.mark.parametrize("mode", ["stickers", "pips"])
+def test_a_die_thrown_again_is_a_roll_even_to_the_same_value(mode: str) -> None:
+    scene = Scene()
+    x, y = scene.layout.zones["p1.dice"].centre
+    pips = mode == "pips"
+    before = [Die("p1.w1", 4, x - 20, y, yaw_deg=10, pips=pips), Die("p1.w2", 1, x + 30, y,
+                                                                       pips=pips)]
+    after = [Die("p1.w1", 4, x - 5, y + 15, yaw_deg=38, pips=pips), before[1]]
+    hand = Blob(((x - 10, 560.0), (x - 10, y)), width_mm=60, bgr=(110, 140, 200))
+    camera = Camera(tilt_deg=25)
+    p = pipeline(dice_mode=mode)
+    scene.dice = before
+    first = run(p, [render(scene, camera, seed=k) for k in range(12)])
+    d = last_snapshot(first).die("p1.w1")
+    assert d is not None and (d.value, d.rolls) == (4, 0)
+    name = d.die
+    covered = Scene(dice=[before[1]], blobs=[hand])  # the die is up in the hand
+    run(p, [render(covered, camera, seed=k) for k in range(8)], t0=1.0)
+    scene.dice = after
+    again = run(p, [render(scene, camera, seed=k) for k in range(15)], t0=2.0)
+    snap = last_snapshot(again)
+    thrown = snap.die(name)
+    assert thrown is not None and (thrown.value, thrown.rolls) == (4, 1)
+    other = next(o for o in snap.dice if o.die != name)
+    assert (other.value, other.rolls) == (1, 0)

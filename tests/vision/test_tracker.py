@@ -216,3 +216,24 @@ def test_a_die_misread_for_a_moment_is_no_roll() -> None:
         c.frame([rolled_die("p1.w1", 4, 300.5, 300, 11)])
     d = c.tracker.current().die("p1.w1")
     assert d is not None and d.rolls == 0
+
+
+def test_a_die_gone_from_view_and_thrown_back_keeps_counting_rolls() -> None:
+    """A hand the camera did not see as one: the die vanished for a moment and is back
+    elsewhere; back in its old place it is no roll."""
+    c = Clock(Tracker("creature-crush"))
+    for _ in range(10):
+        c.frame([rolled_die("p1.w1", 2, 300, 300, 10)])
+    for _ in range(8):
+        c.frame([])  # quiet and unseen: it vanishes
+    assert c.tracker.current().die("p1.w1") is None
+    for _ in range(10):
+        c.frame([rolled_die("p1.w1", 5, 330, 310, 50)])
+    d = c.tracker.current().die("p1.w1")
+    assert d is not None and (d.value, d.rolls) == (5, 1)
+    for _ in range(8):
+        c.frame([])
+    for _ in range(10):
+        c.frame([rolled_die("p1.w1", 5, 330.5, 310, 50)])
+    d = c.tracker.current().die("p1.w1")
+    assert d is not None and d.rolls == 1
