@@ -7,7 +7,8 @@ import click
 from companion.lazy_group import LazyGroup
 
 BENCHES: dict[str, tuple[str, str]] = {
-    "vision": ("companion.vision.bench:bench_vision", "Decoders, recall, identities, fps."),
+    "vision": ("companion.benchmarks.vision:bench_vision",
+               "The eye on every simulated camera: recall, dice, wrong ids, fps."),
     "engine": ("companion.engine.bench:bench_engine", "Check/apply latency and replay speed."),
     "page": ("companion.server.bench:bench_page", "Settled table to page latency, memory."),
 }

@@ -131,3 +131,178 @@ def camera_height_mm(profile: CameraProfile, width_mm: float, height_mm: float) 
 def project(h: np.ndarray, points_mm: np.ndarray) -> np.ndarray:
     """Apply a homography to an (n, 2) array of points."""
     return _project(h, np.asarray(points_mm, dtype=float).reshape(-1, 2))
+
+
+# ----- the physical camera (sim v2) ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rig:
+    """A real camera in mat coordinates: pinhole, barrel distortion, optionally mirrored.
+
+    World coordinates are mat millimetres with z up from the table (x right, y towards player
+    1, as the layouts use). The camera stands at `position` and looks at `target`; `roll_deg`
+    turns the picture about the optical axis. `k1`, `k2` are the Brown radial distortion
+    coefficients on normalised image coordinates (negative k1: barrel, as webcams and laptop
+    cameras show). `mirror` flips the picture left-right, as a laptop's mirror clip does.
+    """
+
+    width_px: int
+    height_px: int
+    hfov_deg: float
+    position: tuple[float, float, float]
+    target: tuple[float, float, float]
+    roll_deg: float = 0.0
+    k1: float = 0.0
+    k2: float = 0.0
+    mirror: bool = False
+
+    @property
+    def focal_px(self) -> float:
+        return (self.width_px / 2) / math.tan(math.radians(self.hfov_deg) / 2)
+
+    @property
+    def intrinsics(self) -> np.ndarray:
+        f = self.focal_px
+        return np.array([[f, 0, self.width_px / 2], [0, f, self.height_px / 2], [0, 0, 1.0]])
+
+    @property
+    def centre(self) -> np.ndarray:
+        return np.asarray(self.position, float)
+
+    @property
+    def rotation(self) -> np.ndarray:
+        """Rows: the camera's right, down and forward axes in world coordinates."""
+        forward = np.asarray(self.target, float) - self.centre
+        forward /= np.linalg.norm(forward)
+        right = np.cross(np.array([0.0, 0.0, 1.0]), forward)
+        if np.linalg.norm(right) < 1e-9:  # looking straight down: right is +x
+            right = np.array([1.0, 0.0, 0.0])
+        right /= np.linalg.norm(right)
+        down = np.cross(right, forward)
+        a = math.radians(self.roll_deg)
+        r2 = math.cos(a) * right + math.sin(a) * down
+        d2 = -math.sin(a) * right + math.cos(a) * down
+        return np.stack([r2, d2, forward])
+
+    @property
+    def tilt_deg(self) -> float:
+        """Angle of the optical axis from vertical."""
+        forward = self.rotation[2]
+        return math.degrees(math.acos(max(-1.0, min(1.0, -float(forward[2])))))
+
+    def ideal_pixels(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(n, 2) undistorted, unmirrored pixels of (n, 3) world points, and their depth."""
+        pts = np.asarray(points, float).reshape(-1, 3)
+        cam = (pts - self.centre) @ self.rotation.T
+        depth = cam[:, 2]
+        safe = np.where(np.abs(depth) < 1e-9, 1e-9, depth)
+        f = self.focal_px
+        uv = np.column_stack([cam[:, 0] / safe * f + self.width_px / 2,
+                              cam[:, 1] / safe * f + self.height_px / 2])
+        return uv, depth
+
+    def distort(self, uv: np.ndarray) -> np.ndarray:
+        """Ideal pixels -> pixels through the lens's radial distortion."""
+        if self.k1 == 0 and self.k2 == 0:
+            return np.asarray(uv, float)
+        f = self.focal_px
+        c = np.array([self.width_px / 2, self.height_px / 2])
+        n = (np.asarray(uv, float) - c) / f
+        r2 = (n ** 2).sum(axis=1, keepdims=True)
+        return np.asarray(n * (1 + self.k1 * r2 + self.k2 * r2 ** 2) * f + c)
+
+    def undistort(self, uv: np.ndarray, iterations: int = 8) -> np.ndarray:
+        """Pixels -> ideal pixels (inverse of `distort`, by fixed-point iteration)."""
+        if self.k1 == 0 and self.k2 == 0:
+            return np.asarray(uv, float)
+        f = self.focal_px
+        c = np.array([self.width_px / 2, self.height_px / 2])
+        d = (np.asarray(uv, float) - c) / f
+        n = d.copy()
+        for _ in range(iterations):
+            r2 = (n ** 2).sum(axis=-1, keepdims=True)
+            n = d / (1 + self.k1 * r2 + self.k2 * r2 ** 2)
+        return np.asarray(n * f + c)
+
+    def mirror_x(self, uv: np.ndarray) -> np.ndarray:
+        if not self.mirror:
+            return np.asarray(uv, float)
+        out = np.array(uv, float, copy=True)
+        out[..., 0] = (self.width_px - 1) - out[..., 0]
+        return out
+
+    def project(self, points: np.ndarray) -> np.ndarray:
+        """(n, 3) world points (mat mm, z up) -> (n, 2) pixels of the picture as delivered."""
+        uv, _ = self.ideal_pixels(points)
+        return self.mirror_x(self.distort(uv))
+
+    def ground_homography(self, z_mm: float = 0.0) -> np.ndarray:
+        """Ideal-pixel homography of the plane at height z (mat mm -> undistorted pixels)."""
+        r = self.rotation
+        t = -r @ self.centre
+        h = self.intrinsics @ np.column_stack([r[:, 0], r[:, 1], r[:, 2] * z_mm + t])
+        return np.asarray(h / h[2, 2])
+
+    def to_ground(self, points: np.ndarray) -> np.ndarray:
+        """(n, 3) world points -> (n, 2) mat points that the camera sees in the same pixel.
+
+        Anything above the table is drawn on the table plane where its line of sight meets
+        the plane: that is how the renderer gets parallax and occlusion right with one warp.
+        """
+        pts = np.asarray(points, float).reshape(-1, 3)
+        c = self.centre
+        scale = c[2] / np.maximum(c[2] - pts[:, 2], 1e-6)
+        return np.asarray(c[:2] + (pts[:, :2] - c[:2]) * scale[:, None])
+
+    def view_angle_deg(self, x_mm: float, y_mm: float) -> float:
+        """Angle between the line of sight to a table point and the vertical."""
+        c = self.centre
+        horizontal = math.hypot(x_mm - c[0], y_mm - c[1])
+        return math.degrees(math.atan2(horizontal, c[2]))
+
+    def moved(self, dx_mm: float = 0.0, dy_mm: float = 0.0, dz_mm: float = 0.0,
+              pan_deg: float = 0.0, tilt_deg: float = 0.0, roll_deg: float = 0.0) -> Rig:
+        """The same camera knocked: shifted, and turned about its own centre."""
+        from dataclasses import replace
+
+        c = self.centre + np.array([dx_mm, dy_mm, dz_mm])
+        r = self.rotation
+        forward = r[2].copy()
+        a, b = math.radians(pan_deg), math.radians(tilt_deg)
+        forward = forward * math.cos(a) + r[0] * math.sin(a)
+        forward = forward * math.cos(b) - r[1] * math.sin(b)
+        target = c + forward * float(np.linalg.norm(np.asarray(self.target) - self.centre))
+        return replace(self, position=(float(c[0]), float(c[1]), float(c[2])),
+                       target=(float(target[0]), float(target[1]), float(target[2])),
+                       roll_deg=self.roll_deg + roll_deg)
+
+
+def overhead_rig(width_px: int, height_px: int, hfov_deg: float, height_mm: float,
+                 tilt_deg: float, target: tuple[float, float], k1: float = 0.0,
+                 k2: float = 0.0, mirror: bool = False, from_side: float = 1.0) -> Rig:
+    """A camera `height_mm` above the table, aimed at `target` from `tilt_deg` off vertical,
+    standing on player 1's side (`from_side` 1) or player 2's (-1)."""
+    t = math.radians(tilt_deg)
+    back = height_mm * math.tan(t) * from_side
+    position = (target[0], target[1] + back, height_mm)
+    return Rig(width_px, height_px, hfov_deg, position, (target[0], target[1], 0.0), 0.0, k1,
+               k2, mirror)
+
+
+def edge_rig(width_px: int, height_px: int, hfov_deg: float, height_mm: float,
+             edge_y_mm: float, behind_mm: float, target: tuple[float, float],
+             k1: float = 0.0, k2: float = 0.0, mirror: bool = False,
+             aim_down_deg: float | None = None) -> Rig:
+    """A camera standing `behind_mm` beyond the table edge at y = `edge_y_mm` (a laptop's).
+
+    It looks at `target` on the table, or `aim_down_deg` below horizontal when given (a
+    laptop's screen camera without a mirror looks across the table, not down onto it).
+    """
+    position = (target[0], edge_y_mm + behind_mm, height_mm)
+    if aim_down_deg is None:
+        aim = (target[0], target[1], 0.0)
+    else:
+        a = math.radians(aim_down_deg)
+        aim = (target[0], position[1] - 1000 * math.cos(a), height_mm - 1000 * math.sin(a))
+    return Rig(width_px, height_px, hfov_deg, position, aim, 0.0, k1, k2, mirror)

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
+from companion.markers.payload import decode_aruco
 from companion.markers.render import Symbology, aruco_modules, card_back_modules, card_front_modules
 from companion.printing.sizes import DIE_MARKER_MM, DIE_MM, DIE_STICKER_MM, TOKEN_MARKER_MM
 from companion.sim.camera import CameraProfile, Degradation, mat_to_image, project
@@ -75,6 +76,7 @@ class SceneCard:
     y_mm: float
     angle_deg: float = 0.0
     zone: str = ""
+    under: int = 0  # cards beneath it in a pile (the realistic renderer stacks them in 3D)
 
 
 @dataclass(frozen=True)
@@ -117,6 +119,8 @@ class MarkerTruth:
     x_mm: float
     y_mm: float
     visible: bool
+    value: int | None = None  # a die's top value
+    px_per_module: float | None = None  # the marker's module pitch in the picture
 
 
 @dataclass(frozen=True)
@@ -394,17 +398,26 @@ class TableRenderer:
             cells = labels[mask.astype(bool)]
             return bool(cells.size) and bool((cells == index).all())
 
+        def pitch(quad_mm: np.ndarray, modules: int) -> float:
+            img = project(self.mat_to_image, quad_mm)
+            side = float(np.linalg.norm(np.roll(img, -1, axis=0) - img, axis=1).mean())
+            return round(side / modules, 3)
+
         index = 0
         for card in scene.cards:
             quiet = self.sticker_mm * (1 + 4 / MODULES[self.symbology])
             quad = _rotated_rect(card.x_mm, card.y_mm, quiet, quiet, card.angle_deg)
+            symbol = _rotated_rect(card.x_mm, card.y_mm, self.sticker_mm, self.sticker_mm,
+                                   card.angle_deg)
             markers.append(MarkerTruth(card.key, card.payload, "card", card.zone, card.x_mm,
-                                       card.y_mm, visible(quad, index)))
+                                       card.y_mm, visible(quad, index), None,
+                                       pitch(symbol, MODULES[self.symbology])))
             index += 1
         for die in scene.dice:
             quad = _rotated_rect(die.x_mm, die.y_mm, DIE_MARKER_MM, DIE_MARKER_MM, die.angle_deg)
             markers.append(MarkerTruth(die.die, f"aruco:{die.marker_id}", "die", die.zone,
-                                       die.x_mm, die.y_mm, visible(quad, index)))
+                                       die.x_mm, die.y_mm, visible(quad, index),
+                                       decode_aruco(die.marker_id).value, pitch(quad, 6)))
             index += 1
         for token in scene.tokens:
             quad = _rotated_rect(token.x_mm, token.y_mm, TOKEN_MARKER_MM, TOKEN_MARKER_MM,

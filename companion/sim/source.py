@@ -17,13 +17,16 @@ from typing import Any
 from companion.markers.payload import die_face_id, encode_back, encode_front, token_id
 from companion.markers.render import Symbology
 from companion.sim.camera import CameraProfile, Degradation
-from companion.sim.hands import Hand, along, edge_point
+from companion.sim.hands import MONK_SKIN_TONES_BGR, Hand, along, edge_point
+from companion.sim.physical import Bump
+from companion.sim.presets import DEFAULT_PRESET, Pose, Renderer, make_renderer
 from companion.sim.render import FrameTruth, Scene, SceneCard, SceneDie, SceneToken, TableRenderer
 from companion.snapshot import BACK_PREFIX, TableSnapshot, split_uid
 from companion.vision.pipeline import layout_game_code
 from companion.vision.sources import Frame
 
 PILE_DEPTH = 2  # blank cards drawn under the top card of a pile, for the look of a stack
+PILE_CARDS = (8, 30)  # cards in a 3D pile (realistic renderer), chosen per zone and seed
 
 
 @dataclass(frozen=True, eq=False)
@@ -37,16 +40,29 @@ class SimFrame(Frame):
     truth: FrameTruth | None = None
 
 
+def pile_cards(zone: str, seed: int) -> int:
+    """How many cards lie under the top card of a pile (fixed per zone and seed)."""
+    lo, hi = PILE_CARDS
+    return lo + sum(map(ord, f"{zone}:{seed}")) * 7919 % (hi - lo + 1)
+
+
 def scene_from_snapshot(
     snapshot: TableSnapshot, game_code: int, number_of: Callable[[str], int],
-    pile_zones: Sequence[str] = (),
+    pile_zones: Sequence[str] = (), stacks: bool = False, seed: int = 0,
 ) -> Scene:
-    """The physical scene that shows `snapshot`: stickers for every visible item."""
+    """The physical scene that shows `snapshot`: stickers for every visible item.
+
+    With `stacks` (the realistic renderer) a pile is its top card with `under` cards beneath,
+    drawn as a 3D stack; otherwise two blank cards peek out under it (the easy simulator).
+    """
     cards: list[SceneCard] = []
     for c in snapshot.cards:
         x, y = c.x_mm or 0.0, c.y_mm or 0.0
         angle = c.angle_deg or (90.0 if c.tapped else 0.0)
-        if c.zone in pile_zones:
+        under = 0
+        if c.zone in pile_zones and stacks:
+            under = pile_cards(c.zone, seed)
+        elif c.zone in pile_zones:
             for k in range(PILE_DEPTH, 0, -1):
                 cards.append(SceneCard(f"{c.uid}/under{k}", encode_back(900_000 + k), False,
                                        x + 1.2 * k, y + 1.5 * k, angle, c.zone))
@@ -55,7 +71,7 @@ def scene_from_snapshot(
         else:
             card_id, copy = split_uid(c.uid)
             payload = encode_front(game_code, number_of(card_id), copy)
-        cards.append(SceneCard(c.uid, payload, c.face_up, x, y, angle, c.zone))
+        cards.append(SceneCard(c.uid, payload, c.face_up, x, y, angle, c.zone, under))
     dice = tuple(SceneDie(d.die, die_face_id(d.die, d.value), d.x_mm or 0.0, d.y_mm or 0.0,
                           _die_angle(d.die), d.zone) for d in snapshot.dice)
     tokens = tuple(SceneToken(t.token, token_id(t.token), t.x_mm or 0.0, t.y_mm or 0.0, 0.0,
@@ -99,12 +115,36 @@ class Timing:
     start_s: float = 0.6
 
 
+def hand_for(seed: int, k: int, realistic: bool) -> tuple[int, tuple[int, int, int] | None,
+                                                         tuple[int, int, int] | None]:
+    """Skin tone, sleeve and glove colour of the hand that makes change `k`.
+
+    The easy simulator keeps its five tones and bare arms; the realistic one takes every tone
+    of the Monk scale and puts a sleeve of any colour on most arms and a glove on some hands.
+    """
+    if not realistic:
+        return (seed + k) % 5, None, None
+    import colorsys
+
+    h = (seed * 7919 + k * 104729) % 1_000_003
+    tone = (seed * 3 + k) % len(MONK_SKIN_TONES_BGR)
+
+    def colour(salt: int) -> tuple[int, int, int]:
+        r, g, b = colorsys.hsv_to_rgb((h * salt % 997) / 997, 0.3 + (h % 7) / 10,
+                                      0.15 + (h * salt % 13) / 15)
+        return round(b * 255), round(g * 255), round(r * 255)
+
+    sleeve = colour(3) if h % 10 < 7 else None
+    glove = colour(5) if h % 10 == 9 else None
+    return tone, sleeve, glove
+
+
 class SnapshotPlayer:
     """Plays a sequence of visible snapshots (one per step) as frames with hands."""
 
     def __init__(
         self,
-        renderer: TableRenderer,
+        renderer: Renderer,
         snapshots: Sequence[TableSnapshot],
         game_code: int,
         number_of: Callable[[str], int],
@@ -125,8 +165,9 @@ class SnapshotPlayer:
 
     def scene(self, index: int) -> Scene:
         if index not in self._scenes:
-            self._scenes[index] = scene_from_snapshot(self.snapshots[index], self.game_code,
-                                                      self.number_of, self.pile_zones)
+            self._scenes[index] = scene_from_snapshot(
+                self.snapshots[index], self.game_code, self.number_of, self.pile_zones,
+                stacks=getattr(self.renderer, "stacks", False), seed=self.seed)
         return self._scenes[index]
 
     def plan(self) -> Generator[tuple[int, list[Hand], bool, float], None, None]:
@@ -147,14 +188,25 @@ class SnapshotPlayer:
                 start = edge_point(tx, ty, layout.width_mm, layout.height_mm, player)
                 n_in = max(1, round(t.hand_in_s * t.fps))
                 n_out = max(1, round(t.hand_out_s * t.fps))
-                tone = (self.seed + k) % 5
+                realistic = getattr(self.renderer, "stacks", False)
+                tone, sleeve, glove = hand_for(self.seed, k, realistic)
+                vx_in = (tx - start[0]) / max(t.hand_in_s, 1e-3)
+                vy_in = (ty - start[1]) / max(t.hand_in_s, 1e-3)
                 for i in range(n_in):
-                    x, y = along(start, (tx, ty), (i + 1) / n_in)
-                    hand = Hand(x, y + 20 * math.sin(i), start[0], start[1], tone)
+                    share = (i + 1) / n_in
+                    x, y = along(start, (tx, ty), share)
+                    slow = 1.0 - share  # the hand slows down as it arrives
+                    hand = Hand(x, y + 20 * math.sin(i), start[0], start[1], tone,
+                                z_mm=30 + 90 * slow, vx_mm_s=vx_in * 2 * slow,
+                                vy_mm_s=vy_in * 2 * slow, sleeve=sleeve, glove=glove)
                     yield k - 1 if i < n_in - 1 else k, [hand], False, 0.0
                 for i in range(n_out):
-                    x, y = along((tx, ty), start, (i + 1) / n_out)
-                    yield k, [Hand(x, y, start[0], start[1], tone)], False, 0.0
+                    share = (i + 1) / n_out
+                    x, y = along((tx, ty), start, share)
+                    yield k, [Hand(x, y, start[0], start[1], tone, z_mm=30 + 90 * share,
+                                   vx_mm_s=-vx_in * 2 * share * (t.hand_in_s / t.hand_out_s),
+                                   vy_mm_s=-vy_in * 2 * share * (t.hand_in_s / t.hand_out_s),
+                                   sleeve=sleeve, glove=glove)], False, 0.0
                 clock += (n_in + n_out) * dt
             done = clock
             for _ in range(max(1, round(t.settle_s * t.fps))):
@@ -164,7 +216,13 @@ class SnapshotPlayer:
 
 
 class ScriptFrameSource:
-    """Frames of a table script, with hands; `read()` gives SimFrames until the script ends."""
+    """Frames of a table script, with hands; `read()` gives SimFrames until the script ends.
+
+    `preset` names the simulated camera (`companion.sim.presets`; default: the realistic
+    overhead 1080p webcam; `easy` is the old flat simulator). Passing `camera` or
+    `degradation` instead builds the easy simulator with them, as before presets existed.
+    `bump_at_s` knocks the camera at that time of the script.
+    """
 
     def __init__(
         self,
@@ -179,6 +237,10 @@ class ScriptFrameSource:
         layout: Any = None,
         symbology: Symbology = "microqr",
         sticker_mm: float | None = None,
+        preset: str | None = None,
+        pose: Pose | None = None,
+        dice_style: str = "aruco",
+        bump_at_s: float | None = None,
     ) -> None:
         from companion.layouts import load_layout
 
@@ -187,8 +249,16 @@ class ScriptFrameSource:
         self.game_code = layout_game_code(self.layout)
         self.snapshots = script_snapshots(script)
         self.number_of = card_numbers(script)
-        renderer = TableRenderer(self.layout, camera, degradation or Degradation.webcam(),
-                                 symbology, sticker_mm, seed)
+        renderer: Renderer
+        if preset is None and (camera is not None or degradation is not None):
+            renderer = TableRenderer(self.layout, camera, degradation or Degradation.webcam(),
+                                     symbology, sticker_mm, seed)
+        else:
+            bump = None if bump_at_s is None else Bump(round(bump_at_s * fps))
+            renderer = make_renderer(self.layout, preset or DEFAULT_PRESET, pose, seed,
+                                     dice_style, bump, symbology, sticker_mm)
+        self.preset = preset or (DEFAULT_PRESET if camera is None and degradation is None
+                                 else "easy")
         piles = [z.id for z in self.layout.zones.values() if z.kind == "pile"]
         self.player = SnapshotPlayer(renderer, self.snapshots, self.game_code, self.number_of,
                                      Timing(fps=fps, settle_s=settle_s), hands, seed, piles)

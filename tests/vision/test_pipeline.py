@@ -2,25 +2,22 @@
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from companion.sim.camera import CameraProfile, Degradation
-from companion.sim.render import TableRenderer
-from companion.sim.source import SnapshotPlayer, Timing
-from companion.vision.bench import (
+from companion.benchmarks.vision import (
     GAME,
     GAME_CODE,
     Numbers,
     bench_mat,
-    bench_vision,
     number_of,
     scenario_snapshots,
 )
+from companion.sim.camera import CameraProfile, Degradation
+from companion.sim.render import TableRenderer
+from companion.sim.source import SnapshotPlayer, Timing
 from companion.vision.decoders.aruco import ArucoReader
 from companion.vision.detect import Detector
 from companion.vision.pipeline import DICE_ARUCO, Pipeline
@@ -83,16 +80,6 @@ def test_script_source_and_pipeline_agree_with_the_script(repo_root) -> None:
     for step, (got, expected) in final.items():
         assert got is not None and expected is not None
         assert got.same_table(expected), f"step {step + 1}"  # type: ignore[attr-defined]
-
-
-def test_bench_quick_smoke() -> None:
-    result = CliRunner().invoke(bench_vision, ["--quick", "--json"])
-    assert result.exit_code == 0, result.output
-    data = json.loads(result.stdout)
-    assert {r["decoder"] for r in data["scenarios"]} == {"zxing", "pyzbar", "opencv"}
-    zxing = next(r for r in data["scenarios"] if r["decoder"] == "zxing")
-    assert zxing["wrong_ids"] == 0 and zxing["settled_ok"] == 1.0
-    assert data["phantom"]["phantom_changes"] == 0
 
 
 REPO_SCRIPTS = Path(__file__).resolve().parents[2] / "companion/sim/scripts"

@@ -5,11 +5,11 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from companion.benchmarks.vision import GAME_CODE, bench_mat, number_of, scenario_snapshots
 from companion.sim.camera import CameraProfile, Degradation, mat_to_image, project
 from companion.sim.hands import Hand
 from companion.sim.render import TableRenderer
 from companion.sim.source import SnapshotPlayer, Timing, changed_points
-from companion.vision.bench import GAME_CODE, bench_mat, number_of, scenario_snapshots
 from companion.vision.detect import Detector
 
 

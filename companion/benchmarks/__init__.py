@@ -1,0 +1,1 @@
+"""Benchmarks that sit above the parts they measure (vision on the simulator, ...)."""

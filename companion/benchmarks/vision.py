@@ -1,0 +1,617 @@
+"""`companion bench vision`: the eye measured on the simulated cameras, one row per camera pose.
+
+The benchmark sits above both `companion.vision` and `companion.sim`: the simulator renders
+frames with their ground truth (which cards and dice the camera can see, each die's top value,
+each card's zone), and only the pipeline's public entry point
+(`companion.vision.pipeline.build_pipeline`) reads them, so an improved detector is measured
+without touching this module.
+
+Rows: every camera kind in `calibration/cameras/` at each of its poses, and the old flat
+simulator as the labelled row `easy`. Per row, on still scenes of the Creature Crush mat (cards
+in the zones, about 30 % turned or tapped, 3D piles, dice in the dice areas and on creatures):
+
+- cards 1f / dice 1f: share of the visible card stickers decoded, of the dice with a visible top
+  face read with the right value and no other, on ONE frame (a fresh pipeline's first frame);
+- cards settled / zones / dice settled: after 12+ frames of the still scene, share of the cards
+  on the table in the pipeline's snapshot (right identity and face), in the right zone, and of
+  the dice with the right value;
+- wrong: identities reported that are not on the table (a card sticker in any frame, a die on
+  one frame or settled) plus dice settled on a wrong value;
+- mat: share of frames in which the pipeline had located the mat;
+- px/module: median module pitch of the visible card stickers (from the simulator's geometry).
+
+One more row per run plays a scripted sequence (hands swap, flip, tap cards and roll dice) on a
+40-card mat at 1080p and times the pipeline: fps on one core and the latency from the hand
+leaving to the right settled snapshot.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import click
+import cv2
+import numpy as np
+
+from companion.markers.payload import corner_id
+from companion.markers.render import Symbology
+from companion.sim.hands import Hand
+from companion.sim.presets import (
+    DEFAULT_PRESET,
+    EASY,
+    Pose,
+    camera_kind,
+    make_renderer,
+    preset_names,
+)
+from companion.sim.render import MODULES
+from companion.sim.source import SnapshotPlayer, Timing
+from companion.snapshot import SeenCard, SeenDie, TableSnapshot
+from companion.vision.pipeline import build_pipeline
+from companion.vision.sources import Frame
+
+GAME = "creature-crush"
+GAME_CODE = 5
+COLS, ROWS = 8, 5
+PITCH_X, PITCH_Y = 63.5, 62.0
+STILL_FRAMES = 14
+FPS = 30.0
+
+
+# ----- the 40-card bench mat (for speed) ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BenchZone:
+    id: str
+    x_mm: float
+    y_mm: float
+    w_mm: float
+    h_mm: float
+    kind: str = "slot"
+
+
+@dataclass(frozen=True)
+class BenchCorner:
+    marker_id: int
+    x_mm: float
+    y_mm: float
+    size_mm: float
+
+
+@dataclass(frozen=True)
+class BenchMat:
+    """A mat with one slot per grid place (the real layouts hold fewer cards)."""
+
+    width_mm: float
+    height_mm: float
+    card_w_mm: float
+    card_h_mm: float
+    sticker_mm: float
+    zones: dict[str, BenchZone]
+    corners: tuple[BenchCorner, ...]
+
+    def zone_at(self, x_mm: float, y_mm: float) -> str | None:
+        for z in self.zones.values():
+            if z.x_mm <= x_mm < z.x_mm + z.w_mm and z.y_mm <= y_mm < z.y_mm + z.h_mm:
+                return z.id
+        return None
+
+
+def bench_mat(sticker_mm: float = 25.0, modules: int = 13) -> BenchMat:
+    """Rows overlap as far as the stickers (with their 2-module quiet zone) stay clear."""
+    width, height = 600.0, 400.0
+    card_h = 88.0
+    quiet_side = sticker_mm * (1 + 4 / modules)
+    pitch_y = max(PITCH_Y, card_h / 2 + quiet_side / 2 + 1.0)
+    x0 = width / 2 - PITCH_X * (COLS - 1) / 2
+    y0 = height / 2 - pitch_y * (ROWS - 1) / 2
+    zones = {}
+    for r in range(ROWS):
+        for c in range(COLS):
+            owner = "p2" if r < ROWS // 2 else "p1"
+            zid = f"{owner}.s{r * COLS + c + 1}"
+            cx, cy = x0 + c * PITCH_X, y0 + r * pitch_y
+            zones[zid] = BenchZone(zid, cx - PITCH_X / 2, cy - pitch_y / 2, PITCH_X, pitch_y)
+    corners = tuple(BenchCorner(corner_id(GAME_CODE, i), x, y, 40.0) for i, (x, y) in
+                    enumerate([(25, 25), (575, 25), (575, 375), (25, 375)]))
+    return BenchMat(width, height, 63.0, card_h, sticker_mm, zones, corners)
+
+
+class Numbers:
+    """Bench card ids "S<n>" carry their sticker number n."""
+
+    @dataclass(frozen=True)
+    class _Card:
+        id: str
+        number: int
+
+    def by_number(self, number: int) -> Any:
+        return self._Card(f"S{number}", number)
+
+
+def number_of(card_id: str) -> int:
+    return int(card_id[1:])
+
+
+def _centre(mat: BenchMat, zone: str) -> tuple[float, float]:
+    z = mat.zones[zone]
+    return z.x_mm + z.w_mm / 2, z.y_mm + z.h_mm / 2
+
+
+def scenario_snapshots(mat: BenchMat, n_cards: int, steps: int, seed: int, dice: int = 6
+                       ) -> list[TableSnapshot]:
+    """A start table and one change per step: swap, flip, tap, untap, roll."""
+    rng = random.Random(seed)
+    zones = list(mat.zones)
+    used = zones[:: max(1, len(zones) // n_cards)][:n_cards]
+    cards: dict[str, SeenCard] = {}
+    next_number = 1
+    for zone in used:
+        x, y = _centre(mat, zone)
+        face_up = rng.random() > 0.2
+        uid = f"S{next_number}#1"
+        if not face_up:
+            uid = f"back:{100 + next_number}"
+        cards[zone] = SeenCard(uid, zone, face_up, False, None, x, y, 0.0)
+        next_number += 1
+    die_names = [f"p{1 + k % 2}.w{1 + k // 2}" for k in range(dice)]
+    die_zones = rng.sample(used, min(dice, len(used)))
+    values = {d: rng.randint(1, 6) for d in die_names}
+
+    def snap() -> TableSnapshot:
+        seen_dice = []
+        for d, z in zip(die_names, die_zones, strict=False):
+            x, y = _centre(mat, z)
+            seen_dice.append(SeenDie(d, values[d], z, cards[z].uid, x + 24, y + 8))
+        return TableSnapshot(GAME, cards=tuple(cards.values()), dice=tuple(seen_dice))
+
+    out = [snap()]
+    for k in range(steps):
+        kind = ("swap", "flip", "roll", "tap", "swap", "untap")[k % 6]
+        zone = rng.choice([z for z in used if z not in die_zones] or used)
+        card = cards[zone]
+        if kind == "swap":
+            next_number += 1
+            cards[zone] = SeenCard(f"S{next_number + 500}#1", zone, True, False, None,
+                                   card.x_mm, card.y_mm, 0.0)
+        elif kind == "flip":
+            uid = card.uid if not card.face_up else f"back:{700 + k}"
+            if not card.face_up:
+                uid = f"S{next_number + 600 + k}#2"
+            cards[zone] = SeenCard(uid, zone, not card.face_up, card.tapped, None, card.x_mm,
+                                   card.y_mm, card.angle_deg)
+        elif kind in ("tap", "untap"):
+            tapped = kind == "tap"
+            target = next((z for z in used if z not in die_zones
+                           and cards[z].tapped != tapped), zone)
+            c = cards[target]
+            cards[target] = SeenCard(c.uid, target, c.face_up, tapped, None, c.x_mm, c.y_mm,
+                                     90.0 if tapped else 0.0)
+        else:
+            for d in die_names[:2]:
+                values[d] = values[d] % 6 + 1
+        out.append(snap())
+    return out
+
+
+# ----- still scenes on the Creature Crush mat -------------------------------------------------
+
+
+def still_table(layout: Any, seed: int) -> TableSnapshot:
+    """A Creature Crush table in play: creatures and crush cards in the slots (placed by hand:
+    a few mm and degrees off, about 30 % turned or tapped), the camp and hell piles, white
+    start dice in the dice areas and red damage dice on some creatures."""
+    rng = random.Random(seed)
+    cards: list[SeenCard] = []
+    dice: list[SeenDie] = []
+    number = 1 + 40 * (seed % 50)
+    for zone in layout.zones.values():
+        cx, cy = zone.x_mm + zone.w_mm / 2, zone.y_mm + zone.h_mm / 2
+        if zone.kind == "slot" and rng.random() < 0.75:
+            tapped = rng.random() < 0.15
+            angle = 90.0 if tapped else (rng.uniform(-12, 12) if rng.random() < 0.2
+                                         else rng.uniform(-3, 3))
+            x, y = cx + rng.uniform(-3, 3), cy + rng.uniform(-3, 3)
+            face_up = rng.random() < 0.85
+            uid = f"S{number}#1" if face_up else f"back:{5000 + number}"
+            cards.append(SeenCard(uid, zone.id, face_up, tapped, None, x, y, angle))
+            number += 1
+        elif zone.kind == "pile":
+            face_up = zone.id.endswith("hell")
+            uid = f"S{number}#1" if face_up else f"back:{5000 + number}"
+            cards.append(SeenCard(uid, zone.id, face_up, False, None, cx, cy,
+                                  rng.uniform(-4, 4)))
+            number += 1
+    red = 1
+    for owner in ("p1", "p2"):
+        area = layout.zones[f"{owner}.dice"]
+        for k in range(3):
+            x = area.x_mm + area.w_mm * (0.2 + 0.3 * k) + rng.uniform(-5, 5)
+            y = area.y_mm + area.h_mm * 0.5 + rng.uniform(-15, 15)
+            dice.append(SeenDie(f"{owner}.w{k + 1}", rng.randint(1, 6), area.id, None, x, y))
+        creatures = [c for c in cards if c.zone.startswith(owner) and c.zone[3] in "AB"
+                     and not c.tapped]
+        for card in rng.sample(creatures, min(2, len(creatures))):
+            x = (card.x_mm or 0) + 20 * rng.choice((-1, 1))
+            y = (card.y_mm or 0) - 30
+            dice.append(SeenDie(f"{owner}.r{red}", rng.randint(1, 6), card.zone, card.uid, x, y))
+            red += 1
+    return TableSnapshot(GAME, cards=tuple(cards), dice=tuple(dice))
+
+
+@dataclass
+class Row:
+    """One camera pose's figures (None where there was nothing to measure)."""
+
+    camera: str
+    label: str
+    pose: str
+    resolution: str
+    scenes: int
+    frames: int
+    px_per_module: float | None
+    mat_found: float
+    cards_1f: float | None
+    cards_settled: float | None
+    zones: float | None
+    dice_1f: float | None
+    dice_settled: float | None
+    wrong: int
+    wrong_cards: int = 0
+    wrong_dice: int = 0
+    dice_style: str = "aruco"
+    notes: list[str] = field(default_factory=list)
+
+
+def _share(right: int, total: int) -> float | None:
+    return round(right / total, 4) if total else None
+
+
+def measure_still(preset: str, pose: Pose | None, scenes: int, frames: int = STILL_FRAMES,
+                  seed: int = 1, dice_style: str = "aruco") -> Row:
+    """Still scenes on the Creature Crush mat through fresh pipelines: one-frame and settled."""
+    from companion.layouts import load_layout
+
+    layout = load_layout(GAME)
+    piles = [z.id for z in layout.zones.values() if z.kind == "pile"]
+    cards_1f = [0, 0]
+    dice_1f = [0, 0]
+    settled = [0, 0]
+    zones = [0, 0]
+    dice_s = [0, 0]
+    wrong_cards = wrong_dice = 0
+    found = total_frames = 0
+    ppm: list[float] = []
+    width = height = 0
+    for s in range(scenes):
+        scene_seed = seed * 1000 + s
+        truth_snap = still_table(layout, scene_seed)
+        renderer = make_renderer(layout, preset, pose, scene_seed, dice_style)
+        player = SnapshotPlayer(renderer, [truth_snap], GAME_CODE, number_of, Timing(), False,
+                                scene_seed, piles)
+        scene = player.scene(0)
+        pipeline = build_pipeline(layout, GAME, Numbers())
+        on_table: set[str] = set()
+        last: TableSnapshot | None = None
+        for index in range(frames):
+            rendered = renderer.render(scene, (), index)
+            on_table |= {m.text for m in rendered.truth.markers}  # visible or not
+            width, height = rendered.image.shape[1], rendered.image.shape[0]
+            update = pipeline.process(Frame(rendered.image, index, index / FPS))
+            total_frames += 1
+            found += bool(update.stats.calibration_ok)
+            last = update.snapshot or last
+            truth = rendered.truth
+            texts = {d.text for d in update.detections}
+            wrong_cards += sum(1 for d in update.detections
+                               if d.kind in ("front", "back") and d.text not in on_table)
+            die_names = {d.die for d in truth_snap.dice}
+            wrong_dice += sum(1 for sg in update.sightings
+                              if sg.kind == "die" and sg.key not in die_names)
+            if index == 0:
+                visible = {m.text for m in truth.markers if m.visible and m.kind == "card"}
+                cards_1f[0] += len(visible & texts)
+                cards_1f[1] += len(visible)
+                ppm += [m.px_per_module for m in truth.markers
+                        if m.visible and m.kind == "card" and m.px_per_module]
+                for m in truth.markers:
+                    if m.kind != "die" or not m.visible:
+                        continue
+                    values = {sg.value for sg in update.sightings
+                              if sg.kind == "die" and sg.key == m.key}
+                    dice_1f[0] += values == {m.value}
+                    dice_1f[1] += 1
+        for card in truth_snap.cards:
+            got = next((c for c in (last.cards if last else ()) if c.uid == card.uid), None)
+            settled[0] += got is not None and got.face_up == card.face_up
+            settled[1] += 1
+            zones[0] += got is not None and got.zone == card.zone
+            zones[1] += 1
+        for die in truth_snap.dice:
+            got_die = last.die(die.die) if last else None
+            dice_s[0] += got_die is not None and got_die.value == die.value
+            dice_s[1] += 1
+            if got_die is not None and got_die.value != die.value:
+                wrong_dice += 1
+        if last is not None:
+            names = {d.die for d in truth_snap.dice}
+            wrong_dice += sum(1 for d in last.dice if d.die not in names)
+            uids = {c.uid for c in truth_snap.cards}
+            wrong_cards += sum(1 for c in last.cards if c.uid not in uids)
+    label = preset
+    pose_label = pose.label if pose else ""
+    if preset == EASY:
+        label = "easy (old flat simulator)"
+        pose_label = "fitted, 30 deg"
+    else:
+        kind = camera_kind(preset)
+        label = kind.label
+        pose_label = (pose or kind.poses[0]).label
+    return Row(preset, label, pose_label, f"{width}x{height}", scenes, total_frames,
+               round(statistics.median(ppm), 2) if ppm else None,
+               round(found / max(total_frames, 1), 4),
+               _share(*cards_1f), _share(*settled), _share(*zones), _share(*dice_1f),
+               _share(*dice_s), wrong_cards + wrong_dice, wrong_cards, wrong_dice, dice_style)
+
+
+# ----- the timed sequence (fps and latency) ---------------------------------------------------
+
+
+@dataclass
+class SequenceResult:
+    camera: str
+    resolution: str
+    cards: int
+    frames: int
+    recall: float
+    wrong_ids: int
+    settled_ok: float
+    dice_ok: float | None
+    fps: float
+    latency_ms_max: float | None  # None: no settled snapshot matched the truth
+    latency_ms_mean: float | None
+    notes: list[str] = field(default_factory=list)
+
+
+def _essence(s: TableSnapshot | None) -> set[tuple[Any, ...]]:
+    if s is None:
+        return set()
+    return {(c.uid, c.zone, c.face_up, c.tapped) for c in s.cards}
+
+
+def run_sequence(preset: str = DEFAULT_PRESET, n_cards: int = 40, steps: int = 6,
+                 seed: int = 1, timing: Timing | None = None, backend: str = "zxing",
+                 pose: Pose | None = None) -> SequenceResult:
+    """Render a scripted sequence with hands, then time the pipeline on its JPEG frames.
+
+    Frames are rendered and JPEG-encoded beforehand; the timed loop decodes each JPEG and runs
+    the pipeline on one core (as with a camera stream). Latency of a step: from the first frame
+    with no hand in the picture to the first snapshot equal to the truth, plus that frame's
+    processing time.
+    """
+    mat = bench_mat(25.0, MODULES["microqr"])
+    snaps = scenario_snapshots(mat, n_cards, steps, seed, dice=6)
+    renderer = make_renderer(mat, preset, pose, seed)
+    player = SnapshotPlayer(renderer, snaps, GAME_CODE, number_of, timing or Timing(), True,
+                            seed)
+    frames: list[tuple[bytes, Any]] = []
+    for index, (shown, hands, settled, done) in enumerate(player.plan()):
+        rendered = renderer.render(player.scene(shown), hands, index, jpeg=False)
+        frames.append((renderer.encode(rendered.image), (shown, settled, done,
+                                                         rendered.truth)))
+    on_table = {m.text for _, (_, _, _, t) in frames for m in t.markers}
+    pipeline = build_pipeline(mat, GAME, Numbers(), backend)
+    fps_time = 0.0
+    read = visible = wrong = 0
+    dice_seen: dict[int, list[bool]] = {}
+    latencies: list[float] = []
+    timed: set[int] = set()
+    settled_right: dict[int, bool] = {}
+    last: TableSnapshot | None = None
+    dt = 1 / FPS
+    shown_before = 0
+    hand_gone: float | None = 0.0
+    width = height = 0
+    for index, (jpeg, (shown, settled, _done, truth)) in enumerate(frames):
+        t0 = time.perf_counter()
+        image = np.asarray(cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR))
+        update = pipeline.process(Frame(image, index, index * dt))
+        elapsed = time.perf_counter() - t0
+        fps_time += elapsed
+        height, width = image.shape[:2]
+        if shown != shown_before:
+            shown_before, hand_gone = shown, None
+        if hand_gone is None and not truth.hand_in_view:
+            hand_gone = index * dt
+        texts = {d.text for d in update.detections}
+        cards_visible = {m.text for m in truth.markers if m.visible and m.kind == "card"}
+        visible += len(cards_visible)
+        read += len(cards_visible & texts)
+        wrong += sum(1 for d in update.detections
+                     if d.kind in ("front", "back") and d.text not in on_table)
+        if update.snapshot is not None:
+            last = update.snapshot
+            if (shown > 0 and shown not in timed and hand_gone is not None
+                    and last.same_table(snaps[shown])):
+                timed.add(shown)
+                latencies.append((index * dt - hand_gone) * 1000 + elapsed * 1000)
+        if settled:  # the last settled frame of each step decides
+            settled_right[shown] = _essence(last) == _essence(snaps[shown])
+            dice_seen[shown] = [
+                last is not None and (got := last.die(d.die)) is not None
+                and got.value == d.value for d in snaps[shown].dice
+            ]
+    ok = sum(settled_right.values()) / max(len(settled_right), 1)
+    dice_read = sum(len(v) for v in dice_seen.values())
+    dice_right = sum(sum(v) for v in dice_seen.values())
+    return SequenceResult(
+        preset, f"{width}x{height}", n_cards, len(frames), round(read / max(visible, 1), 4),
+        wrong, round(ok, 4), round(dice_right / dice_read, 4) if dice_read else None,
+        round(len(frames) / fps_time, 1) if fps_time else 0.0,
+        round(max(latencies), 1) if latencies else None,
+        round(sum(latencies) / len(latencies), 1) if latencies else None,
+    )
+
+
+def phantom_check(preset: str, passes: int, seed: int = 3) -> dict[str, Any]:
+    """A still table for ~10 minutes (time-compressed): noise and hands passing, no change."""
+    mat = bench_mat()
+    snap = scenario_snapshots(mat, 40, 0, seed)[0]
+    renderer = make_renderer(mat, preset, None, seed)
+    player = SnapshotPlayer(renderer, [snap], GAME_CODE, number_of, Timing(), True, seed)
+    scene = player.scene(0)
+    pipeline = build_pipeline(mat, GAME, Numbers())
+    emitted = 0
+    first: TableSnapshot | None = None
+    index = 0
+    clock = 0.0
+    span_s = 600.0
+    gap = span_s / max(passes, 1)
+    for p in range(passes + 1):
+        for _ in range(8):  # still frames
+            up = pipeline.process(Frame(renderer.render(scene, (), index).image, index, clock))
+            index += 1
+            clock += 1 / FPS
+            if up.snapshot is not None:
+                emitted += 1
+                first = first or up.snapshot
+        if p == passes:
+            break
+        y = 60.0 + (p % 5) * 60
+        for i in range(20):  # a hand sweeps across without touching anything
+            x = -80 + i * 40.0
+            hand = Hand(x, y, x - 200, 520, p % 5, z_mm=80, vx_mm_s=1200)
+            up = pipeline.process(Frame(renderer.render(scene, [hand], index).image, index,
+                                        clock))
+            index += 1
+            clock += 1 / FPS
+            if up.snapshot is not None:
+                emitted += 1
+        clock += gap
+    right = first is not None and _essence(first) == _essence(snap)
+    return {"camera": preset, "frames": index, "scene_minutes": round(clock / 60, 1),
+            "hand_passes": passes, "phantom_changes": max(0, emitted - 1),
+            "first_snapshot_right": right}
+
+
+# ----- the command ----------------------------------------------------------------------------
+
+
+def _pct(v: float | None) -> str:
+    return "-" if v is None else f"{v:.0%}"
+
+
+def format_rows(rows: Sequence[Row]) -> str:
+    head = ("camera", "pose", "px/mod", "mat", "cards1f", "settled", "zones", "dice1f",
+            "diceset", "wrong")
+    widths = (38, 22, 7, 5, 8, 8, 6, 7, 8, 6)
+    lines = [" ".join(f"{h:<{w}}" if i < 2 else f"{h:>{w}}"
+                      for i, (h, w) in enumerate(zip(head, widths, strict=True)))]
+    for r in rows:
+        vals = (r.label[:38], r.pose, "-" if r.px_per_module is None else r.px_per_module,
+                _pct(r.mat_found), _pct(r.cards_1f), _pct(r.cards_settled), _pct(r.zones),
+                _pct(r.dice_1f), _pct(r.dice_settled), r.wrong)
+        lines.append(" ".join(f"{v!s:<{w}}" if i < 2 else f"{v!s:>{w}}"
+                              for i, (v, w) in enumerate(zip(vals, widths, strict=True))))
+    return "\n".join(lines)
+
+
+def plan_rows(cameras: Sequence[str], quick: bool) -> list[tuple[str, Pose | None]]:
+    out: list[tuple[str, Pose | None]] = []
+    for name in cameras:
+        if name == EASY:
+            out.append((EASY, None))
+            continue
+        kind = camera_kind(name)
+        poses = kind.poses[:1] if quick else kind.poses
+        out.extend((name, p) for p in poses)
+    return out
+
+
+@click.command("vision")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.option("--quick", is_flag=True, help="Fewer scenes, the first pose of each camera, a "
+                                            "short timed sequence.")
+@click.option("--camera", "cameras", multiple=True, metavar="KIND",
+              help="Camera kind(s) to measure (repeatable); default: all and 'easy'.")
+@click.option("--scenes", type=int, default=None, help="Still scenes per row (default 4, "
+                                                       "quick 2).")
+@click.option("--dice", "dice_style", type=click.Choice(["aruco", "pips"]), default="aruco",
+              show_default=True, help="Stickered ArUco dice or ordinary pip dice.")
+@click.option("--no-sequence", is_flag=True, help="Skip the timed 40-card sequence.")
+def bench_vision(as_json: bool, quick: bool, cameras: tuple[str, ...], scenes: int | None,
+                 dice_style: str, no_sequence: bool) -> None:
+    """The eye on every simulated camera kind: recall, zones, dice, wrong ids, fps, latency."""
+    cv2.setNumThreads(1)
+    names = list(cameras) or preset_names()
+    known = set(preset_names()) | {"legacy"}
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise click.BadParameter(f"unknown camera kind(s): {', '.join(unknown)}; choose from "
+                                 f"{', '.join(preset_names())}", param_hint="--camera")
+    names = [EASY if n == "legacy" else n for n in names]
+    n_scenes = scenes or (2 if quick else 4)
+    rows: list[Row] = []
+    for name, pose in plan_rows(names, quick):
+        started = time.perf_counter()
+        rows.append(measure_still(name, pose, n_scenes, dice_style=dice_style))
+        click.echo(f"{name} {pose.label if pose else ''}: "
+                   f"{time.perf_counter() - started:.0f} s", err=True)
+    sequence = None
+    phantom = None
+    if not no_sequence:
+        started = time.perf_counter()
+        seq_preset = DEFAULT_PRESET if DEFAULT_PRESET in names or not cameras else names[0]
+        sequence = run_sequence(seq_preset, 40, 2 if quick else 6,
+                                timing=Timing(settle_s=0.4, start_s=0.4) if quick else None)
+        phantom = phantom_check(seq_preset, 2 if quick else 12)
+        click.echo(f"sequence {seq_preset}: {time.perf_counter() - started:.0f} s", err=True)
+    if as_json:
+        click.echo(json.dumps({"rows": [asdict(r) for r in rows],
+                               "sequence": None if sequence is None else asdict(sequence),
+                               "phantom": phantom}, indent=2, default=str))
+        return
+    click.echo(format_rows(rows))
+    if sequence is not None:
+        s = sequence
+        click.echo(f"\nsequence ({s.camera}, {s.resolution}, {s.cards} cards, {s.frames} "
+                   f"frames, hands): recall {s.recall:.1%}, settled {s.settled_ok:.0%}, dice "
+                   f"{_pct(s.dice_ok)}, wrong {s.wrong_ids}, {s.fps} fps, latency max "
+                   f"{s.latency_ms_max} ms, mean {s.latency_ms_mean} ms")
+        click.echo(f"still scene with hands passing: {phantom}")
+
+
+def symbology_recall(symbology: Symbology, sticker_mm: float, frames: int = 4,
+                     resolution: str = "1080p", tilt_deg: float = 30.0,
+                     margin: float = 0.03) -> float:
+    """Per-frame recall of 40 card stickers on still frames of the EASY simulator, one
+    full-frame zxing pass (no crop retries): the measurement behind docs/markers.md.
+    `margin` is the share of the picture left around the mat."""
+    from dataclasses import replace
+
+    from companion.sim.camera import CameraProfile, Degradation
+    from companion.sim.render import TableRenderer
+    from companion.vision.detect import Detector
+
+    mat = bench_mat(sticker_mm, MODULES[symbology])
+    snap = scenario_snapshots(mat, 40, 0, 5, dice=0)[0]
+    camera = replace(CameraProfile.named(resolution, tilt_deg), margin=margin)
+    renderer = TableRenderer(mat, camera, Degradation.webcam(), symbology, sticker_mm, 5)
+    player = SnapshotPlayer(renderer, [snap], GAME_CODE, number_of, Timing(), False, 5)
+    detector = Detector("zxing", aruco=False, read_qr=symbology == "qr")
+    read = seen = 0
+    for index in range(frames):
+        rendered = renderer.render(player.scene(0), (), index)
+        visible = {m.text for m in rendered.truth.markers if m.visible and m.kind == "card"}
+        gray = cv2.cvtColor(rendered.image, cv2.COLOR_BGR2GRAY)
+        texts = {d.text for d in detector.detect(gray)}
+        seen += len(visible)
+        read += len(visible & texts)
+    return read / max(seen, 1)

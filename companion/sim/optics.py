@@ -1,0 +1,223 @@
+"""How a real camera turns the light on the table into a JPEG: the image-formation chain.
+
+`Look` is a degradation preset: the range each physical effect takes for one kind of camera
+(figures and their sources in docs/simulator.md). `Look.sample(seed)` picks one concrete
+`Conditions` (one evening at one table: where the lamp hangs, how dark the room is, how well
+the lens is focused). `develop` applies, in the order a camera does: lens blur and defocus ->
+scene light (lamp falloff, vignetting) and glare -> sensor (exposure, shot and read noise,
+auto gain) -> ISP (black level lift, white balance, sharpening) -> clipping. JPEG is the
+renderer's last step.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+Range = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Conditions:
+    """One concrete set of values for every effect (what a single scene is rendered with)."""
+
+    lens_blur_px: float = 0.0  # Gaussian sigma of the lens and demosaicing at best focus
+    coc_px: float = 0.0  # defocus blur diameter (px) for an object at half the focus distance
+    focus_ratio: float = 1.0  # focus distance / distance to the mat centre
+    exposure: float = 1.0  # light on the table relative to a bright room (auto gain = 1/exposure)
+    read_noise: float = 0.0  # sensor read noise, grey levels at gain 1
+    shot_noise: float = 0.0  # photon noise variance per grey level at gain 1
+    jpeg_quality: int = 95
+    sharpen: float = 0.0  # unsharp-mask amount of the camera's ISP
+    wb_gains: tuple[float, float, float] = (1.0, 1.0, 1.0)  # B, G, R after imperfect auto WB
+    vignette: float = 0.0  # brightness lost at the picture's corners
+    lamp: tuple[float, float, float] | None = None  # lamp position, mat mm (z up)
+    lamp_share: float = 0.0  # share of the table's light that comes from the lamp
+    glare_peak: float = 0.0  # specular peak of the lamp on a sleeve, in units of white paper
+    gloss_deg: float = 4.0  # angular spread (sigma) of the sleeve's specular lobe
+    env_reflect: float = 0.0  # brightness of the room mirrored in sleeves (veil), x white
+    curl_mm: float = 0.0  # largest card curl (rise of the edges over the centre)
+    exposure_ms: float = 16.0  # shutter time, for motion blur
+    black_lift: float = 0.0  # grey levels the ISP lifts black by in low light
+    contrast: float = 1.0
+    auto_exposure: bool = True  # the camera scales the picture towards a mean grey
+
+
+@dataclass(frozen=True)
+class Look:
+    """The range of every effect for one kind of camera and room (sampled per scene)."""
+
+    name: str
+    lens_blur_px: Range = (0.0, 0.0)
+    coc_px: Range = (0.0, 0.0)
+    focus_ratio: Range = (1.0, 1.0)
+    exposure: Range = (1.0, 1.0)
+    read_noise: Range = (0.0, 0.0)
+    shot_noise: Range = (0.0, 0.0)
+    jpeg_quality: tuple[int, int] = (95, 95)
+    sharpen: Range = (0.0, 0.0)
+    wb_error: float = 0.0  # largest error of auto white balance, per colour channel
+    vignette: Range = (0.0, 0.0)
+    lamp_height_mm: Range = (900.0, 1400.0)
+    lamp_spread_mm: float = 400.0  # lamp lies within this of the mat centre, horizontally
+    lamp_share: Range = (0.0, 0.0)
+    glare_peak: Range = (0.0, 0.0)
+    gloss_deg: Range = (3.0, 6.0)
+    env_reflect: Range = (0.0, 0.0)
+    curl_mm: Range = (0.0, 0.0)
+    low_light_share: float = 0.0  # share of scenes shot in a dim room
+    auto_exposure: bool = True
+
+    def sample(self, seed: int, centre: tuple[float, float] = (300.0, 200.0)) -> Conditions:
+        rng = np.random.default_rng([seed, 4242])
+
+        def pick(r: Range) -> float:
+            return float(rng.uniform(r[0], r[1])) if r[1] > r[0] else float(r[0])
+
+        exposure = pick(self.exposure)
+        if rng.random() < self.low_light_share:
+            exposure = min(exposure, float(rng.uniform(0.15, 0.3)))
+        gain = 1 / max(exposure, 0.05)
+        angle = rng.uniform(0, 2 * math.pi)
+        dist = rng.uniform(0, self.lamp_spread_mm)
+        lamp = (centre[0] + dist * math.cos(angle), centre[1] + dist * math.sin(angle),
+                pick(self.lamp_height_mm))
+        wb = tuple(float(1 + rng.uniform(-self.wb_error, self.wb_error)) for _ in range(3))
+        wb_gains = (wb[0], 1.0, wb[2])  # WB acts on blue and red against green
+        lo, hi = self.jpeg_quality
+        return Conditions(
+            lens_blur_px=pick(self.lens_blur_px), coc_px=pick(self.coc_px),
+            focus_ratio=pick(self.focus_ratio), exposure=exposure,
+            read_noise=pick(self.read_noise), shot_noise=pick(self.shot_noise),
+            jpeg_quality=int(rng.integers(lo, hi + 1)), sharpen=pick(self.sharpen),
+            wb_gains=wb_gains, vignette=pick(self.vignette), lamp=lamp,
+            lamp_share=pick(self.lamp_share), glare_peak=pick(self.glare_peak),
+            gloss_deg=pick(self.gloss_deg), env_reflect=pick(self.env_reflect),
+            curl_mm=pick(self.curl_mm), exposure_ms=min(33.0, 16.0 * gain),
+            black_lift=min(40.0, 10.0 * (gain - 1)), contrast=1.0 - min(0.25, 0.06 * (gain - 1)),
+            auto_exposure=self.auto_exposure,
+        )
+
+
+def gain_of(c: Conditions) -> float:
+    return 1 / max(c.exposure, 0.05)
+
+
+class NoiseBank:
+    """Unit Gaussian noise, drawn once: each frame takes a randomly shifted window of one of a
+    few frames, so consecutive frames get independent-looking noise at no cost."""
+
+    PAD = 24
+    SCALE = 16  # stored as int16 units of 1/16 sigma
+
+    def __init__(self, height: int, width: int, seed: int, frames: int = 3) -> None:
+        rng = np.random.default_rng([seed, 77])
+        shape = (height + self.PAD, width + self.PAD, 3)
+        self.height, self.width = height, width
+        self.frames = [np.rint(rng.standard_normal(shape, np.float32) * self.SCALE)
+                       .astype(np.int16) for _ in range(frames)]
+
+    def window(self, rng: np.random.Generator) -> np.ndarray:
+        k = int(rng.integers(len(self.frames)))
+        dy, dx = (int(v) for v in rng.integers(0, self.PAD, 2))
+        return self.frames[k][dy:dy + self.height, dx:dx + self.width]
+
+    def draw(self, rng: np.random.Generator) -> np.ndarray:
+        """A float unit-sigma noise frame (for the reference `develop`)."""
+        return np.asarray(self.window(rng), np.float32) / self.SCALE
+
+    @staticmethod
+    def sigma_map(sigma: np.ndarray) -> np.ndarray:
+        """Per-pixel sigma (grey levels) in the units `add_noise` multiplies with."""
+        return np.clip(np.rint(sigma * NoiseBank.SCALE), 0, 32767).astype(np.int16)
+
+    def add_noise(self, image: np.ndarray, sigma16: np.ndarray,
+                  rng: np.random.Generator) -> np.ndarray:
+        """image + sigma x unit noise, saturated to bytes (about 3 ms at 1080p)."""
+        noise = cv2.multiply(self.window(rng), sigma16, scale=1 / (self.SCALE * self.SCALE),
+                             dtype=cv2.CV_16S)
+        return np.asarray(cv2.add(image, noise, dtype=cv2.CV_8U))
+
+
+def defocus(image: np.ndarray, sigma_lo: float, sigma_hi: float,
+            weight_hi: np.ndarray | None) -> np.ndarray:
+    """Blur by a sigma that varies over the picture (depth of field), as a blend of two."""
+    def blur(s: float) -> np.ndarray:
+        return image if s < 0.2 else cv2.GaussianBlur(image, (0, 0), s)
+
+    lo = blur(sigma_lo)
+    if weight_hi is None or sigma_hi - sigma_lo < 0.15:
+        return lo
+    hi = blur(sigma_hi)
+    w_hi = weight_hi
+    w_lo = 1 - w_hi
+    return np.asarray(cv2.blendLinear(lo, hi, w_lo, w_hi))
+
+
+def isp(radiance: np.ndarray, c: Conditions) -> np.ndarray:
+    """The ISP's linear part on float radiance: black level lift, contrast, white balance."""
+    b, g, r = c.wb_gains
+    k = c.contrast
+    m = np.array([[b * k, 0, 0, c.black_lift * b], [0, g * k, 0, c.black_lift * g],
+                  [0, 0, r * k, c.black_lift * r]], np.float32)
+    return np.asarray(cv2.transform(np.ascontiguousarray(radiance, np.float32), m))
+
+
+def to_bytes(v: np.ndarray) -> np.ndarray:
+    return np.clip(v, 0, 255).astype(np.uint8)
+
+
+def noise_sigma(radiance: np.ndarray, c: Conditions) -> np.ndarray | None:
+    """Per-pixel noise sigma in output grey levels: photon noise (variance proportional to the
+    signal) and read noise, both multiplied by the auto gain, then by the ISP's contrast. A dim
+    room (gain 4) is four times as grainy as a bright one for the same picture brightness."""
+    if c.read_noise <= 0 and c.shot_noise <= 0:
+        return None
+    gain = gain_of(c)
+    signal = np.clip(radiance, 0, 255)
+    var = signal * (gain * c.shot_noise) + gain * gain * c.read_noise ** 2
+    return np.asarray(np.sqrt(var) * c.contrast, np.float32)
+
+
+def finish(image: np.ndarray, c: Conditions) -> np.ndarray:
+    """The ISP's sharpening (unsharp mask), after the noise: it sharpens the grain too."""
+    if c.sharpen <= 0:
+        return image
+    soft = cv2.GaussianBlur(image, (0, 0), 1.2)
+    return np.asarray(cv2.addWeighted(image, 1 + c.sharpen, soft, -c.sharpen, 0))
+
+
+def develop(radiance: np.ndarray, c: Conditions, noise: np.ndarray | None) -> np.ndarray:
+    """Sensor and ISP in one go (reference path): float BGR radiance -> uint8."""
+    sigma = noise_sigma(radiance, c)
+    v = isp(radiance, c)
+    if noise is not None and sigma is not None:
+        v = v + noise * sigma
+    return finish(to_bytes(v), c)
+
+
+def line_kernel(dx: float, dy: float) -> np.ndarray | None:
+    """Motion blur kernel for a shift of (dx, dy) px during the exposure."""
+    length = math.hypot(dx, dy)
+    if length < 1.0:
+        return None
+    size = math.ceil(length) | 1
+    k = np.zeros((size, size), np.float32)
+    c = size // 2
+    steps = max(2, int(length * 2))
+    for i in range(steps + 1):
+        t = i / steps - 0.5
+        x, y = round(c + dx * t), round(c + dy * t)
+        if 0 <= x < size and 0 <= y < size:
+            k[y, x] = 1
+    return np.asarray(k / k.sum())
+
+
+def jpeg_round_trip(image: np.ndarray, quality: int) -> np.ndarray:
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
+    if not ok:
+        raise RuntimeError("JPEG encoding failed")
+    return np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR))

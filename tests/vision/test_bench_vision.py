@@ -1,0 +1,55 @@
+"""`companion bench vision`: rows per camera, figures from the simulator's truth, no cycle."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from companion.benchmarks.vision import bench_vision, plan_rows, run_sequence
+from companion.sim.presets import camera_kinds
+
+
+def test_quick_rows_on_the_easy_and_a_realistic_camera() -> None:
+    result = CliRunner().invoke(bench_vision, ["--quick", "--json", "--scenes", "1",
+                                               "--no-sequence", "--camera", "easy",
+                                               "--camera", "overhead-webcam-1080p"])
+    assert result.exit_code == 0, result.output
+    rows = {r["camera"]: r for r in json.loads(result.stdout)["rows"]}
+    assert set(rows) == {"easy", "overhead-webcam-1080p"}
+    easy = rows["easy"]
+    assert easy["label"].startswith("easy")
+    assert easy["cards_1f"] == 1.0 and easy["cards_settled"] == 1.0 and easy["zones"] == 1.0
+    assert easy["wrong_cards"] == 0 and easy["mat_found"] == 1.0
+    real = rows["overhead-webcam-1080p"]
+    assert real["resolution"] == "1920x1080" and real["frames"] >= 12
+    assert 3.0 < real["px_per_module"] < 5.0  # 25 mm / 13 modules at 53 cm, 30 degrees
+    assert real["wrong_cards"] == 0
+
+
+def test_unknown_camera_is_refused() -> None:
+    result = CliRunner().invoke(bench_vision, ["--camera", "pinhole-9000"])
+    assert result.exit_code != 0 and "unknown camera kind" in result.output
+
+
+def test_every_pose_is_a_row_and_quick_takes_the_first() -> None:
+    kinds = camera_kinds()
+    full = plan_rows([*kinds, "easy"], quick=False)
+    assert len(full) == sum(len(k.poses) for k in kinds.values()) + 1
+    assert len(plan_rows([*kinds], quick=True)) == len(kinds)
+
+
+def test_sequence_on_the_easy_camera_settles_right() -> None:
+    from companion.sim.source import Timing
+
+    s = run_sequence("easy", n_cards=10, steps=2, timing=Timing(settle_s=0.4, start_s=0.4))
+    assert s.wrong_ids == 0 and s.settled_ok == 1.0 and s.fps > 0
+
+
+def test_vision_never_imports_the_simulator() -> None:
+    root = Path(__file__).resolve().parents[2] / "companion" / "vision"
+    pattern = re.compile(r"^\s*(from|import)\s+companion\.(sim|benchmarks)\b", re.M)
+    offenders = [p.name for p in root.rglob("*.py") if pattern.search(p.read_text())]
+    assert not offenders
