@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from companion.errors import CompanionError
+from companion.markers.bigcell import CELLS as BIGCELL_CELLS
 from companion.markers.payload import (
     ArucoMeaning,
     BackPayload,
@@ -32,6 +33,7 @@ from companion.markers.payload import (
 )
 from companion.vision.decoders import BACKENDS, RawSymbol, ReadOptions
 from companion.vision.decoders.aruco import ArucoOptions, ArucoReader
+from companion.vision.decoders.bigcell import read_quads
 from companion.vision.finders import FinderCandidate
 
 Kind = Literal["front", "back", "aruco", "unknown"]
@@ -116,6 +118,17 @@ def _interpret_symbol(symbol: RawSymbol) -> Detection:
     )
 
 
+def big_cell_detections(gray: np.ndarray, squares: Sequence[np.ndarray],
+                        mirrored_too: bool = False) -> list[Detection]:
+    """Card stickers of the big-cell code among dark squares (ArUco candidates)."""
+    out = []
+    for read in read_quads(gray, squares, mirrored_too):
+        symbol = RawSymbol(read.text, read.corners, "bigcell", "bigcell", BIGCELL_CELLS)
+        det = _interpret_symbol(symbol)
+        out.append(replace(det, confidence=det.confidence * (1.0 - 0.1 * read.corrections)))
+    return out
+
+
 def interpret_aruco(marker_id: int, corners: np.ndarray) -> Detection:
     """A Detection for an ArUco id read elsewhere (e.g. a pipeline that schedules ArUco)."""
     side = float(np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1).mean())
@@ -160,7 +173,8 @@ class Detector:
 
     backend: "zxing" (default; the only one reading Micro QR), "pyzbar" or "opencv" (QR only).
     read_qr: also look for plain QR codes (foreign codes, measurements); Micro QR is always on
-    for zxing. aruco: also run the ArUco detector. crop_retry: use hints (see module docstring).
+    for zxing. aruco: also run the ArUco detector, and read big-cell card symbols among its
+    candidate squares. crop_retry: use hints (see module docstring).
     """
 
     def __init__(
@@ -170,6 +184,7 @@ class Detector:
         read_qr: bool = False,
         aruco: bool = True,
         aruco_options: ArucoOptions | None = None,
+        mirrored_too: bool = True,
     ) -> None:
         if backend not in BACKENDS:
             raise DetectorConfigError(
@@ -185,6 +200,7 @@ class Detector:
         module = importlib.import_module(f"companion.vision.decoders.{backend}")
         self._read: Reader = module.read
         self._aruco = ArucoReader(aruco_options) if aruco else None
+        self.mirrored_too = mirrored_too  # big-cell symbols seen in a mirror (scan, decks)
 
     def detect(self, gray: np.ndarray, hints: Sequence[np.ndarray] = ()) -> list[Detection]:
         """All markers in `gray`; `hints` are last-frame quads (4x2 px) of markers now missing."""
@@ -199,10 +215,14 @@ class Detector:
                 found.extend(self._retry_crop(gray, np.asarray(quad, float).reshape(4, 2), found))
         if self._aruco is not None:
             decoded = list(found)
-            for marker_id, corners in self._aruco.read(gray, [d.corners for d in decoded]):
+            ids, squares = self._aruco.read_all(gray, [d.corners for d in decoded])
+            cards = big_cell_detections(gray, [c for _, c in ids] + squares, self.mirrored_too)
+            found.extend(cards)
+            for marker_id, corners in ids:
                 centre = corners.mean(axis=0)
-                # ArUco candidates inside a decoded symbol are its finder patterns, not dice.
-                if any(_inside(centre, d.corners) for d in decoded):
+                # ArUco candidates inside a decoded symbol are its finder patterns (or the
+                # big-cell symbol itself), not dice.
+                if any(_inside(centre, d.corners) for d in [*decoded, *cards]):
                     continue
                 found.append(interpret_aruco(marker_id, corners))
         return found

@@ -29,7 +29,7 @@ from companion.markers.dice_sets import DEFAULT_DICE_MODE, DiceMode
 from companion.markers.payload import BackPayload, FrontPayload, decode_aruco
 from companion.snapshot import TableSnapshot, back_uid, card_uid
 from companion.vision.decoders.aruco import ArucoOptions, ArucoReader
-from companion.vision.detect import Detection, Detector, _interpret_aruco
+from companion.vision.detect import Detection, Detector, _interpret_aruco, big_cell_detections
 from companion.vision.dice import TopFaceFilter
 from companion.vision.finders import FinderCandidate, finder_candidates
 from companion.vision.frame_check import FrameCheck, InputVerdict
@@ -230,6 +230,7 @@ class Pipeline:
         self._known_quads: dict[str, np.ndarray] = {}
         self._patches: dict[str, np.ndarray | None] = {}
         self._card_keys: set[str] = set()
+        self._big_cell_keys: set[str] = set()  # cards read from big-cell symbols (ArUco pass)
         self._aruco_dets: list[Detection] = []
         self._dirty = np.zeros((1, 1), bool)  # where things moved since ArUco last looked
         self._last_full = -(10**9)
@@ -420,21 +421,27 @@ class Pipeline:
                                  r.angle_deg, False, True, r.value, r.confidence), None))
         return out
 
-    def _read_aruco(self, gray: np.ndarray, mode: str) -> list[tuple[int, np.ndarray]]:
+    def _read_aruco(self, gray: np.ndarray, mode: str
+                    ) -> tuple[list[tuple[int, np.ndarray]], list[np.ndarray]]:
+        """ArUco ids and the unrecognised dark squares (big-cell card symbols among them)."""
         assert self.aruco is not None
         if mode == "full":
             self._last_full = self._frame_no
             self._aruco_dets = []
             self._looked = None
-            return self.aruco.read(gray)
+            return self.aruco.read_all(gray)
         regions = self._regions(gray.shape)
         boxes = regions + [b for b in self._marker_boxes(gray.shape)
                            if not any(_contains(r, b) for r in regions)]
         self._looked = boxes
         found: list[tuple[int, np.ndarray]] = []
+        squares: list[np.ndarray] = []
         for x0, y0, x1, y1 in boxes:
-            for marker_id, corners in self.aruco.read(np.ascontiguousarray(gray[y0:y1, x0:x1])):
-                corners = corners + np.array([x0, y0], dtype=np.float64)
+            ids, rejected = self.aruco.read_all(np.ascontiguousarray(gray[y0:y1, x0:x1]))
+            offset = np.array([x0, y0], dtype=np.float64)
+            squares.extend(q + offset for q in rejected)
+            for marker_id, corners in ids:
+                corners = corners + offset
                 centre = corners.mean(axis=0)
                 if not any(m == marker_id and np.linalg.norm(c.mean(axis=0) - centre) < 8
                            for m, c in found):  # boxes overlap: one reading per marker
@@ -445,7 +452,7 @@ class Pipeline:
             return any(x0 <= cx < x1 and y0 <= cy < y1 for x0, y0, x1, y1 in boxes)
 
         self._aruco_dets = [d for d in self._aruco_dets if not inside(d)]
-        return found
+        return found, squares
 
     def _squares(self, gray: np.ndarray, dets: list[Detection], hints: list[np.ndarray]
                  ) -> list[Detection]:
@@ -494,22 +501,28 @@ class Pipeline:
         return (x0, y0, x1, y1) if x1 - x0 >= 32 and y1 - y0 >= 32 else None
 
     def _detect(self, gray: np.ndarray, time_s: float) -> tuple[list[Detection], bool]:
-        hints = [q for k, q in self._known_quads.items() if k in self._card_keys]
+        hints = [q for k, q in self._known_quads.items()
+                 if k in self._card_keys and k not in self._big_cell_keys]
         dets = self.detector.detect(gray, hints=hints)
         self.fusion.add(gray, self._still_frames > 0)
-        if self.squares and self.geometry is not None and self._squares_due(time_s, dets, hints):
-            dets += self._squares(gray, dets, hints)
         mode = self._aruco_mode(time_s)
         if mode is not None:
-            symbols = [d.corners.astype(np.float32).reshape(-1, 1, 2) for d in dets
+            ids, squares = self._read_aruco(gray, mode)
+            cards = big_cell_detections(gray, [c for _, c in ids] + squares)
+            cards = [c for c in cards if not any(_centre_in(c.corners, d) for d in dets)]
+            self._aruco_dets.extend(cards)
+            symbols = [d.corners.astype(np.float32).reshape(-1, 1, 2) for d in [*dets, *cards]
                        if d.kind in ("front", "back")]
-            for marker_id, corners in self._read_aruco(gray, mode):
+            for marker_id, corners in ids:
                 centre = corners.mean(axis=0)
-                # ArUco candidates inside a decoded sticker are its finder patterns, not dice.
+                # ArUco candidates inside a decoded sticker are its finder patterns (or the
+                # big-cell symbol itself), not dice.
                 if any(cv2.pointPolygonTest(c, (float(centre[0]), float(centre[1])), False) >= 0
                        for c in symbols):
                     continue
                 self._aruco_dets.append(_interpret_aruco(marker_id, corners))
+        if self.squares and self.geometry is not None and self._squares_due(time_s, dets, hints):
+            dets += self._squares(gray, [*dets, *self._aruco_dets], hints)
         if time_s - self._last_any_motion_s > self.schedule.settling_s:
             self._dirty[:] = False
         return dets + self._aruco_dets, mode is not None
@@ -693,6 +706,10 @@ class Pipeline:
                 continue
             if sight.kind == "card":
                 self._card_keys.add(sight.key)
+                if source.decoder == "bigcell":
+                    self._big_cell_keys.add(sight.key)
+                else:
+                    self._big_cell_keys.discard(sight.key)
             if sight.kind == "card" or ran:  # cached ArUco readings are not news
                 self._known_quads[sight.key] = source.corners
                 self._patches[sight.key] = place_patch(gray, source.corners)
@@ -704,6 +721,7 @@ class Pipeline:
         self._known_quads = {k: q for k, q in self._known_quads.items() if k in present}
         self._patches = {k: p for k, p in self._patches.items() if k in present}
         self._card_keys &= present
+        self._big_cell_keys &= present
         return self._update(started, snapshot, verdict, dets, sightings, ran, motion, hand_flag,
                             image)
 

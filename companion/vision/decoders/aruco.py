@@ -50,15 +50,23 @@ class ArucoReader:
         self, gray: np.ndarray, exclude: Sequence[np.ndarray] = ()
     ) -> list[tuple[int, np.ndarray]]:
         """ArUco ids and corners; `exclude` quads (4x2 px, e.g. decoded stickers) are ignored."""
+        return self.read_all(gray, exclude)[0]
+
+    def read_all(
+        self, gray: np.ndarray, exclude: Sequence[np.ndarray] = ()
+    ) -> tuple[list[tuple[int, np.ndarray]], list[np.ndarray]]:
+        """ArUco ids and corners, and every dark square it found but did not recognise (where
+        a big-cell card symbol may be)."""
         if exclude:
             gray = blank_quads(gray, exclude)
-        corners, ids, _ = self._detector.detectMarkers(gray)
+        corners, ids, rejected = self._detector.detectMarkers(gray)
+        squares = [np.asarray(q, dtype=np.float64).reshape(4, 2) for q in (rejected or ())]
         if ids is None:
-            return []
+            return [], squares
         return [
             (int(marker_id), np.asarray(quad, dtype=np.float64).reshape(4, 2))
             for marker_id, quad in zip(ids.ravel(), corners, strict=True)
-        ]
+        ], squares
 
 
 EXCLUDE_GROWTH = 1.15  # a sticker quad grown by its quiet zone, not enough to reach a neighbour
