@@ -294,11 +294,18 @@ class Pipeline:
             self._last_motion_s = time_s
         hand_share = float(np.count_nonzero(hand)) / hand.size
         long_still = self._still_since is not None and time_s - self._still_since >= ABSORB_STILL_S
-        if self._still_frames >= STILL_FRAMES_FOR_BACKGROUND and (
-            hand_share < HAND_MIN_SHARE or long_still
-        ):
-            self._background = small
-            hand = np.zeros_like(hand)
+        if self._still_frames >= STILL_FRAMES_FOR_BACKGROUND:
+            if long_still:
+                self._background = small  # a hand still this long is part of the table
+                hand = np.zeros_like(hand)
+            elif hand_share < HAND_MIN_SHARE:
+                # the table as it is now, but never a sliver of arm at the picture's edge:
+                # absorbed, it would come back as a hand-shaped change once the arm is gone
+                keep = cv2.dilate(hand.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+                background = small.copy()
+                background[keep] = self._background[keep]
+                self._background = background
+                hand = np.zeros_like(hand)
         return motion, hand
 
     def _mat_mask(self, shape: tuple[int, ...]) -> np.ndarray | None:

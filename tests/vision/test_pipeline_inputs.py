@@ -90,8 +90,7 @@ def test_a_mirrored_picture_is_found_and_turned_back(still_frames: list[np.ndarr
               for k in range(4)]
     p = pipeline()
     updates = run(p, frames * 4)
-    assert updates[0].stats.mat_fit == "none" and not updates[0].stats.recording
-    assert updates[0].snapshot is None
+    assert updates[0].stats.mat_fit == "ok" and updates[0].stats.mirrored  # from frame one
     assert p.mirrored
     assert cards_of(last_snapshot(updates)) == EXPECTED
     stats = updates[-1].stats

@@ -25,6 +25,9 @@ class ArucoOptions:
     thresh_win_min: int = 7
     thresh_win_max: int = 7
     thresh_win_step: int = 10
+    min_marker_distance_rate: float = 0.125  # OpenCV's: lower, it loses corner markers framed
+    # by the mat's white square (measured); a big-cell symbol lost to its sticker's outline is
+    # found inside that outline instead (companion.vision.decoders.bigcell)
 
 
 def _parameters(options: ArucoOptions) -> cv2.aruco.DetectorParameters:
@@ -33,6 +36,7 @@ def _parameters(options: ArucoOptions) -> cv2.aruco.DetectorParameters:
     params.adaptiveThreshWinSizeMax = options.thresh_win_max
     params.adaptiveThreshWinSizeStep = options.thresh_win_step
     params.minMarkerPerimeterRate = options.min_perimeter_rate
+    params.minMarkerDistanceRate = options.min_marker_distance_rate
     params.cornerRefinementMethod = (
         cv2.aruco.CORNER_REFINE_SUBPIX if options.refine_subpix else cv2.aruco.CORNER_REFINE_NONE
     )

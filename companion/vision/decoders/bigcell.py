@@ -25,7 +25,7 @@ MIN_CONTRAST = 24.0  # grey levels between the border's ink and the paper
 UNSURE = 0.18  # a cell this close to the threshold (share of the contrast) is unsure
 MAX_UNSURE = 3
 MAX_BORDER_LIGHT = 2  # of the 28 border cells
-STICKER_SHARE = CELLS / (CELLS + 2)  # the symbol inside its white outline (1-cell margin)
+LABEL_CELLS = 3.5 / 3.125  # the printed label strip (3.5 mm) in cells of a 25 mm symbol
 
 
 @dataclass(frozen=True)
@@ -70,24 +70,40 @@ def _cells(gray: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, float] | Non
     return cells, float(np.percentile(ring, 75))
 
 
-def inner_quad(quad: np.ndarray, share: float) -> np.ndarray:
-    """The quad's central part, `share` of it across, in perspective (the symbol inside a
-    sticker outline: 8 of its 10 cells)."""
-    q = np.asarray(quad, np.float32).reshape(4, 2)
-    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
-    m = cv2.getPerspectiveTransform(unit, q)
-    lo, hi = (1 - share) / 2, (1 + share) / 2
-    pts = np.array([[[lo, lo]], [[hi, lo]], [[hi, hi]], [[lo, hi]]], np.float32)
-    return np.asarray(cv2.perspectiveTransform(pts, m).reshape(4, 2), np.float64)
-
-
 def read_quad(gray: np.ndarray, quad: np.ndarray, mirrored_too: bool = True
               ) -> BigCellRead | None:
     """The big-cell symbol whose black border is `quad` (4x2 px, any start), or whose
     sticker outline it is (the white square one cell wider all round), if it reads."""
     q = clockwise(quad)
-    return _read(gray, q, mirrored_too) or _read(gray, inner_quad(q, STICKER_SHARE),
-                                                 mirrored_too)
+    found = _read(gray, q, mirrored_too)
+    for inner in outline_hypotheses(q):
+        if found is not None:
+            break
+        found = _read(gray, inner, mirrored_too)
+    return found
+
+
+def outline_hypotheses(quad: np.ndarray) -> list[np.ndarray]:
+    """Where the symbol lies if `quad` is its sticker's white outline: one cell of margin all
+    round, plus the label strip along one side (printed stickers) or not."""
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    m = cv2.getPerspectiveTransform(unit, q)
+    full = CELLS + 2
+    boxes = [(1 / full, 1 / full, (full - 1) / full, (full - 1) / full)]
+    long_side = full + LABEL_CELLS
+    for u0, v0, u1, v1 in (
+        (1 / full, 1 / long_side, (full - 1) / full, (full - 1) / long_side),  # label below
+        (1 / full, (1 + LABEL_CELLS) / long_side, (full - 1) / full, 1 - 1 / long_side),
+        (1 / long_side, 1 / full, (full - 1) / long_side, (full - 1) / full),
+        ((1 + LABEL_CELLS) / long_side, 1 / full, 1 - 1 / long_side, (full - 1) / full),
+    ):
+        boxes.append((u0, v0, u1, v1))
+    out = []
+    for u0, v0, u1, v1 in boxes:
+        pts = np.array([[[u0, v0]], [[u1, v0]], [[u1, v1]], [[u0, v1]]], np.float32)
+        out.append(np.asarray(cv2.perspectiveTransform(pts, m).reshape(4, 2), np.float64))
+    return out
 
 
 def _read(gray: np.ndarray, q: np.ndarray, mirrored_too: bool) -> BigCellRead | None:
