@@ -43,10 +43,10 @@ CROP_MARGIN = 0.75  # of the hinted quad's size, on every side
 MIN_CROP_MARGIN_PX = 12
 GOOD_PX_PER_MODULE = 3.0  # DESIGN.md: QR-family symbols read reliably from ~2.4-3 px/module
 CROP_CONFIDENCE = 0.9
-STILL_ARUCO = ArucoOptions(min_perimeter_rate=0.02, thresh_win_min=7, thresh_win_max=37,
-                           thresh_win_step=10)
-"""Still pictures (scan, calibrate, deck registration): threshold windows up to 37 px, so a
-big-cell symbol photographed close (cells of 10-20 px) is found as well as a die far away."""
+STILL_ARUCO = ArucoOptions(min_perimeter_rate=0.02)
+"""Still pictures (scan, calibrate, deck registration): one 7 px threshold window (wider ones
+frame a white sticker on a grey table with a dark halo, which hides the symbol inside) and
+markers down to 2 % of the picture's width around."""
 SQUARE_MODULE_PX = 8.0  # crops around sticker-like squares are magnified to about this
 
 
