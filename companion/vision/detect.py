@@ -123,10 +123,11 @@ def _interpret_symbol(symbol: RawSymbol) -> Detection:
 
 
 def big_cell_detections(gray: np.ndarray, squares: Sequence[np.ndarray],
-                        mirrored_too: bool = False) -> list[Detection]:
+                        mirrored_too: bool = False,
+                        side_px: tuple[float, float] | None = None) -> list[Detection]:
     """Card stickers of the big-cell code among dark squares (ArUco candidates)."""
     out = []
-    for read in read_quads(gray, squares, mirrored_too):
+    for read in read_quads(gray, squares, mirrored_too, side_px):
         symbol = RawSymbol(read.text, read.corners, "bigcell", "bigcell", BIGCELL_CELLS)
         det = _interpret_symbol(symbol)
         out.append(replace(det, confidence=det.confidence * (1.0 - 0.1 * read.corrections)))

@@ -164,6 +164,7 @@ class ArucoSchedule:
     squares_every: int = 3  # frames between searches for sticker-like squares ...
     squares_still_every: int = 15  # ... and on a still table whose known stickers all read
     squares_after_motion_s: float = 1.5
+    squares_bigcell_every: int = 90  # ... and when every card read is a big-cell sticker
 
 
 def _contains(outer: tuple[int, int, int, int], inner: tuple[int, int, int, int]) -> bool:
@@ -242,6 +243,8 @@ class Pipeline:
         self.top_faces = TopFaceFilter(dice, camera=camera)
         self.frame_check = FrameCheck()
         self._mat_mask_key: tuple[float, ...] | None = None
+        self._side_key: tuple[float, ...] | None = None
+        self._side_range: tuple[float, float] | None = None
         self._mat_mask_cache: np.ndarray | None = None
         self.fusion = FrameFusion()
         self.squares = squares
@@ -444,7 +447,8 @@ class Pipeline:
         found: list[tuple[int, np.ndarray]] = []
         squares: list[np.ndarray] = []
         for x0, y0, x1, y1 in boxes:
-            ids, rejected = self.aruco.read_all(np.ascontiguousarray(gray[y0:y1, x0:x1]))
+            ids, rejected = self.aruco.read_all(np.ascontiguousarray(gray[y0:y1, x0:x1]),
+                                                frame_px=max(gray.shape[:2]))
             offset = np.array([x0, y0], dtype=np.float64)
             squares.extend(q + offset for q in rejected)
             for marker_id, corners in ids:
@@ -488,11 +492,27 @@ class Pipeline:
         found += self.detector.retry_squares(fused, squares, [*dets, *found])
         return found
 
+    def _symbol_side_px(self) -> tuple[float, float] | None:
+        """Smallest and largest side a card sticker's symbol can have on this mat's picture."""
+        if self.geometry is None:
+            return None
+        key = tuple(np.round(self.geometry.homography.ravel(), 9))
+        if self._side_key != key:
+            w, h = float(self.layout.width_mm), float(self.layout.height_mm)
+            sides = [self.geometry.px_per_mm(x, y) * float(self.layout.sticker_mm)
+                     for x in (0.0, w / 2, w) for y in (0.0, h / 2, h)]
+            self._side_range = (0.6 * min(sides), 1.25 * max(sides))
+            self._side_key = key
+        return self._side_range
+
     def _squares_due(self, time_s: float, dets: list[Detection], hints: list[np.ndarray]
                      ) -> bool:
         """Often while the table changes or a known card is missing, now and then on a still
-        table whose stickers all read (a card that never read is found there too)."""
+        table whose stickers all read (a card that never read is found there too). Finder
+        patterns are Micro QR's: with only big-cell stickers on the table, rarely."""
         s = self.schedule
+        if not hints and self._card_keys and self._card_keys <= self._big_cell_keys:
+            return self._frame_no % s.squares_bigcell_every == 0
         recent = time_s - self._last_any_motion_s <= s.squares_after_motion_s
         missing = any(not any(_centre_in(q, d) for d in dets) for q in hints)
         every = s.squares_every if recent or missing else s.squares_still_every
@@ -515,7 +535,8 @@ class Pipeline:
         mode = self._aruco_mode(time_s)
         if mode is not None:
             ids, squares = self._read_aruco(gray, mode)
-            cards = big_cell_detections(gray, [c for _, c in ids] + squares)
+            cards = big_cell_detections(gray, [c for _, c in ids] + squares,
+                                        side_px=self._symbol_side_px())
             cards = [c for c in cards if not any(_centre_in(c.corners, d) for d in dets)]
             self._aruco_dets.extend(cards)
             symbols = [d.corners.astype(np.float32).reshape(-1, 1, 2) for d in [*dets, *cards]

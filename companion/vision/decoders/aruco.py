@@ -57,13 +57,23 @@ class ArucoReader:
         return self.read_all(gray, exclude)[0]
 
     def read_all(
-        self, gray: np.ndarray, exclude: Sequence[np.ndarray] = ()
+        self, gray: np.ndarray, exclude: Sequence[np.ndarray] = (), frame_px: int | None = None
     ) -> tuple[list[tuple[int, np.ndarray]], list[np.ndarray]]:
         """ArUco ids and corners, and every dark square it found but did not recognise (where
-        a big-cell card symbol may be)."""
+        a big-cell card symbol may be). `frame_px`: the larger side of the whole frame when
+        `gray` is a crop of it, so that the smallest marker looked for keeps its size in
+        pixels (OpenCV's limit is a share of the picture it is given: on a small crop every
+        speck of card art would become a candidate)."""
         if exclude:
             gray = blank_quads(gray, exclude)
-        corners, ids, rejected = self._detector.detectMarkers(gray)
+        if frame_px is not None and frame_px != max(gray.shape[:2]):
+            params = _parameters(self.options)
+            rate = self.options.min_perimeter_rate * frame_px / max(gray.shape[:2])
+            params.minMarkerPerimeterRate = min(rate, 4.0)
+            detector = cv2.aruco.ArucoDetector(aruco_dictionary(), params)
+            corners, ids, rejected = detector.detectMarkers(gray)
+        else:
+            corners, ids, rejected = self._detector.detectMarkers(gray)
         squares = [np.asarray(q, dtype=np.float64).reshape(4, 2) for q in (rejected or ())]
         if ids is None:
             return [], squares
