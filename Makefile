@@ -1,17 +1,28 @@
 # Two commands on a fresh machine:  `make demo`  and  `make test`.
-# Both create .venv, install the package with what it needs, and install the system
-# libraries (libzbar0 for pyzbar, chromium for browser tests, poppler-utils for PDF checks)
-# with apt-get when they can.
+# Both create .venv and install the package with what it needs. The demo installs only what
+# it runs on (libzbar0 for pyzbar); the tests add chromium (browser tests), poppler-utils
+# (PDF checks) and nats-server (the hall). System packages come from apt-get when it can be
+# used.
+#
+#   make demo                      the demo on http://127.0.0.1:8765/
+#   make demo PORT=9000            on another port (0 picks a free one)
+#   make demo SCRIPT=creature-crush/rules-attack   any bundled table script
+#   make demo HOST=0.0.0.0         a tablet on the same network may join (PIN for actions)
 
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
-SYSTEM_PACKAGES := libzbar0 chromium poppler-utils
+PORT   ?= 8765
+HOST   ?= 127.0.0.1
+SCRIPT ?=
+DEMO_PACKAGES := libzbar0
+TEST_PACKAGES := chromium poppler-utils nats-server
+SYSTEM_PACKAGES := $(DEMO_PACKAGES) $(TEST_PACKAGES)
 
-.PHONY: demo test lint system-deps clean
+.PHONY: demo test lint system-deps demo-deps clean
 
 demo: $(VENV)/.installed
-	$(BIN)/companion demo
+	$(BIN)/companion demo --port $(PORT) --host $(HOST) $(if $(SCRIPT),--script $(SCRIPT),)
 
 test: $(VENV)/.installed-test system-deps
 	$(BIN)/ruff check companion tests
@@ -23,7 +34,7 @@ lint: $(VENV)/.installed-test
 	$(BIN)/mypy
 
 $(VENV)/.installed: pyproject.toml
-	@$(MAKE) --no-print-directory system-deps
+	@$(MAKE) --no-print-directory demo-deps
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e .
@@ -32,6 +43,9 @@ $(VENV)/.installed: pyproject.toml
 $(VENV)/.installed-test: pyproject.toml $(VENV)/.installed
 	$(BIN)/pip install -q -e '.[test]'
 	touch $@
+
+demo-deps:
+	@$(MAKE) --no-print-directory system-deps SYSTEM_PACKAGES="$(DEMO_PACKAGES)"
 
 system-deps:
 	@missing=""; for p in $(SYSTEM_PACKAGES); do \
@@ -45,7 +59,8 @@ system-deps:
 	  sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	else \
 	  echo "NOTE: please install these system packages yourself:$$missing"; \
-	  echo "      (libzbar0: pyzbar decoder; chromium: browser tests; poppler-utils: PDF checks)"; \
+	  echo "      (libzbar0: pyzbar decoder; chromium: browser tests; poppler-utils: PDF checks;"; \
+	  echo "       nats-server: companion hall and its tests)"; \
 	fi
 
 clean:

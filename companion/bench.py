@@ -11,6 +11,7 @@ BENCHES: dict[str, tuple[str, str]] = {
                "The eye on every simulated camera: recall, dice, wrong ids, fps."),
     "engine": ("companion.engine.bench:bench_engine", "Check/apply latency and replay speed."),
     "page": ("companion.server.bench:bench_page", "Settled table to page latency, memory."),
+    "hall": ("companion.hall.bench:bench_hall", "Tables -> NATS -> hall page: lag, faults."),
 }
 
 

@@ -17,10 +17,15 @@ VERBS: dict[str, tuple[str, str]] = {
     "referee": ("companion.engine.commands:referee", "Referee a table script step by step."),
     "demo": ("companion.server.commands:demo", "Play a built-in demo game and open the page."),
     "serve": ("companion.server.commands:serve", "Watch a real table with a camera."),
+    "review": ("companion.server.commands:review", "Browse the recorded games on a page."),
     "replay": ("companion.record.commands:replay", "Replay a recorded game."),
-    "export": ("companion.record.commands:export", "Export a recorded game (JSON or text)."),
+    "export": ("companion.record.commands:export",
+               "Export a recorded game (JSON, text or one HTML page)."),
     "print": ("companion.printing.commands:print_group", "Print stickers, dice faces and mats."),
     "deck": ("companion.decks.commands:deck", "Register and check players' decks."),
+    "tournament": ("companion.tournaments.commands:tournament",
+                   "Run a Challengers! tournament across tables."),
+    "hall": ("companion.hall.commands:hall", "Referees' hall: every table of an event on NATS."),
 }
 
 

@@ -32,3 +32,17 @@ def calibration_dir() -> Path:
 
 def web_dir() -> Path:
     return data_dir("web")
+
+
+def companion_home() -> Path:
+    """The companion's own folder for this user (`COMPANION_HOME`, default ~/.companion):
+    the game library and the user's own cardsets live here."""
+    import os
+
+    return Path(os.environ.get("COMPANION_HOME") or Path.home() / ".companion")
+
+
+def user_cardsets_dir() -> Path:
+    """Where `cardset import` writes a player's own card lists (one folder per game); every
+    command reads them together with the bundled cardsets."""
+    return companion_home() / "cardsets"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,9 @@ from hypothesis import settings
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+# the tests never read or write the real ~/.companion (its games or the user's own cardsets)
+os.environ["COMPANION_HOME"] = tempfile.mkdtemp(prefix="companion-home-")
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"

@@ -118,18 +118,20 @@ def test_export_yaml_loads_back(tmp_path: Path) -> None:
 def test_import_refuses_to_overwrite_and_reports_bad_rows(tmp_path: Path) -> None:
     csv_path = tmp_path / "mine.csv"
     csv_path.write_text(
-        "id,number,name,type,cost,attack,life,keywords\nM-1,1,Meins,creature,3,2,4,Munter;Träge\n",
+        "id,number,name,type,cost,attack,life,keywords\n"
+        "M-1,801,Meins,creature,3,2,4,Munter;Träge\n",
         encoding="utf-8",
     )
-    result = run("import", str(csv_path), "--game", "creature-crush")
+    out = tmp_path / "mine.yaml"
+    result = run("import", str(csv_path), "--game", "creature-crush", "--out", str(out))
     assert result.exit_code == 0, result.output
-    written = (tmp_path / "mine.yaml").read_text(encoding="utf-8")
+    written = out.read_text(encoding="utf-8")
     assert "keywords: [Munter, Träge]" in written and "sample: false" in written
-    result = run("import", str(csv_path), "--game", "creature-crush")
+    result = run("import", str(csv_path), "--game", "creature-crush", "--out", str(out))
     assert result.exit_code == 1 and "exists; use --force" in result.output
     csv_path.write_text(
-        "id,number,name,type,cost,attack,life\nM-1,1,Meins,creature,3,2,4\n"
-        "M-2,2,Deins,creature,13,2,4\n",
+        "id,number,name,type,cost,attack,life\nM-1,801,Meins,creature,3,2,4\n"
+        "M-2,802,Deins,creature,13,2,4\n",
         encoding="utf-8",
     )
     result = run("import", str(csv_path), "--game", "creature-crush", "--out", "-")

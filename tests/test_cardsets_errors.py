@@ -79,7 +79,7 @@ def test_duplicate_across_files(tmp_path: Path) -> None:
     write_set(tmp_path, HEADER + GOOD.replace("CC-001", "CC-009"), "b.yaml")
     err = load_error(tmp_path)
     assert err.path.endswith("b.yaml") and err.line == 6
-    assert "card CC-009: number 1 also used by CC-001 in " in str(err)
+    assert "card CC-009 (Eins): sticker number 1 is already used by CC-001 (Eins) in " in str(err)
 
 
 def test_unknown_keyword_and_field(tmp_path: Path) -> None:

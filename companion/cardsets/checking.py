@@ -10,10 +10,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from companion.cardsets.decks import read_deck_file
-from companion.cardsets.loader import CardsetFile, merge_files, read_cardset_file
+from companion.cardsets.loader import CardsetFile, game_files, merge_files, read_cardset_file
 from companion.cardsets.model import CardSet
 from companion.cardsets.schema import SCHEMAS
 from companion.errors import CompanionError, DataFileError
+from companion.paths import cardsets_dir
 
 
 @dataclass
@@ -52,9 +53,35 @@ def _check_file(path: Path, report: CheckReport) -> CardsetFile | None:
         report.errors.append(str(exc))
         return None
     report.errors.extend(str(f) for f in faults)
+    if not faults and not _is_bundled(path):
+        problem = collision_with_known(parsed, path)
+        if problem:
+            report.errors.append(problem)
+            return parsed
     if not faults:
         report.ok.append(f"{parsed.path}: {len(parsed.cards)} cards ({parsed.game})")
     return parsed
+
+
+def _is_bundled(path: Path) -> bool:
+    try:
+        path.resolve().relative_to(cardsets_dir().resolve())
+        return True
+    except (ValueError, FileNotFoundError):
+        return False
+
+
+def collision_with_known(parsed: CardsetFile, path: Path | None = None) -> str | None:
+    """A card of `parsed` whose id or sticker number another card of the game already has
+    (bundled or the user's own, other than `path` itself), as one message; else None."""
+    others = [p for p in game_files(parsed.game)
+              if path is None or p.resolve() != Path(path).resolve()]
+    try:
+        merge_files(parsed.game,
+                    [*(read_cardset_file(p, expected_game=parsed.game) for p in others), parsed])
+    except DataFileError as exc:
+        return str(exc)
+    return None
 
 
 def _check_game_folder(folder: Path, report: CheckReport) -> CardSet | None:

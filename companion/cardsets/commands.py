@@ -91,8 +91,22 @@ def show_command(game: str, card_id: str | None, deck_name: str | None) -> None:
 @cardset.command("check")
 @click.argument("path", required=False, type=click.Path(path_type=Path))
 def check_command(path: Path | None) -> None:
-    """Validate cardset and deck files (default: every bundled cardset)."""
-    report = check_path(path if path is not None else cardsets_dir())
+    """Validate cardset and deck files (default: every bundled cardset and your own).
+
+    A file outside the bundled cardsets is also checked against the game's known cards: an id
+    or sticker number used twice is an error naming both cards.
+    """
+    from companion.paths import user_cardsets_dir
+
+    if path is None:
+        report = check_path(cardsets_dir())
+        own = user_cardsets_dir()
+        if own.is_dir() and any(own.glob("*/*.yaml")):
+            mine = check_path(own)
+            report.ok += mine.ok
+            report.errors += mine.errors
+    else:
+        report = check_path(path)
     for line in report.ok:
         click.echo(f"ok  {line}")
     for line in report.errors:
@@ -109,7 +123,8 @@ def check_command(path: Path | None) -> None:
     "--out",
     "out",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="YAML file to write (default: beside the CSV; '-' for standard output).",
+    help="YAML file to write (default: your own cardsets folder, "
+    "~/.companion/cardsets/GAME/, which every command reads; '-' for standard output).",
 )
 @click.option("--set", "set_name", help="Set name for the header (default: the CSV's name).")
 @click.option("--sample/--real", default=False, help="Mark the cards made up (default: real).")
@@ -118,23 +133,49 @@ def import_command(
     csv_file: Path, game: str, out: Path | None, set_name: str | None, sample: bool,
     force: bool,
 ) -> None:  # fmt: skip
-    """Turn an owner's card list (CSV, DESIGN field names as columns) into a YAML cardset."""
+    """Turn an owner's card list (CSV, DESIGN field names as columns) into a YAML cardset in
+    your own cardsets folder, where every command (print, demo, serve, deck) finds it.
+
+    A card whose id or sticker number another card of the game already has is refused, with
+    both cards named: two cards must never share a sticker.
+    """
+    from companion.cardsets.checking import collision_with_known
+    from companion.cardsets.loader import CardsetFile, clear_cache
+    from companion.paths import user_cardsets_dir
+
     try:
         text = csv_file.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError:
         raise CompanionError(f"{csv_file}: not UTF-8 text") from None
     cards = import_csv(game, text, str(csv_file), sample=sample)
-    yaml_text = cardset_yaml(
-        game, set_name or csv_file.stem, sample, f"imported from {csv_file.name}", cards
-    )
-    if out is not None and str(out) == "-":
+    source = f"imported from {csv_file.name}"
+    yaml_text = cardset_yaml(game, set_name or csv_file.stem, sample, source, cards)
+    to_stdout = out is not None and str(out) == "-"
+    target = None if to_stdout else out or user_cardsets_dir() / game / f"{csv_file.stem}.yaml"
+    read_by_commands = target is not None and _inside(target, user_cardsets_dir())
+    if out is None or read_by_commands:  # what every command will read together
+        parsed = CardsetFile(str(target or csv_file), game, set_name or csv_file.stem, sample,
+                             source, tuple(cards))
+        problem = collision_with_known(parsed, target)
+        if problem:
+            raise CompanionError(f"{csv_file}: not imported: {problem}")
+    if target is None:
         click.echo(yaml_text, nl=False)
         return
-    target = out or csv_file.with_suffix(".yaml")
     if target.exists() and not force:
         raise CompanionError(f"{target} exists; use --force to overwrite or --out elsewhere")
+    target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(yaml_text, encoding="utf-8")
+    clear_cache()
     click.echo(f"wrote {len(cards)} {game} cards to {target}", err=True)
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    try:
+        path.resolve().relative_to(folder.resolve())
+        return True
+    except ValueError:
+        return False
 
 
 @cardset.command("export")

@@ -32,7 +32,7 @@ from companion.cardsets.schema import (
 )
 from companion.cardsets.yaml_lines import LineMap, load_yaml_file, plain
 from companion.errors import DataFileError
-from companion.paths import cardsets_dir
+from companion.paths import cardsets_dir, user_cardsets_dir
 
 HEADER_REQUIRED = ("game", "set", "sample", "source", "cards")
 INLINE_NUMBER_BASE = 9000
@@ -45,6 +45,11 @@ def shown_path(path: Path) -> str:
     try:
         root = cardsets_dir()
         return str(Path("cardsets") / path.resolve().relative_to(root.resolve()))
+    except (ValueError, FileNotFoundError):
+        pass
+    try:  # the user's own cardsets: named by their real place, so they can be found
+        path.resolve().relative_to(user_cardsets_dir().resolve())
+        return str(path.resolve())
     except (ValueError, FileNotFoundError):
         pass
     try:
@@ -199,9 +204,19 @@ def _check_unique(
 
 
 def game_files(game: str, root: Path | None = None) -> list[Path]:
-    """The cardset files of `game`, in name order (the deck lists below are not cards)."""
+    """The cardset files of `game`, in name order (the deck lists below are not cards);
+    without `root`, the bundled files and then the user's own (`user_cardsets_dir()`)."""
     schema_for(game)
     folder = (root or cardsets_dir()) / game
+    files = sorted(folder.glob("*.yaml")) if folder.is_dir() else []
+    if root is None:
+        files += user_files(game)
+    return files
+
+
+def user_files(game: str) -> list[Path]:
+    """The user's own cardset files of `game` (written by `cardset import`)."""
+    folder = user_cardsets_dir() / game
     return sorted(folder.glob("*.yaml")) if folder.is_dir() else []
 
 
@@ -223,25 +238,31 @@ def merge_files(game: str, files: Iterable[CardsetFile]) -> CardSet:
                 other_path, other_id = owner_of_number[card.number]
                 raise CardsetError(
                     f.path,
-                    f"card {card.id}: number {card.number} also used by {other_id} in {other_path}",
+                    f"card {card.id} ({card.name}): sticker number {card.number} is already "
+                    f"used by {other_id} in {other_path}; two cards would get the same sticker",
                     line,
                 )
             owner_of_id[card.id] = f.path
-            owner_of_number[card.number] = (f.path, card.id)
+            owner_of_number[card.number] = (f.path, f"{card.id} ({card.name})")
             cards.append(card)
     return CardSet(game, cards, paths)
 
 
 @lru_cache(maxsize=32)
-def _load_cached(game: str, root: Path | None) -> CardSet:
+def _load_cached(game: str, root: Path | None, user: Path | None = None,
+                 stamp: tuple[tuple[str, float], ...] = ()) -> CardSet:
     files = [read_cardset_file(p, expected_game=game) for p in game_files(game, root)]
     return merge_files(game, files)
 
 
 def load_cardset(game: str, root: Path | None = None) -> CardSet:
-    """All cards of `game` from `cardsets/<game>/*.yaml` (or `root/<game>/`), cached."""
+    """All cards of `game` from `cardsets/<game>/*.yaml` and the user's own cardsets (or only
+    `root/<game>/`), cached until a user file changes."""
     schema_for(game)
-    return _load_cached(game, Path(root).resolve() if root is not None else None)
+    if root is not None:
+        return _load_cached(game, Path(root).resolve())
+    stamp = tuple((str(p), p.stat().st_mtime) for p in user_files(game))
+    return _load_cached(game, None, user_cardsets_dir().resolve(), stamp)
 
 
 def clear_cache() -> None:

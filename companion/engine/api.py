@@ -114,6 +114,39 @@ def blocking(violations: list[Violation]) -> list[Violation]:
 
 # ----------------------------------------------------------------------------- moves
 
+class Count(int):
+    """A number that says its noun in the right form: "{count:card|cards}" reads "1 card" or
+    "2 cards" ("{count:Karte|Karten}" likewise); a plain "{count}" is the number."""
+
+    def __format__(self, spec: str) -> str:
+        if "|" in spec:
+            one, many = spec.split("|", 1)
+            return f"{int(self)} {one if int(self) == 1 else many}"
+        return format(int(self), spec)
+
+
+class Said(str):
+    """A text value that ignores a plural spec (a "-" where a count is missing)."""
+
+    def __format__(self, spec: str) -> str:
+        return str(self) if "|" in spec else format(str(self), spec)
+
+
+def counted(values: Mapping[str, Any]) -> dict[str, Any]:
+    """`values` with numbers as `Count` and texts as `Said`, for templates with plurals."""
+    out: dict[str, Any] = {}
+    for key, value in values.items():
+        if isinstance(value, int) and not isinstance(value, bool):
+            out[key] = Count(value)
+        elif isinstance(value, str) and value.isdigit():
+            out[key] = Count(int(value))
+        elif isinstance(value, str):
+            out[key] = Said(value)
+        else:
+            out[key] = value
+    return out
+
+
 # kind -> (English template, German template); templates use {player}, {cards}, {to},
 # {target}, {value} and any option key. Rulesets add their kinds with `register_move_text`.
 MOVE_TEXTS: dict[str, tuple[str, str]] = {
@@ -207,8 +240,8 @@ class Move:
         }
         values.update(dict(self.options))
         try:
-            return template.format(**values)
-        except (KeyError, IndexError):
+            return template.format(**counted(values))  # "{value:card|cards}" says the plural
+        except (KeyError, IndexError, ValueError):
             return f"{self.player}: {self.kind}"
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
 import click
 
@@ -11,29 +12,64 @@ from companion.engine.referee import RefereeReport, StepReport, referee_script
 from companion.engine.ruleset import Ruleset
 from companion.games import get_ruleset
 
+WORDS: dict[str, dict[str, Any]] = {
+    "en": {"step": "step", "line": "line", "phase": "phase", "active": "active", "turn": "turn",
+           "scores": "scores", "ok": "ok", "illegal": "ILLEGAL", "lifted": "lifted by",
+           "asked": "asked", "winner": "winner", "source": {}},
+    "de": {"step": "Schritt", "line": "Zeile", "phase": "Phase", "active": "am Zug",
+           "turn": "Zug", "scores": "Punkte", "ok": "ok", "illegal": "REGELWIDRIG",
+           "lifted": "aufgehoben durch", "asked": "gefragt", "winner": "Sieger",
+           "source": {"camera": "Kamera", "person": "Person", "automatic": "automatisch",
+                      "script": "Skript"}},
+}
 
-def _print_step(step: StepReport, ruleset: Ruleset) -> None:
-    click.echo(f"step {step.index} (line {step.line}): phase {step.phase}, active {step.active},"
-               f" turn {step.turn}, scores " + ", ".join(f"{p} {v}" for p, v in
-                                                        step.scores.items()))
+
+def _print_step(step: StepReport, ruleset: Ruleset, namer: Any = None, lang: str = "en"
+                ) -> None:
+    w = WORDS["de" if lang == "de" else "en"]
+
+    def said(text: str) -> str:
+        return namer.text(text, lang) if namer is not None else text
+
+    def who(player: str) -> str:
+        return namer.player(player) if namer is not None else player
+
+    phase = namer.phase(step.phase, lang) if namer is not None else step.phase
+    click.echo(f"{w['step']} {step.index} ({w['line']} {step.line}): {w['phase']} {phase}, "
+               f"{w['active']} {who(step.active)}, {w['turn']} {step.turn}, {w['scores']} "
+               + ", ".join(f"{who(p)} {v}" for p, v in step.scores.items()))
     for entry in step.moves:
-        flag = "ok" if entry.legal else "ILLEGAL"
-        click.echo(f"  {flag:7} {ruleset.describe(entry.move, 'en')}  [{entry.source}]")
+        flag = w["ok"] if entry.legal else w["illegal"]
+        source = w["source"].get(entry.source, entry.source)
+        click.echo(f"  {flag:7} {said(ruleset.describe(entry.move, lang))}  [{source}]")
         for v in entry.violations:
-            lifted = f" (lifted by {v.lifted_by})" if v.lifted_by else ""
-            click.echo(f"          {v.code}: {v.message_en}{lifted}  <{v.rule}>")
+            lifted = f" ({w['lifted']} {said(v.lifted_by)})" if v.lifted_by else ""
+            click.echo(f"          {v.code}: {said(v.message(lang))}{lifted}  <{v.rule}>")
     if step.question:
-        click.echo(f"  asked: {step.question}")
+        click.echo(f"  {w['asked']}: {said(step.question)}")
     if step.winner:
-        click.echo(f"  winner: {step.winner}")
+        click.echo(f"  {w['winner']}: {who(step.winner)}")
     for failure in step.failures:
         click.echo(f"  EXPECT FAILED {failure}")
+
+
+def _namer(script: str) -> Any:
+    """Names of the script's players, cards and zones (None when they cannot be read)."""
+    from companion.record.wording import Namer, safe_card_lookup, safe_layout
+    from companion.sim.script import load_script
+
+    loaded = load_script(script)
+    inline = [dict(c.to_mapping()) for c in loaded.cards]
+    return Namer(safe_card_lookup(loaded.game, inline), [str(p) for p in loaded.players],
+                 safe_layout(loaded.game))
 
 
 @click.command("referee")
 @click.argument("script", type=click.Path(exists=True, dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def referee(script: str, as_json: bool) -> None:
+@click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True,
+              help="Language of the moves and violations (names replace ids either way).")
+def referee(script: str, as_json: bool, lang: str) -> None:
     """Referee a table script: moves found, violations, phase and scores per step.
 
     Exits with status 1 when an `expect` of the script does not hold (file:line given).
@@ -44,12 +80,13 @@ def referee(script: str, as_json: bool) -> None:
     else:
         click.echo(f"{report.path} ({report.game})")
         ruleset = get_ruleset(report.game)
+        namer = _namer(script)
         for step in report.steps:
-            _print_step(step, ruleset)
+            _print_step(step, ruleset, namer, lang)
     failures = report.failures
     if failures:
         for failure in failures:
             click.echo(failure, err=True)
         sys.exit(1)
     if not as_json:
-        click.echo("all expectations hold")
+        click.echo("alle Erwartungen erfüllt" if lang == "de" else "all expectations hold")

@@ -27,6 +27,7 @@ from companion.engine.api import (
 )
 from companion.engine.ruleset import Ruleset
 from companion.engine.state import GameState
+from companion.engine.texts import register_flow
 
 
 def _ruleset(game_id: str) -> Ruleset:
@@ -41,6 +42,7 @@ class Game:
     def __init__(self, config: GameConfig, ruleset: Ruleset | None = None) -> None:
         self.config = config
         self.ruleset = ruleset or _ruleset(config.game)
+        register_flow(self.ruleset.game_id, getattr(self.ruleset, "flow", None))
         self.state: GameState = self.ruleset.setup(config)
         self.setup_chance = tuple(self.state.pending_chance)  # the opening shuffle, etc.
         self.state.pending_chance.clear()

@@ -9,10 +9,10 @@ game tests assert it is empty).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, MutableMapping
+from collections.abc import Callable, Iterable, Mapping, MutableMapping
 from typing import Any
 
-from companion.engine.api import Violation
+from companion.engine.api import Said, Violation, counted
 
 Entry = tuple[str, str, str]
 """(rulebook section, English template, German template)"""
@@ -25,7 +25,44 @@ class TemplateValues(dict[str, Any]):
     """Template values; a value the case does not have reads "-" instead of failing."""
 
     def __missing__(self, key: str) -> str:
-        return "-"
+        return Said("-")
+
+
+PHASE_NAMES: dict[str, dict[str, tuple[str, str]]] = {}
+"""Per game, phase id -> (English, German) name, registered when a game starts (the flow
+specs hold the names; `register_phases`)."""
+
+CORE_ACTIONS: dict[str, tuple[str, str]] = {
+    "next-phase": ("ending the phase", "Phase beenden"),
+    "pass": ("ending the turn", "Zug beenden"),
+    "concede": ("conceding", "Aufgeben"),
+    "declare": ("declaring an effect", "Effekt ansagen"),
+    "draw": ("drawing a card", "Karte ziehen"),
+    "discard": ("discarding a card", "Karte ablegen"),
+    "attack": ("attacking", "Angreifen"),
+    "move": ("moving a card", "Karte bewegen"),
+    "reveal": ("revealing a card", "Karte aufdecken"),
+    "remove": ("taking a card off the table", "Karte vom Tisch nehmen"),
+    "flip": ("turning a card over", "Karte umdrehen"),
+    "summon": ("summoning a creature", "Wesen beschwören"),
+    "deal": ("dealing cards", "Karten austeilen"),
+}
+"""What a move kind is called in a violation ("{action} is not allowed in this phase"), for
+kinds every game has; a game names its own kinds with `ViolationCatalog(actions=...)`."""
+
+
+def register_phases(game: str, phases: Iterable[tuple[str, str, str]]) -> None:
+    """Name the phases of `game` ((id, English, German) each) for violation texts."""
+    PHASE_NAMES[game] = {pid: (en, de) for pid, en, de in phases}
+
+
+def register_flow(game: str, flow: Any) -> None:
+    """Name the phases of `game` from its flow spec (a `Flow`), once."""
+    spec = getattr(flow, "spec", None)
+    if game in PHASE_NAMES or spec is None:
+        return
+    register_phases(game, ((p.id, p.name.get("en"), p.name.get("de"))
+                           for p in (*spec.setup_phases, *spec.turn_phases)))
 
 
 class ViolationCatalog:
@@ -42,11 +79,31 @@ class ViolationCatalog:
         entries: Mapping[str, Entry],
         standalone: tuple[str, ...] = (),
         derive: Derive | None = None,
+        game: str = "",
+        actions: Mapping[str, tuple[str, str]] | None = None,
     ) -> None:
         self.rulebook = rulebook
         self.entries = entries
         self.standalone = standalone
         self.derive = derive
+        self.game = game
+        self.actions = {**CORE_ACTIONS, **(actions or {})}
+
+    def _words(self, fill: MutableMapping[str, Any], lang: str) -> dict[str, Any]:
+        """`fill` with a phase id and a move kind said in `lang` ("start" -> "Start phase",
+        "summon" -> "summoning a creature"); values given in words stay as they are."""
+        out = dict(fill)
+        i = 1 if lang == "de" else 0
+        phase = fill.get("phase")
+        names = PHASE_NAMES.get(self.game, {})
+        if isinstance(phase, str) and phase in names:
+            out["phase"] = names[phase][i]
+        action = fill.get("action")
+        if isinstance(action, str) and action in self.actions:
+            out["action"] = self.actions[action][i]
+        if lang == "de" and "action_de" in fill:
+            out["action"] = fill["action_de"]
+        return out
 
     def __contains__(self, code: object) -> bool:
         return code in self.entries
@@ -75,10 +132,12 @@ class ViolationCatalog:
         )
         if self.derive is not None:
             self.derive(fill)
+        en_fill = TemplateValues(counted(self._words(fill, "en")))
+        de_fill = TemplateValues(counted(self._words(fill, "de")))
         return Violation(
             code=code,
-            message_en=en.format_map(fill),
-            message_de=de.format_map(fill),
+            message_en=_sentence(en, en.format_map(en_fill)),
+            message_de=_sentence(de, de.format_map(de_fill)),
             rule=self.rule(section),
             cards=cards,
             zones=zones,
@@ -101,3 +160,9 @@ class ViolationCatalog:
                 if not str(text).strip():
                     found.append(f"{code}: no {name}")
         return found
+
+
+def _sentence(template: str, text: str) -> str:
+    """A message that opens with the move's words starts with a capital letter."""
+    opens_with_action = template.startswith(("{action}", "{action_de}"))
+    return text[:1].upper() + text[1:] if text and opens_with_action else text

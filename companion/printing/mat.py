@@ -26,7 +26,8 @@ CROSS_MM = 5.0
 """Half the arm length of an alignment cross."""
 CROSS_SPACING_MM = 60.0
 ZONE_LABEL_PT = 9.0
-ZONE_NAME_PT = 7.0
+ZONE_NAME_PT = 7.5
+ZONE_ID_PT = 5.5
 
 
 class ZoneLike(Protocol):
@@ -119,25 +120,27 @@ def plan_tiles(width_mm: float, height_mm: float, paper: Paper) -> TilePlan:
 
 
 def zone_elements(zone: ZoneLike) -> list[Element]:
-    """A zone's outline, its id and its English and German names, fitted into the zone.
+    """A zone's outline and its names for people, fitted into the zone: the English name in
+    bold, the German name below it, and last, small and grey, the id table scripts use.
 
     p2 sits at the far (top) edge, so p2's labels are turned 180 degrees to read from there.
     """
     inner = zone.w_mm - 3.0
-    id_pt = min(
-        ZONE_LABEL_PT, ZONE_LABEL_PT * inner / max(text_width_mm(zone.id, ZONE_LABEL_PT), 1)
-    )
-    x, y = zone.x_mm + 1.5, zone.y_mm + 1.5 + id_pt * 0.3528
+    lines: list[tuple[str, float, float, bool]] = [(zone.label_en, ZONE_LABEL_PT, 0.1, True)]
+    if zone.label_de and zone.label_de != zone.label_en:
+        lines.append((zone.label_de, ZONE_NAME_PT, 0.25, False))
+    id_pt = min(ZONE_ID_PT, ZONE_ID_PT * inner / max(text_width_mm(zone.id, ZONE_ID_PT), 1))
+    lines.append((zone.id, id_pt, 0.55, False))  # scaled, never cut: scripts name zones so
     elements: list[Element] = [
         Box(zone.x_mm, zone.y_mm, zone.w_mm, zone.h_mm, stroke_grey=0.35, line_pt=0.8),
-        Text(x, y, zone.id, size_pt=id_pt, grey=0.3, bold=True),
     ]
-    for name in (zone.label_en, zone.label_de):
-        y += ZONE_NAME_PT * 0.3528 + 1.0
-        if y < zone.y_mm + zone.h_mm - 1.0:
-            elements.append(
-                Text(x, y, fit_label(name, inner, ZONE_NAME_PT), size_pt=ZONE_NAME_PT, grey=0.45)
-            )
+    x, y = zone.x_mm + 1.5, zone.y_mm + 1.5
+    for text, size, grey, bold in lines:
+        y += size * 0.3528 + (0.0 if len(elements) == 1 else 0.8)
+        if len(elements) > 1 and y >= zone.y_mm + zone.h_mm - 1.0:
+            break
+        shown = text if text == zone.id else fit_label(text, inner, size)
+        elements.append(Text(x, y, shown, size_pt=size, grey=grey, bold=bold))
     if zone.id.startswith("p2."):
         cx, cy = zone.x_mm + zone.w_mm / 2, zone.y_mm + zone.h_mm / 2
         elements = [

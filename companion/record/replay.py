@@ -80,7 +80,7 @@ def main_line(events: Sequence[Event]) -> list[LineEntry]:
 
 def describe(payload: dict[str, Any], lang: str = "en") -> str:
     """The plain-words text of a move or event payload, in `lang` when it has one."""
-    for key in (f"text_{lang}", "text_en", "text", "message_en"):
+    for key in (f"text_{lang}", f"message_{lang}", "text_en", "message_en", "text"):
         if payload.get(key):
             return str(payload[key])
     if "move" in payload:

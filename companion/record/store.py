@@ -244,6 +244,12 @@ class Store:
                 (_now_iso(), json.dumps(outcome, sort_keys=True), game_id),
             )
 
+    def set_title(self, game_id: int, title: str) -> None:
+        """Name a game ("Friday final"); the header is not part of the append-only log."""
+        with self._lock:
+            self._require_game(game_id)
+            self._conn.execute("UPDATE games SET title = ? WHERE id = ?", (title, game_id))
+
     # --- reading -----------------------------------------------------------------------------
 
     def games(self) -> list[GameHeader]:
@@ -292,6 +298,17 @@ class Store:
                 "SELECT jpeg FROM keyframes WHERE game_id = ? AND seq = ?", (game_id, seq)
             ).fetchone()
         return bytes(row[0]) if row else None
+
+    def event_counts(self) -> dict[int, dict[str, int]]:
+        """Per game, how many events of each kind it holds (for the list of games)."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT game_id, kind, COUNT(*) FROM events GROUP BY game_id, kind"
+            ).fetchall()
+        out: dict[int, dict[str, int]] = {}
+        for game_id, kind, count in rows:
+            out.setdefault(int(game_id), {})[str(kind)] = int(count)
+        return out
 
     def _require_game(self, game_id: int) -> None:
         row = self._conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone()

@@ -39,13 +39,18 @@ def create_app(config: Mapping[str, Any]) -> Flask:
         session.store if session is not None else Store(app.config["DATABASE"])
     )
 
-    from companion.server import api, calibration, live, review, security
+    from companion.server import api, calibration, demo_tools, live, records, review, security
 
     security.install(app)
     app.register_blueprint(live.bp)
     app.register_blueprint(review.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(calibration.bp)
+    app.register_blueprint(records.bp)
+    app.register_blueprint(demo_tools.bp)
+    from companion.hall import overlay
+
+    app.register_blueprint(overlay.bp)
     _install_error_handlers(app)
     return app
 
@@ -68,4 +73,6 @@ def _install_error_handlers(app: Flask) -> None:
     @app.errorhandler(Exception)
     def unexpected(exc: Exception) -> Any:
         app.logger.exception("unexpected error")
-        return jsonify(error=f"internal error: {type(exc).__name__}"), 500
+        # no class name on the page: people read what to do, the terminal has the details
+        return jsonify(error="something went wrong inside the companion "
+                             "(the terminal where it runs shows the details)"), 500

@@ -50,6 +50,14 @@ class EventBus:
             self._cond.notify_all()
             return self._last_id
 
+    def continue_after(self, last_id: int) -> None:
+        """Number on above `last_id` and forget what was sent: a new game on the same page
+        (the demo's "play again") whose browsers resume from an old bus's ids get a full
+        state instead of messages they never saw."""
+        with self._cond:
+            self._buffer.clear()
+            self._last_id = max(self._last_id, last_id) + 1
+
     def close(self) -> None:
         with self._cond:
             self._closed = True

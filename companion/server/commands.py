@@ -31,8 +31,86 @@ def _browser_available() -> bool:
     return True
 
 
+def lan_address() -> str | None:
+    """This machine's address on the local network (the one a tablet would use), or None.
+    No packet is sent: connecting a UDP socket only picks the outgoing interface."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.255.255.255", 1))
+            addr = str(probe.getsockname()[0])
+        except OSError:
+            return None
+    return None if addr.startswith("127.") or addr == "0.0.0.0" else addr
+
+
+def qr_text(url: str) -> str:
+    """A QR code of `url` drawn with block characters, for a tablet's camera."""
+    import io
+
+    import segno
+
+    out = io.StringIO()
+    segno.make(url, error="m", micro=False).terminal(out=out, compact=True, border=2)
+    return out.getvalue()
+
+
+def addresses(host: str, port: int) -> tuple[str, str | None]:
+    """(the address for this laptop's browser, the address for other devices or None)."""
+    wildcard = host in ("0.0.0.0", "::", "")
+    local = f"http://127.0.0.1:{port}/" if wildcard or host in ("localhost", "127.0.0.1") \
+        else f"http://{host}:{port}/"
+    if wildcard:
+        lan = lan_address()
+        return local, (f"http://{lan}:{port}/" if lan else None)
+    if host in ("127.0.0.1", "localhost", "::1"):
+        return local, None
+    return local, f"http://{host}:{port}/"
+
+
+def print_addresses(host: str, port: int, pin: str | None, what: str = "Table companion"
+                    ) -> str:
+    """Say where the page is: this laptop, and for a tablet the LAN address with a QR code."""
+    local, lan = addresses(host, port)
+    click.echo(f"{what}: {local}")
+    if lan:
+        click.echo(f"  on a tablet or phone in the same network: {lan}")
+        click.echo(qr_text(lan), nl=False)
+        if pin:
+            click.echo(f"  PIN for actions from other devices: {pin} "
+                       "(this laptop's own browser needs none)")
+    elif host in ("127.0.0.1", "localhost", "::1"):
+        click.echo("  (only this laptop can open it; --host 0.0.0.0 lets a tablet join)")
+    return local
+
+
+def hall_options(fn: Any) -> Any:
+    """--hall / --table / --stream: publish this table's events to a hall (NATS JetStream)."""
+    fn = click.option("--stream", default="companion", show_default=True,
+                      help="The event's JetStream stream (same as the hall's).")(fn)
+    fn = click.option("--table", default=None,
+                      help="This table's name at the hall (letters, digits, - and _).")(fn)
+    fn = click.option("--hall", default=None, metavar="nats://HOST:4222",
+                      help="Publish this table's events to the hall's NATS server.")(fn)
+    return fn
+
+
+def _check_hall(hall: str | None, table: str | None, stream: str) -> None:
+    if (hall is None) != (table is None):
+        raise click.UsageError("--hall and --table go together")
+    if hall is not None and table is not None:
+        from companion.hall.table_link import check_nats_url
+        from companion.hall.wire import check_name
+
+        check_nats_url(hall)
+        check_name("table", table)
+        check_name("stream", stream)
+
+
 def _run(live: Any, host: str, port: int, open_browser: bool, duration: float | None,
-         pin: str | None) -> None:
+         pin: str | None, hall: str | None = None, table: str | None = None,
+         stream: str = "companion") -> None:
     """Serve until Ctrl-C (or `duration`), then stop feed and server in order."""
     from companion.server.live_setup import serve_in_thread
 
@@ -41,13 +119,17 @@ def _run(live: Any, host: str, port: int, open_browser: bool, duration: float | 
     except OSError as exc:
         live.close()
         raise CompanionError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
-    shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    url = f"http://{shown_host}:{server.server_port}/"
-    click.echo(f"Table companion: {url}")
-    click.echo(f"  review recorded games: {url}review/   camera: {url}calibration/")
+    url = print_addresses(host, server.server_port, pin)
+    click.echo(f"  table view for the players: {url}?view=table   "
+               f"recorded games: {url}review/   camera: {url}calibration/")
     click.echo(f"  recording to {live.store.path} (game #{live.session.game_id})")
-    if pin:
-        click.echo(f"  PIN for actions from other devices: {pin}")
+    link = None
+    if hall is not None and table is not None:
+        from companion.hall.table_link import link_live, page_url_for
+
+        link = link_live(live, hall, table, page_url_for(host, server.server_port, hall), stream)
+        click.echo(f"  hall: publishing as table {table} to {hall} (stream {stream}); "
+                   f"overlay for OBS: {url}overlay")
     if open_browser and _browser_available():
         threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
     live.runner.start()
@@ -58,6 +140,10 @@ def _run(live: Any, host: str, port: int, open_browser: bool, duration: float | 
     except KeyboardInterrupt:
         click.echo("stopping")
     finally:
+        if link is not None:
+            live.runner.stop()
+            live.session.close()
+            link.close()
         live.close()
         server.shutdown()
     if live.runner.error is not None:
@@ -67,11 +153,16 @@ def _run(live: Any, host: str, port: int, open_browser: bool, duration: float | 
 @click.command()
 @click.option("--game", type=click.Choice(GAME_IDS), default=None,
               help="Which game to play (default: Trick or Beat).")
+@click.option("--script", "script", default=None, metavar="NAME|FILE",
+              help="Any bundled table script (e.g. creature-crush/rules-attack) or a script "
+                   "file; --list-scripts names them all.")
+@click.option("--list-scripts", is_flag=True, help="List the bundled table scripts and stop.")
 @click.option("--speed", type=float, default=1.0, show_default=True,
               help="Times real time (2 = twice as fast).")
 @click.option("--port", type=int, default=8765, show_default=True, help="0 picks a free port.")
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on; anything but localhost requires a PIN for actions.")
+              help="Address to listen on; 0.0.0.0 lets a tablet join (actions from other "
+                   "devices then need a PIN).")
 @click.option("--no-browser", is_flag=True, help="Do not try to open a browser.")
 @click.option("--duration", type=float, default=None,
               help="Stop after this many seconds (default: run until Ctrl-C).")
@@ -79,18 +170,77 @@ def _run(live: Any, host: str, port: int, open_browser: bool, duration: float | 
               help="Game library to record into (default ~/.companion/games.db).")
 @click.option("--fps", type=float, default=10.0, show_default=True,
               help="Simulated camera frames per second.")
-def demo(game: str | None, speed: float, port: int, host: str, no_browser: bool,
-         duration: float | None, db: Path | None, fps: float) -> None:
+@hall_options
+def demo(game: str | None, script: str | None, list_scripts: bool, speed: float, port: int,
+         host: str, no_browser: bool, duration: float | None, db: Path | None,
+         fps: float, hall: str | None, table: str | None, stream: str) -> None:
     """Play a bundled table script through camera frames, vision, rules and the page."""
+    from companion.server.demo_tools import bundled_scripts, find_script, play_again, script_game
     from companion.server.live_setup import DEFAULT_DEMO_GAME, build_demo, check_port, default_db
 
+    if list_scripts:
+        for name in bundled_scripts():
+            click.echo(name)
+        return
+    path = find_script(script) if script else None
+    if path is not None:
+        found = script_game(path)
+        if game is not None and game != found:
+            raise click.BadParameter(f"the script is a {found} game, not {game}",
+                                     param_hint="--game")
+        game = found
+    check_port(host, port)
+    _check_hall(hall, table, stream)
+    pin = new_pin() if needs_pin(host) else None
+    chosen, library = game or DEFAULT_DEMO_GAME, db or default_db()
+
+    def build() -> Any:
+        return build_demo(chosen, speed, library, fps=fps, script_path=path,
+                          app_config={"PIN": pin} if pin else None)
+
+    live = build()
+    if hall is None:  # a hall follows one game of one store: no second game on this table
+        live.app.config["DEMO_AGAIN"] = lambda: play_again(live, build)
+    click.echo(f"Demo: {live.extra['script'].parent.name}/{live.extra['script'].stem} "
+               f"at {speed:g}x" + ("" if hall else " (the page offers \"play again\" when it "
+                                   "ends)"))
+    _run(live, host, port, not no_browser, duration, pin, hall, table, stream)
+
+
+@click.command()
+@click.argument("db", type=click.Path(dir_okay=False, path_type=Path), required=False)
+@click.option("--port", type=int, default=8765, show_default=True, help="0 picks a free port.")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on; 0.0.0.0 lets a tablet join (changes from other "
+                   "devices then need a PIN).")
+@click.option("--no-browser", is_flag=True, help="Do not try to open a browser.")
+def review(db: Path | None, port: int, host: str, no_browser: bool) -> None:
+    """Browse the recorded games in DB (default ~/.companion/games.db); starts no game."""
+    from companion.record.store import open_existing
+    from companion.server.app import create_app
+    from companion.server.live_setup import check_port, default_db, serve_in_thread
+
+    path = db or default_db()
+    open_existing(path).close()  # a missing library is an error, never a new empty file
     check_port(host, port)
     pin = new_pin() if needs_pin(host) else None
-    live = build_demo(game or DEFAULT_DEMO_GAME, speed, db or default_db(), fps=fps)
-    if pin:
-        live.app.config["PIN"] = pin
-    click.echo(f"Demo: {live.extra['script'].name} at {speed:g}x")
-    _run(live, host, port, not no_browser, duration, pin)
+    app = create_app({"DATABASE": path, "SESSION": None, "PIN": pin})
+    try:
+        server, _thread = serve_in_thread(app, host, port)
+    except OSError as exc:
+        raise CompanionError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    url = print_addresses(host, server.server_port, pin, "Recorded games")
+    click.echo(f"  library: {path}   (Ctrl-C stops)")
+    if not no_browser and _browser_available():
+        threading.Thread(target=webbrowser.open, args=(url + "review/",), daemon=True).start()
+    try:
+        while True:
+            time.sleep(0.5)
+    except KeyboardInterrupt:
+        click.echo("stopping")
+    finally:
+        server.shutdown()
+        app.extensions["companion.store"].close()
 
 
 def _parse_decks(values: tuple[str, ...], game: str) -> dict[str, tuple[str, ...]]:
@@ -129,12 +279,14 @@ def _parse_decks(values: tuple[str, ...], game: str) -> dict[str, tuple[str, ...
               help="Address to listen on; anything but localhost requires a PIN for actions.")
 @click.option("--no-browser", is_flag=True)
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@hall_options
 @click.option("--mirror/--no-mirror", default=None,
               help="The picture is (not) mirrored, e.g. by a laptop's mirror clip "
                    "[default: found from the mat's corner markers].")
 def serve(camera: int | None, video: str | None, url: str | None, game: str,
           decks: tuple[str, ...], players: str, port: int, host: str, no_browser: bool,
-          db: Path | None, mirror: bool | None = None) -> None:
+          db: Path | None, hall: str | None, table: str | None, stream: str,
+          mirror: bool | None = None) -> None:
     """Watch a real table: camera, video file or stream, refereed live on the page."""
     from companion.cardsets import load_cardset
     from companion.engine.api import GameConfig
@@ -150,6 +302,7 @@ def serve(camera: int | None, video: str | None, url: str | None, game: str,
     from companion.server.live_setup import check_port
 
     check_port(host, port)
+    _check_hall(hall, table, stream)
     spec: str | int = given[0]
     names = [n.strip() for n in players.split(",")]
     if len(names) != 2 or not all(names):
@@ -161,5 +314,5 @@ def serve(camera: int | None, video: str | None, url: str | None, game: str,
     pipeline = build_pipeline(layout, game, load_cardset(game), mirror=mirror)
     pin = new_pin() if needs_pin(host) else None
     live = build_live(config, FrameFeed(source, pipeline), db or default_db(),
-                      f"table: {spec}", pin=pin)
-    _run(live, host, port, not no_browser, None, pin)
+                      f"{names[0]} – {names[1]}", pin=pin)
+    _run(live, host, port, not no_browser, None, pin, hall, table, stream)

@@ -20,7 +20,7 @@ log = logging.getLogger(__name__)
 
 FRAME_JPEG_EVERY_S = 0.2
 PREVIEW_WIDTH = 960
-KEYFRAME_WIDTH = 480
+KEYFRAME_WIDTH = 960  # large enough to read card names when reviewing
 
 
 class Feed(Protocol):
@@ -167,7 +167,10 @@ class FeedRunner:
         except BaseException as exc:  # reported on the page and to whoever joins
             self.error = exc
             log.exception("feed stopped")
-            self.session.camera("stopped", detail=f"{type(exc).__name__}: {exc}")
+            # plain words on the page (the terminal log above has the exception's class)
+            said = str(exc).strip() or "the camera feed stopped unexpectedly"
+            self.session.camera("stopped", detail=f"{said} (see the terminal)",
+                                detail_de=f"{said} (Details im Terminal)")
 
     def start(self) -> FeedRunner:
         self._thread.start()

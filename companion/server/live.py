@@ -6,6 +6,8 @@ from typing import Any
 
 from flask import Blueprint, current_app, redirect, render_template, url_for
 
+from companion.server.security import pin_required
+
 bp = Blueprint("live", __name__)
 
 
@@ -17,5 +19,6 @@ def index() -> Any:
     return render_template(
         "live.html",
         state=session.state(),
-        pin_required=bool(current_app.config.get("PIN")),
+        pin_required=pin_required(current_app),
+        demo_again=current_app.config.get("DEMO_AGAIN") is not None,
     )

@@ -6,7 +6,6 @@ commands do.
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections.abc import Mapping
@@ -33,7 +32,9 @@ class DemoError(CompanionError):
 
 def default_db() -> Path:
     """The game library used when none is given: one file per user."""
-    base = Path(os.environ.get("COMPANION_HOME", Path.home() / ".companion"))
+    from companion.paths import companion_home
+
+    base = companion_home()
     base.mkdir(parents=True, exist_ok=True)
     return base / "games.db"
 
@@ -221,8 +222,10 @@ def build_demo(
     db: Path,
     fps: float = DEMO_FPS,
     app_config: Mapping[str, Any] | None = None,
+    script_path: Path | None = None,
 ) -> Live:
-    """A bundled script played as simulator frames through the whole real pipeline."""
+    """A bundled script (the game's demo, or `script_path`) played as simulator frames
+    through the whole real pipeline."""
     from companion.engine.referee import config_from_script
     from companion.games import game_info
     from companion.layouts import load_layout
@@ -234,7 +237,7 @@ def build_demo(
     if speed <= 0:
         raise DemoError(f"--speed must be above 0, not {speed}")
     game_info(game)
-    path = demo_script_path(game)
+    path = script_path or demo_script_path(game)
     script = load_script(path)
     layout = load_layout(game)
     source = ScriptFrameSource(script, fps=fps, layout=layout, seed=int(script.seed or 0))

@@ -1,18 +1,21 @@
-"""The review pages: every recorded game, and one game as a timeline to scrub through."""
+"""The review pages: the recorded games (searched and filtered), and one game as a timeline to
+step through, play, link to, annotate and download as one HTML file."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, current_app, render_template
+from flask import Blueprint, Response, current_app, render_template, request
 
 from companion.games import GAMES
+from companion.record import library
 from companion.record.export import started_label
-from companion.record.replay import describe, main_line
 from companion.record.store import Store
-from companion.server.names import Namer
-from companion.server.session import CardInfo, table_view
+from companion.record.timeline import game_record, inline_cards
+from companion.record.timeline import timeline as record_timeline
+from companion.record.wording import CardInfo, safe_card_lookup, safe_layout
+from companion.server.security import pin_required
 
 bp = Blueprint("review", __name__, url_prefix="/review")
 
@@ -21,107 +24,78 @@ def _store() -> Store:
     return current_app.extensions["companion.store"]
 
 
+def live_id() -> int | None:
+    session = current_app.config.get("SESSION")
+    return int(session.game_id) if session is not None else None
+
+
 def layout_for(game: str) -> dict[str, Any] | None:
     custom = current_app.config.get("LAYOUT_FOR")
     if custom is not None:
         return custom(game)
-    from companion.server.gamedata import layout_dict
-
-    try:
-        return layout_dict(game)
-    except (ImportError, FileNotFoundError, ValueError) as exc:
-        current_app.logger.warning("no mat layout for %s: %s", game, exc)
-        return None
+    return safe_layout(game)
 
 
 def card_info_for(game: str, inline: list[Mapping[str, Any]]) -> CardInfo:
     custom = current_app.config.get("CARD_INFO_FOR")
     if custom is not None:
         return custom(game)
-    from companion.server.gamedata import card_lookup
-
-    try:
-        return card_lookup(game, inline)
-    except (ImportError, FileNotFoundError, ValueError) as exc:
-        current_app.logger.warning("no cardset for %s: %s", game, exc)
-        known = {str(c["id"]): c for c in inline}
-        return known.get
+    return safe_card_lookup(game, inline)
 
 
 def timeline(
-    store: Store, game_id: int, layout: dict[str, Any] | None = None
+    store: Store, game_id: int, layout: dict[str, Any] | None = None,
+    after: int = 0, limit: int | None = None,
 ) -> list[dict[str, Any]]:
-    """Every event in order with the mat as it was then and the nearest keyframe."""
+    """Events after seq `after` (at most `limit`) with the mat as it was then and the nearest
+    keyframe."""
     header = store.game(game_id)
-    events = store.events(game_id)
-    snapshots = store.snapshots(game_id)
-    keyframes = store.keyframe_seqs(game_id)
-    inline = list(header.cardsets.get("inline_cards", []))
-    info = card_info_for(header.game, inline)
-    namer = Namer(info, header.players, layout)
-    on_line = {entry.seq for entry in main_line(events)}
-    decisions: dict[int, str] = {}
-    for e in events:
-        if e.kind == "decision" and "violation" in e.payload:
-            decisions[int(e.payload["violation"])] = str(e.payload["decision"])
-    steps: list[dict[str, Any]] = []
-    table: dict[str, Any] = table_view(None, info)
-    frame: int | None = None
-    for e in events:
-        if e.seq in snapshots:
-            table = table_view(snapshots[e.seq], info)
-        if e.seq in keyframes:
-            frame = e.seq
-        steps.append(
-            {
-                "seq": e.seq,
-                "kind": e.kind,
-                "source": e.source,
-                "time": e.time,
-                "text_en": namer.text(describe(e.payload, "en"), "en"),
-                "text_de": namer.text(describe(e.payload, "de"), "de"),
-                "payload": namer.payload(e.payload),
-                "on_main_line": e.seq in on_line if e.kind in ("move", "phase") else None,
-                "decision": decisions.get(e.seq) if e.kind == "violation" else None,
-                "table": table,
-                "keyframe": frame,
-            }
-        )
-    return steps
+    return record_timeline(store, game_id, layout,
+                           card_info_for(header.game, inline_cards(header)), after, limit)
 
 
 @bp.get("/")
 def games() -> Any:
-    headers = _store().games()
-    rows = [
-        {
-            **h.to_dict(),
-            "name": GAMES[h.game].name if h.game in GAMES else h.game,
-            "started_label": started_label(h.started),
-            "events": len(_store().events(h.id or 0)),
-        }
-        for h in reversed(headers)
-    ]
+    query = library.Query.from_args(request.args)
+    rows = library.rows(_store(), query, live_id())
+    for row in rows:
+        row["started_label"] = started_label(row["started"])
+        out = row.get("outcome") or {}
+        row["winner_name"] = (row["players"][0] if out.get("winner") == "p1" else
+                              row["players"][1] if out.get("winner") == "p2" else None)
+    total = len(_store().games())
     return render_template(
-        "review_list.html", games=rows, live=current_app.config["SESSION"] is not None
+        "review_list.html", games=rows, total=total, query=query,
+        game_choices=[(gid, info.name) for gid, info in GAMES.items()],
+        statuses=library.STATUSES, live=current_app.config["SESSION"] is not None,
+        pin_required=pin_required(current_app),
     )
+
+
+def review_data(store: Store, game_id: int, static: bool = False) -> dict[str, Any]:
+    """What the review page (and the HTML export) shows of one game."""
+    header = store.game(game_id)
+    return game_record(store, game_id, layout_for(header.game),
+                       card_info_for(header.game, inline_cards(header)),
+                       None if static else live_id(), static)
 
 
 @bp.get("/<int:game_id>")
 def game(game_id: int) -> Any:
-    store = _store()
-    header = store.game(game_id)
-    layout = layout_for(header.game)
-    shown = header.to_dict()
-    if shown.get("outcome"):
-        inline = list(header.cardsets.get("inline_cards", []))
-        namer = Namer(card_info_for(header.game, inline), header.players, layout)
-        shown["outcome"] = namer.payload(shown["outcome"])
+    data = review_data(_store(), game_id)
     return render_template(
-        "review_game.html",
-        header=shown,
-        name=GAMES[header.game].name if header.game in GAMES else header.game,
-        layout=layout,
-        steps=timeline(store, game_id, layout),
-        live=current_app.config["SESSION"] is not None,
+        "review_game.html", data=data, header=data["header"], name=data["name"],
+        steps=data["steps"], live=current_app.config["SESSION"] is not None,
+        pin_required=pin_required(current_app),
     )
+
+
+@bp.get("/<int:game_id>/export.html")
+def download(game_id: int) -> Response:
+    """The game as one self-contained HTML file to send to someone."""
+    from companion.record.html import export_html
+
+    lang = "de" if request.args.get("lang") == "de" else "en"
+    html = export_html(_store(), game_id, lang, data=review_data(_store(), game_id, True))
+    return Response(html, mimetype="text/html", headers={
+        "Content-Disposition": f'attachment; filename="game-{game_id}.html"'})

@@ -19,10 +19,11 @@ from companion.games import game_info
 from companion.record.replay import main_line
 from companion.record.store import DECISIONS, Event, GameHeader, Store
 from companion.server.bus import EventBus
+from companion.server.facts import facts_of
 from companion.server.names import Namer
 from companion.server.offers import Offers
 from companion.server.referee import Applied, Reaction, Referee
-from companion.snapshot import TableSnapshot, is_back, split_uid
+from companion.snapshot import TableSnapshot
 
 LOG_TAIL = 40
 PERSON_ACTIONS = ("next-phase", "pass", "declare")
@@ -300,6 +301,7 @@ class LiveSession:
                 "health": self.health.to_dict(),
                 "outcome": named(self._outcome) if self._outcome else None,
                 "moves": self._offers_view(),
+                "facts": facts_of(self.referee, self.namer, self.layout),
             }
 
     def table_view(self, snapshot: TableSnapshot | None) -> dict[str, Any]:
@@ -417,45 +419,6 @@ class LiveSession:
 
 def table_view(snapshot: TableSnapshot | None, card_info: CardInfo) -> dict[str, Any]:
     """Cards with their names and types, dice and tokens: what the SVG mat draws."""
-    if snapshot is None:
-        return {"seq": None, "cards": [], "dice": [], "tokens": []}
-    cards = []
-    for c in snapshot.cards:
-        info: Mapping[str, Any] | None = None
-        card_id = None
-        if not is_back(c.uid):
-            try:
-                card_id = split_uid(c.uid)[0]
-            except ValueError:
-                card_id = c.uid
-            info = card_info(card_id)
-        cards.append(
-            {
-                "uid": c.uid,
-                "id": card_id,
-                "name": (info or {}).get("name") or card_id or "",
-                "type": (info or {}).get("type") or "",
-                "type_de": (info or {}).get("type_de") or (info or {}).get("type") or "",
-                "stats": (info or {}).get("stats") or "",
-                "stats_de": (info or {}).get("stats_de") or (info or {}).get("stats") or "",
-                "zone": c.zone,
-                "face_up": c.face_up and not is_back(c.uid),
-                "tapped": c.tapped,
-                "on": c.on,
-                "x_mm": c.x_mm,
-                "y_mm": c.y_mm,
-            }
-        )
-    return {
-        "seq": snapshot.seq,
-        "cards": cards,
-        "dice": [
-            {"die": d.die, "value": d.value, "zone": d.zone, "on": d.on,
-             "x_mm": d.x_mm, "y_mm": d.y_mm}
-            for d in snapshot.dice
-        ],
-        "tokens": [
-            {"token": t.token, "zone": t.zone, "on": t.on, "x_mm": t.x_mm, "y_mm": t.y_mm}
-            for t in snapshot.tokens
-        ],
-    }
+    from companion.record.wording import table_view as shown
+
+    return shown(snapshot, card_info)

@@ -15,6 +15,10 @@ import math
 import cv2
 import numpy as np
 
+DIE_ROUNDING = 0.25
+"""Share of a die face's half-width that is the rounded edge: 2 mm of a 16 mm die (the corner
+radius of ordinary rounded dice), turning away from the light."""
+
 WORDS = ("Drache", "Feuer", "Wald", "Krieger", "Schatten", "Licht", "Sturm", "Golem", "Crush",
          "Kraft", "Angriff", "Leben", "Zauber", "Karte", "Wurf", "Runde", "Gegner", "Feld")
 
@@ -142,8 +146,8 @@ def sticker(modules: np.ndarray, side_px: int, quiet_modules: int, label: str, p
 
 
 def pip_positions(value: int) -> list[tuple[float, float]]:
-    """Pip centres of a die face in face units (-1..1)."""
-    a = 0.5
+    """Pip centres of a die face in face units (-1..1): a 16 mm die's pips sit 4.5 mm apart."""
+    a = 0.56
     table: dict[int, list[tuple[float, float]]] = {
         1: [(0, 0)],
         2: [(-a, -a), (a, a)],
@@ -156,13 +160,13 @@ def pip_positions(value: int) -> list[tuple[float, float]]:
 
 
 def pip_face(value: int, side_px: int, body: tuple[int, int, int], pip: tuple[int, int, int],
-             rounding: float = 0.12) -> np.ndarray:
+             rounding: float = DIE_ROUNDING) -> np.ndarray:
     """An ordinary die face: body colour, round pips, darker rounded edges."""
     img = np.empty((side_px, side_px, 3), np.uint8)
     img[:] = body
-    r = max(1.0, side_px * 0.095)
+    r = max(1.0, side_px * 0.09)  # about 2.9 mm across on a 16 mm die
     for x, y in pip_positions(value):
-        centre = (round((x * 0.62 + 1) / 2 * side_px * 4), round((y * 0.62 + 1) / 2 * side_px * 4))
+        centre = (round((x + 1) / 2 * side_px * 4), round((y + 1) / 2 * side_px * 4))
         cv2.circle(img, centre, round(r * 4), pip, -1, cv2.LINE_AA, 2)
     return rounded_edges(img, rounding)
 

@@ -24,7 +24,9 @@ Range = tuple[float, float]
 class Conditions:
     """One concrete set of values for every effect (what a single scene is rendered with)."""
 
-    lens_blur_px: float = 0.0  # Gaussian sigma of the lens and demosaicing at best focus
+    lens_blur_px: float = 0.0  # Gaussian sigma of the lens at best focus, picture centre
+    corner_softness: float = 0.0  # the lens blur grows by this share towards the corners (x r^2)
+    lateral_ca: float = 0.0  # red magnified, blue shrunk by this share against green
     coc_px: float = 0.0  # defocus blur diameter (px) for an object at half the focus distance
     focus_ratio: float = 1.0  # focus distance / distance to the mat centre
     exposure: float = 1.0  # light on the table relative to a bright room (auto gain = 1/exposure)
@@ -36,8 +38,9 @@ class Conditions:
     vignette: float = 0.0  # brightness lost at the picture's corners
     lamp: tuple[float, float, float] | None = None  # lamp position, mat mm (z up)
     lamp_share: float = 0.0  # share of the table's light that comes from the lamp
-    glare_peak: float = 0.0  # specular peak of the lamp on a sleeve, in units of white paper
-    gloss_deg: float = 4.0  # angular spread (sigma) of the sleeve's specular lobe
+    glare_peak: float = 0.0  # the lamp mirrored in a sleeve, in units of white paper
+    gloss_deg: float = 1.5  # blur (sigma) of the mirrored directions by the sleeve's roughness
+    lamp_radius_mm: float = 50.0  # radius of the lamp's bright part (bulb or shade)
     env_reflect: float = 0.0  # brightness of the room mirrored in sleeves (veil), x white
     curl_mm: float = 0.0  # largest card curl (rise of the edges over the centre)
     exposure_ms: float = 16.0  # shutter time, for motion blur
@@ -52,6 +55,8 @@ class Look:
 
     name: str
     lens_blur_px: Range = (0.0, 0.0)
+    corner_softness: Range = (0.0, 0.0)
+    lateral_ca: Range = (0.0, 0.0)
     coc_px: Range = (0.0, 0.0)
     focus_ratio: Range = (1.0, 1.0)
     exposure: Range = (1.0, 1.0)
@@ -65,7 +70,8 @@ class Look:
     lamp_spread_mm: float = 400.0  # lamp lies within this of the mat centre, horizontally
     lamp_share: Range = (0.0, 0.0)
     glare_peak: Range = (0.0, 0.0)
-    gloss_deg: Range = (3.0, 6.0)
+    gloss_deg: Range = (1.0, 2.5)
+    lamp_radius_mm: Range = (30.0, 100.0)
     env_reflect: Range = (0.0, 0.0)
     curl_mm: Range = (0.0, 0.0)
     low_light_share: float = 0.0  # share of scenes shot in a dim room
@@ -89,13 +95,15 @@ class Look:
         wb_gains = (wb[0], 1.0, wb[2])  # WB acts on blue and red against green
         lo, hi = self.jpeg_quality
         return Conditions(
-            lens_blur_px=pick(self.lens_blur_px), coc_px=pick(self.coc_px),
+            lens_blur_px=pick(self.lens_blur_px), corner_softness=pick(self.corner_softness),
+            lateral_ca=pick(self.lateral_ca), coc_px=pick(self.coc_px),
             focus_ratio=pick(self.focus_ratio), exposure=exposure,
             read_noise=pick(self.read_noise), shot_noise=pick(self.shot_noise),
             jpeg_quality=int(rng.integers(lo, hi + 1)), sharpen=pick(self.sharpen),
             wb_gains=wb_gains, vignette=pick(self.vignette), lamp=lamp,
             lamp_share=pick(self.lamp_share), glare_peak=pick(self.glare_peak),
-            gloss_deg=pick(self.gloss_deg), env_reflect=pick(self.env_reflect),
+            gloss_deg=pick(self.gloss_deg), lamp_radius_mm=pick(self.lamp_radius_mm),
+            env_reflect=pick(self.env_reflect),
             curl_mm=pick(self.curl_mm), exposure_ms=min(33.0, 16.0 * gain),
             black_lift=min(40.0, 10.0 * (gain - 1)), contrast=1.0 - min(0.25, 0.06 * (gain - 1)),
             auto_exposure=self.auto_exposure,
@@ -113,9 +121,10 @@ class NoiseBank:
     PAD = 24
     SCALE = 16  # stored as int16 units of 1/16 sigma
 
-    def __init__(self, height: int, width: int, seed: int, frames: int = 3) -> None:
+    def __init__(self, height: int, width: int, seed: int, frames: int = 3,
+                 channels: int = 1) -> None:
         rng = np.random.default_rng([seed, 77])
-        shape = (height + self.PAD, width + self.PAD, 3)
+        shape = (height + self.PAD, width + self.PAD) + ((channels,) if channels > 1 else ())
         self.height, self.width = height, width
         self.frames = [np.rint(rng.standard_normal(shape, np.float32) * self.SCALE)
                        .astype(np.int16) for _ in range(frames)]
@@ -197,6 +206,23 @@ def develop(radiance: np.ndarray, c: Conditions, noise: np.ndarray | None) -> np
     if noise is not None and sigma is not None:
         v = v + noise * sigma
     return finish(to_bytes(v), c)
+
+
+def mosaic(image: np.ndarray) -> np.ndarray:
+    """The colour filter array: what each photosite of a Bayer sensor sees (B G / G R)."""
+    h, w = image.shape[:2]
+    out = np.empty((h, w), image.dtype)
+    out[0::2, 0::2] = image[0::2, 0::2, 0]
+    out[0::2, 1::2] = image[0::2, 1::2, 1]
+    out[1::2, 0::2] = image[1::2, 0::2, 1]
+    out[1::2, 1::2] = image[1::2, 1::2, 2]
+    return out
+
+
+def demosaic(raw: np.ndarray) -> np.ndarray:
+    """Back to three colours per pixel, edge-aware (each pixel measured one colour only):
+    luminance resolution drops and sharp black-white module edges get colour fringes."""
+    return np.asarray(cv2.cvtColor(raw, cv2.COLOR_BayerRG2BGR_EA))
 
 
 def line_kernel(dx: float, dy: float) -> np.ndarray | None:

@@ -41,10 +41,12 @@ from companion.sim.optics import (
     Look,
     NoiseBank,
     defocus,
+    demosaic,
     finish,
     isp,
     jpeg_round_trip,
     line_kernel,
+    mosaic,
     noise_sigma,
     to_bytes,
 )
@@ -68,6 +70,15 @@ CARD_MM = 0.32  # a card's thickness
 SLEEVED_CARD_MM = 0.55  # with a sleeve (two layers of about 0.1 mm plus air)
 MAT_PAPER_BGR = (226, 232, 236)
 TABLE_BGR = (62, 96, 138)  # a wooden table
+TABLES_BGR: tuple[tuple[int, int, int], ...] = (
+    (62, 96, 138),  # oak
+    (110, 160, 200),  # light beech / pine
+    (40, 58, 85),  # walnut
+    (222, 224, 226),  # white laminate
+    (120, 122, 118),  # grey
+    (38, 38, 40),  # black
+)
+"""Table tops the mat lies on (one per seed): wood is as skin-coloured as many hands are."""
 WALL_BGR = (150, 160, 170)  # what a camera looking across the table sees above it
 DIE_COLOURS = {  # body, pips (Creature Crush: white start dice, red damage dice)
     "w": ((236, 236, 236), (30, 30, 30)),
@@ -110,6 +121,7 @@ class _PoseCache:
     blur_lo: float
     blur_hi: float
     blur_weight: np.ndarray | None
+    colour_maps: list[tuple[np.ndarray, np.ndarray]]  # per channel (B, G, R), lateral CA
 
 
 @dataclass
@@ -120,9 +132,10 @@ class _SceneCache:
     # world quad (for px per module)
     exposure_scale: float
     modules: dict[str, int]  # modules across each card's sticker symbol
-    developed: np.ndarray  # uint8: the ISP's picture of the still scene, before noise
-    saturated: np.ndarray | None  # uint8 255 where the sensor clips whatever the noise
-    sigma16: np.ndarray | None  # the sensor's noise sigma per pixel (NoiseBank units)
+    developed: np.ndarray  # uint8 BGR: the still scene through the ISP, before noise
+    raw: np.ndarray  # uint8 HxW: the same on the Bayer sensor's photosites
+    saturated: np.ndarray | None  # uint8 HxW 255 where the sensor clips whatever the noise
+    sigma16: np.ndarray | None  # per photosite noise sigma (NoiseBank units)
 
 
 class PhysicalRenderer:
@@ -165,6 +178,7 @@ class PhysicalRenderer:
         self.width_px, self.height_px = rig.width_px, rig.height_px
         self.ppm = float(px_per_mm or self._choose_ppm())
         self.border_mm = 160.0
+        self.table_bgr = TABLES_BGR[int(_hash01("table", seed) * len(TABLES_BGR))]
         self._size = (round((layout.width_mm + 2 * self.border_mm) * self.ppm),
                       round((layout.height_mm + 2 * self.border_mm) * self.ppm))
         self._poses: dict[Rig, _PoseCache] = {}
@@ -214,7 +228,7 @@ class PhysicalRenderer:
         w, h = self._size
         rng = np.random.default_rng(self.seed + 101)
         canvas = np.empty((h, w, 3), np.uint8)
-        canvas[:] = TABLE_BGR
+        canvas[:] = self.table_bgr
         grain = cv2.resize(rng.normal(0, 9, (h // 16 + 1, 3)).astype(np.float32), (3, h))
         wood = np.clip(canvas.astype(np.float32) + grain[:, None, :1] * np.array([1, 1, 1]),
                        0, 255)
@@ -285,7 +299,7 @@ class PhysicalRenderer:
             face[mo:mo + m, mo:mo + m] = cv2.resize(
                 np.where(cells, 25, 242).astype(np.uint8), (m, m),
                 interpolation=cv2.INTER_NEAREST)[..., None]
-            img = art.rounded_edges(face, 0.1)
+            img = art.rounded_edges(face, art.DIE_ROUNDING)
         self._textures[key] = img
         return img
 
@@ -368,9 +382,13 @@ class PhysicalRenderer:
     # ----- light ----------------------------------------------------------------------------
 
     def _specular(self, rig: Rig, points: np.ndarray, normals: np.ndarray) -> np.ndarray:
-        """Brightness (x white) a glossy sleeve adds at world points with these normals: the
-        lamp's highlight (a Gaussian lobe around the mirror direction) and the room mirrored
-        with Fresnel's rise at grazing angles (Schlick, F0 = 0.04 for plastic)."""
+        """Brightness (x white paper) a glossy surface adds at world points with these normals.
+
+        The lamp mirrored: where the camera's line of sight, reflected at the surface, points
+        into the lamp's disc (its angular radius seen from the point), the surface shows the
+        lamp; the sleeve's roughness blurs the edge (Gaussian in angle). Plus the room mirrored
+        everywhere, rising at grazing angles by Fresnel's law (Schlick, F0 = 0.04 for plastic).
+        """
         c = self.conditions
         view = rig.centre - points
         view /= np.linalg.norm(view, axis=-1, keepdims=True)
@@ -378,13 +396,16 @@ class PhysicalRenderer:
         fresnel = 0.04 + 0.96 * (1 - cos_v) ** 5
         out = fresnel * c.env_reflect  # the room's brightness, mirrored
         if c.lamp is not None and c.glare_peak > 0:
-            light = np.asarray(c.lamp) - points
-            light /= np.linalg.norm(light, axis=-1, keepdims=True)
-            half = light + view
-            half /= np.linalg.norm(half, axis=-1, keepdims=True)
-            cos_h = np.clip((half * normals).sum(axis=-1), -1, 1)
-            theta = np.degrees(np.arccos(cos_h))
-            out = out + c.glare_peak * np.exp(-0.5 * (theta / c.gloss_deg) ** 2)
+            to_lamp = np.asarray(c.lamp) - points
+            dist = np.linalg.norm(to_lamp, axis=-1)
+            to_lamp /= dist[:, None]
+            mirror = 2 * cos_v[:, None] * normals - view
+            cos_d = np.clip((mirror * to_lamp).sum(axis=-1), -1, 1)
+            off = np.degrees(np.arccos(cos_d))
+            radius = np.degrees(np.arctan(c.lamp_radius_mm / np.maximum(dist, 1.0)))
+            outside = np.maximum(off - radius, 0)
+            out = out + c.glare_peak * (fresnel / 0.04) * np.exp(
+                -0.5 * (outside / c.gloss_deg) ** 2)
         return np.asarray(out)
 
     def _lambert(self, normal: np.ndarray, point: np.ndarray) -> float:
@@ -521,6 +542,18 @@ class PhysicalRenderer:
                             self._to_canvas(self._ground(rig, quad)))
         self._fill_labels(labels, self._ground(rig, np.vstack([low, high])), index)
 
+    def _face_gloss(self, rig: Rig, corners: np.ndarray, normal: np.ndarray,
+                    shape: tuple[int, ...]) -> np.ndarray:
+        """The specular layer of a glossy flat face (a plastic die's), as the sleeves'."""
+        t = np.linspace(0, 1, 5)
+        a, b = np.meshgrid(t, t)
+        top = corners[0] + (corners[1] - corners[0]) * a.ravel()[:, None]
+        pts = top + (corners[3] - corners[0]) * b.ravel()[:, None]
+        normals = np.repeat(normal[None, :], len(pts), axis=0)
+        s = self._specular(rig, pts, normals).reshape(5, 5).astype(np.float32)
+        layer = cv2.resize(s, (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR)
+        return np.clip(layer * SPEC_SCALE, 0, 255).astype(np.uint8)
+
     def _shadow_points(self, points: np.ndarray, plane_z: float) -> np.ndarray | None:
         """Where the lamp's light past these points meets the plane z = plane_z."""
         lamp = self.conditions.lamp
@@ -535,7 +568,7 @@ class PhysicalRenderer:
     def _draw_block(self, rig: Rig, canvas: np.ndarray, spec: np.ndarray, labels: np.ndarray,
                     cube: Cube, index: int, face_img: dict[int, np.ndarray] | None,
                     top_img: np.ndarray | None, side_colour: tuple[int, int, int],
-                    height_mm: float | None = None) -> np.ndarray:
+                    height_mm: float | None = None, glossy: bool = False) -> np.ndarray:
         """A die (cube) or a token (flat box): shadow, visible sides, top. Returns the top
         face's world corners."""
         faces = cube.faces()
@@ -573,8 +606,9 @@ class PhysicalRenderer:
                                                                       f.centre)
             if abs(shade - 1) > 0.01:
                 img = np.clip(img.astype(np.float32) * shade, 0, 255).astype(np.uint8)
-            self._warp_into(canvas, spec, img, None, self._to_canvas(self._ground(rig,
-                                                                                 f.corners)))
+            gloss = self._face_gloss(rig, f.corners, f.normal, img.shape[:2]) if glossy else None
+            self._warp_into(canvas, spec, img, gloss, self._to_canvas(self._ground(rig,
+                                                                                  f.corners)))
         self._fill_labels(labels, self._ground(rig, all_pts), index)
         return np.asarray(top_corners)
 
@@ -650,7 +684,8 @@ class PhysicalRenderer:
         base = self._die_base(scene, die.x_mm, die.y_mm)
         cube = Cube(die.x_mm, die.y_mm, value, die.angle_deg, DIE_MM, base)
         faces = {v: self._die_face(die.die, v, body, pip) for v in range(1, 7)}
-        top = self._draw_block(rig, canvas, spec, labels, cube, index, faces, None, body)
+        top = self._draw_block(rig, canvas, spec, labels, cube, index, faces, None, body,
+                               glossy=self.dice_style == "pips")  # acrylic; stickers are paper
         centre = top.mean(axis=0)
         marker_world = centre + (top - centre) * (DIE_MARKER_MM / DIE_MM)
         text = f"aruco:{die.marker_id}" if self.dice_style == "aruco" else f"pips:{value}"
@@ -708,8 +743,20 @@ class PhysicalRenderer:
             mode = cv2.INTER_NEAREST if nearest else cv2.INTER_LINEAR
             return np.asarray(cv2.remap(grid, fx, fy, mode, borderMode=cv2.BORDER_REPLICATE))
 
-        canvas = (ground + self.border_mm) * self.ppm - 0.5
+        def canvas_of(ideal_px: np.ndarray) -> np.ndarray:
+            q = np.column_stack([ideal_px, np.ones(len(ideal_px))]) @ hinv.T
+            g = q[:, :2] / np.where(np.abs(q[:, 2:3]) < 1e-12, 1e-12, q[:, 2:3])
+            g[miss] = -1e5
+            return np.asarray((g + self.border_mm) * self.ppm - 0.5)
+
+        canvas = canvas_of(ideal)
         map_x, map_y = fine(canvas[:, 0]), fine(canvas[:, 1])
+        colour_maps: list[tuple[np.ndarray, np.ndarray]] = []
+        if self.conditions.lateral_ca > 0:  # blue image smaller, red larger than green
+            centre = np.array([w / 2, h / 2])
+            for scale in (1 - self.conditions.lateral_ca, 1.0, 1 + self.conditions.lateral_ca):
+                cm = canvas_of(centre + (ideal - centre) / scale)
+                colour_maps.append((fine(cm[:, 0]), fine(cm[:, 1])))
         sky = fine(miss.astype(np.float32), nearest=True) > 0.5
         c = self.conditions
         gx, gy = ground[:, 0], ground[:, 1]
@@ -733,7 +780,10 @@ class PhysicalRenderer:
         mat_c = np.array([self.layout.width_mm / 2, self.layout.height_mm / 2, 0.0])
         focus = c.focus_ratio * float(np.linalg.norm(rig.centre - mat_c))
         coc = c.coc_px * np.abs(1 - focus / np.maximum(dist, 1.0))
-        sigma = np.sqrt(c.lens_blur_px ** 2 + (0.35 * coc) ** 2)
+        field = ((uv[:, 0] - w / 2) ** 2 + (uv[:, 1] - h / 2) ** 2) / ((w / 2) ** 2
+                                                                       + (h / 2) ** 2)
+        lens = c.lens_blur_px * (1 + c.corner_softness * field)  # cheap lenses: soft corners
+        sigma = np.sqrt(lens ** 2 + (0.35 * coc) ** 2)
         on_mat = (~miss) & (gx > -50) & (gx < self.layout.width_mm + 50) & (gy > -50) & (
             gy < self.layout.height_mm + 50)
         vals = sigma[on_mat] if on_mat.any() else sigma
@@ -741,7 +791,8 @@ class PhysicalRenderer:
         weight = None
         if hi - lo >= 0.15:
             weight = np.clip(fine((sigma - lo) / (hi - lo)), 0, 1).astype(np.float32)
-        cache = _PoseCache(rig, map_x, map_y, sky if sky.any() else None, light, lo, hi, weight)
+        cache = _PoseCache(rig, map_x, map_y, sky if sky.any() else None, light, lo, hi, weight,
+                           colour_maps)
         self._poses[rig] = cache
         return cache
 
@@ -755,8 +806,14 @@ class PhysicalRenderer:
             return cached
         pose = self._pose(rig)
         canvas, spec, labels, markers = self._compose(scene, rig)
-        image = cv2.remap(canvas, pose.map_x, pose.map_y, cv2.INTER_LINEAR,
-                          borderMode=cv2.BORDER_CONSTANT, borderValue=TABLE_BGR)
+        if pose.colour_maps:
+            image = cv2.merge([
+                cv2.remap(np.ascontiguousarray(canvas[..., k]), mx, my, cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_CONSTANT, borderValue=self.table_bgr[k])
+                for k, (mx, my) in enumerate(pose.colour_maps)])
+        else:
+            image = cv2.remap(canvas, pose.map_x, pose.map_y, cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_CONSTANT, borderValue=self.table_bgr)
         glare = cv2.remap(spec, pose.map_x, pose.map_y, cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_CONSTANT, borderValue=0)
         if pose.sky is not None:
@@ -768,8 +825,8 @@ class PhysicalRenderer:
         radiance = defocus(radiance, pose.blur_lo, pose.blur_hi, pose.blur_weight)
         mean = float(cv2.mean(cv2.cvtColor(np.minimum(radiance, 255), cv2.COLOR_BGR2GRAY))[0])
         scale = 1.0
-        if self.conditions.auto_exposure and not AE_TARGET * 0.8 <= mean <= AE_TARGET * 1.05:
-            scale = min(1.4, AE_TARGET / max(mean, 1.0))
+        if self.conditions.auto_exposure:  # continuous: a few more cards change it a little
+            scale = float(np.clip(AE_TARGET / max(mean, 1.0), 0.6, 1.4))
         radiance *= scale
         c = self.conditions
         linear = isp(radiance, c)
@@ -780,10 +837,10 @@ class PhysicalRenderer:
         if sigma is not None and self._noise is not None:
             clip = linear >= 255 + 3 * sigma
             if clip.any():  # so far above white that no noise brings it below
-                saturated = np.where(clip, 255, 0).astype(np.uint8)
-            sigma16 = NoiseBank.sigma_map(sigma)
+                saturated = mosaic(np.where(clip, 255, 0).astype(np.uint8))
+            sigma16 = mosaic(NoiseBank.sigma_map(sigma))
         cache = _SceneCache(radiance, labels, markers, scale, dict(self._modules), developed,
-                            saturated, sigma16)
+                            mosaic(developed), saturated, sigma16)
         self._scenes[key] = cache
         while len(self._scenes) > 3:
             self._scenes.popitem(last=False)
@@ -949,14 +1006,15 @@ class PhysicalRenderer:
         rig = self.rig_at(frame_index)
         cache = self._scene(scene, rig)
         labels = cache.labels.copy()
-        image = cache.developed.copy()
+        raw = cache.raw.copy()
         in_view = False
         c = self.conditions
         if hands:
             radiance = cache.radiance.copy()
             in_view, boxes = self._draw_hands(rig, radiance, hands, cache.exposure_scale)
             for x0, y0, x1, y1 in boxes:
-                image[y0:y1, x0:x1] = to_bytes(isp(radiance[y0:y1, x0:x1], c))
+                x0, y0 = x0 - x0 % 2, y0 - y0 % 2  # keep the colour filter's phase
+                raw[y0:y1, x0:x1] = mosaic(to_bytes(isp(radiance[y0:y1, x0:x1], c)))
             self._hand_labels(rig, labels, hands)
         b = self.bump
         if b is not None and b.frame <= frame_index < b.frame + b.blur_frames:
@@ -965,12 +1023,13 @@ class PhysicalRenderer:
             shift = rig.project(centre)[0] - before.project(centre)[0]
             kernel = line_kernel(*(shift * 0.6))
             if kernel is not None:
-                image = cv2.filter2D(image, -1, kernel)
+                raw = mosaic(cv2.filter2D(demosaic(raw), -1, kernel))
         rng = np.random.default_rng([self.seed, frame_index, 9])
         if cache.sigma16 is not None and self._noise is not None:
-            image = self._noise.add_noise(image, cache.sigma16, rng)
+            raw = self._noise.add_noise(raw, cache.sigma16, rng)
             if cache.saturated is not None:
-                image = cv2.max(image, cache.saturated)
+                raw = cv2.max(raw, cache.saturated)
+        image = demosaic(raw)
         image = finish(image, c)
         if rig.mirror:
             image = cv2.flip(image, 1)

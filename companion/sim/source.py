@@ -72,11 +72,25 @@ def scene_from_snapshot(
             card_id, copy = split_uid(c.uid)
             payload = encode_front(game_code, number_of(card_id), copy)
         cards.append(SceneCard(c.uid, payload, c.face_up, x, y, angle, c.zone, under))
+    angles = {c.uid: c.angle_deg or (90.0 if c.tapped else 0.0) for c in snapshot.cards}
+
+    def die_angle(d: Any) -> float:
+        if not stacks:
+            return _die_angle(d.die)
+        if d.on in angles:  # set by hand on a card: square to it, a few degrees off
+            return angles[d.on] + _rolled_angle(d.die, d.value, seed) / 90 * 8 - 4
+        return _rolled_angle(d.die, d.value, seed)
+
     dice = tuple(SceneDie(d.die, die_face_id(d.die, d.value), d.x_mm or 0.0, d.y_mm or 0.0,
-                          _die_angle(d.die), d.zone) for d in snapshot.dice)
+                          die_angle(d), d.zone) for d in snapshot.dice)
     tokens = tuple(SceneToken(t.token, token_id(t.token), t.x_mm or 0.0, t.y_mm or 0.0, 0.0,
                               t.zone) for t in snapshot.tokens)
     return Scene(tuple(cards), dice, tokens)
+
+
+def _rolled_angle(name: str, value: int, seed: int) -> float:
+    """A rolled die comes to rest at any turn (0-90 degrees; a cube repeats after 90)."""
+    return float(sum(map(ord, f"{name}:{value}:{seed}")) * 7919 % 9000) / 100
 
 
 def _die_angle(name: str) -> float:

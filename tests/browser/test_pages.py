@@ -1,5 +1,5 @@
-"""Headless Chromium on a real demo: cards appear in their zones, the prompt follows the
-phase, a violation is marked, the review timeline scrubs. Screenshots go to /tmp."""
+"""The referee view on a real game, the demo's "play again", questions and reconnection (the
+last two on the fake referee). Every wait is a condition, never a clock."""
 
 from __future__ import annotations
 
@@ -9,114 +9,128 @@ from typing import Any
 
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs /usr/bin/chromium"),
-]
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-SHOTS = Path("/tmp")
+from companion.server.live_setup import serve_in_thread
+from tests.browser.conftest import LAPTOP, assert_seen, opened, shot
+from tests.live_tables import scripted
+
+pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
-    from companion.server.live_setup import build_demo, serve_in_thread
-
-    db = tmp_path_factory.mktemp("demo") / "games.db"
-    live = build_demo("trick-or-beat", speed=3.0, db=db, fps=10.0)
-    server, _ = serve_in_thread(live.app, "127.0.0.1", 0)
-    live.runner.start()
-    yield f"http://127.0.0.1:{server.server_port}", live
-    live.close()
-    server.shutdown()
-
-
-@pytest.fixture(scope="module")
-def page(demo: tuple[str, Any]) -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        pg = browser.new_page(viewport={"width": 1360, "height": 960})
-        errors: list[str] = []
-        pg.on("pageerror", lambda e: errors.append(str(e)))
+def page(browser: Any) -> Iterator[Any]:
+    """One page for the tests on the fake referee (their own servers)."""
+    with opened(browser, "about:blank", {"width": 1360, "height": 900}, "en") as pg:
         yield pg
-        browser.close()
-        assert not errors, errors
 
 
-def test_live_page_follows_the_demo_and_review_scrubs(demo: tuple[str, Any], page: Any) -> None:
-    base, live = demo
-    page.goto(base + "/")
-    page.evaluate("localStorage.setItem('companion.lang', 'en')")
-    page.reload()
-    first_phase = page.text_content("#phase")
-    # face-down creatures are laid on p1's active lane: seen by the camera, drawn in that zone
-    page.wait_for_selector('#mat .card-g.back[data-zone="p1.active"]', timeout=30_000)
-    assert page.locator('#mat .zone[data-zone="p1.active"]').count() == 1
-    assert page.locator("#mat .zone-label-g").count() == len(live.session.layout["zones"])
-    # the draft ends (a person pressed "next phase"): the phase and prompt change
-    page.wait_for_function(
-        "first => document.querySelector('#phase').textContent !== first", arg=first_phase,
-        timeout=30_000,
-    )
-    assert page.text_content("#prompt").strip()
-    page.screenshot(path=str(SHOTS / "companion-live.png"))
-    # a violation shows with its rule; the referee marks it "stands"
-    item = page.wait_for_selector(".violation.open", timeout=30_000)
-    seq = int(item.get_attribute("data-seq"))
-    assert "Rule" in item.inner_text()
-    item.query_selector('button[data-decision="stands"]').click()
-    page.wait_for_selector(f'.violation.decided[data-seq="{seq}"]', timeout=10_000)
-    decisions = [(e.payload.get("violation"), e.payload.get("decision"))
-                 for e in live.store.events(live.session.game_id) if e.kind == "decision"]
-    assert (seq, "stands") in decisions
-    # German at the press of a button
-    page.click('.lang-switch button[data-lang="de"]')
-    assert page.text_content('[data-i18n="violations"]') == "Regelverstöße"
-    page.screenshot(path=str(SHOTS / "companion-live-de.png"))
-    page.click('.lang-switch button[data-lang="en"]')
+def test_referee_enters_what_the_camera_cannot_see(browser: Any, tmp_path: Path) -> None:
+    """On a real Trick or Beat game: an offered attack and "next phase" are entered and logged
+    as "person"; a decision can be changed; a note is recorded; a card tells all about it."""
+    from companion.cardsets import load_cardset
 
-    # the demo ends; a referee enters what the camera cannot see: an offered attack, then
-    # "next phase"; each is logged as "person" and the offers and prompt follow
-    page.wait_for_selector('#health[data-status="finished"]', timeout=40_000)
-    assert "Next:" in page.text_content(".prompt-head")
-    attack = page.wait_for_selector('#offers-person .btn.offer[data-kind="attack"]',
-                                    timeout=10_000)
-    said = attack.inner_text().strip()
-    attack_move = attack.get_attribute("data-move")
-    seq_before = int(page.get_attribute("body", "data-seq"))
-    attack.click()
-    page.wait_for_function("s => Number(document.body.dataset.seq) > s", arg=seq_before)
-    top = page.locator("#log .log-item").first
-    assert top.locator(".log-text").inner_text().strip() == said
-    assert top.locator(".log-source").inner_text().strip().lower() == "person"
-    entered = [e for e in live.store.events(live.session.game_id) if e.kind == "move"][-1]
-    assert entered.source == "person" and entered.payload["move"]["kind"] == "attack"
-    offered = page.locator("#offers-person .btn.offer").evaluate_all(
-        "bs => bs.map(b => b.dataset.move)")
-    assert attack_move not in offered  # an attacker attacks once: the offer is gone
-    head = page.text_content(".prompt-head")
-    page.click('button[data-action="next-phase"]')
-    page.wait_for_function("h => document.querySelector('.prompt-head').textContent !== h",
-                           arg=head)
-    assert live.session.state()["log"][-1]["source"] == "person"
-    page.screenshot(path=str(SHOTS / "companion-live-entered.png"))
+    with scripted("trick-or-beat", tmp_path / "g.db") as table:
+        table.play(22)  # Ada's main phase: her creatures may attack
+        session, store = table.session, table.live.store
+        server, _ = serve_in_thread(table.live.app, "127.0.0.1", 0)
+        try:
+            with opened(browser, f"http://127.0.0.1:{server.server_port}/", LAPTOP, "en",
+                        view="referee") as pg:
+                pg.wait_for_selector('#conn[data-state="live"]')
+                attack = pg.wait_for_selector('#offers-person .btn.offer[data-kind="attack"]')
+                said = attack.inner_text().strip()
+                seq_before = int(pg.get_attribute("body", "data-seq"))
+                attack.click()
+                pg.wait_for_function("s => Number(document.body.dataset.seq) > s", arg=seq_before)
+                top = pg.locator("#log .log-item").first
+                assert top.locator(".log-text").inner_text().strip() == said
+                assert top.locator(".log-source").inner_text().strip().lower() == "person"
+                entered = [e for e in store.events(session.game_id) if e.kind == "move"][-1]
+                assert entered.source == "person" and entered.payload["move"]["kind"] == "attack"
+                head = pg.text_content(".prompt-head")
+                pg.click('button[data-action="next-phase"]')
+                pg.wait_for_function(
+                    "h => document.querySelector('.prompt-head').textContent !== h", arg=head)
+                assert session.state()["log"][-1]["source"] == "person"
 
-    # one test, one demo: under `pytest -n 2` a second test could start a second demo
-    # on another worker; the review of the same game follows here
-    page.goto(f"{base}/review/")
-    page.click(f'a[href="/review/{live.session.game_id}"]')
-    page.wait_for_selector("#timeline .tl-item")
-    first = page.text_content("#step-text")
-    page.keyboard.press("ArrowRight")
-    page.keyboard.press("ArrowRight")
-    assert page.text_content("#step-index") == "3"
-    assert page.text_content("#step-text") != first
-    page.click("#next-violation")
-    assert page.text_content(".step-card .tl-kind") == "Violation"
-    assert page.locator("#mat .zone").count() > 0
-    page.screenshot(path=str(SHOTS / "companion-review.png"))
+                # a broken rule: decided "stands", then changed to "corrected"
+                move = table.illegal()
+                assert move is not None
+                session.person_moves((move,))
+                vseq = session.state()["violations"][-1]["seq"]
+                item = f'.violation[data-seq="{vseq}"]'
+                pg.wait_for_selector(item)
+                assert_seen(pg, f"{item} .v-message")  # an open violation is above the fold
+                pg.click(f'{item} button[data-decision="stands"]')
+                pg.wait_for_selector(f"{item}.decided.stands")
+                pg.click(f"{item} button[data-change]")
+                pg.click(f'{item} button[data-decision="corrected"]')
+                pg.wait_for_selector(f"{item}.decided.corrected")
+                decisions = [e.payload["decision"] for e in store.events(session.game_id)
+                             if e.kind == "decision" and e.payload.get("violation") == vseq]
+                assert decisions == ["stands", "corrected"]
+
+                # a note for the record
+                pg.fill("#note-text", "Bo disputes the attack")
+                pg.click("#note-form button")
+                pg.wait_for_selector("#toast:not([hidden])")
+                notes = [e.payload.get("text") for e in store.events(session.game_id)
+                         if e.kind == "note"]
+                assert "Bo disputes the attack" in notes
+
+                # hover a card: everything the cardset knows about it
+                card = pg.locator("#mat .card-g[data-id]").first
+                card_id = card.get_attribute("data-id")
+                known = load_cardset("trick-or-beat").get(card_id)
+                card.hover()
+                pg.wait_for_selector(f'#card-panel[data-id="{card_id}"]:not([hidden])')
+                assert pg.text_content("#card-panel .cp-name") == known.name
+                text = pg.text_content("#card-panel")
+                for key in ("attack", "survival"):
+                    if key in known.fields:
+                        assert str(known.fields[key]) in text
+                assert_seen(pg, "#card-panel")
+                shot(pg, "referee-view")
+        finally:
+            server.shutdown()
+
+
+def test_demo_offers_play_again(browser: Any, tmp_path: Path) -> None:
+    """A finished demo is played again from the page: a new recorded game on the same page."""
+    from companion.engine.referee import config_from_script
+    from companion.server.demo_tools import play_again
+    from companion.server.feeds import SnapshotFeed
+    from companion.server.live_setup import build_live
+    from companion.sim.script import load_script
+    from companion.sim.source import script_snapshots
+    from tests.live_tables import script_path
+
+    script = load_script(script_path("creature-crush"))
+    snaps = script_snapshots(script)
+
+    def build() -> Any:
+        return build_live(config_from_script(script), SnapshotFeed(snaps), tmp_path / "d.db",
+                          "demo: opening")
+
+    live = build()
+    live.app.config["DEMO_AGAIN"] = lambda: play_again(live, build)
+    server, _ = serve_in_thread(live.app, "127.0.0.1", 0)
+    try:
+        with opened(browser, f"http://127.0.0.1:{server.server_port}/", LAPTOP, "de") as pg:
+            pg.wait_for_selector('#conn[data-state="live"]')
+            live.runner.start()
+            pg.wait_for_selector('#health[data-status="finished"]')
+            first = pg.get_attribute("body", "data-record")
+            pg.wait_for_selector("#play-again:not([hidden])")
+            assert pg.text_content("#play-again") == "Nochmal spielen"
+            pg.click("#play-again")
+            pg.wait_for_function("r => document.body.dataset.record !== r", arg=first)
+            assert int(pg.get_attribute("body", "data-record")) == live.session.game_id
+            pg.wait_for_selector('#health[data-status="finished"]')
+        games = live.store.games()
+        assert len(games) == 2 and games[0].id != games[1].id
+    finally:
+        server.shutdown()
+        live.close()
 
 
 def test_question_from_the_interpreter_is_a_choice_dialog(tmp_path: Path, page: Any) -> None:
@@ -142,7 +156,7 @@ def test_question_from_the_interpreter_is_a_choice_dialog(tmp_path: Path, page: 
         session.observe(table(("T1#1", "p1.A1"), ("T2#1", "shared.unsure")))
         page.wait_for_selector("#question[open]", timeout=10_000)
         assert page.text_content("#question-text") == "Attack or block?"
-        page.screenshot(path=str(SHOTS / "companion-question.png"))
+        shot(page, "question")
         page.click('#question-choices .btn.choice[data-choice="1"]')
         page.wait_for_selector("#question:not([open])", state="attached", timeout=10_000)
         page.wait_for_selector("#question-reopen[hidden]", state="attached")
@@ -195,3 +209,113 @@ def test_the_page_reconnects_when_the_server_comes_back(tmp_path: Path, page: An
         for session, store in ((first, first_store), (second, second_store)):
             session.bus.close()
             store.close()
+
+
+def test_other_engineers_keys_show_in_plain_words(page: Any, tmp_path: Path) -> None:
+    """What the session adds for the page (undo/redo history, a paused recording, game over)
+    and what the rules infer by themselves, in plain words; the board turns for the player
+    across the table (fake referee, its state extended as the server's branch will)."""
+    from companion.record.store import GameHeader, Store
+    from companion.server.bus import EventBus
+    from companion.server.session import LiveSession
+    from tests.server.conftest import make_app
+    from tests.server.fakes import LAYOUT, FakeReferee, card_info, table
+
+    store = Store(tmp_path / "k.db")
+    session = LiveSession(FakeReferee(), store, EventBus(), GameHeader(
+        game="creature-crush", players=("Ada", "Bo"), ruleset_version="fake-1"), LAYOUT, card_info)
+    plain_state = session.state
+
+    def state(lang: str = "en") -> dict[str, Any]:
+        data = plain_state(lang)
+        data["history"] = {"can_undo": True, "can_redo": True,
+                           "last": {"text_en": "Undone: Ada plays Testling",
+                                    "text_de": "Zurückgenommen: Ada spielt Testling"}}
+        data["recording"] = {"status": "paused", "message_en": "OSError: the disk is full",
+                             "message_de": "OSError: die Festplatte ist voll"}
+        data["log"] = [*data["log"], {"seq": 99, "kind": "phase", "source": "automatic",
+                                      "corrected_from": None,
+                                      "move": {"text_en": "Bo's turn", "text_de": "Bo ist dran",
+                                               "reason_en": "Bo drew a card",
+                                               "reason_de": "Bo hat eine Karte gezogen"}}]
+        data["game_over"] = False
+        return data
+
+    session.state = state  # type: ignore[method-assign]
+    server, _ = serve_in_thread(make_app(session), "127.0.0.1", 0)
+    try:
+        page.goto(f"http://127.0.0.1:{server.server_port}/")
+        page.evaluate("localStorage.setItem('companion.lang', 'en');"
+                      "localStorage.setItem('companion.view', 'referee');"
+                      "localStorage.setItem('companion.turned', 'no')")
+        page.reload()
+        page.wait_for_selector('#conn[data-state="live"]')
+        session.observe(table(("T1#1", "p1.A1")))
+        session.camera("lost", detail="SourceError: cannot open camera 0",
+                       detail_de="SourceError: Kamera 0 lässt sich nicht öffnen")
+        page.wait_for_selector('#health[data-status="lost"]')
+        assert page.text_content("#health-status") == "camera lost: cannot open camera 0"
+        assert page.is_visible("#redo") and page.is_enabled("#redo")
+        assert page.text_content("#history-line") == "Undone: Ada plays Testling"
+        warning = page.text_content("#recording-warning")
+        assert warning == "Recording paused: the disk is full"
+        auto = page.locator('#log .log-item.automatic .log-text')
+        assert auto.first.text_content() == "automatic: Bo's turn (Bo drew a card)"
+        page.click('.lang-switch button[data-lang="de"]')
+        assert auto.first.text_content() == \
+            "automatisch: Bo ist dran (Bo hat eine Karte gezogen)"
+        assert "Error" not in page.evaluate("document.body.innerText")
+        page.click('.lang-switch button[data-lang="en"]')
+        # turned for the player across the table: the whole board, upside down
+        page.click("#turn-toggle")
+        page.wait_for_function(
+            "getComputedStyle(document.querySelector('#board')).transform"
+            ".startsWith('matrix(-1, ')")
+        assert page.get_attribute("#turn-toggle", "aria-pressed") == "true"
+        page.click("#turn-toggle")
+        page.wait_for_function(
+            "getComputedStyle(document.querySelector('#board')).transform === 'none'"
+            " || getComputedStyle(document.querySelector('#board')).transform"
+            ".startsWith('matrix(1, 0, 0, 1')")
+    finally:
+        server.shutdown()
+        session.bus.close()
+        store.close()
+
+
+def test_a_question_in_the_table_view_is_an_alert_with_its_choices(
+    browser: Any, tmp_path: Path
+) -> None:
+    """At the table nobody opens dialogs: the question is a large alert, heard once, and a
+    choice pressed there is recorded (fake referee)."""
+    from companion.record.store import GameHeader, Store
+    from companion.server.bus import EventBus
+    from companion.server.session import LiveSession
+    from tests.server.conftest import make_app
+    from tests.server.fakes import LAYOUT, FakeReferee, card_info, table
+
+    store = Store(tmp_path / "q2.db")
+    session = LiveSession(FakeReferee(), store, EventBus(), GameHeader(
+        game="creature-crush", players=("Ada", "Bo"), ruleset_version="fake-1"), LAYOUT, card_info)
+    server, _ = serve_in_thread(make_app(session), "127.0.0.1", 0)
+    try:
+        with opened(browser, f"http://127.0.0.1:{server.server_port}/", LAPTOP, "de",
+                    view="table") as pg:
+            pg.wait_for_selector('#conn[data-state="live"]')
+            session.observe(table(("T1#1", "p1.A1")))
+            session.observe(table(("T1#1", "p1.A1"), ("T2#1", "shared.unsure")))
+            pg.wait_for_selector('#alert[data-kind="question"]:not([hidden])')
+            assert pg.text_content("#alert-text") == "Angriff oder Block?"
+            assert_seen(pg, "#alert-text", min_font=28)
+            assert pg.locator("#question[open]").count() == 0  # no dialog over the table
+            assert pg.get_attribute("body", "data-sounds") == "1"
+            shot(pg, "question-alert")
+            pg.click('#alert-actions button[data-choice="0"]')
+            pg.wait_for_selector("#alert", state="hidden")
+        answered = [e for e in store.events(session.game_id) if e.kind == "decision"]
+        assert answered and answered[-1].payload["choice"] == 0
+        assert session.referee.moves[-1].kind == "attack"  # type: ignore[attr-defined]
+    finally:
+        server.shutdown()
+        session.bus.close()
+        store.close()

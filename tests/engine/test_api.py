@@ -59,11 +59,13 @@ def test_violation_and_log_entry_round_trip() -> None:
 
 
 def test_describe_in_both_languages() -> None:
-    import companion.games.trick_or_beat.rules  # noqa: F401  (registers the move texts)
+    from companion.games.trick_or_beat.rules import TrickOrBeat
 
+    # the game's own texts: the global registry holds whichever game registered "summon" last
+    texts = {kind: (en, de) for kind, en, de in TrickOrBeat.move_texts}
     move = Move("summon", "p1", ("XA#1",), to="p1.passive")
-    assert move.describe("en") == "p1 summons XA#1"
-    assert move.describe("de") == "p1 beschwört XA#1"
+    assert move.describe("en", texts) == "p1 summons XA#1"
+    assert move.describe("de", texts) == "p1 beschwört XA#1"
 
 
 def test_config_round_trip() -> None:

@@ -258,6 +258,23 @@ def test_fans_stay_hidden_until_the_final_and_finalists_by_tie_breaks() -> None:
     assert (t.stage, t.winner, t.end_reason) == ("over", final.b, "final")
 
 
+def test_standings_show_the_finalists_first_when_lots_decide() -> None:
+    from companion.games.challengers.tournament import Trophy
+
+    for seed in range(6):
+        t = Tournament(["Ada", "Bo", "Cy", "Di"], seed=seed)
+        for _ in range(6):
+            play_round(t, {"Di": 0, "Cy": 1})
+        deck_phase(t)
+        for match in t.matches:
+            t.record(match, match.a, trophy_fans=9)
+        for seat in t.seats.values():  # a perfect tie: only lots can separate them
+            seat.trophies, seat.fan_tokens = [Trophy(7, 10)], 0
+        t.end_match_phase()
+        assert t.stage == "final-deck" and t.finalists is not None
+        assert [s.name for s in t.standings()[:2]] == list(t.finalists)
+
+
 def test_ranking_tie_breaks_trophies_then_higher_round() -> None:
     t = Tournament(["Ada", "Bo", "Cy"], seed=12)
     from companion.games.challengers.tournament import Trophy

@@ -98,7 +98,10 @@ def test_mat_draws_every_zone_and_corner_where_the_layout_says(game: str) -> Non
     texts = {e.text for e in elements if isinstance(e, Text)}
     for zone in layout.zones.values():
         assert (zone.x_mm, zone.y_mm, zone.w_mm, zone.h_mm) in boxes
-        assert zone.id in texts and zone.label_en in texts
+        assert zone.label_en in texts  # the name for people, not the id, comes first
+        first = next(e for e in elements if isinstance(e, Text) and e.text == zone.label_en)
+        assert first.bold and first.size_pt > max(e.size_pt for e in elements
+                                                 if isinstance(e, Text) and e.text == zone.id)
     markers = {int(e.text): e.centre_mm for e in elements if isinstance(e, MarkerSquare)}
     assert markers == {c.marker_id: (c.x_mm, c.y_mm) for c in layout.corners}
     for x in plan.overlaps_x():  # alignment marks lie in both neighbouring windows

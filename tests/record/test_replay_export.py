@@ -61,10 +61,24 @@ def test_export_text_reads_like_a_record(tmp_path: Path) -> None:
         text = export_text(store, gid)
         german = export_text(store, gid, "de")
     assert "Players: Ada vs Bo" in text
-    assert "Ada plays Dreiling (correction of #2)" in text
+    assert "Ada plays Dreiling (corrects an earlier step)" in text
     assert "Bo plays Testling" not in text
-    assert "Outcome: Ada wins: Bo has no creatures left" in text
+    assert "Result: Ada wins: Bo has no creatures left" in text
+    assert "Spieler: Ada gegen Bo" in german
     assert "Ada spielt Testling" in german
+
+
+def test_a_violation_speaks_the_records_language(tmp_path: Path) -> None:
+    with Store(tmp_path / "v.db") as store:
+        gid = store.start_game(GameHeader(game="creature-crush", players=("Ada", "Bo")))
+        m = store.append(gid, "move", "camera", {"text_en": "Ada plays", "text_de": "Ada spielt"})
+        store.append(gid, "violation", "automatic", {
+            "code": "cc.cost", "message_en": "Not enough dice", "message_de": "Zu wenig Würfel",
+            "rule": "Creature Crush Schlachtplan, Phase 2", "move_seq": m.seq})
+        text, german = export_text(store, gid), export_text(store, gid, "de")
+    assert "Rule broken: Not enough dice (rulebook: Phase 2) – open decision" in text
+    assert "Regelverstoß: Zu wenig Würfel (Regelheft: Phase 2)" in german
+    assert "Not enough dice" not in german and "cc.cost" not in german + text
 
 
 def test_replay_lists_games_and_prints_one(tmp_path: Path) -> None:
@@ -72,7 +86,8 @@ def test_replay_lists_games_and_prints_one(tmp_path: Path) -> None:
     runner = CliRunner()
     listing = runner.invoke(replay, [str(tmp_path / "g.db")])
     assert listing.exit_code == 0
-    assert "creature-crush" in listing.output and "Ada vs Bo" in listing.output
+    assert "Creature Crush" in listing.output and "Ada vs Bo" in listing.output
+    assert "Ada wins" in listing.output
     one = runner.invoke(replay, [str(tmp_path / "g.db"), str(gid)])
     assert one.exit_code == 0 and "Ada plays Testling" in one.output
 

@@ -111,3 +111,23 @@ def test_pin_only_off_localhost() -> None:
     assert needs_pin("0.0.0.0") and needs_pin("192.168.1.20")
     pin = new_pin()
     assert len(pin) == 6 and pin.isdigit()
+
+
+def test_keyframes_are_large_enough_to_read(session: LiveSession) -> None:
+    """A 1080p camera's keyframe is kept 960 px wide: card names stay readable in review."""
+    import cv2
+
+    class HighRes(FlakySource):
+        def read(self) -> Any:
+            frame = super().read()
+            return None if frame is None else Frame(
+                np.full((1080, 1920, 3), 80, np.uint8), frame.index, frame.time_s)
+
+    pipeline = ScriptedPipeline({1: table(), 2: table(("T1#1", "p1.A1"))}, [])
+    FrameFeed(HighRes(["f", "f", "f"]), pipeline).run(session, threading.Event())
+    seqs = session.store.keyframe_seqs(session.game_id)
+    assert seqs
+    jpeg = session.store.keyframe(session.game_id, seqs[0])
+    assert jpeg is not None
+    image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    assert image.shape[1] >= 960

@@ -115,6 +115,7 @@ def test_entering_needs_the_pin_on_a_lan(session: LiveSession) -> None:
     session.observe(table(("T1#1", "p1.A1"), ("T2#1", "p2.A1")))
     offered = session.state()["moves"]["person"][0]["move"]
     client = make_app(session, pin="123456").test_client()
+    client.environ_base["REMOTE_ADDR"] = "192.168.0.31"  # a tablet, not the laptop itself
     before = len(session.store.events(session.game_id))
     assert client.post("/api/moves", json={"move": offered}).status_code == 403
     assert len(session.store.events(session.game_id)) == before

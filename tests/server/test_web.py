@@ -92,9 +92,12 @@ def test_actions_work_without_pin_on_localhost(client: FlaskClient, session: Liv
     assert session.state()["violations"][0]["decision"] == "stands"
 
 
-def test_pin_required_for_every_post_when_set(session: LiveSession) -> None:
+def test_pin_required_for_every_post_from_another_device(session: LiveSession) -> None:
     client = make_app(session, pin="424242").test_client()
-    assert client.get("/").status_code == 200  # reading needs no PIN
+    client.environ_base["REMOTE_ADDR"] = "192.168.1.20"  # a tablet on the LAN
+    page = client.get("/")
+    assert page.status_code == 200  # reading needs no PIN
+    assert b'data-pin-required="yes"' in page.data
     res = client.post("/api/action", json={"action": "next-phase"})
     assert res.status_code == 403 and "PIN" in res.get_json()["error"]
     res = client.post("/api/action", json={"action": "next-phase"},
@@ -107,6 +110,17 @@ def test_pin_required_for_every_post_when_set(session: LiveSession) -> None:
     ok = client.post("/api/action", json={"action": "pass", "pin": "424242"})
     assert ok.status_code == 200
     assert len(session.store.events(session.game_id)) == 2
+
+
+def test_the_laptops_own_browser_never_needs_the_pin(session: LiveSession) -> None:
+    client = make_app(session, pin="424242").test_client()
+    for local in ("127.0.0.1", "::1", "::ffff:127.0.0.1"):
+        client.environ_base["REMOTE_ADDR"] = local
+        assert b'data-pin-required="no"' in client.get("/").data
+        assert client.post("/api/action", json={"action": "next-phase"}).status_code == 200
+    client.environ_base["REMOTE_ADDR"] = "10.0.0.7"
+    assert client.post("/api/action", json={"action": "next-phase"}).status_code == 403
+    assert len(session.store.events(session.game_id)) == 3
 
 
 def read_events(client: FlaskClient, url: str, headers: dict[str, str] | None = None) -> str:

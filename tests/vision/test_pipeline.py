@@ -66,7 +66,7 @@ def test_script_source_and_pipeline_agree_with_the_script(repo_root) -> None:
 
     script = load_script(repo_root / "companion/sim/scripts/creature-crush/opening.yaml")
     script = replace(script, steps=script.steps[:5])
-    source = ScriptFrameSource(script, CameraProfile.named("1080p"), settle_s=0.3, seed=2)
+    source = ScriptFrameSource(script, preset="easy", settle_s=0.3, seed=2)
     pipeline = build_pipeline(source.layout, script.game, script_cardset(script))
     last = None
     final: dict[int, tuple[object, object]] = {}
@@ -94,7 +94,7 @@ def _steps_read_wrong(name: str, fps: float = 30.0, settle_s: float = 0.6) -> li
     from companion.vision.pipeline import build_pipeline
 
     script = load_script(REPO_SCRIPTS / name)
-    source = ScriptFrameSource(script, CameraProfile.named("1080p"), fps=fps, settle_s=settle_s,
+    source = ScriptFrameSource(script, preset="easy", fps=fps, settle_s=settle_s,
                                seed=3)
     pipeline = build_pipeline(source.layout, script.game, script_cardset(script))
     last = None

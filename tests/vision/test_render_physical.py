@@ -113,14 +113,18 @@ def test_cube_faces_are_a_real_die() -> None:
         assert cube.top_face().centre[2] == pytest.approx(16.0)
 
 
+@pytest.fixture(scope="module")
+def die_renderer(layout) -> PhysicalRenderer:
+    """Closer than a real table (42 cm, 35 degrees), so that side faces read too."""
+    return _ideal(layout, overhead_rig(W, H, 70.0, 420.0, 35.0, (300.0, 200.0)))
+
+
 @pytest.mark.parametrize("value", [1, 2, 3, 4, 5, 6])
-def test_the_marker_on_top_of_a_rendered_die_is_its_value(layout, value) -> None:
+def test_the_marker_on_top_of_a_rendered_die_is_its_value(die_renderer, value) -> None:
     """Seen from 35 degrees: the marker nearest the die's top centre (projected by hand, 16 mm
     above the table) carries the top value; side faces show other values of the same die."""
-    rig = overhead_rig(W, H, 70.0, 420.0, 35.0, (300.0, 200.0))
     die = SceneDie("p1.w1", die_face_id("p1.w1", value), 300.0, 200.0, 25.0, "p1.dice")
-    # closer and bigger than a real table, so that side faces read too
-    r = _ideal(layout, rig)
+    r = die_renderer
     frame = r.render(Scene(dice=(die,)), (), 0, jpeg=False)
     found = _aruco(frame.image)
     cam = (300.0, 200.0 + 420.0 * math.tan(math.radians(35)), 420.0)
@@ -139,10 +143,10 @@ def test_the_marker_on_top_of_a_rendered_die_is_its_value(layout, value) -> None
     assert truth.value == value and truth.visible
 
 
-def test_side_faces_show_from_an_oblique_camera_only(layout) -> None:
+def test_side_faces_show_from_an_oblique_camera_only(die_renderer) -> None:
     die = SceneDie("p1.w2", die_face_id("p1.w2", 3), 300.0, 200.0, 20.0, "p1.dice")
-    steep = overhead_rig(W, H, 70.0, 420.0, 35.0, (300.0, 200.0))
-    found = _aruco(_ideal(layout, steep).render(Scene(dice=(die,)), (), 0, jpeg=False).image)
+    steep = die_renderer.rig
+    found = _aruco(die_renderer.render(Scene(dice=(die,)), (), 0, jpeg=False).image)
     values = {v for v in range(1, 7) if die_face_id("p1.w2", v) in found}
     assert 3 in values and values - {3}, "an oblique camera reads side faces too"
     assert 4 not in values  # the bottom face never shows
@@ -177,7 +181,7 @@ def test_glare_saturates_where_the_lamp_mirrors_in_a_sleeve(layout) -> None:
                      float(spot[1]) + 22, 0.0, "")
     scene = Scene(cards=(card,))
     shiny = _ideal(layout, rig, lamp=tuple(lamp), lamp_share=0.5, glare_peak=3.0,
-                   gloss_deg=3.0).render(scene, (), 0, jpeg=False)
+                   gloss_deg=1.5, lamp_radius_mm=40.0).render(scene, (), 0, jpeg=False)
     matte = _ideal(layout, rig, lamp=tuple(lamp), lamp_share=0.5, glare_peak=0.0).render(
         scene, (), 0, jpeg=False)
     u, v = (round(c) for c in _pinhole(tuple(spot), tuple(cam), 25.0))
@@ -266,3 +270,29 @@ def test_the_laptop_with_a_mirror_clip_sees_the_mat_at_36_to_65_degrees(layout) 
     far = rig.view_angle_deg(300.0, 0.0)
     assert 34 <= near <= 38 and 62 <= far <= 66
     assert 280 <= rig.centre[2] <= 320
+
+
+@pytest.fixture(scope="module")
+def pip_renderer(layout) -> PhysicalRenderer:
+    rig = overhead_rig(W, H, 70.0, 300.0, 0.0, (300.0, 200.0))
+    return PhysicalRenderer(layout, rig, LOOKS["ideal"], seed=2, dice_style="pips",
+                            conditions=Conditions(auto_exposure=False))
+
+
+@pytest.mark.parametrize("die", ["p1.w1", "p1.r1"])
+@pytest.mark.parametrize("value", [1, 2, 3, 4, 5, 6])
+def test_a_pip_die_shows_its_value_on_top(pip_renderer, die, value) -> None:
+    """Ordinary dice: count the pips inside the top face, projected by hand (straight down)."""
+    r = pip_renderer
+    scene = Scene(dice=(SceneDie(die, die_face_id(die, value), 300.0, 200.0, 0.0, "x"),))
+    image = r.render(scene, (), 0, jpeg=False).image
+    cam = (300.0, 200.0, 300.0)
+    half = 6.5  # inside the 16 mm face, clear of the rounded edges
+    (u0, v0) = _pinhole((300 - half, 200 - half, 16.0), cam, 0.0)
+    (u1, v1) = _pinhole((300 + half, 200 + half, 16.0), cam, 0.0)
+    top = cv2.cvtColor(image[round(v0):round(v1), round(u0):round(u1)], cv2.COLOR_BGR2GRAY)
+    white_pips = die.split(".")[1].startswith("r")
+    mask = (top > 200) if white_pips else (top < 100)
+    _, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8))
+    pips = [s for s in stats[1:] if s[cv2.CC_STAT_AREA] >= 6]
+    assert len(pips) == value

@@ -7,6 +7,7 @@
     last = h;
     const box = $("health"); box.dataset.status = h.status;
     $("health-status").textContent = Companion.t("status." + h.status);
+    box.title = Companion.plain((Companion.lang === "de" && h.detail_de) || h.detail || "");
     $("health-fps").textContent = Number(h.fps).toFixed(1);
     $("health-markers").textContent = h.markers;
     $("cal-status").textContent = Companion.t("status." + h.status);
@@ -16,7 +17,16 @@
     $("cal-ready").className = h.calibrated ? "good" : "bad";
     $("cal-hint").hidden = h.calibrated || !["ok", "starting"].includes(h.status);
     $("cal-hint-lost").hidden = !["reconnecting", "lost"].includes(h.status);
-    $("cal-detail").textContent = (Companion.lang === "de" && h.detail_de) || h.detail || "–";
+    $("cal-detail").textContent = Companion.plain((Companion.lang === "de" && h.detail_de) || h.detail || "") || "–";
+    // further plain messages from the camera (mat fit, a black, frozen or mirrored picture)
+    const fit = h["mat_fit_" + Companion.lang] || h.mat_fit;
+    $("cal-fit-row").hidden = fit === undefined || fit === null || fit === "";
+    if (!$("cal-fit-row").hidden) $("cal-fit").textContent = typeof fit === "object" ? Companion.plain(fit[Companion.lang] || fit.en || JSON.stringify(fit)) : Companion.plain(String(fit));
+    const notes = h["messages_" + Companion.lang] || h.messages || [];
+    const list = $("cal-messages");
+    while (list.firstChild) list.removeChild(list.firstChild);
+    (Array.isArray(notes) ? notes : [notes]).forEach(m => { const li = document.createElement("li"); li.textContent = Companion.plain(typeof m === "object" ? (m[Companion.lang] || m.en || "") : m); list.appendChild(li); });
+    list.hidden = !list.children.length;
   }
   document.addEventListener("DOMContentLoaded", () => {
     render(JSON.parse($("initial-state").textContent).health);

@@ -1,4 +1,4 @@
-/* Language switch (English / German), PIN-aware POST helper and toasts. No framework. */
+/* Language switch (English / German), plural forms, PIN-aware POST helper and toasts. No framework. */
 (function () {
   "use strict";
   const STRINGS = {
@@ -7,12 +7,14 @@
       "nav.calibration": "Camera", "turn": "Turn", "active": "Active player", "phase": "Phase",
       "scores": "Scores", "violations": "Violations", "violations.none": "No rule broken so far.",
       "referee": "Referee", "act.next": "Next phase", "act.pass": "End turn", "act.undo": "Undo last move",
+      "act.redo": "Redo", "history.undone": "Undone: {text}", "history.redone": "Redone: {text}",
       "act.declare.label": "Something else the camera cannot see", "act.declare": "Declare",
       "act.declare.placeholder": "chosen effect, e.g. draw 2", "act.declare.notarget": "no target",
-      "legal": "Legal moves now", "legal.none": "No move listed for this moment.", "log": "Moves",
-      "log.none": "Nothing has happened yet.", "question.title": "Which was it?",
-      "stands": "Stands", "corrected": "Corrected", "decision.stands": "stands",
-      "decision.corrected": "corrected", "decision.open": "open", "rule": "Rule",
+      "log": "Moves", "log.none": "Nothing has happened yet.", "question.title": "Which was it?",
+      "stands": "Stands", "corrected": "Corrected", "decision.stands": "Stands",
+      "decision.corrected": "Corrected", "decision.open": "Open", "decision.change": "Change",
+      "stands.help": "The move stays as it was played.", "corrected.help": "The move is taken back.",
+      "rulebook": "Rulebook",
       "health.markers": "markers", "health.calibrated": "calibrated", "health.uncalibrated": "not calibrated",
       "status.ok": "camera ok", "status.starting": "starting", "status.reconnecting": "reconnecting",
       "status.stopped": "stopped", "status.finished": "demo finished", "status.lost": "camera lost",
@@ -21,42 +23,75 @@
       "pin.wrong": "That PIN was not accepted.", "cancel": "Cancel", "ok": "OK",
       "must": "Must", "may": "May", "ends": "Ends when", "automatic": "Happens by itself",
       "winner": "wins", "draw": "Draw", "gameover": "Game over", "illegal": "illegal",
+      "banner.turn": "{name}'s turn", "banner.turn.s": "{name}' turn", "banner.over": "Game over",
+      "banner.wins": "{name} wins", "banner.setup": "Setup",
       "corrected.move": "taken back", "source.camera": "camera", "source.person": "person",
       "source.automatic": "automatic", "review.title": "Recorded games",
-      "review.help": "Every game is kept move by move. Open one to step through it.",
+      "review.help": "Every game is kept move by move. Open one to step through it, name it, note things on it or send it to someone.",
       "review.game": "Game", "review.players": "Players", "review.started": "Started",
-      "review.events": "Events", "review.result": "Result", "review.wins": "wins", "review.draw": "draw",
-      "review.open": "open", "review.none": "No games recorded yet.", "review.back": "All games",
-      "review.nextviolation": "Next violation", "review.keyframe": "Camera at this step",
+      "review.events": "Moves", "review.result": "Result", "review.wins": "wins", "review.draw": "draw",
+      "review.none": "No games recorded yet.", "review.nomatch": "No game matches this search.",
+      "review.back": "All games", "review.violations": "Violations",
+      "review.nextviolation": "Next violation", "review.prevviolation": "Previous violation",
+      "review.keyframe": "Camera at this step (click to enlarge)", "review.nokeyframe": "No camera image at this step.",
       "review.timeline": "Timeline", "review.offline": "not on the main line (corrected)",
+      "review.play": "Play", "review.pause": "Pause", "review.first": "First step", "review.last": "Last step",
+      "review.prev": "Previous step", "review.next": "Next step", "review.link": "Link to this step",
+      "review.linked": "Link to this step copied", "review.download": "Download as one HTML file",
+      "review.speed": "Speed", "review.step": "Step",
+      "filter.search": "Search", "filter.q": "Words (name, player, note)", "filter.game": "Game",
+      "filter.player": "Player", "filter.violations": "Violations", "filter.any": "any",
+      "filter.with": "with violations", "filter.without": "without violations", "filter.status": "Status",
+      "filter.apply": "Search", "filter.reset": "Show all", "filter.count": "{n} of {total} games",
+      "status.live": "being played", "status.finished": "finished", "status.abandoned": "abandoned",
+      "status.interrupted": "interrupted",
+      "lib.rename": "Name", "lib.rename.label": "Name of this game", "lib.save": "Save",
+      "lib.finish": "Mark finished", "lib.abandon": "Mark abandoned", "lib.winner": "Winner",
+      "lib.drawn": "nobody (draw)", "lib.note": "Add a note", "lib.note.placeholder": "What happened, a ruling, a question for later",
+      "lib.saved": "Saved", "lib.interrupted.help": "This game was not finished (the companion was stopped). Mark how it ended.",
+      "notes": "Notes", "note.label": "A note for the record", "note.save": "Save note",
+      "note.placeholder": "A note for the record (a ruling, a question for later)", "note.saved": "Note saved",
       "kind.move": "Move", "kind.violation": "Violation", "kind.decision": "Decision",
       "kind.correction": "Correction", "kind.question": "Question", "kind.phase": "Phase",
       "kind.camera": "Camera", "kind.note": "Note", "cal.title": "Camera and calibration",
       "cal.help": "The live image with the mat corners, zones and every marker found drawn over it. All four corners must be found before the table can be read.",
       "cal.checks": "Checks", "cal.status": "Camera", "cal.fps": "Frames per second",
       "cal.markers": "Markers seen", "cal.ready": "Mat corners found", "cal.detail": "Detail",
+      "cal.fit": "Mat fit",
       "done": "Done", "facedown": "face down", "tapped": "tapped", "next": "Next", "setup": "Setup",
       "offers.person": "Tell the companion what the camera cannot see",
       "offers.table": "Moves the camera sees (enter one only if it missed it)",
       "offers.none": "Nothing to declare at this moment.",
-      "offers.hidden": "{n} more legal moves name cards that are not face up (not shown).",
+      "offers.hidden.one": "1 more legal move names a card that is not face up (not shown).",
+      "offers.hidden.other": "{n} more legal moves name cards that are not face up (not shown).",
       "entered": "Entered", "question.help": "The camera saw a change that fits more than one move. Pick what really happened.",
-      "question.later": "Decide later", "question.open": "Open question",
+      "question.later": "Decide later", "question.open": "Open question", "question.answer": "Answer",
       "cal.hint.corners": "Not all four mat corners are found: the camera must see the whole mat from above, evenly lit, with no hand or card on a corner marker.",
-      "cal.hint.lost": "No image from the camera: check the cable or the stream address; the game is kept and continues when frames come back."
+      "cal.hint.lost": "No image from the camera: check the cable or the stream address; the game is kept and continues when frames come back.",
+      "view.table": "Table view", "view.referee": "Referee view", "view.turn": "Turn around",
+      "sound.on": "Sound on", "sound.off": "Sound off",
+      "alert.violation": "Rule broken", "alert.question": "Question for the table",
+      "alert.dismiss": "Dismiss", "alert.more.one": "and 1 more open violation",
+      "alert.more.other": "and {n} more open violations",
+      "card.close": "Close", "card.type": "Type", "card.colour": "Colour", "card.number": "Sticker number",
+      "recording.paused": "Recording paused", "die": "die",
+      "automatic.prefix": "automatic", "demo.again": "Play again"
     },
     de: {
       "brand": "Tisch-Begleiter", "nav.live": "Live-Tisch", "nav.review": "Aufgezeichnete Partien",
       "nav.calibration": "Kamera", "turn": "Zug", "active": "Am Zug", "phase": "Phase",
       "scores": "Punktestand", "violations": "Regelverstöße", "violations.none": "Bisher kein Regelverstoß.",
       "referee": "Schiedsrichter", "act.next": "Nächste Phase", "act.pass": "Zug beenden",
-      "act.undo": "Letzten Zug zurücknehmen", "act.declare.label": "Sonst etwas, das die Kamera nicht sieht",
+      "act.undo": "Letzten Zug zurücknehmen", "act.redo": "Wiederherstellen",
+      "history.undone": "Zurückgenommen: {text}", "history.redone": "Wiederhergestellt: {text}",
+      "act.declare.label": "Sonst etwas, das die Kamera nicht sieht",
       "act.declare": "Ansagen", "act.declare.placeholder": "gewählter Effekt, z. B. 2 ziehen",
-      "act.declare.notarget": "kein Ziel", "legal": "Jetzt erlaubte Züge",
-      "legal.none": "Für diesen Moment ist kein Zug aufgeführt.", "log": "Züge",
-      "log.none": "Noch ist nichts passiert.", "question.title": "Was war es?",
-      "stands": "Bleibt", "corrected": "Korrigiert", "decision.stands": "bleibt",
-      "decision.corrected": "korrigiert", "decision.open": "offen", "rule": "Regel",
+      "act.declare.notarget": "kein Ziel",
+      "log": "Züge", "log.none": "Noch ist nichts passiert.", "question.title": "Was war es?",
+      "stands": "Bleibt", "corrected": "Korrigiert", "decision.stands": "Bleibt",
+      "decision.corrected": "Korrigiert", "decision.open": "Offen", "decision.change": "Ändern",
+      "stands.help": "Der Zug bleibt, wie er gespielt wurde.", "corrected.help": "Der Zug wird zurückgenommen.",
+      "rulebook": "Regelheft",
       "health.markers": "Marker", "health.calibrated": "kalibriert", "health.uncalibrated": "nicht kalibriert",
       "status.ok": "Kamera ok", "status.starting": "startet", "status.reconnecting": "verbindet neu",
       "status.stopped": "angehalten", "status.finished": "Demo beendet", "status.lost": "Kamera verloren",
@@ -65,56 +100,98 @@
       "pin.wrong": "Diese PIN wurde nicht angenommen.", "cancel": "Abbrechen", "ok": "OK",
       "must": "Muss", "may": "Darf", "ends": "Endet, wenn", "automatic": "Geschieht von selbst",
       "winner": "gewinnt", "draw": "Unentschieden", "gameover": "Partie vorbei", "illegal": "regelwidrig",
+      "banner.turn": "{name} ist am Zug", "banner.turn.s": "{name} ist am Zug", "banner.over": "Partie vorbei",
+      "banner.wins": "{name} gewinnt", "banner.setup": "Vorbereitung",
       "corrected.move": "zurückgenommen", "source.camera": "Kamera", "source.person": "Person",
       "source.automatic": "automatisch", "review.title": "Aufgezeichnete Partien",
-      "review.help": "Jede Partie wird Zug für Zug aufbewahrt. Öffne eine, um sie durchzugehen.",
+      "review.help": "Jede Partie wird Zug für Zug aufbewahrt. Öffne eine, um sie durchzugehen, zu benennen, Notizen dazu zu schreiben oder sie jemandem zu schicken.",
       "review.game": "Spiel", "review.players": "Spieler", "review.started": "Begonnen",
-      "review.events": "Ereignisse", "review.result": "Ergebnis", "review.wins": "gewinnt",
-      "review.draw": "unentschieden", "review.open": "offen", "review.none": "Noch keine Partie aufgezeichnet.",
-      "review.back": "Alle Partien", "review.nextviolation": "Nächster Verstoß",
-      "review.keyframe": "Kamerabild zu diesem Schritt", "review.timeline": "Zeitleiste",
-      "review.offline": "nicht in der Hauptlinie (korrigiert)", "kind.move": "Zug",
-      "kind.violation": "Verstoß", "kind.decision": "Entscheidung", "kind.correction": "Korrektur",
+      "review.events": "Züge", "review.result": "Ergebnis", "review.wins": "gewinnt",
+      "review.draw": "unentschieden", "review.none": "Noch keine Partie aufgezeichnet.",
+      "review.nomatch": "Keine Partie passt zu dieser Suche.",
+      "review.back": "Alle Partien", "review.violations": "Verstöße",
+      "review.nextviolation": "Nächster Verstoß", "review.prevviolation": "Voriger Verstoß",
+      "review.keyframe": "Kamerabild zu diesem Schritt (zum Vergrößern klicken)", "review.nokeyframe": "Kein Kamerabild zu diesem Schritt.",
+      "review.timeline": "Zeitleiste",
+      "review.offline": "nicht in der Hauptlinie (korrigiert)",
+      "review.play": "Abspielen", "review.pause": "Anhalten", "review.first": "Erster Schritt", "review.last": "Letzter Schritt",
+      "review.prev": "Voriger Schritt", "review.next": "Nächster Schritt", "review.link": "Link zu diesem Schritt",
+      "review.linked": "Link zu diesem Schritt kopiert", "review.download": "Als eine HTML-Datei herunterladen",
+      "review.speed": "Tempo", "review.step": "Schritt",
+      "filter.search": "Suche", "filter.q": "Wörter (Name, Spieler, Notiz)", "filter.game": "Spiel",
+      "filter.player": "Spieler", "filter.violations": "Verstöße", "filter.any": "alle",
+      "filter.with": "mit Verstößen", "filter.without": "ohne Verstöße", "filter.status": "Stand",
+      "filter.apply": "Suchen", "filter.reset": "Alle zeigen", "filter.count": "{n} von {total} Partien",
+      "status.live": "läuft", "status.finished": "beendet", "status.abandoned": "abgebrochen",
+      "status.interrupted": "unterbrochen",
+      "lib.rename": "Name", "lib.rename.label": "Name dieser Partie", "lib.save": "Speichern",
+      "lib.finish": "Als beendet markieren", "lib.abandon": "Als abgebrochen markieren", "lib.winner": "Sieger",
+      "lib.drawn": "niemand (unentschieden)", "lib.note": "Notiz hinzufügen", "lib.note.placeholder": "Was geschah, eine Entscheidung, eine Frage für später",
+      "lib.saved": "Gespeichert", "lib.interrupted.help": "Diese Partie wurde nicht beendet (der Begleiter wurde gestoppt). Trage ein, wie sie endete.",
+      "notes": "Notizen", "note.label": "Eine Notiz für die Aufzeichnung", "note.save": "Notiz speichern",
+      "note.placeholder": "Eine Notiz für die Aufzeichnung (eine Entscheidung, eine Frage für später)", "note.saved": "Notiz gespeichert",
+      "kind.move": "Zug", "kind.violation": "Verstoß", "kind.decision": "Entscheidung", "kind.correction": "Korrektur",
       "kind.question": "Frage", "kind.phase": "Phase", "kind.camera": "Kamera", "kind.note": "Notiz",
       "cal.title": "Kamera und Kalibrierung",
       "cal.help": "Das Live-Bild mit Mattenecken, Zonen und allen gefundenen Markern. Alle vier Ecken müssen gefunden sein, bevor der Tisch gelesen werden kann.",
       "cal.checks": "Prüfungen", "cal.status": "Kamera", "cal.fps": "Bilder pro Sekunde",
       "cal.markers": "Gesehene Marker", "cal.ready": "Mattenecken gefunden", "cal.detail": "Detail",
+      "cal.fit": "Sitz der Matte",
       "done": "Erledigt", "facedown": "verdeckt", "tapped": "getappt", "next": "Danach", "setup": "Vorbereitung",
       "offers.person": "Sag dem Begleiter, was die Kamera nicht sieht",
       "offers.table": "Züge, die die Kamera sieht (nur eingeben, wenn sie einen verpasst hat)",
       "offers.none": "Gerade gibt es nichts anzusagen.",
-      "offers.hidden": "{n} weitere erlaubte Züge nennen Karten, die nicht offen liegen (nicht gezeigt).",
+      "offers.hidden.one": "1 weiterer erlaubter Zug nennt eine Karte, die nicht offen liegt (nicht gezeigt).",
+      "offers.hidden.other": "{n} weitere erlaubte Züge nennen Karten, die nicht offen liegen (nicht gezeigt).",
       "entered": "Eingegeben", "question.help": "Die Kamera hat eine Änderung gesehen, die zu mehreren Zügen passt. Wähle, was wirklich geschah.",
-      "question.later": "Später entscheiden", "question.open": "Offene Frage",
+      "question.later": "Später entscheiden", "question.open": "Offene Frage", "question.answer": "Beantworten",
       "cal.hint.corners": "Nicht alle vier Mattenecken gefunden: Die Kamera muss die ganze Matte von oben sehen, gleichmäßig beleuchtet, ohne Hand oder Karte auf einem Eckmarker.",
-      "cal.hint.lost": "Kein Bild von der Kamera: Kabel oder Stream-Adresse prüfen; die Partie bleibt erhalten und läuft weiter, sobald wieder Bilder kommen."
+      "cal.hint.lost": "Kein Bild von der Kamera: Kabel oder Stream-Adresse prüfen; die Partie bleibt erhalten und läuft weiter, sobald wieder Bilder kommen.",
+      "view.table": "Tischansicht", "view.referee": "Schiedsrichteransicht", "view.turn": "Umdrehen",
+      "sound.on": "Ton an", "sound.off": "Ton aus",
+      "alert.violation": "Regelverstoß", "alert.question": "Frage an den Tisch",
+      "alert.dismiss": "Ausblenden", "alert.more.one": "und 1 weiterer offener Verstoß",
+      "alert.more.other": "und {n} weitere offene Verstöße",
+      "card.close": "Schließen", "card.type": "Typ", "card.colour": "Farbe", "card.number": "Stickernummer",
+      "recording.paused": "Aufzeichnung angehalten", "die": "Würfel",
+      "automatic.prefix": "automatisch", "demo.again": "Nochmal spielen"
     }
   };
   const listeners = [];
-  let lang = localStorage.getItem("companion.lang") || ((navigator.language || "en").startsWith("de") ? "de" : "en");
+  const preset = document.documentElement.dataset.lang;
+  let lang = preset || localStorage.getItem("companion.lang") || ((navigator.language || "en").startsWith("de") ? "de" : "en");
 
-  function t(key) { return (STRINGS[lang] && STRINGS[lang][key]) || STRINGS.en[key] || key; }
+  function t(key, values) {
+    let s = (STRINGS[lang] && STRINGS[lang][key]) || STRINGS.en[key] || key;
+    if (values) for (const [k, v] of Object.entries(values)) s = s.split("{" + k + "}").join(String(v));
+    return s;
+  }
+  /* The plural form of `key` for count n ("key.one" / "key.other"). */
+  function tn(key, n, values) { return t(key + (Number(n) === 1 ? ".one" : ".other"), Object.assign({ n }, values || {})); }
 
   function apply(root) {
     (root || document).querySelectorAll("[data-i18n]").forEach(el => { el.textContent = t(el.dataset.i18n); });
     (root || document).querySelectorAll("[data-i18n-placeholder]").forEach(el => { el.placeholder = t(el.dataset.i18nPlaceholder); });
+    (root || document).querySelectorAll("[data-i18n-title]").forEach(el => { el.title = t(el.dataset.i18nTitle); el.setAttribute("aria-label", t(el.dataset.i18nTitle)); });
     document.documentElement.lang = lang;
     document.querySelectorAll(".lang-switch button").forEach(b => b.classList.toggle("active", b.dataset.lang === lang));
   }
 
   function setLang(next) {
     lang = next === "de" ? "de" : "en";
-    localStorage.setItem("companion.lang", lang);
+    try { localStorage.setItem("companion.lang", lang); } catch (e) { /* a file:// page may refuse */ }
     apply();
     listeners.forEach(fn => fn(lang));
   }
+
+  /* Messages for people: no exception class names ("SourceError: cannot open" -> "cannot open"). */
+  function plain(text) { return String(text || "").replace(/\b[A-Z][A-Za-z]*(?:Error|Exception)\b:?\s*/g, "").trim(); }
 
   let toastTimer = null;
   function toast(message, kind) {
     const el = document.getElementById("toast");
     if (!el) return;
-    el.textContent = message;
+    el.textContent = plain(message);
     el.dataset.kind = kind || "info";
     el.hidden = false;
     clearTimeout(toastTimer);
@@ -138,7 +215,9 @@
       const headers = { "Content-Type": "application/json" };
       const pin = sessionStorage.getItem("companion.pin");
       if (pin) headers["X-Companion-PIN"] = pin;
-      const res = await fetch(url, { method: "POST", headers, body: JSON.stringify(body || {}) });
+      let res;
+      try { res = await fetch(url, { method: "POST", headers, body: JSON.stringify(body || {}) }); }
+      catch (e) { toast(lang === "de" ? "Keine Verbindung zum Begleiter" : "No connection to the companion", "error"); return null; }
       let data = {};
       try { data = await res.json(); } catch (e) { data = { error: res.statusText }; }
       if (res.status === 403 && document.body.dataset.pinRequired === "yes") {
@@ -160,5 +239,5 @@
     apply();
   });
 
-  window.Companion = { t, apply, setLang, post, toast, get lang() { return lang; }, onLang: fn => listeners.push(fn) };
+  window.Companion = { t, tn, apply, setLang, post, toast, plain, strings: STRINGS, get lang() { return lang; }, onLang: fn => listeners.push(fn) };
 })();

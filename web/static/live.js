@@ -1,81 +1,254 @@
-/* The live table page: follows the session over server-sent events and sends referee actions. */
+/* The live table page: follows the session over server-sent events and sends referee actions.
+
+Two views of one page: the table view (read from the chairs: whose turn, the phase, each
+player's name, score and numbers beside their half of the mat, alerts) and the referee view
+(the same board plus every detail and tool). The view, the turned board and the sound are
+remembered per browser. */
 (function () {
   "use strict";
   const $ = id => document.getElementById(id);
   let state = JSON.parse($("initial-state").textContent);
   const C = () => window.Companion;
+  const store = {
+    get: (k, d) => { try { return localStorage.getItem("companion." + k) ?? d; } catch (e) { return d; } },
+    set: (k, v) => { try { localStorage.setItem("companion." + k, v); } catch (e) { /* ignore */ } }
+  };
 
+  // --- small helpers ------------------------------------------------------------------------
+  function lang() { return C().lang; }
+  function status() { return (state.status && state.status[lang()]) || {}; }
   function playerName(p) { return p === "p1" ? state.players[0] : p === "p2" ? state.players[1] : (p || "–"); }
-  function txt(obj, base) { return obj[base + "_" + C().lang] || obj[base + "_en"] || ""; }
-
+  function txt(obj, base) { return (obj && (obj[base + "_" + lang()] || obj[base + "_en"] || obj[base])) || ""; }
   function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
-  function li(parent, cls, text) { const n = document.createElement("li"); if (cls) n.className = cls; if (text !== undefined) n.textContent = text; parent.appendChild(n); return n; }
-  function span(parent, cls, text) { const n = document.createElement("span"); if (cls) n.className = cls; n.textContent = text; parent.appendChild(n); return n; }
-
-  function renderStatus() {
-    const s = (state.status && state.status[C().lang]) || {};
-    $("turn").textContent = s.turn ?? "–";
-    $("active").textContent = playerName(s.active);
-    $("active").dataset.player = s.active || "";
-    $("phase").textContent = s.phase_name || s.phase || "–";
-    const prompt = $("prompt");
-    clear(prompt);
-    const p = s.prompt || {};
-    if (s.active && (s.phase_name || s.phase)) {
-      const head = document.createElement("p"); head.className = "prompt-head";
-      head.textContent = `${playerName(s.active)}: ${s.phase_name || s.phase}.` + (s.next ? ` ${C().t("next")}: ${s.next}.` : "");
-      prompt.appendChild(head);
-    }
-    const groups = [["must", p.must], ["may", p.may], ["automatic", p.automatic]];
-    for (const [key, items] of groups) {
-      if (!items || !items.length) continue;
-      const box = document.createElement("div"); box.className = "prompt-group " + key;
-      span(box, "prompt-key", C().t(key));
-      const ul = document.createElement("ul"); items.forEach(i => li(ul, "", i)); box.appendChild(ul);
-      prompt.appendChild(box);
-    }
-    if (p.ends) { const e = document.createElement("p"); e.className = "prompt-ends"; span(e, "prompt-key", C().t("ends")); span(e, "", " " + p.ends); prompt.appendChild(e); }
-    if (p.text) { const e = document.createElement("p"); e.className = "prompt-text"; e.textContent = p.text; prompt.prepend(e); }
-    const scores = $("scores"); clear(scores);
-    for (const sc of s.scores || []) {
-      const box = document.createElement("div"); box.className = "score " + sc.player;
-      span(box, "score-player", playerName(sc.player));
-      span(box, "score-value", sc.value);
-      span(box, "score-label", sc.label || "");
-      scores.appendChild(box);
-    }
-    const out = state.outcome;
-    $("outcome").hidden = !out;
-    if (out) $("outcome").textContent = `${C().t("gameover")}: ${out.winner ? playerName(out.winner) + " " + C().t("winner") : C().t("draw")} · ${txt(out, "reason")}`;
+  function make(tag, cls, text, parent) {
+    const n = document.createElement(tag);
+    if (cls) n.className = cls;
+    if (text !== undefined && text !== null) n.textContent = text;
+    if (parent) parent.appendChild(n);
+    return n;
+  }
+  function isOver() { return "game_over" in state ? Boolean(state.game_over) : Boolean(state.outcome); }
+  function phaseGroups() { return (state.layout && state.layout.phases) || { setup: [], turn: [] }; }
+  function phaseName(id) {
+    const groups = phaseGroups();
+    const p = [...(groups.setup || []), ...(groups.turn || [])].find(x => x.id === id);
+    return p ? (p["name_" + lang()] || p.name_en) : (status().phase_name || id || "");
+  }
+  function ruleWords(rule) {
+    const name = state.game_name || "";
+    if (rule && lang() === "de") rule = rule.replace(/^official (\S+) rules/, "offizielle $1-Regeln");
+    if (!rule || !name || !rule.startsWith(name)) return rule || "";
+    let rest = rule.slice(name.length).replace(/^[ ,]+/, "");
+    const m = rest.match(/^(rules|schlachtplan|regeln|spielregel), (.*)$/i);
+    if (m) rest = m[2];
+    return rest ? `${C().t("rulebook")}: ${rest}` : rule;
+  }
+  function turnWords(p) {
+    const name = playerName(p);
+    return C().t(lang() === "en" && /s$/i.test(name) ? "banner.turn.s" : "banner.turn", { name });
   }
 
+  // --- the board: banner, phase strip, seats, mat ---------------------------------------------
+  function renderBanner() {
+    const s = status(), over = isOver(), out = state.outcome;
+    const banner = $("banner");
+    banner.dataset.player = over ? (out && out.winner) || "" : s.active || "";
+    banner.classList.toggle("over", over);
+    $("banner-who").textContent = over
+      ? (out && out.winner ? C().t("banner.wins", { name: playerName(out.winner) }) : C().t("draw"))
+      : (s.active ? turnWords(s.active) : "–");
+    $("banner-over").hidden = !over;
+    $("turn").textContent = s.turn ?? "–";
+    $("turn-label").textContent = s.turn === 0 ? C().t("setup") : C().t("turn");
+    $("turn").hidden = s.turn === 0;
+  }
+
+  function renderPhaseStrip() {
+    const s = status(), strip = $("phase-strip"), groups = phaseGroups();
+    clear(strip);
+    const inSetup = (groups.setup || []).some(p => p.id === s.phase);
+    const list = inSetup ? groups.setup : (groups.turn || []);
+    strip.dataset.group = inSetup ? "setup" : "turn";
+    if (inSetup) make("li", "phase-group", C().t("setup"), strip);
+    const known = list.some(p => p.id === s.phase);
+    const shown = known ? list : (s.phase ? [{ id: s.phase, name_en: s.phase_name, name_de: s.phase_name }] : []);
+    const current = shown.findIndex(p => p.id === s.phase);
+    strip.dataset.count = shown.length;
+    shown.forEach((p, i) => {
+      const full = p["name_" + lang()] || p.name_en || "";
+      // the strip says it is about phases: "Supply phase" reads "Supply" (a German compound stays whole)
+      const item = make("li", "phase" + (i === current ? " current" : i < current ? " done" : ""), full.replace(/ (phase|Phase)$/, ""), strip);
+      item.title = full;
+      item.dataset.phase = p.id;
+      if (i === current) item.setAttribute("aria-current", "step");
+    });
+  }
+
+  function renderNowLine() {
+    const s = status(), p = s.prompt || {}, line = $("now-line");
+    clear(line);
+    if (isOver()) { line.hidden = true; return; }
+    line.hidden = false;
+    const must = p.must || [];
+    if (must.length) {
+      make("span", "now-key must", C().t("must"), line);
+      make("span", "now-text", must.join(" · "), line);
+    } else if ((p.may || []).length) {
+      make("span", "now-key may", C().t("may"), line);
+      make("span", "now-text", p.may.slice(0, 2).join(" · ") + (p.may.length > 2 ? " …" : ""), line);
+    }
+    if (s.next) make("span", "now-next", `${C().t("next")}: ${s.next}`, line);
+  }
+
+  /* Which player's half is drawn at the top of the mat (the one whose zones lie higher). */
+  function topOwner() {
+    const zones = (state.layout && state.layout.zones) || [];
+    const mean = o => { const zs = zones.filter(z => z.owner === o); return zs.length ? zs.reduce((a, z) => a + z.y_mm + z.h_mm / 2, 0) / zs.length : null; };
+    const a = mean("p1"), b = mean("p2");
+    return a !== null && b !== null && a < b ? "p1" : "p2";
+  }
+
+  function renderSeat(box, p) {
+    clear(box);
+    const s = status(), over = isOver();
+    box.dataset.player = p;
+    box.classList.toggle("active", !over && s.active === p);
+    box.classList.toggle("winner", over && state.outcome && state.outcome.winner === p);
+    const head = make("div", "seat-head", null, box);
+    make("span", "seat-name", playerName(p), head);
+    if (!over && s.active === p) { const mark = make("span", "seat-turn", "◀", head); mark.title = C().t("active"); mark.setAttribute("aria-label", C().t("active")); }
+    const score = (s.scores || []).find(x => x.player === p);
+    if (score) {
+      const sc = make("div", "seat-score", null, box);
+      make("span", "seat-score-value", score.value, sc);
+      make("span", "seat-score-label", score.label || "", sc);
+    }
+    const all = ((state.facts || {})[p]) || [];
+    const zoneIds = new Set(((state.layout || {}).zones || []).filter(z => z.kind === "pile").map(z => z.id.split(".").slice(1).join(".")));
+    const piles = all.filter(f => f.key !== "hand" && zoneIds.has(f.key));
+    const facts = all.filter(f => !piles.includes(f));
+    if (facts.length) {
+      const dl = make("dl", "seat-facts", null, box);
+      facts.forEach(f => {
+        const row = make("div", "fact" + (f.warn ? " warn" : ""), null, dl);
+        row.dataset.key = f.key;
+        make("dt", "", txt(f, "label"), row);
+        make("dd", "", (lang() === "de" && f.value_de !== undefined ? f.value_de : f.value) ?? "–", row);
+      });
+    }
+    if (piles.length) {  // pile sizes in one line: they matter less than the hand and the limits
+      const line = make("p", "seat-piles", null, box);
+      piles.forEach(f => { const chip = make("span", "pile-fact", null, line); chip.dataset.key = f.key; make("span", "", txt(f, "label") + " ", chip); make("b", "", f.value, chip); });
+    }
+  }
+
+  function renderSeats() {
+    const top = topOwner();
+    renderSeat($("seat-top"), top);
+    renderSeat($("seat-bottom"), top === "p1" ? "p2" : "p1");
+    const shared = (state.facts || {}).shared || [];
+    const box = $("shared-facts");
+    box.hidden = !shared.length;
+    clear(box);
+    shared.forEach(f => { const s = make("span", "fact" + (f.warn ? " warn" : ""), null, box); make("b", "", txt(f, "label") + ": ", s); s.appendChild(document.createTextNode(lang() === "de" && f.value_de !== undefined ? f.value_de : f.value)); });
+  }
+
+  function renderGameOver() {
+    const over = isOver(), out = state.outcome;
+    document.body.classList.toggle("game-over", over);
+    $("gameover").hidden = !over;
+    if (over) {
+      $("gameover-winner").textContent = out && out.winner ? C().t("banner.wins", { name: playerName(out.winner) }) : C().t("draw");
+      $("gameover-winner").dataset.player = (out && out.winner) || "";
+      $("gameover-reason").textContent = out ? txt(out, "reason") : "";
+    }
+    // every action at the table is over: buttons, offers, decisions, declarations
+    document.querySelectorAll("#referee button, #referee input, #referee select, .v-actions button, #alert-actions button")
+      .forEach(b => { b.disabled = over || b.dataset.off === "yes"; });
+  }
+
+  function fitMat() {
+    const svg = $("mat"), layout = state.layout || {};
+    const ratio = (layout.width_mm || 560) / (layout.height_mm || 360);
+    const phone = window.matchMedia("(max-width: 899px)").matches;
+    if (phone) { svg.style.width = "100%"; svg.style.height = "auto"; $("seats").style.height = ""; return; }
+    const area = $("table-area").getBoundingClientRect();
+    const seats = $("seats").getBoundingClientRect();
+    const w0 = Math.max(200, area.width - seats.width - 12), h0 = Math.max(150, area.height);
+    const w = Math.min(w0, h0 * ratio), h = w / ratio;
+    svg.style.width = Math.floor(w) + "px"; svg.style.height = Math.floor(h) + "px";
+    $("seats").style.height = Math.floor(h) + "px";
+  }
+
+  function renderMat() {
+    const open = (state.violations || []).filter(v => !v.decision);
+    const last = open[open.length - 1];
+    Mat.render($("mat"), state.layout, state.table, {
+      lang: lang(),
+      highlight: new Set(last ? last.cards || [] : []),
+      highlightZones: new Set(last ? last.zones || [] : [])
+    });
+    fitMat();
+  }
+
+  // --- the side: prompt, violations, referee, log ---------------------------------------------
+  function renderPrompt() {
+    const s = status();
+    $("phase").textContent = s.phase_name || phaseName(s.phase) || "–";
+    $("active").textContent = playerName(s.active);
+    $("active").dataset.player = s.active || "";
+    const prompt = $("prompt");
+    clear(prompt);
+    if (isOver()) { make("p", "prompt-head", C().t("gameover"), prompt); return; }
+    const p = s.prompt || {};
+    if (s.active && (s.phase_name || s.phase)) {
+      make("p", "prompt-head", `${playerName(s.active)}: ${s.phase_name || s.phase}.` + (s.next ? ` ${C().t("next")}: ${s.next}.` : ""), prompt);
+    }
+    for (const key of ["must", "may", "automatic"]) {
+      const items = p[key];
+      if (!items || !items.length) continue;
+      const box = make("div", "prompt-group " + key, null, prompt);
+      make("span", "prompt-key", C().t(key), box);
+      const ul = make("ul", "", null, box);
+      items.forEach(i => make("li", "", i, ul));
+    }
+    if (p.ends) { const e = make("p", "prompt-ends", null, prompt); make("span", "prompt-key", C().t("ends"), e); make("span", "", " " + p.ends, e); }
+  }
+
+  function decisionButtons(parent, v) {
+    for (const d of ["stands", "corrected"]) {
+      if (v.decision === d) continue;
+      const b = make("button", "btn small " + (d === "stands" ? "warn" : "primary"), C().t(d), parent);
+      b.type = "button"; b.dataset.decision = d; b.dataset.seq = v.seq; b.title = C().t(d + ".help");
+      b.addEventListener("click", () => C().post(`/api/violations/${v.seq}/decision`, { decision: d }));
+    }
+  }
+
+  const changing = new Set();
   function renderViolations() {
     const list = $("violations"); clear(list);
     const vs = state.violations || [];
-    $("violation-count").textContent = vs.filter(v => !v.decision).length;
-    $("violation-count").dataset.open = vs.some(v => !v.decision) ? "yes" : "no";
+    const open = vs.filter(v => !v.decision).length;
+    $("violation-count").textContent = open;
+    $("violation-count").dataset.open = open ? "yes" : "no";
+    $("side").classList.toggle("has-open", open > 0);  // open violations come first
     $("violations-empty").hidden = vs.length > 0;
     [...vs].reverse().forEach(v => {
-      const item = li(list, "violation" + (v.decision ? " decided " + v.decision : " open"));
+      const item = make("li", "violation" + (v.decision ? " decided " + v.decision : " open"), null, list);
       item.dataset.seq = v.seq; item.dataset.code = v.code;
-      const head = document.createElement("div"); head.className = "v-head";
-      span(head, "v-code", v.code);
-      span(head, "v-rule", `${C().t("rule")} ${v.rule}`);
-      item.appendChild(head);
-      const msg = document.createElement("p"); msg.className = "v-message"; msg.textContent = txt(v, "message"); item.appendChild(msg);
-      const move = document.createElement("p"); move.className = "v-move"; move.textContent = `#${v.move_seq} · ${txt(v, "move_text")}`; item.appendChild(move);
-      const actions = document.createElement("div"); actions.className = "v-actions";
-      if (v.decision) {
-        span(actions, "badge " + (v.decision === "stands" ? "warn" : "ok"), C().t("decision." + v.decision));
+      make("p", "v-message", txt(v, "message"), item);
+      make("p", "v-move", txt(v, "move_text"), item);
+      make("p", "v-rule", ruleWords(v.rule), item);
+      const actions = make("div", "v-actions", null, item);
+      if (v.decision && !changing.has(v.seq)) {
+        make("span", "badge " + (v.decision === "stands" ? "warn" : "ok"), C().t("decision." + v.decision), actions);
+        const change = make("button", "btn small ghost", C().t("decision.change"), actions);
+        change.type = "button"; change.dataset.change = v.seq;
+        change.addEventListener("click", () => { changing.add(v.seq); renderViolations(); renderGameOver(); });
       } else {
-        for (const d of ["stands", "corrected"]) {
-          const b = document.createElement("button"); b.className = "btn small " + (d === "stands" ? "warn" : "primary");
-          b.textContent = C().t(d); b.dataset.decision = d;
-          b.addEventListener("click", () => C().post(`/api/violations/${v.seq}/decision`, { decision: d }));
-          actions.appendChild(b);
-        }
+        if (v.decision) make("span", "badge " + (v.decision === "stands" ? "warn" : "ok"), C().t("decision." + v.decision), actions);
+        decisionButtons(actions, v);
       }
-      item.appendChild(actions);
     });
   }
 
@@ -87,12 +260,11 @@
     $("question-text").textContent = txt(q, "text");
     const box = $("question-choices"); clear(box);
     q.choices.forEach((c, i) => {
-      const b = document.createElement("button"); b.className = "btn choice"; b.textContent = txt(c, "label");
+      const b = make("button", "btn choice", txt(c, "label"), box);
       b.dataset.choice = i;
       b.addEventListener("click", () => C().post(`/api/questions/${q.seq}/answer`, { choice: i }).then(r => { if (r && dialog.open) dialog.close("answered"); }));
-      box.appendChild(b);
     });
-    if (!dialog.open && dismissedQuestion !== q.seq) dialog.showModal();
+    if (!dialog.open && dismissedQuestion !== q.seq && !document.body.classList.contains("view-table")) dialog.showModal();
     $("question-reopen").hidden = dialog.open;
   }
 
@@ -103,43 +275,62 @@
       const groups = {};
       rows.forEach(r => (groups[r.kind] = groups[r.kind] || []).push(r));
       for (const [kind, items] of Object.entries(groups)) {
-        const group = document.createElement("div"); group.className = "offer-group"; group.dataset.kind = kind;
+        const group = make("div", "offer-group", null, box); group.dataset.kind = kind;
         items.forEach(r => {
-          const b = document.createElement("button");
-          b.className = "btn offer" + (primary ? " primary-soft" : "");
+          const b = make("button", "btn offer" + (primary ? " primary-soft" : ""), txt(r, "text"), group);
           b.type = "button"; b.dataset.kind = r.kind; b.dataset.move = JSON.stringify(r.move);
-          b.textContent = txt(r, "text");
           b.addEventListener("click", () => C().post("/api/moves", { move: r.move }).then(res => { if (res) C().toast(C().t("entered") + ": " + txt(r, "text")); }));
-          group.appendChild(b);
         });
-        box.appendChild(group);
       }
     };
     fill($("offers-person"), m.person, true);
-    if (!m.person.length) { const e = document.createElement("p"); e.className = "empty"; e.textContent = C().t("offers.none"); $("offers-person").appendChild(e); }
+    if (!m.person.length) make("p", "empty", C().t("offers.none"), $("offers-person"));
     fill($("offers-table"), m.table, false);
     $("offers-table-count").textContent = m.table.length;
     $("offers-table-box").hidden = !m.table.length;
     $("offers-hidden").hidden = !m.hidden;
-    $("offers-hidden").textContent = C().t("offers.hidden").replace("{n}", m.hidden);
+    $("offers-hidden").textContent = C().tn("offers.hidden", m.hidden);
+  }
+
+  function renderHistory() {
+    const h = state.history;
+    $("undo").dataset.off = h && !h.can_undo ? "yes" : "no";
+    $("redo").hidden = !h;
+    $("redo").dataset.off = h && h.can_redo ? "no" : "yes";
+    const line = $("history-line");
+    line.hidden = !(h && h.last);
+    if (h && h.last) line.textContent = txt(h.last, "text");
+  }
+
+  function renderRecording() {
+    const r = state.recording, box = $("recording-warning");
+    box.hidden = !r || r.status === "ok";
+    if (r && r.status !== "ok") box.textContent = `${C().t("recording.paused")}: ${C().plain(txt(r, "message"))}`;
+  }
+
+  function logText(e) {
+    const said = txt(e.move, "text") || C().t("kind." + e.kind);
+    const reason = txt(e.move, "reason");
+    if (e.source === "automatic") return `${C().t("automatic.prefix")}: ${said}` + (reason ? ` (${reason})` : "");
+    return said;
   }
 
   function renderLog() {
     const log = $("log"); clear(log);
     const entries = state.log || [];
-    if (!entries.length) li(log, "empty", C().t("log.none"));
+    if (!entries.length) make("li", "empty", C().t("log.none"), log);
     [...entries].reverse().forEach(e => {
-      const item = li(log, "log-item" + (e.move.legal === false ? " illegal" : "") + (e.corrected_from ? " corrected" : ""));
+      const item = make("li", "log-item" + (e.move.legal === false ? " illegal" : "") + (e.corrected_from ? " corrected" : "") + " " + e.source, null, log);
       item.dataset.seq = e.seq;
-      span(item, "log-seq", "#" + e.seq);
-      span(item, "log-text", txt(e.move, "text") || e.kind);
-      span(item, "log-source " + e.source, C().t("source." + e.source));
+      make("span", "log-seq", "#" + e.seq, item);
+      make("span", "log-text", logText(e), item);
+      make("span", "log-source " + e.source, C().t("source." + e.source), item);
     });
   }
 
   function zoneLabel(id) {
     const z = ((state.layout || {}).zones || []).find(z => z.id === id);
-    const label = z ? (z[`label_${C().lang}`] || z.label_en || id) : id;
+    const label = z ? (z[`label_${lang()}`] || z.label_en || id) : id;
     const owner = id.split(".")[0];
     return owner === "p1" || owner === "p2" ? `${label}, ${playerName(owner)}` : label;
   }
@@ -149,34 +340,123 @@
     const keep = sel.value;
     while (sel.options.length > 1) sel.remove(1);
     for (const c of (state.table.cards || []).filter(c => c.face_up)) {
-      const o = document.createElement("option"); o.value = c.uid; o.textContent = `${c.name} (${zoneLabel(c.zone)})`; sel.appendChild(o);
+      const o = document.createElement("option"); o.value = c.uid; o.textContent = `${c.name}${c.title ? ", " + c.title : ""} (${zoneLabel(c.zone)})`; sel.appendChild(o);
     }
     sel.value = keep;
-  }
-
-  function renderMat() {
-    const open = (state.violations || []).filter(v => !v.decision);
-    const last = open[open.length - 1];
-    Mat.render($("mat"), state.layout, state.table, {
-      lang: C().lang,
-      highlight: new Set(last ? last.cards || [] : []),
-      highlightZones: new Set(last ? last.zones || [] : [])
-    });
   }
 
   function renderHealth(h) {
     const box = $("health");
     box.dataset.status = h.status;
-    $("health-status").textContent = C().t("status." + h.status);
+    const detail = C().plain((lang() === "de" && h.detail_de) || h.detail || "");
+    $("health-status").textContent = C().t("status." + h.status) + (h.status !== "ok" && detail ? ": " + detail : "");
     $("health-fps").textContent = Number(h.fps).toFixed(1);
     $("health-markers").textContent = h.markers;
     const cal = $("health-cal"); cal.dataset.i18n = h.calibrated ? "health.calibrated" : "health.uncalibrated"; cal.textContent = C().t(cal.dataset.i18n);
-    box.title = (C().lang === "de" && h.detail_de) || h.detail || "";
+    box.title = detail;
+  }
+
+  // --- alerts: a new violation or question is seen and heard ----------------------------------
+  const seen = { violations: new Set((state.violations || []).map(v => v.seq)), question: state.question ? state.question.seq : null };
+  let alerting = null;  // {kind: "violation"|"question", seq}
+  let sounds = 0;
+  let audio = null;
+
+  function beep() {
+    if (store.get("sound", "on") === "off") return;
+    sounds += 1;
+    document.body.dataset.sounds = sounds;
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      const now = audio.currentTime;
+      [0, 0.18].forEach((at, i) => {
+        const osc = audio.createOscillator(), gain = audio.createGain();
+        osc.frequency.value = i ? 660 : 880;
+        gain.gain.setValueAtTime(0.0001, now + at);
+        gain.gain.exponentialRampToValueAtTime(0.25, now + at + 0.02);
+        gain.gain.exponentialRampToValueAtTime(0.0001, now + at + 0.16);
+        osc.connect(gain).connect(audio.destination);
+        osc.start(now + at); osc.stop(now + at + 0.17);
+      });
+    } catch (e) { /* no audio device: the alert is still shown */ }
+  }
+
+  function checkNewEvents() {
+    const fresh = (state.violations || []).filter(v => !seen.violations.has(v.seq));
+    fresh.forEach(v => seen.violations.add(v.seq));
+    const newOpen = fresh.filter(v => !v.decision);
+    const q = state.question;
+    if (q && q.seq !== seen.question) {
+      seen.question = q.seq;
+      alerting = { kind: "question", seq: q.seq };
+      beep();
+    } else if (newOpen.length) {
+      alerting = { kind: "violation", seq: newOpen[newOpen.length - 1].seq };
+      beep();
+    }
+  }
+
+  function renderAlert() {
+    const box = $("alert");
+    if (alerting && alerting.kind === "violation") {
+      const v = (state.violations || []).find(x => x.seq === alerting.seq);
+      if (!v || (v.decision && !changing.has(v.seq))) alerting = null;
+    }
+    if (alerting && alerting.kind === "question" && !(state.question && state.question.seq === alerting.seq)) alerting = null;
+    if (!alerting) { box.hidden = true; delete box.dataset.kind; return; }
+    box.hidden = false;
+    box.dataset.kind = alerting.kind;
+    box.dataset.seq = alerting.seq;
+    const actions = $("alert-actions"); clear(actions);
+    if (alerting.kind === "violation") {
+      const v = state.violations.find(x => x.seq === alerting.seq);
+      const others = state.violations.filter(x => !x.decision && x.seq !== v.seq).length;
+      $("alert-kind").textContent = C().t("alert.violation");
+      $("alert-text").textContent = txt(v, "message");
+      $("alert-detail").textContent = [txt(v, "move_text"), ruleWords(v.rule), others ? C().tn("alert.more", others) : ""].filter(Boolean).join(" · ");
+      decisionButtons(actions, v);
+    } else {
+      const q = state.question;
+      $("alert-kind").textContent = C().t("alert.question");
+      $("alert-text").textContent = txt(q, "text");
+      $("alert-detail").textContent = C().t("question.help");
+      q.choices.forEach((c, i) => {
+        const b = make("button", "btn choice-inline", txt(c, "label"), actions);
+        b.type = "button"; b.dataset.choice = i;
+        b.addEventListener("click", () => C().post(`/api/questions/${q.seq}/answer`, { choice: i }));
+      });
+    }
+  }
+
+  // --- views ---------------------------------------------------------------------------------
+  function applyPrefs() {
+    const table = store.get("view", "referee") === "table";
+    document.body.classList.toggle("view-table", table);
+    document.body.classList.toggle("view-referee", !table);
+    $("view-toggle").setAttribute("aria-pressed", table ? "true" : "false");
+    const vl = $("view-toggle").querySelector("span"); vl.dataset.i18n = table ? "view.referee" : "view.table"; vl.textContent = C().t(vl.dataset.i18n);
+    const turned = store.get("turned", "no") === "yes";
+    document.body.classList.toggle("turned", turned);
+    $("turn-toggle").setAttribute("aria-pressed", turned ? "true" : "false");
+    const sound = store.get("sound", "on") !== "off";
+    document.body.classList.toggle("sound-off", !sound);
+    $("sound-toggle").setAttribute("aria-pressed", sound ? "true" : "false");
+    $("sound-label").dataset.i18n = sound ? "sound.on" : "sound.off";
+    $("sound-label").textContent = C().t($("sound-label").dataset.i18n);
+    fitMat();
+  }
+
+  function renderDemo() {
+    const finished = state.health && state.health.status === "finished";
+    if ($("play-again")) $("play-again").hidden = !finished || isOver();
   }
 
   function renderAll() {
-    renderMat(); renderStatus(); renderViolations(); renderQuestion(); renderOffers(); renderLog(); renderTargets(); renderHealth(state.health);
+    renderBanner(); renderPhaseStrip(); renderNowLine(); renderSeats(); renderMat();
+    renderPrompt(); renderViolations(); renderQuestion(); renderOffers(); renderLog(); renderTargets();
+    renderHistory(); renderRecording(); renderHealth(state.health); renderAlert(); renderGameOver(); renderDemo();
     document.body.dataset.seq = state.seq;
+    document.body.dataset.record = state.record_id;
   }
 
   function connect() {
@@ -188,13 +468,32 @@
       // the browser retries by itself after a network error; after a refused answer it gives up
       if (source.readyState === EventSource.CLOSED) setTimeout(connect, 3000);
     });
-    source.addEventListener("state", ev => { state = JSON.parse(ev.data); renderAll(); });
-    source.addEventListener("health", ev => { state.health = JSON.parse(ev.data); renderHealth(state.health); });
+    source.addEventListener("state", ev => {
+      const next = JSON.parse(ev.data);
+      if (next.record_id !== state.record_id) { seen.violations = new Set(); seen.question = null; changing.clear(); }
+      state = next;
+      changing.forEach(seq => { const v = (state.violations || []).find(x => x.seq === seq); if (!v) changing.delete(seq); });
+      const before = seen.violations.size;
+      checkNewEvents();
+      renderAll();
+      if (seen.violations.size > before && window.matchMedia("(min-width: 900px)").matches) {
+        $("side").scrollTop = 0;  // a new violation is read first, wherever the referee was
+      }
+    });
+    source.addEventListener("health", ev => { state.health = JSON.parse(ev.data); renderHealth(state.health); renderDemo(); });
+  }
+
+  function cardLookup() {
+    const cache = {};
+    return id => cache[id] || (cache[id] = fetch(`/api/cards/${encodeURIComponent(id)}`).then(r => r.ok ? r.json() : null).catch(() => null));
   }
 
   document.addEventListener("DOMContentLoaded", () => {
+    const asked = new URLSearchParams(location.search).get("view");
+    if (asked === "table" || asked === "referee") store.set("view", asked);
     document.querySelectorAll("[data-action]").forEach(b => b.addEventListener("click", () => C().post("/api/action", { action: b.dataset.action })));
     $("undo").addEventListener("click", () => C().post("/api/undo", {}));
+    $("redo").addEventListener("click", () => C().post("/api/redo", {}));
     $("question").addEventListener("close", () => {
       if ($("question").returnValue === "later" && state.question) dismissedQuestion = state.question.seq;
       $("question-reopen").hidden = !state.question;
@@ -206,7 +505,24 @@
       if (!value && !target) return;
       C().post("/api/action", { action: "declare", value, target }).then(r => { if (r) { $("declare-value").value = ""; C().toast(C().t("done")); } });
     });
-    C().onLang(renderAll);
+    $("note-form").addEventListener("submit", ev => {
+      ev.preventDefault();
+      const text = $("note-text").value.trim();
+      if (!text) return;
+      C().post("/api/note", { text }).then(r => { if (r) { $("note-text").value = ""; C().toast(C().t("note.saved")); } });
+    });
+    $("alert-close").addEventListener("click", () => { alerting = null; renderAlert(); });
+    $("view-toggle").addEventListener("click", () => { store.set("view", store.get("view", "referee") === "table" ? "referee" : "table"); applyPrefs(); renderQuestion(); });
+    $("turn-toggle").addEventListener("click", () => { store.set("turned", store.get("turned", "no") === "yes" ? "no" : "yes"); applyPrefs(); });
+    $("sound-toggle").addEventListener("click", () => { store.set("sound", store.get("sound", "on") === "off" ? "on" : "off"); applyPrefs(); });
+    window.addEventListener("resize", fitMat);
+    document.querySelectorAll(".play-again").forEach(b => b.addEventListener("click", () => {
+      b.disabled = true;
+      C().post("/api/demo/again", {}).then(() => { b.disabled = false; });
+    }));
+    CardPanel.attach($("mat"), cardLookup());
+    C().onLang(() => { applyPrefs(); renderAll(); });
+    applyPrefs();
     renderAll();
     connect();
   });

@@ -42,15 +42,23 @@ card sit in a row above its name, so no card name is ever covered. */
 
   function tr(card, base, lang) { return (lang === "de" && card[base + "_de"]) || card[base] || ""; }
 
+  /* The hover text of a card: name, title, type, colour and numbers. */
+  function cardTitle(card, lang) {
+    const colours = (card.colours || []).map(c => c[lang] || c.en).join(", ");
+    return [card.name + (card.title ? ", " + card.title : ""), tr(card, "type", lang), colours, tr(card, "stats", lang),
+            card.tapped ? Companion.t("tapped") : ""].filter(Boolean).join(" · ");
+  }
+
   function drawCard(g, card, x, y, w, h, opts) {
     const cx = x + w / 2, cy = y + h / 2;
     const group = el("g", {
       class: "card-g" + (card.face_up ? "" : " back") + (card.tapped ? " tapped" : "") + (opts.highlight.has(card.uid) ? " flagged" : ""),
-      "data-uid": card.uid, "data-zone": card.zone, "data-name": card.name || "",
+      "data-uid": card.uid, "data-zone": card.zone, "data-name": card.name || "", "data-id": card.face_up ? (card.id || "") : null,
+      tabindex: card.face_up && card.id ? 0 : null, role: card.face_up && card.id ? "button" : null,
       // tapped: tilted, not turned 90 degrees, so that the name stays readable
       transform: card.tapped ? `rotate(12 ${cx} ${cy})` : null
     }, g);
-    el("title", {}, group).textContent = card.face_up ? `${card.name} (${card.uid})${card.tapped ? " · " + Companion.t("tapped") : ""}` : Companion.t("facedown");
+    el("title", {}, group).textContent = card.face_up ? cardTitle(card, opts.lang) : Companion.t("facedown");
     el("rect", { x, y, width: w, height: h, rx: Math.min(w, h) * 0.06, class: "card-body" }, group);
     if (!card.face_up) {
       el("rect", { x: x + w * 0.1, y: y + h * 0.08, width: w * 0.8, height: h * 0.84, rx: w * 0.04, class: "card-back-inner" }, group);
@@ -61,6 +69,11 @@ card sit in a row above its name, so no card name is ever covered. */
     const bandH = Math.min(h * 0.08, 5);
     const band = el("rect", { x: x + w * 0.06, y: y + h * 0.04, width: w * 0.88, height: bandH, rx: 1.5, class: "card-band" }, group);
     band.dataset.type = card.type || "";
+    const colours = card.colours || [];
+    if (colours.length) {  // the card's colour(s) as the band, so a blue friend reads blue
+      band.setAttribute("style", `fill:${colours[0].swatch}`);
+      if (colours.length > 1) el("rect", { x: x + w * 0.5, y: y + h * 0.04, width: w * 0.44, height: bandH, rx: 1.5, style: `fill:${colours[1].swatch}` }, group);
+    }
     if (card.tapped) el("text", { x: x + w * 0.9, y: y + h * 0.04 + bandH * 0.9, class: "card-tapped", "font-size": bandH * 1.1, "text-anchor": "end" }, group).textContent = "↻";
     const name = card.name || card.id || "?";
     const longest = Math.max(...name.split(/\s+/).map(s => s.length), 1);
@@ -70,6 +83,12 @@ card sit in a row above its name, so no card name is ever covered. */
     const top = y + h * 0.04 + bandH + 1 + diceRow + fs * 0.9;
     const text = el("text", { x: cx, y: top, class: "card-name", "font-size": fs, "text-anchor": "middle" }, group);
     lines.forEach((line, i) => { el("tspan", { x: cx, dy: i === 0 ? 0 : fs * 1.12 }, text).textContent = line; });
+    if (card.title && !tile) {  // "Marth, Altean Prince": three Marths differ by their title
+      const tfs = Math.max(2.6, fs * 0.62);
+      const tl = wrap(card.title, Math.max(6, Math.floor((w * 0.92) / (tfs * 0.55))), 2);
+      const t2 = el("text", { x: cx, y: top + lines.length * fs * 1.12 + tfs * 0.4, class: "card-title", "font-size": tfs, "text-anchor": "middle" }, group);
+      tl.forEach((line, i) => { el("tspan", { x: cx, dy: i === 0 ? 0 : tfs * 1.15 }, t2).textContent = line; });
+    }
     const small = Math.min(w * 0.1, h * 0.1);
     const stats = tr(card, "stats", opts.lang);
     if (stats) {
@@ -89,7 +108,8 @@ card sit in a row above its name, so no card name is ever covered. */
       class: "card-g attached" + (card.face_up ? "" : " back") + (opts.highlight.has(card.uid) ? " flagged" : ""),
       "data-uid": card.uid, "data-zone": card.zone, "data-name": card.name || "", "data-on": card.on
     }, g);
-    el("title", {}, group).textContent = card.face_up ? `${card.name} (${card.uid})` : Companion.t("facedown");
+    el("title", {}, group).textContent = card.face_up ? cardTitle(card, opts.lang) : Companion.t("facedown");
+    if (card.face_up && card.id) { group.setAttribute("data-id", card.id); group.setAttribute("tabindex", 0); group.setAttribute("role", "button"); }
     el("rect", { x, y, width: ww, height: hh, rx: 1.2, class: "attached-body" }, group);
     const label = card.face_up ? "+ " + (card.name || card.id) : "+ " + Companion.t("facedown");
     const maxChars = Math.max(4, Math.floor(ww / (fs * 0.55)));
@@ -100,7 +120,8 @@ card sit in a row above its name, so no card name is ever covered. */
   function drawDie(g, die, x, y, size) {
     const kind = (die.die.split(".")[1] || "w")[0];
     const group = el("g", { class: "die-g die-" + kind, "data-die": die.die, "data-value": die.value }, g);
-    el("title", {}, group).textContent = `${die.die}: ${die.value}`;
+    const colour = (Companion.lang === "de" ? die.colour_de : die.colour_en) || "";
+    el("title", {}, group).textContent = `${colour ? colour + " " : ""}${Companion.t("die")}: ${die.value}`;
     el("rect", { x, y, width: size, height: size, rx: size * 0.22, class: "die-body" }, group);
     el("text", { x: x + size / 2, y: y + size * 0.72, class: "die-value", "font-size": size * 0.62, "text-anchor": "middle" }, group).textContent = die.value;
   }
@@ -233,5 +254,5 @@ card sit in a row above its name, so no card name is ever covered. */
     }
   }
 
-  window.Mat = { render };
+  window.Mat = { render, cardTitle };
 })();

@@ -72,8 +72,8 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
     ),
     "ch.rest-first": (
         "Karteneffekte",
-        "{player} first puts {count} bench card(s) on the rest pile (card effect).",
-        "{player} legt zuerst {count} Karte(n) der Bank auf den Ruhestapel (Karteneffekt).",
+        "{player} first puts {count:bench card|bench cards} on the rest pile (card effect).",
+        "{player} legt zuerst {count:Bankkarte|Bankkarten} auf den Ruhestapel (Karteneffekt).",
     ),
     "ch.stack-early": (
         "Spielablauf",
@@ -115,8 +115,8 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
     ),
     "ch.bench-unfinished": (
         "Spielablauf",
-        "{player} puts the beaten card(s) on the bench.",
-        "{player} legt die besiegte(n) Karte(n) auf die Bank.",
+        "{player} puts every beaten card on the bench.",
+        "{player} legt jede besiegte Karte auf die Bank.",
     ),
     "ch.open-missing": (
         "Spielablauf",
@@ -126,5 +126,13 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
 }
 
 
-CATALOG = ViolationCatalog(RULEBOOK, VIOLATIONS)
+ACTIONS: dict[str, tuple[str, str]] = {
+    "bench": ("putting a card on the bench", "Karte auf die Bank legen"),
+    "stack": ("pushing cards together", "Karten zusammenschieben"),
+    "rest": ("putting a card on the rest pile", "Karte auf den Ruhestapel legen"),
+    "flag": ("moving the flag", "Fahne versetzen"),
+}
+"""How a violation names each move kind of this game (see `CORE_ACTIONS` for the rest)."""
+
+CATALOG = ViolationCatalog(RULEBOOK, VIOLATIONS, game="challengers", actions=ACTIONS)
 violation = CATALOG.violation

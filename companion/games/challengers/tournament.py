@@ -256,7 +256,8 @@ class Tournament:
         deck = seat.deck + kept
         owed = min(self.removals_owed(kept), len(deck))
         if len(removed) != owed:
-            raise TournamentError(f"{name} removes {owed} card(s) from the deck (Ausgewählt), "
+            cards = "card" if owed == 1 else "cards"
+            raise TournamentError(f"{name} removes {owed} {cards} from the deck (Ausgewählt), "
                                   f"got {len(removed)}")
         for uid in [*removed, *slimmed]:
             if uid not in deck:
@@ -422,15 +423,18 @@ class Tournament:
     def ranking(self) -> list[Seat]:
         """Seats that can win, best first (ties beyond the rulebook's: by lots)."""
         seats = self._contenders()
-        draw = random.Random(f"challengers-lots:{self.seed}:{self.round}")
+        draw = random.Random(f"challengers-lots:{self.seed}")  # one draw for the whole game
         lots = {s.name: draw.random() for s in sorted(seats, key=lambda s: s.name)}
         return sorted(seats, key=lambda s: (s.rank_key(), lots[s.name]), reverse=True)
 
     def standings(self) -> list[Standing]:
         """Everybody's standing; trophy fans stay hidden (None) until they are revealed."""
         show = self.fans_visible
-        ordered = sorted(self.seats.values(), key=lambda s: s.rank_key(), reverse=True) \
-            if show else [self.seats[n] for n in self.seats_order]
+        if show:  # the ranking's order (its lots too): the finalists are the first two shown
+            ranked = self.ranking()
+            ordered = ranked + [s for s in self.seats.values() if s not in ranked]
+        else:
+            ordered = [self.seats[n] for n in self.seats_order]
         return [
             Standing(s.name, s.fans if show else None, len(s.trophies), s.best_round,
                      s.fan_tokens)

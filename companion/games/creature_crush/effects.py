@@ -119,14 +119,20 @@ def use(state: GameState, permit: dict[str, Any]) -> None:
         permits(state).remove(permit)
 
 
+def _n(n: Any, one: str, many: str) -> str:
+    """"1 card", "2 cards" (a count given as text or number)."""
+    return f"{n} {one if str(n) == '1' else many}"
+
+
 def describe(permit: Mapping[str, Any], lang: str) -> str:
     """A prompt line for an open permit."""
     do = permit.get("do")
     n = permit.get("n", "")
     src = permit.get("source_name", permit.get("source", ""))
     en, de = {
-        "draw": (f"draw {n} card(s)", f"ziehe {n} Karte(n)"),
-        "hell-to-hand": (f"take {n} card(s) from your hell", f"nimm {n} Karte(n) aus deiner Hölle"),
+        "draw": (f"draw {_n(n, 'card', 'cards')}", f"ziehe {_n(n, 'Karte', 'Karten')}"),
+        "hell-to-hand": (f"take {_n(n, 'card', 'cards')} from your hell",
+                         f"nimm {_n(n, 'Karte', 'Karten')} aus deiner Hölle"),
         "damage": {
             "enemy": (f"put {n} damage on an enemy", f"lege {n} Schaden auf einen Feind"),
             "any": (f"put {n} damage on any creature", f"lege {n} Schaden auf ein Ziel"),

@@ -102,7 +102,7 @@ class CreatureCrush(Ruleset):
                     PhaseSpec(
                         "start",
                         Text("Start phase", "Startphase"),
-                        must=(Text("draw 1 card", "1 Karte ziehen"),
+                        must=(Text("draw a card", "eine Karte ziehen"),
                               Text("roll the start dice", "die Startwürfel werfen")),
                         ends=Text("you drew and rolled", "du hast gezogen und gewürfelt"),
                         automatic=(Text("3 start dice (2 in the opening player's first turn); "
@@ -643,7 +643,8 @@ class CreatureCrush(Ruleset):
         if fx.find(state, lambda x: x["do"] == "draw" and x["player"] == p):
             return []
         if state.phase != "start" or p != state.active:
-            return [violation("cc.draw-phase", phase=state.phase, zones=(bd.lager(p),))]
+            return [violation("cc.draw-phase", phase=state.phase, player=p, active=state.active,
+                              zones=(bd.lager(p),))]
         if state.flags.get("drawn", 0) + count > 1:
             return [violation("cc.draw-once", zones=(bd.lager(p),))]
         return found

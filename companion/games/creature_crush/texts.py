@@ -17,18 +17,18 @@ RULEBOOK = "Creature Crush Schlachtplan"
 VIOLATIONS: dict[str, tuple[str, str, str]] = {
     "cc.not-your-turn": (
         "D) Der Spielablauf",
-        "It is {active}'s turn: {player} may not {action} now.",
-        "{active} ist am Zug: {player} darf jetzt nicht {action}.",
+        "It is {active}'s turn, not {player}'s ({action}).",
+        "{active} ist am Zug, nicht {player} ({action}).",
     ),
     "cc.wrong-phase": (
         "D) Der Spielablauf",
-        "{action} is not allowed in the {phase} phase.",
-        "{action} ist in der Phase {phase} nicht erlaubt.",
+        "{action} is not allowed in this phase ({phase}).",
+        "{action} ist in dieser Phase nicht erlaubt ({phase}).",
     ),
     "cc.lager-size": (
         "C) Auswahl der Spielvariante",
-        "The camp (Lager) of {player} holds {count} cards, not 20.",
-        "Das Lager von {player} enthält {count} Karten, nicht 20.",
+        "The camp (Lager) of {player} holds {count:card|cards}, not 20.",
+        "Das Lager von {player} enthält {count:Karte|Karten}, nicht 20.",
     ),
     "cc.lager-unique": (
         "C) Auswahl der Spielvariante",
@@ -52,9 +52,10 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
     ),
     "cc.draw-phase": (
         "Phase 1: Startphase",
-        "Cards are drawn in your start phase (or by an effect), not in the {phase} phase.",
-        "Karten werden in deiner Startphase gezogen (oder durch einen Effekt), "
-        "nicht in der Phase {phase}.",
+        "{player} may draw only in their own start phase (or by an effect), not now "
+        "({active}'s turn, {phase}).",
+        "{player} darf nur in der eigenen Startphase ziehen (oder durch einen Effekt), "
+        "nicht jetzt ({active} am Zug, {phase}).",
     ),
     "cc.lager-empty": (
         "Phase 1: Startphase",
@@ -134,7 +135,7 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
     ),
     "cc.wrong-count": (
         "CRUSH Karten",
-        "{what} needs {cost} dice (any values); {count} were burned.",
+        "{what} needs {cost:die|dice} (any values); {count} were burned.",
         "{what} braucht {cost} Würfel (beliebige Augenzahl); {count} wurden verbrannt.",
     ),
     "cc.unpaid": (
@@ -205,7 +206,7 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
     ),
     "cc.crush-cost": (
         "CRUSH Karten",
-        "{card} costs {cost} dice; {paid} were burned when it was laid.",
+        "{card} costs {cost:die|dice}; {paid} were burned when it was laid.",
         "{card} kostet {cost} Würfel; beim Legen wurden {paid} verbrannt.",
     ),
     "cc.flip-not-down": (
@@ -254,7 +255,7 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
 }
 
 MOVE_TEXTS: tuple[tuple[str, str, str], ...] = (
-    ("draw", "{player} draws {value} card(s)", "{player} zieht {value} Karte(n)"),
+    ("draw", "{player} draws {value:card|cards}", "{player} zieht {value:Karte|Karten}"),
     ("roll", "{player} rolls the start dice {dice}", "{player} würfelt die Startwürfel {dice}"),
     ("burn", "{player} burns {dice}", "{player} verbrennt {dice}"),
     ("summon", "{player} summons {cards} to {to}", "{player} beschwört {cards} nach {to}"),
@@ -284,5 +285,24 @@ def _derive(fill: MutableMapping[str, Any]) -> None:
     fill.setdefault("why_de", fill.get("why", "-"))
 
 
-CATALOG = ViolationCatalog(RULEBOOK, VIOLATIONS, derive=_derive)
+ACTIONS: dict[str, tuple[str, str]] = {
+    "roll": ("rolling the start dice", "Startwürfel werfen"),
+    "burn": ("burning a die", "Würfel verbrennen"),
+    "set-crush": ("laying a crush card face down", "Crushkarte verdeckt legen"),
+    "flip": ("turning a crush card over", "Crushkarte aufdecken"),
+    "move": ("moving a creature", "Creature verschieben"),
+    "swap": ("swapping two allies", "Zwei Verbündete tauschen"),
+    "mark": ("marking damage", "Schaden markieren"),
+    "to-hell": ("putting a card into hell", "Karte in die Hölle legen"),
+    "revive": ("reviving a creature", "Creature wiederbeleben"),
+    "control": ("taking control of a creature", "Kontrolle übernehmen"),
+    "to-hand": ("taking a card into the hand", "Karte auf die Hand nehmen"),
+    "agree-draw": ("agreeing to a draw", "Unentschieden vereinbaren"),
+    "settle": ("settling the table", "Tisch angleichen"),
+    "summon": ("summoning a creature", "Creature beschwören"),
+}
+"""How a violation names each move kind of this game (see `CORE_ACTIONS` for the rest)."""
+
+CATALOG = ViolationCatalog(RULEBOOK, VIOLATIONS, derive=_derive, game="creature-crush",
+                           actions=ACTIONS)
 violation = CATALOG.violation

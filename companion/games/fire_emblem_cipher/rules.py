@@ -64,9 +64,10 @@ MOVE_KINDS = SETUP_KINDS + TURN_KINDS + SEEN_KINDS
 MOVE_TEXTS: tuple[tuple[str, str, str], ...] = (
     ("choose-lord", "{player} lays a lord face down on {to}",
      "{player} legt einen Hauptcharakter verdeckt auf {to}"),
-    ("deal", "{player} draws {value} starting cards", "{player} zieht {value} Startkarten"),
+    ("deal", "{player} draws {value:starting card|starting cards}",
+     "{player} zieht {value:Startkarte|Startkarten}"),
     ("mulligan", "{player} redraws the starting hand", "{player} zieht die Starthand neu"),
-    ("orbs", "{player} lays {value} orbs", "{player} legt {value} Juwelen"),
+    ("orbs", "{player} lays {value:orb|orbs}", "{player} legt {value:Juwel|Juwelen}"),
     ("reveal-lord", "{player} reveals the lord {cards}",
      "{player} deckt Hauptcharakter {cards} auf"),
     ("draw", "{player} draws a card", "{player} zieht eine Karte"),

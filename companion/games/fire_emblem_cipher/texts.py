@@ -15,8 +15,8 @@ PREPARATION = "Spielvorbereitung (offizieller Cipher-Spielstart, nicht im Regelh
 VIOLATIONS: dict[str, tuple[str, str, str]] = {
     "fe.wrong-phase": (
         "Ablauf eines Spielzuges",
-        "{action} is not allowed in the {phase} phase.",
-        "{action} ist in der Phase {phase} nicht erlaubt.",
+        "{action} is not allowed in this phase ({phase}).",
+        "{action} ist in dieser Phase nicht erlaubt ({phase}).",
     ),
     "fe.not-your-turn": (
         "Ablauf eines Spielzuges",
@@ -75,13 +75,13 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
     ),
     "fe.deal-too-many": (
         PREPARATION,
-        "{player} draws {count} cards, but only {limit} more belong in the starting hand.",
-        "{player} zieht {count} Karten, aber nur {limit} gehören noch zur Starthand.",
+        "{player} draws {count:card|cards}, but only {limit} more belong in the starting hand.",
+        "{player} zieht {count:Karte|Karten}, aber nur {limit} gehören noch zur Starthand.",
     ),
     "fe.deal-unfinished": (
         PREPARATION,
-        "{player} still has {count} cards to draw for the starting hand.",
-        "{player} muss noch {count} Karten für die Starthand ziehen.",
+        "{player} still has {count:card|cards} to draw for the starting hand.",
+        "{player} muss noch {count:Karte|Karten} für die Starthand ziehen.",
     ),
     "fe.mulligan-once": (
         PREPARATION,
@@ -95,13 +95,13 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
     ),
     "fe.orbs-too-many": (
         "Siegesbedingungen",
-        "{player} lays {count} orbs, but only {limit} more belong in the orb area.",
-        "{player} legt {count} Juwelen, aber nur {limit} gehören noch in den Juwelenbereich.",
+        "{player} lays {count:orb|orbs}, but only {limit} more belong in the orb area.",
+        "{player} legt {count:Juwel|Juwelen}, aber nur {limit} gehören noch in den Juwelenbereich.",
     ),
     "fe.orbs-unfinished": (
         "Siegesbedingungen",
-        "{player} still has {count} orbs to lay face down from the deck.",
-        "{player} muss noch {count} Juwelen verdeckt vom Deck legen.",
+        "{player} still has {count:orb|orbs} to lay face down from the deck.",
+        "{player} muss noch {count:Juwel|Juwelen} verdeckt vom Deck legen.",
     ),
     "fe.lords-hidden": (
         PREPARATION,
@@ -127,8 +127,8 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
     ),
     "fe.must-draw": (
         "Startphase",
-        "{player} still has {count} card(s) to draw from the deck.",
-        "{player} muss noch {count} Karte(n) vom Deck ziehen.",
+        "{player} still has {count:card|cards} to draw from the deck.",
+        "{player} muss noch {count:Karte|Karten} vom Deck ziehen.",
     ),
     "fe.bond-once": (
         "Bindungsphase",
@@ -142,8 +142,9 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
     ),
     "fe.bonds-exceeded": (
         "Einsatzphase",
-        "{card} costs {cost}, but only {left} of {bonds} bonds are left this turn.",
-        "{card} kostet {cost}, aber von {bonds} Bindungen sind in diesem Zug nur noch {left} "
+        "{card} costs {cost}, but only {left} of {bonds:bond|bonds} are left this turn.",
+        "{card} kostet {cost}, aber von {bonds:Bindung|Bindungen} sind in diesem Zug "
+        "nur noch {left} "
         "übrig.",
     ),
     "fe.symbol-missing": (
@@ -304,5 +305,30 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
 }
 
 
-CATALOG = ViolationCatalog(RULEBOOK, VIOLATIONS)
+ACTIONS: dict[str, tuple[str, str]] = {
+    "choose-lord": ("choosing the lord", "Hauptcharakter wählen"),
+    "mulligan": ("redrawing the starting hand", "Starthand neu ziehen"),
+    "orbs": ("laying the orbs", "Juwelen auslegen"),
+    "reveal-lord": ("revealing the lord", "Hauptcharakter aufdecken"),
+    "bond": ("laying a bond", "Bindung legen"),
+    "deploy": ("deploying a unit", "Einheit einsetzen"),
+    "level-up": ("levelling up", "Levelaufstieg"),
+    "class-change": ("a class change", "Klassenwechsel"),
+    "use-bond": ("using a bond", "Bindung verwenden"),
+    "flip-bond": ("turning a bond face down", "Bindung umdrehen"),
+    "support": ("supporting", "Unterstützen"),
+    "critical": ("a critical hit", "Kritischer Treffer"),
+    "evade": ("evading", "Ausweichen"),
+    "end-combat": ("ending the combat", "Kampf auswerten"),
+    "orb-to-hand": ("taking an orb into the hand", "Juwel auf die Hand nehmen"),
+    "face-down": ("laying a card face down", "Karte verdeckt legen"),
+    "reveal-bond": ("turning a bond face up", "Bindung aufdecken"),
+    "tap": ("tapping a card", "Karte tappen"),
+    "untap": ("untapping a card", "Karte enttappen"),
+    "deal": ("drawing the starting cards", "Startkarten ziehen"),
+    "discard": ("putting a card into the retreat", "Karte in den Rückzug legen"),
+}
+"""How a violation names each move kind of this game (see `CORE_ACTIONS` for the rest)."""
+
+CATALOG = ViolationCatalog(RULEBOOK, VIOLATIONS, game="fire-emblem-cipher", actions=ACTIONS)
 violation = CATALOG.violation

@@ -76,7 +76,7 @@ ANY_TIME = ("exhaust", "ready", "boost", "modify", "identify", "remove")
 MOVE_TEXTS: tuple[tuple[str, str, str], ...] = (
     ("starting-problem", "{player} brings {cards} into play as starting problem",
      "{player} bringt {cards} als Startproblem ins Spiel"),
-    ("draw", "{player} draws", "{player} zieht"),
+    ("draw", "{player} draws a card", "{player} zieht eine Karte"),
     ("reveal", "{player} uncovers {cards}", "{player} deckt {cards} auf"),
     ("challenge", "{player} challenges {target}", "{player} fordert {target} heraus"),
     ("play", "{player} plays {cards} to {to}", "{player} spielt {cards} nach {to}"),

@@ -22,8 +22,8 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
     ),
     "mlp.wrong-phase": (
         "Zugablauf",
-        "{action} is not allowed in the {phase} phase.",
-        "{action} ist in der Phase {phase} nicht erlaubt.",
+        "{action} is not allowed in this phase ({phase}).",
+        "{action} ist in dieser Phase nicht erlaubt ({phase}).",
     ),
     "mlp.not-in-hand": (
         "Main Phase",
@@ -37,8 +37,8 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
     ),
     "mlp.cost": (
         f"{OFFICIAL}: Action Tokens",
-        "{action} costs {cost} action tokens; {player} has {tokens}.",
-        "{action_de} kostet {cost} Aktionspunkte; {player} hat {tokens}.",
+        "{action} costs {cost:action token|action tokens}; {player} has {tokens}.",
+        "{action_de} kostet {cost:Aktionspunkt|Aktionspunkte}; {player} hat {tokens}.",
     ),
     "mlp.requirement": (
         f"{OFFICIAL}: Play Requirement",
@@ -193,13 +193,13 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
     ),
     "mlp.hand-limit": (
         "Zug Ende",
-        "{player} has {count} cards in hand; discard down to 8.",
+        "{player} has {count:card|cards} in hand; discard down to 8.",
         "{player} hat {count} Handkarten; lege bis auf 8 ab.",
     ),
     "mlp.home-limit": (
         "Zuhause (Home)",
-        "{player} has {count} friends at home; the home limit is {limit}.",
-        "{player} hat {count} Freunde im Zuhause; das Limit ist {limit}.",
+        "{player} has {count:friend|friends} at home; the home limit is {limit}.",
+        "{player} hat {count:Freund|Freunde} im Zuhause; das Limit ist {limit}.",
     ),
     "mlp.no-reason": (
         "Zug Ende",
@@ -235,7 +235,26 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
 }
 
 
-CATALOG = ViolationCatalog(RULEBOOK, VIOLATIONS, standalone=(OFFICIAL,))
+ACTIONS: dict[str, tuple[str, str]] = {
+    "starting-problem": ("bringing in the starting problem", "Startproblem ins Spiel bringen"),
+    "challenge": ("challenging a troublemaker", "Widersacher herausfordern"),
+    "play": ("playing a card", "Karte spielen"),
+    "play-troublemaker": ("playing a troublemaker", "Widersacher legen"),
+    "retire": ("retiring a friend from home", "Freund aus dem Zuhause ablegen"),
+    "new-problem": ("bringing in a new problem", "Neues Problem ins Spiel bringen"),
+    "flip": ("flipping for a faceoff", "Für die Konfrontation aufdecken"),
+    "keep": ("keeping the flipped card", "Aufgedeckte Karte behalten"),
+    "send-home": ("sending a card home", "Karte nach Hause schicken"),
+    "exhaust": ("exhausting a card", "Karte erschöpfen"),
+    "ready": ("readying a card", "Karte bereit machen"),
+    "boost": ("boosting the mane character", "Hauptcharakter boosten"),
+    "modify": ("changing a card's power", "Kraft ändern"),
+    "identify": ("identifying a card", "Karte erkennen"),
+}
+"""How a violation names each move kind of this game (see `CORE_ACTIONS` for the rest)."""
+
+CATALOG = ViolationCatalog(RULEBOOK, VIOLATIONS, standalone=(OFFICIAL,),
+                           game="my-little-pony-ccg", actions=ACTIONS)
 violation = CATALOG.violation
 
 

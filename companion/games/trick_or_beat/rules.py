@@ -74,7 +74,7 @@ MOVE_KINDS = (
 )
 
 MOVE_TEXTS: tuple[tuple[str, str, str], ...] = (
-    ("deal", "{player} is dealt {value} cards", "{player} bekommt {value} Karten"),
+    ("deal", "{player} is dealt {value:card|cards}", "{player} bekommt {value:Karte|Karten}"),
     ("redraw", "{player} redraws ({value})", "{player} zieht neu ({value})"),
     ("discard", "{player} discards {cards}", "{player} legt {cards} ab"),
     ("place-down", "{player} places a card face down on {to}", "{player} legt verdeckt auf {to}"),
@@ -152,7 +152,6 @@ class TrickOrBeat(Ruleset):
                         Text("Supply phase", "Nachschubphase"),
                         must=(Text("draw a card", "eine Karte ziehen"),),
                         ends=Text("you drew a card", "du hast eine Karte gezogen"),
-                        automatic=(Text("draw 1 card", "1 Karte ziehen"),),
                         end_check=self._supply_missing,
                     ),
                     PhaseSpec(

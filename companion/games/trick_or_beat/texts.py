@@ -23,8 +23,8 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
     ),
     "tob.wrong-phase": (
         "Zugablauf",
-        "{action} is not allowed in the {phase} phase.",
-        "{action} ist in der Phase {phase} nicht erlaubt.",
+        "{action} is not allowed in this phase ({phase}).",
+        "{action} ist in dieser Phase nicht erlaubt ({phase}).",
     ),
     "tob.not-creature": (
         "Beschwören",
@@ -38,7 +38,7 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
     ),
     "tob.lane-full": (
         "Lanes",
-        "{zone} already holds {count} creatures (limit {limit}).",
+        "{zone} already holds {count:creature|creatures} (limit {limit}).",
         "Auf {zone} liegen schon {count} Wesen (Limit {limit}).",
     ),
     "tob.bad-lane": (
@@ -183,18 +183,18 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
     ),
     "tob.deal-unfinished": (
         "Vor dem Spiel",
-        "{player} still gets {count} card(s) dealt (15 each).",
-        "{player} bekommt noch {count} Karte(n) (15 pro Spieler).",
+        "{player} still gets {count:card|cards} dealt (15 each).",
+        "{player} bekommt noch {count:Karte|Karten} (15 pro Spieler).",
     ),
     "tob.deal-too-many": (
         "Vor dem Spiel",
-        "{player} is owed {limit} card(s), not {count}.",
-        "{player} stehen {limit} Karte(n) zu, nicht {count}.",
+        "{player} is owed {limit:card|cards}, not {count}.",
+        "{player} stehen {limit:Karte|Karten} zu, nicht {count}.",
     ),
     "tob.draft-unfinished": (
         "Draft",
-        "{player} still has to discard {count} card(s) to keep 8.",
-        "{player} muss noch {count} Karte(n) ablegen, um 8 zu behalten.",
+        "{player} still has to discard {count:card|cards} to keep 8.",
+        "{player} muss noch {count:Karte|Karten} ablegen, um 8 zu behalten.",
     ),
     "tob.draft-not-creature": (
         "Draft",
@@ -223,13 +223,13 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
     ),
     "tob.redraw-creatures": (
         "Redraw Rule",
-        "The shown hand has {count} creatures: showing and redrawing needs fewer than 3.",
+        "The shown hand has {count:creature|creatures}: showing and redrawing needs fewer than 3.",
         "Die gezeigte Hand hat {count} Wesen: Zeigen und neu ziehen geht nur mit weniger als 3.",
     ),
     "tob.redraw-hand": (
         "Redraw Rule",
-        "A redraw discards the whole hand ({count} cards), not {shown}.",
-        "Beim Redraw wird die ganze Hand ({count} Karten) abgelegt, nicht {shown}.",
+        "A redraw discards the whole hand ({count:card|cards}), not {shown}.",
+        "Beim Redraw wird die ganze Hand ({count:Karte|Karten}) abgelegt, nicht {shown}.",
     ),
     "tob.redraw-kind": (
         "Redraw Rule",
@@ -238,8 +238,8 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
     ),
     "tob.redraw-too-small": (
         "Redraw Rule",
-        "A hand of {count} cards cannot be redrawn 3 cards smaller and still keep 8.",
-        "Eine Hand mit {count} Karten kann nicht 3 Karten kleiner neu gezogen werden.",
+        "A hand of {count:card|cards} cannot be redrawn 3 cards smaller and still keep 8.",
+        "Eine Hand mit {count:Karte|Karten} kann nicht 3 Karten kleiner neu gezogen werden.",
     ),
     "tob.unexplained": (
         "Zugablauf",
@@ -259,5 +259,18 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
 }
 
 
-CATALOG = ViolationCatalog(RULEBOOK, VIOLATIONS)
+ACTIONS: dict[str, tuple[str, str]] = {
+    "redraw": ("redrawing", "Neu ziehen"),
+    "place-down": ("placing a creature face down", "Wesen verdeckt hinlegen"),
+    "shift": ("rearranging creatures on the lanes", "Wesen auf den Lanes umordnen"),
+    "tactic": ("playing a tactic card", "Taktikkarte spielen"),
+    "supply-draw": ("drawing a supply card", "Nachschubkarte ziehen"),
+    "equip": ("equipping a creature", "Wesen ausrüsten"),
+    "activate": ("activating an ability", "Fähigkeit aktivieren"),
+    "trick": ("putting a card on the trick pile", "Karte auf den Trickstapel legen"),
+    "untrick": ("taking a card from the trick pile", "Karte vom Trickstapel nehmen"),
+}
+"""How a violation names each move kind of this game (see `CORE_ACTIONS` for the rest)."""
+
+CATALOG = ViolationCatalog(RULEBOOK, VIOLATIONS, game="trick-or-beat", actions=ACTIONS)
 violation = CATALOG.violation

@@ -1,0 +1,216 @@
+"""The hall's picture of every table, rebuilt from the stream's messages alone.
+
+Each table shows its current game: players, turn, phase, scores (the state the last move on
+the main line recorded), the last move, open violations (not yet decided "stands" or
+"corrected", and not lifted by a card), an open question, the outcome. A message whose place is
+not beyond what the hall already holds for that recording is a duplicate: counted, never
+applied. Rows needing a referee (an open violation or question) sort first.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.hall.naming import Rename
+from companion.hall.wire import EVENT, FINISH, HEADER, NOTHING, Place, TableMessage
+from companion.record.replay import main_line
+from companion.record.store import Event
+
+LINE_KINDS = ("move", "phase")
+
+
+@dataclass
+class TableRow:
+    """One table as the hall knows it."""
+
+    table: str
+    db: str = ""
+    game: int = 0
+    header: dict[str, Any] = field(default_factory=dict)
+    events: list[Event] = field(default_factory=list)
+    state: dict[str, Any] = field(default_factory=dict)
+    last_move: dict[str, Any] | None = None
+    violations: dict[int, dict[str, Any]] = field(default_factory=dict)
+    decided: set[int] = field(default_factory=set)
+    question: dict[str, Any] | None = None
+    outcome: dict[str, Any] | None = None
+    seq: int = 0
+    commit: float = 0.0
+    heard: float = 0.0
+    messages: int = 0
+    notice: str = ""
+    rename: Rename = dict
+
+    @property
+    def alert(self) -> bool:
+        return bool(self.open_violations()) or self.question is not None
+
+    def open_violations(self) -> list[dict[str, Any]]:
+        return [v for s, v in sorted(self.violations.items())
+                if s not in self.decided and not v.get("lifted_by")]
+
+    def start(self, db: str, game: int, header: dict[str, Any]) -> None:
+        self.db, self.game, self.header = db, game, dict(header)
+        self.events, self.state, self.last_move = [], {}, None
+        self.violations, self.decided, self.question, self.outcome = {}, set(), None, None
+        self.seq, self.commit, self.notice = 0, 0.0, ""
+
+    def add(self, event: Event) -> None:
+        self.events.append(event)
+        self.seq, self.commit = event.seq, event.time
+        payload = event.payload
+        if event.kind in LINE_KINDS:
+            self._line_entry(payload)
+        elif event.kind == "correction":
+            self._recompute_line()
+        elif event.kind == "violation":
+            self.violations[event.seq] = {"seq": event.seq, **payload}
+        elif event.kind == "decision":
+            if "violation" in payload:
+                self.decided.add(int(payload["violation"]))
+            if "question" in payload and self.question is not None \
+                    and self.question.get("seq") == int(payload["question"]):
+                self.question = None
+        elif event.kind == "question":
+            self.question = {"seq": event.seq, **payload}
+
+    def _line_entry(self, payload: dict[str, Any]) -> None:
+        state = payload.get("state")
+        if isinstance(state, dict):
+            self.state = dict(state)
+        self.last_move = {"text_en": payload.get("text_en", ""),
+                          "text_de": payload.get("text_de", ""),
+                          "legal": payload.get("legal", True)}
+
+    def _recompute_line(self) -> None:
+        self.state, self.last_move = {}, None
+        for entry in main_line(self.events):
+            self._line_entry(entry.move)
+
+    def to_dict(self) -> dict[str, Any]:
+        players = list(self.header.get("players") or [])
+        named = self.rename
+        scores = self.state.get("scores") or {}
+        return {
+            "table": self.table,
+            "db": self.db,
+            "game_ref": self.game,
+            "game": self.header.get("game", ""),
+            "game_name": _game_name(str(self.header.get("game", ""))),
+            "players": players,
+            "title": self.header.get("title", ""),
+            "url": self.header.get("url", ""),
+            "turn": self.state.get("turn"),
+            "active": self.state.get("active"),
+            "phase": self.state.get("phase"),
+            "phase_name": self.state.get("phase_name"),
+            "scores": [{"seat": seat, "name": _seat_name(seat, players), "value": value}
+                       for seat, value in sorted(scores.items())],
+            "last_move": named(self.last_move) if self.last_move else None,
+            "violations": [named(v) for v in self.open_violations()],
+            "question": named(self.question) if self.question else None,
+            "outcome": named(self.outcome) if self.outcome else None,
+            "seq": self.seq,
+            "commit": self.commit,
+            "heard": self.heard,
+            "messages": self.messages,
+            "alert": self.alert,
+            "notice": self.notice,
+        }
+
+
+def _game_name(game: str) -> str:
+    from companion.games import GAMES
+
+    info = GAMES.get(game)
+    return info.name if info else game
+
+
+def _seat_name(seat: str, players: list[str]) -> str:
+    if seat.startswith("p") and seat[1:].isdigit() and int(seat[1:]) <= len(players):
+        return str(players[int(seat[1:]) - 1])
+    return seat
+
+
+def sort_key(row: dict[str, Any]) -> tuple[int, str]:
+    """Tables needing a referee first, then by name."""
+    return (0 if row["alert"] else 1, str(row["table"]))
+
+
+class HallView:
+    """Every table's row; thread-safe. `listeners` hear each changed row (for the page)."""
+
+    def __init__(self, namer: Callable[[dict[str, Any]], Rename] | None = None) -> None:
+        self.namer = namer
+        self._lock = threading.Lock()
+        self.rows: dict[str, TableRow] = {}
+        self.high: dict[str, Place] = {}
+        self.applied = 0
+        self.duplicates = 0
+        self.stream_seq = 0
+        self.listeners: list[Callable[[dict[str, Any]], None]] = []
+
+    def apply(self, message: TableMessage, stream_seq: int = 0) -> dict[str, Any] | None:
+        """Apply one message; returns the table's new row, or None for a duplicate."""
+        with self._lock:
+            self.stream_seq = max(self.stream_seq, stream_seq)
+            high = self.high.get(message.db, NOTHING)
+            if message.place <= high:
+                self.duplicates += 1
+                return None
+            self.high[message.db] = message.place
+            row = self.rows.setdefault(message.table, TableRow(message.table))
+            current = (row.db, row.game)
+            ours = (message.db, message.place.game)
+            if message.type == HEADER:
+                if ours != current:
+                    row.start(message.db, message.place.game, dict(message.body))
+                    row.rename = self.namer(row.header) if self.namer else dict
+            elif ours != current:
+                pass  # a message of an older recording at this table: counted, not shown
+            elif message.type == EVENT:
+                body = message.body
+                row.add(Event(message.place.game, int(body["seq"]), float(body["time"]),
+                              str(body["kind"]), str(body["source"]), dict(body["payload"])))
+            elif message.type == FINISH:
+                outcome = message.body.get("outcome")
+                row.outcome = dict(outcome) if isinstance(outcome, dict) else None
+            row.messages += 1
+            row.heard = time.time()
+            self.applied += 1
+            data = row.to_dict()
+        for listener in list(self.listeners):
+            listener(data)
+        return data
+
+    def note(self, table: str, text: str) -> dict[str, Any] | None:
+        """A hall remark on a table (a result the tournament could not take, ...)."""
+        with self._lock:
+            row = self.rows.get(table)
+            if row is None or row.notice == text:
+                return None
+            row.notice = text
+            data = row.to_dict()
+        for listener in list(self.listeners):
+            listener(data)
+        return data
+
+    def table(self, name: str) -> dict[str, Any] | None:
+        with self._lock:
+            row = self.rows.get(name)
+            return row.to_dict() if row else None
+
+    def snapshot(self) -> list[dict[str, Any]]:
+        """Every table, those needing a referee first."""
+        with self._lock:
+            rows = [r.to_dict() for r in self.rows.values()]
+        return sorted(rows, key=sort_key)
+
+    def counts(self) -> dict[str, Any]:
+        with self._lock:
+            return {"tables": len(self.rows), "applied": self.applied,
+                    "duplicates": self.duplicates, "stream_seq": self.stream_seq}

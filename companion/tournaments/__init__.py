@@ -1,0 +1,1 @@
+"""Tournaments across several tables (Challengers!), stored beside the games they link."""
