@@ -22,6 +22,7 @@ from typing import Any
 
 import yaml
 
+from companion import safeio
 from companion.errors import DataFileError
 from companion.games import game_info
 from companion.markers.payload import corner_id
@@ -147,14 +148,15 @@ def load_layout(game: str) -> MatLayout:
 def load_layout_file(path: Path, game: str | None = None) -> MatLayout:
     """Read and validate one layout file (for tests and for people editing a mat)."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise LayoutError(path, f"cannot read layout: {exc.strerror or exc}") from exc
+        text = safeio.read_text(path)
+    except safeio.UnsafeInputError as exc:
+        raise LayoutError(path, f"cannot read layout: {exc}") from None
     return parse_layout(text, path, game)
 
 
 def parse_layout(text: str, source: object, game: str | None = None) -> MatLayout:
     try:
+        safeio.check_yaml(text)
         loader = yaml.SafeLoader(text)
         try:
             root = loader.get_single_node()

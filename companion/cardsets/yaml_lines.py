@@ -12,6 +12,7 @@ from typing import Any
 
 import yaml
 
+from companion import safeio
 from companion.errors import DataFileError
 
 
@@ -61,7 +62,7 @@ _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _con
 def load_yaml_text(text: str, path: object) -> Any:
     """Parse `text` (read from `path`); a syntax error names file and line, never a traceback."""
     try:
-        return yaml.load(text, Loader=_LineLoader)
+        return safeio.safe_load(text, _LineLoader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
@@ -75,11 +76,9 @@ def load_yaml_file(path: Path, shown_as: str | None = None) -> Any:
     """Read and parse one YAML file; `shown_as` is the path used in messages."""
     where = shown_as or str(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise YamlSyntaxError(where, f"not UTF-8 text ({exc.reason})") from None
-    except OSError as exc:
-        raise DataFileError(where, f"cannot read: {exc.strerror or exc}") from None
+        text = safeio.read_text(path, where)
+    except safeio.UnsafeInputError as exc:
+        raise DataFileError(where, str(exc).removeprefix(f"{where}: ")) from None
     return load_yaml_text(text, where)
 
 

@@ -36,6 +36,7 @@ from typing import Any
 
 import yaml
 
+from companion import safeio
 from companion.cardsets import DeckList
 from companion.cardsets.yaml_lines import LineMap, load_yaml_file
 from companion.errors import DataFileError
@@ -69,11 +70,9 @@ def read_deck(path: Path, game: str | None = None) -> DeckFile:
     if path.suffix.lower() in YAML_SUFFIXES:
         return _read_yaml(path, game)
     try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise DeckFileError(path, f"not UTF-8 text ({exc.reason})") from None
-    except OSError as exc:
-        raise DeckFileError(path, f"cannot read: {exc.strerror or exc}") from None
+        text = safeio.read_text(path)
+    except safeio.UnsafeInputError as exc:
+        raise DeckFileError(path, str(exc).removeprefix(f"{path}: ")) from None
     return parse_text_deck(text, str(path), game)
 
 

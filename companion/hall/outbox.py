@@ -75,7 +75,10 @@ class Outbox:
             return list(self._games[table])
 
     def header(self, game_id: int, page_url: str) -> dict[str, Any]:
-        return {**self.store.game(game_id).to_dict(), "url": page_url}
+        from companion.record.redact import public_header
+
+        # deck lists in draw order stay on the table's machine (only their sizes travel)
+        return {**public_header(self.store.game(game_id).to_dict()), "url": page_url}
 
     def events(self, game_id: int, after: int) -> list[Event]:
         return self.store.events(game_id, after)

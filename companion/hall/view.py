@@ -65,8 +65,13 @@ class TableRow:
         payload = event.payload
         if event.kind in LINE_KINDS:
             self._line_entry(payload)
-        elif event.kind == "correction":
-            self._recompute_line()
+        elif event.kind in ("correction", "undo", "redo") or (
+                event.kind == "decision" and (payload.get("off") or payload.get("on"))):
+            self._recompute_line()  # the table's log took steps off the line or put them back
+            if event.kind == "decision" and "violation" in payload:
+                self.decided.add(int(payload["violation"]))
+            if event.kind in ("undo", "redo"):
+                self._recompute_open(event)
         elif event.kind == "violation":
             self.violations[event.seq] = {"seq": event.seq, **payload}
         elif event.kind == "decision":
@@ -77,6 +82,9 @@ class TableRow:
                 self.question = None
         elif event.kind == "question":
             self.question = {"seq": event.seq, **payload}
+        elif event.kind == "answer" and self.question is not None \
+                and self.question.get("seq") == payload.get("question"):
+            self.question = None
 
     def _line_entry(self, payload: dict[str, Any]) -> None:
         state = payload.get("state")
@@ -85,6 +93,17 @@ class TableRow:
         self.last_move = {"text_en": payload.get("text_en", ""),
                           "text_de": payload.get("text_de", ""),
                           "legal": payload.get("legal", True)}
+
+    def _recompute_open(self, event: Event) -> None:
+        """After undo/redo: violations and decisions of inputs now taken back do not count."""
+        from companion.record.store import decisions_of, undone_inputs
+
+        undone = undone_inputs(self.events)
+        self.violations = {e.seq: {"seq": e.seq, **e.payload} for e in self.events
+                           if e.kind == "violation" and e.payload.get("input") not in undone}
+        self.decided = set(decisions_of(self.events))
+        if self.question is not None and self.question.get("input") in undone:
+            self.question = None
 
     def _recompute_line(self) -> None:
         self.state, self.last_move = {}, None

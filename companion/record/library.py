@@ -14,6 +14,7 @@ from typing import Any
 
 from companion.errors import CompanionError
 from companion.games import GAMES
+from companion.record.redact import public_header
 from companion.record.store import GameHeader, Store
 
 STATUSES = ("live", "finished", "abandoned", "interrupted")
@@ -96,7 +97,7 @@ def rows(store: Store, query: Query | None = None, live_id: int | None = None
             if not all(word in haystack for word in query.text.lower().split()):
                 continue
         found.append({
-            **h.to_dict(),
+            **public_header(h.to_dict()),  # deck lists in draw order stay in the file
             "name": game_name(h.game),
             "status": status,
             "events": sum(kinds.values()),

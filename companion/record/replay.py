@@ -14,6 +14,7 @@ from typing import Any
 from companion.record.store import Event, decisions_of
 
 LINE_KINDS = ("move", "phase")
+TOGGLE_KINDS = ("undo", "redo", "decision")
 
 
 @dataclass
@@ -46,36 +47,58 @@ class LineEntry:
 
 
 def main_line(events: Sequence[Event]) -> list[LineEntry]:
-    """Moves and phase changes in order, each correction standing in for its target."""
-    entries: list[LineEntry] = []
-    by_seq: dict[int, LineEntry] = {}
+    """Moves and phase changes in order, as the log's own undo, redo and decisions left them.
+
+    A step goes off the line when an `undo` or a "corrected" `decision` lists it in `off`,
+    and back (in its old place) when a `redo` or a changed decision lists it in `on`. Older
+    recordings use `correction` events: a replacement stands in for its target, no
+    replacement removes it.
+    """
+    entries: dict[int, LineEntry] = {}
+    on: dict[int, bool] = {}
+    where: dict[int, int] = {}  # event seq -> the line position it holds
     decisions = decisions_of(events)
     for e in events:
         if e.kind in LINE_KINDS:
-            entry = LineEntry(event=e, move=dict(e.payload))
-            entries.append(entry)
-            by_seq[e.seq] = entry
+            entries[e.seq] = LineEntry(event=e, move=dict(e.payload))
+            on[e.seq] = True
+            where[e.seq] = e.seq
         elif e.kind == "correction":
-            target = by_seq.get(int(e.payload.get("target", -1)))
-            replacement = e.payload.get("replacement")
-            if target is None:
+            pos = where.get(_int(e.payload.get("target")))
+            if pos is None or not on.get(pos):
                 continue
-            index = entries.index(target)
-            if replacement:
-                fixed = LineEntry(event=e, move=dict(replacement), corrected_from=target.event)
-                entries[index] = fixed
-                by_seq[e.seq] = fixed
+            replacement = e.payload.get("replacement")
+            if isinstance(replacement, dict) and replacement:
+                entries[pos] = LineEntry(event=e, move=dict(replacement),
+                                         corrected_from=entries[pos].event)
+                where[e.seq] = pos
             else:
-                del entries[index]
-            by_seq.pop(target.event.seq, None)
+                on[pos] = False
+        elif e.kind in TOGGLE_KINDS:
+            for flag, key in ((False, "off"), (True, "on")):
+                for seq in _ints(e.payload.get(key)):
+                    pos = where.get(seq)
+                    if pos is not None:
+                        on[pos] = flag
         elif e.kind == "violation":
-            owner = by_seq.get(int(e.payload.get("move_seq", -1)))
-            if owner is not None:
-                owner.violations.append(e)
-                owner.decisions = decisions
-    for entry in entries:
+            pos = where.get(_int(e.payload.get("move_seq")))
+            if pos is not None:
+                entries[pos].violations.append(e)
+    line = [entries[pos] for pos in sorted(entries) if on[pos]]
+    for entry in line:
         entry.decisions = decisions
-    return entries
+    return line
+
+
+def _int(value: Any) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return -1
+
+
+def _ints(value: Any) -> list[int]:
+    return [_int(v) for v in value] if isinstance(value, list) else []
 
 
 def describe(payload: dict[str, Any], lang: str = "en") -> str:

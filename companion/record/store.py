@@ -13,10 +13,12 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import sqlite_utils
 
@@ -24,19 +26,31 @@ from companion.errors import CompanionError
 from companion.snapshot import TableSnapshot
 
 EVENT_KINDS = (
+    # what the engine and the interpreter made of an input (written with it, never alone)
     "move",
     "violation",
-    "decision",
-    "correction",
     "question",
     "phase",
+    # inputs: each is written first and then applied from the record
+    "observation",
+    "action",
+    "answer",
+    "decision",
+    "undo",
+    "redo",
+    # old recordings only: a correction that replaces or removes a move
+    "correction",
+    # not part of the game: camera health, notes
     "camera",
     "note",
 )
+INPUT_KINDS = ("observation", "action", "answer", "decision", "undo", "redo")
 EVENT_SOURCES = ("camera", "person", "automatic")
 DECISIONS = ("stands", "corrected")
+SCHEMA_VERSION = 2
+EVENT_CHUNK = 1000
 
-_SCHEMA = """
+_SCHEMA_V1 = """
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
     game TEXT NOT NULL,
@@ -77,6 +91,17 @@ CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
 BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
 """
 
+# version -> the statements that bring a library from version-1 to version (one transaction
+# each). Version 1 is the first released schema; files from before PRAGMA user_version read 0
+# and have exactly that schema.
+_MIGRATIONS: dict[int, tuple[str, ...]] = {
+    1: (_SCHEMA_V1,),
+    2: ("ALTER TABLE games ADD COLUMN config TEXT",),
+}
+_OUR_TABLES = frozenset({"games", "events"})
+_COMPANION_PREFIXES = ("games", "events", "snapshots", "keyframes", "tournament", "sqlite_")
+"""Tables the companion itself keeps in a library (the hall adds its tournaments)."""
+
 
 class RecordError(CompanionError):
     """A recording that cannot be opened or an event that cannot be stored."""
@@ -86,9 +111,40 @@ class GameNotFoundError(RecordError):
     """A game id that is not in the library."""
 
 
+class WriteFailedError(RecordError):
+    """The library refused a write (disk full, read-only, I/O error): nothing was stored.
+
+    `reason_en`/`reason_de` say why in a few words, for the page's "recording paused" line.
+    """
+
+    def __init__(self, path: Path, exc: BaseException) -> None:
+        self.reason_en, self.reason_de = write_failure_reason(exc)
+        super().__init__(f"{path}: not recorded ({self.reason_en}): {exc}")
+
+
+def write_failure_reason(exc: BaseException) -> tuple[str, str]:
+    """A short name for why SQLite could not write, in English and German."""
+    text = str(exc).lower()
+    code = getattr(exc, "sqlite_errorcode", None)
+    if "full" in text or code == sqlite3.SQLITE_FULL:
+        return "disk full", "Speicher voll"
+    if "readonly" in text or "read-only" in text or code == sqlite3.SQLITE_READONLY:
+        return "read-only storage", "Speicher schreibgeschützt"
+    if "locked" in text or "busy" in text:
+        return "library busy", "Bibliothek belegt"
+    if "i/o" in text or "disk" in text:
+        return "disk error", "Speicherfehler"
+    return "database error", "Datenbankfehler"
+
+
 @dataclass(frozen=True)
 class GameHeader:
-    """What a recorded game is: needed to replay it with the same rules and cards."""
+    """What a recorded game is: needed to replay it with the same rules and cards.
+
+    `config` is the engine's full game config (decks in draw order included): what `--resume`
+    rebuilds the game from. It never leaves the server on a web page. `damaged` names what
+    could not be read back from a broken row (the rest of the library stays readable).
+    """
 
     game: str
     players: tuple[str, ...]
@@ -100,9 +156,11 @@ class GameHeader:
     started: str = ""
     finished: str | None = None
     outcome: Any = None
+    config: Mapping[str, Any] | None = None
+    damaged: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data = {
             "id": self.id,
             "game": self.game,
             "players": list(self.players),
@@ -114,6 +172,9 @@ class GameHeader:
             "finished": self.finished,
             "outcome": self.outcome,
         }
+        if self.damaged:
+            data["damaged"] = self.damaged
+        return data
 
 
 @dataclass(frozen=True)
@@ -141,23 +202,133 @@ def _now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-class Store:
-    """A library of recorded games in one SQLite file; safe to share between threads."""
+def _check_folder(path: Path) -> None:
+    folder = path.parent
+    if not folder.exists():
+        raise RecordError(f"{path}: the folder {folder} does not exist")
+    if not folder.is_dir():
+        raise RecordError(f"{path}: {folder} is not a folder")
 
-    def __init__(self, path: str | Path) -> None:
+
+def _open_error(path: Path, exc: sqlite3.Error, read_only: bool) -> RecordError:
+    text = str(exc)
+    if isinstance(exc, sqlite3.DatabaseError) and "not a database" in text:
+        return RecordError(f"{path}: not a game library (the file is not an SQLite database)")
+    if not read_only and ("readonly" in text or "unable to open" in text):
+        return RecordError(
+            f"{path}: cannot write the game library here (read-only medium or no permission);"
+            " use --db to record somewhere else"
+        )
+    return RecordError(f"{path}: not a game library ({text})")
+
+
+class Store:
+    """A library of recorded games in one SQLite file; safe to share between threads.
+
+    `read_only=True` opens the file with a `mode=ro` URI: nothing is created, migrated or
+    written (replay, export and review of a library on read-only media). Writing opens create
+    the file when missing and bring an older file up to `SCHEMA_VERSION` (PRAGMA user_version).
+    """
+
+    def __init__(self, path: str | Path, read_only: bool = False) -> None:
         self.path = Path(path)
+        self.read_only = read_only
+        self._lock = threading.RLock()
+        self._txn_depth = 0
+        _check_folder(self.path)
+        conn = self._connect_read_only() if read_only else self._connect_writable()
+        self._conn = conn
+        self.db = sqlite_utils.Database(conn)
+        self.columns = {
+            row[1] for row in conn.execute("PRAGMA table_info(games)").fetchall()
+        }
+
+    # --- opening -----------------------------------------------------------------------------
+
+    def _connect_writable(self) -> sqlite3.Connection:
         try:
             conn = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise _open_error(self.path, exc, read_only=False) from None
+        try:
+            tables = _tables(conn)
+            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            foreign = {t for t in tables if not t.startswith(_COMPANION_PREFIXES)}
+            if foreign and not tables >= _OUR_TABLES:
+                raise RecordError(
+                    f"{self.path}: an SQLite database of something else (tables:"
+                    f" {', '.join(sorted(foreign)[:5])}), not a game library; nothing was changed"
+                )
+            if version > SCHEMA_VERSION:
+                raise RecordError(
+                    f"{self.path}: written by a newer companion (library version {version},"
+                    f" this one reads up to {SCHEMA_VERSION})"
+                )
             # WAL + NORMAL: each commit is in the file's log before append() returns, so a
             # killed process loses nothing; only a power cut may lose the last moments.
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
-            conn.executescript(_SCHEMA)
-        except sqlite3.DatabaseError as exc:
-            raise RecordError(f"{self.path}: not a game library ({exc})") from None
-        self._lock = threading.RLock()
-        self._conn = conn
-        self.db = sqlite_utils.Database(conn)
+            self._migrate(conn, max(version, 1 if tables >= _OUR_TABLES else 0))
+        except sqlite3.Error as exc:
+            conn.close()
+            raise _open_error(self.path, exc, read_only=False) from None
+        except RecordError:
+            conn.close()
+            raise
+        return conn
+
+    def _migrate(self, conn: sqlite3.Connection, version: int) -> None:
+        for target in range(version + 1, SCHEMA_VERSION + 1):
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                for script in _MIGRATIONS[target]:
+                    for statement in _statements(script):
+                        conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {target}")
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+
+    def _connect_read_only(self) -> sqlite3.Connection:
+        if not self.path.exists():
+            raise RecordError(f"{self.path}: no such game library")
+        if not self.path.is_file():
+            raise RecordError(f"{self.path}: not a file")
+        uri = "file:" + quote(str(self.path.resolve())) + "?mode=ro"
+        conn: sqlite3.Connection | None = None
+        last: sqlite3.Error | None = None
+        # a WAL library on read-only media cannot get its -shm file: open it as immutable
+        for query in ("?mode=ro", "?mode=ro&immutable=1"):
+            try:
+                uri = "file:" + quote(str(self.path.resolve())) + query
+                conn = sqlite3.connect(uri, uri=True, check_same_thread=False,
+                                       isolation_level=None)
+                tables = _tables(conn)
+                break
+            except sqlite3.Error as exc:
+                last = exc
+                if conn is not None:
+                    conn.close()
+                conn = None
+        if conn is None:
+            assert last is not None
+            raise _open_error(self.path, last, read_only=True) from None
+        if not tables >= _OUR_TABLES:
+            conn.close()
+            raise RecordError(
+                f"{self.path}: an SQLite database but not a game library"
+                f" (no {' or '.join(sorted(_OUR_TABLES - tables))} table)"
+            )
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        if version > SCHEMA_VERSION:
+            conn.close()
+            raise RecordError(
+                f"{self.path}: written by a newer companion (library version {version},"
+                f" this one reads up to {SCHEMA_VERSION})"
+            )
+        return conn
 
     def close(self) -> None:
         with self._lock:
@@ -169,7 +340,58 @@ class Store:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    @property
+    def schema_version(self) -> int:
+        with self._lock:
+            return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
+
     # --- writing -----------------------------------------------------------------------------
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Everything written inside is committed together or not at all.
+
+        A failed commit (disk full, read-only, I/O error) is rolled back and raised as
+        `WriteFailedError`; nested uses join the outer transaction.
+        """
+        with self._lock:
+            if self._txn_depth:
+                self._txn_depth += 1
+                try:
+                    yield
+                finally:
+                    self._txn_depth -= 1
+                return
+            self._write("BEGIN IMMEDIATE")
+            self._txn_depth = 1
+            try:
+                yield
+                self._write("COMMIT")
+            except BaseException:
+                self._rollback()
+                raise
+            finally:
+                self._txn_depth = 0
+
+    def _rollback(self) -> None:
+        try:
+            if self._conn.in_transaction:
+                self._conn.execute("ROLLBACK")
+        except sqlite3.Error:  # a rollback on a broken disk may fail too; SQLite recovers
+            pass
+
+    def _write(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> sqlite3.Cursor:
+        """One write statement; SQLite's refusals become `WriteFailedError`."""
+        if self.read_only:
+            raise RecordError(f"{self.path}: opened read-only")
+        try:
+            return self._conn.execute(sql, params)
+        except sqlite3.IntegrityError:
+            raise
+        except (sqlite3.OperationalError, sqlite3.DatabaseError) as exc:
+            if not self._txn_depth:
+                self._rollback()
+            raise WriteFailedError(self.path, exc) from None
 
     def start_game(self, header: GameHeader) -> int:
         row = {
@@ -182,12 +404,14 @@ class Store:
             "finished": None,
             "outcome": None,
             "title": header.title,
+            "config": None if header.config is None else json.dumps(
+                dict(header.config), sort_keys=True),
         }
         with self._lock:
-            cursor = self._conn.execute(
+            cursor = self._write(
                 "INSERT INTO games (game, players, cardsets, ruleset_version, seed, started,"
-                " finished, outcome, title) VALUES (:game, :players, :cardsets,"
-                " :ruleset_version, :seed, :started, :finished, :outcome, :title)",
+                " finished, outcome, title, config) VALUES (:game, :players, :cardsets,"
+                " :ruleset_version, :seed, :started, :finished, :outcome, :title, :config)",
                 row,
             )
             return int(cursor.lastrowid or 0)
@@ -200,21 +424,26 @@ class Store:
         payload: Mapping[str, Any],
         at: float | None = None,
     ) -> Event:
-        """Add one event at the end of the game's log and commit it at once."""
+        """Add one event at the end of the game's log (committed at once, or with the
+        surrounding `transaction()`)."""
         if kind not in EVENT_KINDS:
             raise RecordError(f"unknown event kind {kind!r}; known: {', '.join(EVENT_KINDS)}")
         if source not in EVENT_SOURCES:
             raise RecordError(f"unknown event source {source!r}; known: {', '.join(EVENT_SOURCES)}")
         stamp = time.time() if at is None else float(at)
         body = dict(payload)
-        text = json.dumps(body, sort_keys=True, ensure_ascii=False)
+        try:
+            text = json.dumps(body, sort_keys=True, ensure_ascii=False, allow_nan=False)
+            text.encode("utf-8")
+        except (TypeError, ValueError) as exc:
+            raise RecordError(f"event payload cannot be stored: {exc}") from None
         with self._lock:
             self._require_game(game_id)
             (last,) = self._conn.execute(
                 "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,)
             ).fetchone()
             seq = int(last) + 1
-            self._conn.execute(
+            self._write(
                 "INSERT INTO events (game_id, seq, time, kind, source, payload)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
                 (game_id, seq, stamp, kind, source, text),
@@ -224,14 +453,14 @@ class Store:
     def save_snapshot(self, game_id: int, seq: int, snapshot: TableSnapshot) -> None:
         """The visible table as it was after event `seq` (for the review page's mat)."""
         with self._lock:
-            self._conn.execute(
+            self._write(
                 "INSERT OR REPLACE INTO snapshots (game_id, seq, snapshot) VALUES (?, ?, ?)",
                 (game_id, seq, snapshot.to_json()),
             )
 
     def save_keyframe(self, game_id: int, seq: int, jpeg: bytes) -> None:
         with self._lock:
-            self._conn.execute(
+            self._write(
                 "INSERT OR REPLACE INTO keyframes (game_id, seq, jpeg) VALUES (?, ?, ?)",
                 (game_id, seq, sqlite3.Binary(jpeg)),
             )
@@ -239,16 +468,24 @@ class Store:
     def finish(self, game_id: int, outcome: Any) -> None:
         with self._lock:
             self._require_game(game_id)
-            self._conn.execute(
+            self._write(
                 "UPDATE games SET finished = ?, outcome = ? WHERE id = ?",
                 (_now_iso(), json.dumps(outcome, sort_keys=True), game_id),
+            )
+
+    def unfinish(self, game_id: int) -> None:
+        """The winning step was undone: the game is open again."""
+        with self._lock:
+            self._require_game(game_id)
+            self._write(
+                "UPDATE games SET finished = NULL, outcome = NULL WHERE id = ?", (game_id,)
             )
 
     def set_title(self, game_id: int, title: str) -> None:
         """Name a game ("Friday final"); the header is not part of the append-only log."""
         with self._lock:
             self._require_game(game_id)
-            self._conn.execute("UPDATE games SET title = ? WHERE id = ?", (title, game_id))
+            self._write("UPDATE games SET title = ? WHERE id = ?", (title, game_id))
 
     # --- reading -----------------------------------------------------------------------------
 
@@ -264,26 +501,85 @@ class Store:
             raise GameNotFoundError(f"{self.path}: no game with id {game_id}")
         return _header(rows[0])
 
-    def events(self, game_id: int, after: int = 0) -> list[Event]:
-        return list(self.iter_events(game_id, after))
+    def latest_open(self, game: str | None = None) -> GameHeader | None:
+        """The most recent unfinished game (of `game`), for `--resume`."""
+        for header in reversed(self.games()):
+            if header.finished is None and (game is None or header.game == game):
+                return header
+        return None
 
-    def iter_events(self, game_id: int, after: int = 0) -> Iterator[Event]:
+    def count_events(self, game_id: int) -> int:
+        with self._lock:
+            (n,) = self._conn.execute(
+                "SELECT COUNT(*) FROM events WHERE game_id = ?", (game_id,)).fetchone()
+        return int(n)
+
+    def events(self, game_id: int, after: int = 0, limit: int | None = None) -> list[Event]:
+        return list(self.iter_events(game_id, after, limit))
+
+    def iter_events(
+        self, game_id: int, after: int = 0, limit: int | None = None
+    ) -> Iterator[Event]:
+        """Events after seq `after` in order, read in chunks (a long game never sits in
+        memory twice)."""
         with self._lock:
             self._require_game(game_id)
-            rows = self._conn.execute(
-                "SELECT seq, time, kind, source, payload FROM events"
-                " WHERE game_id = ? AND seq > ? ORDER BY seq",
-                (game_id, after),
-            ).fetchall()
-        for seq, stamp, kind, source, payload in rows:
-            yield Event(game_id, int(seq), float(stamp), kind, source, json.loads(payload))
+        left = -1 if limit is None else int(limit)
+        cursor = after
+        while left != 0:
+            chunk = EVENT_CHUNK if left < 0 else min(left, EVENT_CHUNK)
+            with self._lock:
+                rows = self._conn.execute(
+                    "SELECT seq, time, kind, source, payload FROM events"
+                    " WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+                    (game_id, cursor, chunk),
+                ).fetchall()
+            for seq, stamp, kind, source, payload in rows:
+                yield Event(game_id, int(seq), _float(stamp), str(kind), str(source),
+                            _payload(payload))
+            if len(rows) < chunk:
+                return
+            cursor = int(rows[-1][0])
+            if left > 0:
+                left -= len(rows)
 
-    def snapshots(self, game_id: int) -> dict[int, TableSnapshot]:
+    def log_stamp(self, game_id: int) -> tuple[int, int]:
+        """(last seq, number of events): changes whenever the game's log grows."""
+        with self._lock:
+            last, count = self._conn.execute(
+                "SELECT COALESCE(MAX(seq), 0), COUNT(*) FROM events WHERE game_id = ?",
+                (game_id,)).fetchone()
+        return int(last), int(count)
+
+    def snapshots(self, game_id: int, upto: int | None = None, since: int = 0
+                  ) -> dict[int, TableSnapshot]:
+        """Saved tables with since < seq <= upto."""
         with self._lock:
             rows = self._conn.execute(
-                "SELECT seq, snapshot FROM snapshots WHERE game_id = ? ORDER BY seq", (game_id,)
+                "SELECT seq, snapshot FROM snapshots WHERE game_id = ? AND seq > ?"
+                " AND seq <= ? ORDER BY seq", (game_id, since, 2**62 if upto is None else upto)
             ).fetchall()
-        return {int(seq): TableSnapshot.from_json(text) for seq, text in rows}
+        found: dict[int, TableSnapshot] = {}
+        for seq, text in rows:
+            snapshot = _snapshot(text)
+            if snapshot is not None:  # a damaged row: that step shows the mat before it
+                found[int(seq)] = snapshot
+        return found
+
+    def snapshot_seqs(self, game_id: int) -> list[int]:
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT seq FROM snapshots WHERE game_id = ? ORDER BY seq", (game_id,)
+            ).fetchall()
+        return [int(r[0]) for r in rows]
+
+    def snapshot_at(self, game_id: int, seq: int) -> TableSnapshot | None:
+        """The table as saved at or last before event `seq`."""
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT snapshot FROM snapshots WHERE game_id = ? AND seq <= ?"
+                " ORDER BY seq DESC LIMIT 1", (game_id, seq)).fetchone()
+        return _snapshot(row[0]) if row else None
 
     def keyframe_seqs(self, game_id: int) -> list[int]:
         with self._lock:
@@ -297,7 +593,8 @@ class Store:
             row = self._conn.execute(
                 "SELECT jpeg FROM keyframes WHERE game_id = ? AND seq = ?", (game_id, seq)
             ).fetchone()
-        return bytes(row[0]) if row else None
+        return bytes(row[0]) if row and isinstance(row[0], bytes | bytearray | memoryview) \
+            else None
 
     def event_counts(self) -> dict[int, dict[str, int]]:
         """Per game, how many events of each kind it holds (for the list of games)."""
@@ -316,33 +613,133 @@ class Store:
             raise GameNotFoundError(f"{self.path}: no game with id {game_id}")
 
 
+def _statements(script: str) -> list[str]:
+    """The complete SQL statements of `script` (triggers keep their inner semicolons)."""
+    out: list[str] = []
+    current = ""
+    for line in script.splitlines(keepends=True):
+        current += line
+        if sqlite3.complete_statement(current):
+            out.append(current.strip())
+            current = ""
+    if current.strip():
+        out.append(current.strip())
+    return out
+
+
+def _tables(conn: sqlite3.Connection) -> set[str]:
+    return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+
+
+def _snapshot(text: Any) -> TableSnapshot | None:
+    try:
+        return TableSnapshot.from_json(text)
+    except (TypeError, ValueError, KeyError, AttributeError):
+        return None
+
+
+def _float(value: Any) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return 0.0
+
+
+def _payload(text: Any) -> dict[str, Any]:
+    """An event's payload; a damaged row reads as {"damaged": why} instead of failing."""
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError) as exc:
+        return {"damaged": f"payload is not JSON ({exc})"}
+    if not isinstance(value, dict):
+        return {"damaged": f"payload is {type(value).__name__}, not an object"}
+    return value
+
+
+def _json_field(row: Mapping[str, Any], key: str, kind: type, default: Any,
+                problems: list[str]) -> Any:
+    raw = row.get(key)
+    if raw is None:
+        return default
+    try:
+        value = json.loads(raw)
+    except (TypeError, ValueError):
+        problems.append(f"{key} is not JSON")
+        return default
+    if not isinstance(value, kind):
+        problems.append(f"{key} is {type(value).__name__}, not {kind.__name__}")
+        return default
+    return value
+
+
 def _header(row: Mapping[str, Any]) -> GameHeader:
+    problems: list[str] = []
+    players = _json_field(row, "players", list, [], problems)
+    cardsets = _json_field(row, "cardsets", dict, {}, problems)
+    raw_outcome = row.get("outcome")
+    outcome: Any = None
+    if raw_outcome:
+        try:
+            outcome = json.loads(raw_outcome)
+        except (TypeError, ValueError):
+            problems.append("outcome is not JSON")
+            outcome = {"reason_en": "unreadable outcome"}
+    config = _json_field(row, "config", dict, None, problems)
+    seed = row.get("seed")
+    if seed is not None and not isinstance(seed, int):
+        problems.append("seed is not a number")
+        seed = None
+
+    def text(key: str) -> str:
+        value = row.get(key)
+        return value if isinstance(value, str) else ("" if value is None else str(value))
+
     return GameHeader(
         id=int(row["id"]),
-        game=row["game"],
-        players=tuple(json.loads(row["players"])),
-        cardsets=json.loads(row["cardsets"]),
-        ruleset_version=row["ruleset_version"],
-        seed=row["seed"],
-        title=row["title"] or "",
-        started=row["started"],
-        finished=row["finished"],
-        outcome=json.loads(row["outcome"]) if row["outcome"] else None,
+        game=text("game"),
+        players=tuple(str(p) for p in players),
+        cardsets=cardsets,
+        ruleset_version=text("ruleset_version"),
+        seed=seed,
+        title=text("title"),
+        started=text("started"),
+        finished=row["finished"] if isinstance(row.get("finished"), str) else None,
+        outcome=outcome,
+        config=config,
+        damaged="; ".join(problems),
     )
 
 
 def open_existing(path: str | Path) -> Store:
-    """Open a library that must already exist (for replay and export: never create one)."""
+    """Open a library that must already exist, read-only (replay, export: never write)."""
     p = Path(path)
-    if not p.is_file():
+    if not p.parent.exists():
+        raise RecordError(f"{p}: the folder {p.parent} does not exist")
+    if not p.exists():
         raise RecordError(f"{p}: no such game library")
-    return Store(p)
+    return Store(p, read_only=True)
+
+
+def undone_inputs(events: Sequence[Event]) -> set[int]:
+    """Seqs of the inputs that the log's undo and redo events leave taken back."""
+    undone: set[int] = set()
+    for e in events:
+        if e.kind in ("undo", "redo"):
+            seqs = e.payload.get("inputs")
+            if isinstance(seqs, list):
+                chosen = {s for s in seqs if isinstance(s, int)}
+                undone = undone | chosen if e.kind == "undo" else undone - chosen
+    return undone
 
 
 def decisions_of(events: Sequence[Event]) -> dict[int, str]:
-    """The latest decision per violation seq ("stands" or "corrected")."""
+    """The latest decision per violation seq ("stands" or "corrected"); undone ones left out."""
+    undone = undone_inputs(events)
     found: dict[int, str] = {}
     for e in events:
-        if e.kind == "decision" and "violation" in e.payload:
-            found[int(e.payload["violation"])] = str(e.payload["decision"])
+        if e.kind == "decision" and "violation" in e.payload and e.seq not in undone:
+            try:
+                found[int(e.payload["violation"])] = str(e.payload["decision"])
+            except (TypeError, ValueError):
+                continue
     return found

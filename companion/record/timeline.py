@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.record.redact import hidden_uids, mask, public_header, visible_uids
 from companion.record.replay import describe, main_line
 from companion.record.store import Event, GameHeader, Store, decisions_of
 from companion.record.wording import CardInfo, Namer, safe_card_lookup, safe_layout, table_view
@@ -56,6 +57,10 @@ def step_text(event: Event, namer: Namer, lang: str,
     return said
 
 
+SILENT_KINDS = ("observation", "action")
+"""Inputs a timeline shows through what they led to (the mat, the moves)."""
+
+
 def timeline(
     store: Store,
     game_id: int,
@@ -63,10 +68,14 @@ def timeline(
     info: CardInfo | None = None,
     after: int = 0,
     limit: int | None = None,
+    redact: bool = False,
 ) -> list[dict[str, Any]]:
     """The events after seq `after` (at most `limit` of them) in order, each with the mat as
-    it was then and the nearest keyframe."""
+    it was then and the nearest keyframe. `redact`: cards nobody had seen face up on the table
+    yet (deck order, hands) read "?" (for anything shown on a web page)."""
     header = store.game(game_id)
+    hidden = hidden_uids(header) if redact else frozenset()
+    seen: set[str] = set()
     events = store.events(game_id)
     snapshots = store.snapshots(game_id)
     keyframes = set(store.keyframe_seqs(game_id))
@@ -80,12 +89,17 @@ def timeline(
     frame: int | None = None
     earlier: dict[int, Event] = {}
     for e in events:
+        if hidden:
+            seen |= visible_uids(e, snapshots.get(e.seq))
+            if hidden - seen:
+                e = Event(e.game_id, e.seq, e.time, e.kind, e.source,
+                          mask(e.payload, hidden - seen))
         earlier[e.seq] = e
         if e.seq in snapshots:
             table = table_view(snapshots[e.seq], info)
         if e.seq in keyframes:
             frame = e.seq
-        if e.seq <= after:
+        if e.seq <= after or e.kind in SILENT_KINDS:
             continue
         if limit is not None and len(steps) >= limit:
             break
@@ -129,6 +143,9 @@ def game_record(
     info: CardInfo | None = None,
     live_id: int | None = None,
     static: bool = False,
+    after: int = 0,
+    limit: int | None = None,
+    redact: bool = False,
 ) -> dict[str, Any]:
     """What the review page (and the HTML export) shows of one game: header with status,
     result and notes in plain words, the mat, every step and the cards that appear."""
@@ -141,14 +158,14 @@ def game_record(
     if info is None:
         info = safe_card_lookup(header.game, inline_cards(header))
     namer = Namer(info, header.players, layout)
-    shown = header.to_dict()
+    shown = public_header(header.to_dict()) if redact else header.to_dict()
     if shown.get("outcome"):
         shown["outcome"] = namer.payload(shown["outcome"])
     shown["status"] = library.status_of(header, live_id)
     shown["notes"] = [{"en": namer.text(n, "en"), "de": namer.text(n, "de")}
                       for n in library.notes_of(store, game_id)]
     shown["started_label"] = started_label(header.started)
-    steps = timeline(store, game_id, layout, info)
+    steps = timeline(store, game_id, layout, info, after, limit, redact)
     return {"header": shown, "layout": dict(layout) if layout else None, "steps": steps,
             "cards": cards_of(steps, info), "name": library.game_name(header.game),
             "static": static}

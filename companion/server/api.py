@@ -5,19 +5,25 @@ Every POST is validated before anything changes; bad input is a 4xx JSON `{"erro
 
 from __future__ import annotations
 
+import re
+import threading
 from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request, stream_with_context
 
-from companion.record.export import export_dict
+from companion.record.redact import game_index, public_header
 from companion.record.store import Store
+from companion.safeio import UnsafeInputError, parse_json
 from companion.server.bus import sse_stream
+from companion.server.httpd import MAX_STREAMS
 from companion.server.session import LiveSession
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 MAX_TEXT = 200
+_STREAMS = threading.BoundedSemaphore(MAX_STREAMS)
+CLIENT_ID = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 
 
 def _session() -> LiveSession:
@@ -32,26 +38,49 @@ def _store() -> Store:
 
 
 def _body() -> Mapping[str, Any]:
-    """The JSON object of a POST. JSON only: a form post from another web site (which a
-    browser sends without asking) must not be able to press the referee's buttons."""
+    """The JSON object of a POST, within limits (nesting, numbers, text). JSON only: a form
+    post from another web site (which a browser sends without asking) must not be able to
+    press the referee's buttons."""
     if not request.is_json:
         abort(415, description="send a JSON object (Content-Type: application/json)")
-    body = request.get_json(silent=True)
-    if body is None:
-        abort(400, description="the request body is not valid JSON")
+    raw = request.get_data(cache=True)
+    if not raw.strip():
+        abort(400, description="the request body is not valid JSON (it is empty)")
+    try:
+        body = parse_json(raw)
+    except UnsafeInputError as exc:
+        message = str(exc)
+        if "not valid JSON" in message:
+            message = f"the request body is not valid JSON ({message.split('(', 1)[-1]}"
+        abort(400, description=message)
     if not isinstance(body, dict):
         abort(400, description="the request body must be a JSON object")
     return body
 
 
-def _int(body: Mapping[str, Any], key: str) -> int:
+def _client_id(body: Mapping[str, Any]) -> str | None:
+    """The client's own id for this request: a repeated request is answered, not applied."""
+    value = body.get("id")
+    if value is None:
+        return None
+    if not isinstance(value, str) or not CLIENT_ID.fullmatch(value):
+        abort(400, description="'id' must be 1-64 letters, digits or _.:- (a request id)")
+    return value
+
+
+def _int(body: Mapping[str, Any], key: str, low: int = 0, high: int = 2**31) -> int:
     value = body.get(key)
     if isinstance(value, bool) or value is None:
         abort(400, description=f"{key!r} is required and must be a whole number")
-    try:
-        return int(value)
-    except (TypeError, ValueError):
+    if isinstance(value, float):
         abort(400, description=f"{key!r} must be a whole number, not {value!r}")
+    if isinstance(value, str) and re.fullmatch(r"-?\d{1,10}", value.strip()):
+        value = int(value)
+    if not isinstance(value, int):
+        abort(400, description=f"{key!r} must be a whole number, not {value!r}")
+    if not low <= value <= high:
+        abort(400, description=f"{key!r} must be {low}..{high}, not {value}")
+    return value
 
 
 def _text(body: Mapping[str, Any], key: str, required: bool = False) -> str | None:
@@ -66,6 +95,10 @@ def _text(body: Mapping[str, Any], key: str, required: bool = False) -> str | No
     if len(text) > MAX_TEXT:
         abort(400, description=f"{key!r} is longer than {MAX_TEXT} characters")
     return text
+
+
+def _ok(result: Mapping[str, Any] | None = None, **extra: Any) -> Any:
+    return jsonify(ok=True, **{k: v for k, v in (result or {}).items()}, **extra)
 
 
 @bp.get("/state")
@@ -84,6 +117,8 @@ def stream() -> Response:
         except ValueError:
             abort(400, description=f"Last-Event-ID must be a number, not {raw!r}")
     limit = request.args.get("limit", type=int)
+    if not _STREAMS.acquire(blocking=False):
+        abort(503, description="too many live pages open at once: close one and reload")
     body = sse_stream(
         session.bus,
         last_id,
@@ -91,41 +126,48 @@ def stream() -> Response:
         heartbeat_s=float(current_app.config["HEARTBEAT_S"]),
         max_messages=limit,
     )
-    return Response(
+    response = Response(
         stream_with_context(body),
         mimetype="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
+    response.call_on_close(_STREAMS.release)  # the server closes every response it sent
+    return response
 
 
-@bp.post("/violations/<int:seq>/decision")
+@bp.post("/violations/<id:seq>/decision")
 def decide(seq: int) -> Any:
     body = _body()
     decision = _text(body, "decision", required=True)
-    _session().decide(seq, str(decision))
-    return jsonify(ok=True, seq=_session().state()["seq"])
+    return _ok(_session().decide(seq, str(decision), _client_id(body)))
 
 
-@bp.post("/questions/<int:seq>/answer")
+@bp.post("/questions/<id:seq>/answer")
 def answer(seq: int) -> Any:
-    choice = _int(_body(), "choice")
-    _session().answer(seq, choice)
-    return jsonify(ok=True)
+    body = _body()
+    choice = _int(body, "choice", 0, 1000)
+    return _ok(_session().answer(seq, choice, _client_id(body)))
 
 
 @bp.post("/undo")
 def undo() -> Any:
-    _body()
-    _session().undo()
-    return jsonify(ok=True)
+    body = _body()
+    return _ok(_session().undo(_client_id(body)))
+
+
+@bp.post("/redo")
+def redo() -> Any:
+    body = _body()
+    return _ok(_session().redo(_client_id(body)))
 
 
 @bp.post("/action")
 def action() -> Any:
     body = _body()
     name = _text(body, "action", required=True)
-    _session().act(str(name), _text(body, "value"), _text(body, "target"))
-    return jsonify(ok=True)
+    result = _session().act(str(name), _text(body, "value"), _text(body, "target"),
+                            _client_id(body))
+    return _ok(result)
 
 
 @bp.post("/moves")
@@ -135,32 +177,49 @@ def enter_move() -> Any:
     move = body.get("move")
     if not isinstance(move, dict):
         abort(400, description="'move' must be an object, one of state.moves as offered")
-    entered = _session().enter(move)
-    return jsonify(ok=True, move=entered.to_dict(), seq=_session().state()["seq"])
+    entered = _session().enter(move, _client_id(body))
+    return _ok(move=entered.to_dict(), seq=_session().state()["seq"])
 
 
 @bp.post("/note")
 def note() -> Any:
-    _session().note(str(_text(_body(), "text", required=True)))
-    return jsonify(ok=True)
+    body = _body()
+    return _ok(_session().note(str(_text(body, "text", required=True)), _client_id(body)))
 
 
 @bp.get("/games")
 def games() -> Any:
-    return jsonify(games=[h.to_dict() for h in _store().games()])
+    return jsonify(games=[public_header(h.to_dict()) for h in _store().games()])
 
 
-@bp.get("/games/<int:game_id>")
+@bp.get("/games/<id:game_id>")
 def game(game_id: int) -> Any:
-    from companion.server.review import layout_for, timeline
+    """One recorded game, a page at a time: `after` (a seq, from `page.next_after`) and
+    `limit` (steps, at most 2,000). Cards nobody had seen yet are masked."""
+    from companion.server.review import MAX_PAGE, PAGE, layout_for, timeline
 
     store = _store()
-    data = export_dict(store, game_id)
-    data["timeline"] = timeline(store, game_id, layout_for(data["header"]["game"]))
-    return jsonify(data)
+    header = store.game(game_id)
+    after = request.args.get("after", 0, type=int) or 0
+    limit = request.args.get("limit", PAGE, type=int) or PAGE
+    if not 0 <= after < 2**62 or not 1 <= limit <= MAX_PAGE:
+        abort(400, description=f"'after' must be a seq >= 0 and 'limit' 1..{MAX_PAGE}")
+    index = game_index(store, game_id)
+    steps = timeline(store, game_id, layout_for(header.game), after=after, limit=limit)
+    last_seq, count = store.log_stamp(game_id)
+    more = bool(steps) and steps[-1]["seq"] < last_seq
+    return jsonify(
+        header=public_header(header.to_dict()),
+        timeline=steps,
+        main_line=sorted(s for s in index.on_line if steps and
+                         steps[0]["seq"] <= s <= steps[-1]["seq"]),
+        decisions={str(k): v for k, v in index.decisions.items() if v is not None},
+        page={"after": after, "limit": limit, "events": count,
+              "next_after": steps[-1]["seq"] if more else None},
+    )
 
 
-@bp.get("/games/<int:game_id>/keyframes/<int:seq>.jpg")
+@bp.get("/games/<id:game_id>/keyframes/<id:seq>.jpg")
 def keyframe(game_id: int, seq: int) -> Response:
     jpeg = _store().keyframe(game_id, seq)
     if jpeg is None:

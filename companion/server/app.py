@@ -3,7 +3,10 @@
 Config keys (all optional except DATABASE):
 - DATABASE: path of the game library (SQLite) shown on the review page,
 - SESSION: the `LiveSession` of the table being watched (None: review only),
-- PIN: when set, every POST must carry it (header `X-Companion-PIN` or field `pin`),
+- PIN: when set, every POST and every recording read from another device needs it (header
+  `X-Companion-PIN`, field `pin`, or the /unlock cookie); localhost never needs it,
+- BIND_HOST: the address the server listens on (Host and Origin headers are checked against
+  it; default 127.0.0.1), ALLOWED_HOSTS: further host names to accept,
 - HEARTBEAT_S: seconds between SSE heartbeat comments,
 - LAYOUT_FOR / CARD_INFO_FOR: game -> layout dict / card lookup (review page; defaults read
   the layouts and cardsets packages).
@@ -16,10 +19,23 @@ from typing import Any
 
 from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
+from werkzeug.routing import BaseConverter
 
 from companion.errors import CompanionError
 from companion.paths import web_dir
-from companion.record.store import Store
+from companion.record.store import Store, WriteFailedError
+
+
+class IdConverter(BaseConverter):
+    """A seq or game id in a URL: digits, below 2^62 (anything else is simply not found)."""
+
+    regex = r"\d{1,18}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: object) -> str:
+        return str(int(str(value)))
 
 
 def create_app(config: Mapping[str, Any]) -> Flask:
@@ -34,6 +50,7 @@ def create_app(config: Mapping[str, Any]) -> Flask:
     )
     app.config.update(HEARTBEAT_S=15.0, PIN=None, SESSION=None, MAX_CONTENT_LENGTH=64 * 1024)
     app.config.update(dict(config))
+    app.url_map.converters["id"] = IdConverter
     session = app.config["SESSION"]
     app.extensions["companion.store"] = (
         session.store if session is not None else Store(app.config["DATABASE"])
@@ -60,9 +77,20 @@ def _wants_json() -> bool:
 
 
 def _install_error_handlers(app: Flask) -> None:
+    from companion.record.store import GameNotFoundError
+    from companion.server.session import GameOverError
+
     @app.errorhandler(CompanionError)
     def user_error(exc: CompanionError) -> Any:
-        return jsonify(error=str(exc)), 400
+        message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        if isinstance(exc, WriteFailedError):
+            return jsonify(error=f"{message} - nothing changed; try again",
+                           recording="paused"), 503
+        if isinstance(exc, GameOverError):
+            return jsonify(error=message, game_over=True), 409
+        if isinstance(exc, GameNotFoundError):
+            return jsonify(error=message), 404
+        return jsonify(error=message), 400
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Any:

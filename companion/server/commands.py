@@ -15,6 +15,8 @@ import click
 from companion.errors import CompanionError
 from companion.server.security import needs_pin, new_pin
 
+RECONNECT_MAX_S = 2.0
+"""A dropped camera is tried again at least every 2 s while the game runs."""
 GAME_IDS = ("trick-or-beat", "fire-emblem-cipher", "my-little-pony-ccg", "challengers",
             "creature-crush")
 
@@ -122,7 +124,9 @@ def _run(live: Any, host: str, port: int, open_browser: bool, duration: float | 
     url = print_addresses(host, server.server_port, pin)
     click.echo(f"  table view for the players: {url}?view=table   "
                f"recorded games: {url}review/   camera: {url}calibration/")
-    click.echo(f"  recording to {live.store.path} (game #{live.session.game_id})")
+    click.echo(f"  recording to {live.store.path} (game #{live.session.game_id}"
+               + (f", resumed at event #{live.session.resumed_at})"
+                  if live.session.resumed_at else ")"))
     link = None
     if hall is not None and table is not None:
         from companion.hall.table_link import link_live, page_url_for
@@ -170,10 +174,13 @@ def _run(live: Any, host: str, port: int, open_browser: bool, duration: float | 
               help="Game library to record into (default ~/.companion/games.db).")
 @click.option("--fps", type=float, default=10.0, show_default=True,
               help="Simulated camera frames per second.")
+@click.option("--resume", is_flag=True,
+              help="Go on with the last unfinished run of this demo (after a restart or a"
+                   " crash) instead of starting a new one.")
 @hall_options
 def demo(game: str | None, script: str | None, list_scripts: bool, speed: float, port: int,
          host: str, no_browser: bool, duration: float | None, db: Path | None,
-         fps: float, hall: str | None, table: str | None, stream: str) -> None:
+         fps: float, resume: bool, hall: str | None, table: str | None, stream: str) -> None:
     """Play a bundled table script through camera frames, vision, rules and the page."""
     from companion.server.demo_tools import bundled_scripts, find_script, play_again, script_game
     from companion.server.live_setup import DEFAULT_DEMO_GAME, build_demo, check_port, default_db
@@ -194,11 +201,11 @@ def demo(game: str | None, script: str | None, list_scripts: bool, speed: float,
     pin = new_pin() if needs_pin(host) else None
     chosen, library = game or DEFAULT_DEMO_GAME, db or default_db()
 
-    def build() -> Any:
+    def build(resume: bool = False) -> Any:
         return build_demo(chosen, speed, library, fps=fps, script_path=path,
-                          app_config={"PIN": pin} if pin else None)
+                          app_config={"PIN": pin} if pin else None, resume=resume)
 
-    live = build()
+    live = build(resume)
     if hall is None:  # a hall follows one game of one store: no second game on this table
         live.app.config["DEMO_AGAIN"] = lambda: play_again(live, build)
     click.echo(f"Demo: {live.extra['script'].parent.name}/{live.extra['script'].stem} "
@@ -279,14 +286,17 @@ def _parse_decks(values: tuple[str, ...], game: str) -> dict[str, tuple[str, ...
               help="Address to listen on; anything but localhost requires a PIN for actions.")
 @click.option("--no-browser", is_flag=True)
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@click.option("--resume", is_flag=True,
+              help="Go on with the last unfinished game of --game in the library (after a"
+                   " restart or a crash): its recorded players and decks are used.")
 @hall_options
 @click.option("--mirror/--no-mirror", default=None,
               help="The picture is (not) mirrored, e.g. by a laptop's mirror clip "
                    "[default: found from the mat's corner markers].")
 def serve(camera: int | None, video: str | None, url: str | None, game: str,
           decks: tuple[str, ...], players: str, port: int, host: str, no_browser: bool,
-          db: Path | None, hall: str | None, table: str | None, stream: str,
-          mirror: bool | None = None) -> None:
+          db: Path | None, resume: bool, hall: str | None, table: str | None,
+          stream: str, mirror: bool | None = None) -> None:
     """Watch a real table: camera, video file or stream, refereed live on the page."""
     from companion.cardsets import load_cardset
     from companion.engine.api import GameConfig
@@ -310,9 +320,10 @@ def serve(camera: int | None, video: str | None, url: str | None, game: str,
     config = GameConfig(game=game, players=(names[0], names[1]), decks=_parse_decks(decks, game))
     layout = load_layout(game)
     # a video file ends; a camera or stream that drops out is reopened (game state kept)
-    source: Any = open_source(spec) if video else ReconnectingSource(lambda: open_source(spec))
+    source: Any = open_source(spec) if video else ReconnectingSource(
+        lambda: open_source(spec), max_backoff_s=RECONNECT_MAX_S)
     pipeline = build_pipeline(layout, game, load_cardset(game), mirror=mirror)
     pin = new_pin() if needs_pin(host) else None
     live = build_live(config, FrameFeed(source, pipeline), db or default_db(),
-                      f"{names[0]} – {names[1]}", pin=pin)
+                      f"{names[0]} – {names[1]}", pin=pin, resume=resume)
     _run(live, host, port, not no_browser, None, pin, hall, table, stream)

@@ -36,7 +36,15 @@ class EngineReferee:
 
     def _applied(self, entries: tuple[LogEntry, ...]) -> tuple[Applied, ...]:
         state = self._state()
-        return tuple(Applied(e.move, e.violations, state) for e in entries)
+        return tuple(
+            Applied(
+                e.move, e.violations, state,
+                source="automatic" if e.source == "automatic" else None,
+                reason_en=str(getattr(e, "reason_en", "") or ""),
+                reason_de=str(getattr(e, "reason_de", "") or ""),
+            )
+            for e in entries
+        )
 
     def _reaction(self, observation: Observation) -> Reaction:
         return Reaction(applied=self._applied(observation.entries), question=observation.question)
@@ -61,6 +69,11 @@ class EngineReferee:
             self._game.push(move, source)
             entries.append(self._game.log[-1])
         return Reaction(applied=self._applied(tuple(entries)))
+
+    def reset(self) -> None:
+        self._game = Game(self.config)
+        self._interpreter = None
+        self.hints = {}
 
     def rebuild(self, moves: list[Move]) -> None:
         game = Game(self.config)

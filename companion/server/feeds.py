@@ -7,6 +7,7 @@ wait for a frame. The feed calls into the session; the session is thread-safe.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 import time
@@ -102,6 +103,8 @@ class FrameFeed:
                     detail=f"{stats.cards_seen} cards, {stats.frame_ms:.0f} ms/frame",
                     detail_de=f"{stats.cards_seen} Karten, {stats.frame_ms:.0f} ms/Bild",
                     frame_jpeg=jpeg,
+                    frame_arrived=True,
+                    **stats_fields(stats),
                 )
                 if update.snapshot is not None:
                     self.snapshots += 1
@@ -116,6 +119,21 @@ class FrameFeed:
             session.camera(self.end_status, calibrated=session.health.calibrated,
                            detail=f"{self.frames} frames, {self.snapshots} settled tables",
                            detail_de=f"{self.frames} Bilder, {self.snapshots} ruhige Tische")
+
+
+HEALTH_KEYS = frozenset({"status", "fps", "markers", "calibrated", "detail", "detail_de",
+                         "frame_jpeg", "frame_arrived"})
+
+
+def stats_fields(stats: Any) -> dict[str, Any]:
+    """Every field of the pipeline's stats (figures, plain messages) for the page's health
+    line; the session keeps what is JSON-safe."""
+    if dataclasses.is_dataclass(stats) and not isinstance(stats, type):
+        fields = {f.name: getattr(stats, f.name) for f in dataclasses.fields(stats)}
+    else:
+        fields = {k: getattr(stats, k) for k in dir(stats)
+                  if not k.startswith("_") and not callable(getattr(stats, k))}
+    return {k: v for k, v in fields.items() if k not in HEALTH_KEYS and not k.startswith("_")}
 
 
 def overlay_jpeg(image: Any, pipeline: Any, update: Any, width: int) -> bytes:
@@ -151,8 +169,15 @@ def overlay_jpeg(image: Any, pipeline: Any, update: Any, width: int) -> bytes:
     return bytes(buf)
 
 
+WATCH_EVERY_S = 0.25
+
+
 class FeedRunner:
-    """Runs one feed in a daemon thread; `stop()` ends it and waits."""
+    """Runs one feed in a daemon thread; `stop()` ends it and waits.
+
+    A second thread, the watchdog, calls `session.tick()` a few times a second: a camera that
+    sends no frame is "stalled" within two seconds even while the feed thread hangs in a
+    read, and a paused recording retries on its own."""
 
     def __init__(self, feed: Feed, session: LiveSession) -> None:
         self.feed = feed
@@ -160,6 +185,15 @@ class FeedRunner:
         self._stop = threading.Event()
         self.error: BaseException | None = None
         self._thread = threading.Thread(target=self._run, name="companion-feed", daemon=True)
+        self._watchdog = threading.Thread(target=self._watch, name="companion-watchdog",
+                                          daemon=True)
+
+    def _watch(self) -> None:
+        while not self._stop.wait(WATCH_EVERY_S):
+            try:
+                self.session.tick()
+            except Exception:  # the watchdog must outlive any one bad tick
+                log.exception("watchdog tick failed")
 
     def _run(self) -> None:
         try:
@@ -174,12 +208,14 @@ class FeedRunner:
 
     def start(self) -> FeedRunner:
         self._thread.start()
+        self._watchdog.start()
         return self
 
     def stop(self, timeout: float = 5.0) -> None:
         self._stop.set()
-        if self._thread.ident is not None:
-            self._thread.join(timeout)
+        for thread in (self._thread, self._watchdog):
+            if thread.ident is not None:
+                thread.join(timeout)
 
     def join(self, timeout: float | None = None) -> None:
         self._thread.join(timeout)

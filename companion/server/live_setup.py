@@ -21,6 +21,7 @@ from companion.server.app import create_app
 from companion.server.bus import EventBus
 from companion.server.feeds import Feed, FeedRunner
 from companion.server.session import LiveSession
+from companion.snapshot import TableSnapshot
 
 DEFAULT_DEMO_GAME = "trick-or-beat"
 DEMO_FPS = 10.0
@@ -76,26 +77,27 @@ class Live:
 def header_for(config: Any, title: str) -> GameHeader:
     """The recording header: what is needed to replay the game with the same cards and rules."""
     from companion.cardsets import load_cardset
+    from companion.engine.game import Game
+    from companion.record.provenance import cardset_hash, ruleset_version
 
     cardset = load_cardset(config.game)
     cardsets = {
         config.game: {
             "version": str(getattr(cardset, "version", "") or ""),
-            "hash": str(getattr(cardset, "hash", "") or getattr(cardset, "digest", "") or ""),
+            "hash": cardset_hash(config.game, config.cards),
+            "files": [Path(f).name for f in getattr(cardset, "files", ())],
         },
         "inline_cards": [dict(c) for c in config.cards],
         "decks": {k: list(v) for k, v in config.decks.items()},
     }
-    from companion.engine.game import Game
-
-    version = str(getattr(Game(config).ruleset, "version", "") or "1")
     return GameHeader(
         game=config.game,
         players=tuple(config.players),
         cardsets=cardsets,
-        ruleset_version=version,
+        ruleset_version=ruleset_version(config.game, Game(config).ruleset),
         seed=config.seed,
         title=title,
+        config=config.to_dict(),
     )
 
 
@@ -106,23 +108,62 @@ def build_live(
     title: str,
     pin: str | None = None,
     app_config: Mapping[str, Any] | None = None,
+    resume: bool = False,
+    title_prefix: str | None = None,
 ) -> Live:
-    """Session on the real engine, recording to `db`, fed by `feed`, served by a Flask app."""
+    """Session on the real engine, recording to `db`, fed by `feed`, served by a Flask app.
+
+    `resume`: continue the latest unfinished game of this kind in `db` (with its recorded
+    config: same decks, same order), replayed from its log; `title_prefix` narrows which."""
     from companion.server.engine_referee import EngineReferee
     from companion.server.gamedata import card_lookup, layout_dict
 
     store = Store(db)
-    session = LiveSession(
-        EngineReferee(config),
-        store,
-        EventBus(),
-        header_for(config, title),
-        layout_dict(config.game),
-        card_lookup(config.game, config.cards),
-    )
+    resumed: int | None = None
+    header = header_for(config, title)
+    if resume:
+        try:
+            config, header, resumed = _resumable(store, config, title_prefix)
+        except BaseException:
+            store.close()
+            raise
+    try:
+        session = LiveSession(
+            EngineReferee(config),
+            store,
+            EventBus(),
+            header,
+            layout_dict(config.game),
+            card_lookup(config.game, config.cards),
+            resume=resumed,
+        )
+    except CompanionError as exc:
+        store.close()
+        if resumed is None:
+            raise
+        raise CompanionError(f"cannot resume game #{resumed}: {exc}") from None
     app = create_app({"DATABASE": db, "SESSION": session, "PIN": pin, **(app_config or {})})
     runner = FeedRunner(feed, session)
     return Live(session, app, runner, store)
+
+
+def _resumable(store: Store, config: Any, title_prefix: str | None) -> tuple[Any, GameHeader, int]:
+    """The latest unfinished game of `config.game` (whose title starts with `title_prefix`)
+    with the config it was recorded with."""
+    from companion.engine.api import GameConfig
+
+    for header in reversed(store.games()):
+        if header.finished or header.game != config.game or header.id is None:
+            continue
+        if title_prefix is not None and not header.title.startswith(title_prefix):
+            continue
+        if header.config is None:
+            raise CompanionError(
+                f"game #{header.id} in {store.path} was recorded by an older companion:"
+                " it can be reviewed, not resumed")
+        return GameConfig.from_dict(header.config), header, header.id
+    raise CompanionError(f"no unfinished {config.game} game in {store.path} to resume"
+                         " (start without --resume)")
 
 
 class ScriptDirector:
@@ -139,10 +180,12 @@ class ScriptDirector:
     def __init__(self, script: Any, session: LiveSession) -> None:
         from companion.sim.table_state import truth_tables
 
+        self.script = script
         self.steps = list(script.steps)
         self.truth = truth_tables(script)
         self.session = session
         self.last = -1
+        self.done_after: set[int] = set()
 
     def on_frame(self, frame: Any) -> None:
         target = int(getattr(frame, "step", -1))
@@ -185,6 +228,8 @@ class ScriptDirector:
             hints.update(declare)
 
     def _after(self, i: int) -> None:
+        if i in self.done_after:
+            return
         step = self.steps[i]
         if step.phase is True:
             self.session.act("next-phase")
@@ -223,9 +268,11 @@ def build_demo(
     fps: float = DEMO_FPS,
     app_config: Mapping[str, Any] | None = None,
     script_path: Path | None = None,
+    resume: bool = False,
 ) -> Live:
     """A bundled script (the game's demo, or `script_path`) played as simulator frames
-    through the whole real pipeline."""
+    through the whole real pipeline (`resume`: go on with the last unfinished run of this
+    demo from where it stopped)."""
     from companion.engine.referee import config_from_script
     from companion.games import game_info
     from companion.layouts import load_layout
@@ -242,13 +289,62 @@ def build_demo(
     layout = load_layout(game)
     source = ScriptFrameSource(script, fps=fps, layout=layout, seed=int(script.seed or 0))
     pipeline = build_pipeline(layout, game, script_cardset(script))
-    feed = FrameFeed(PacedSource(source, speed), pipeline, end_status="finished")
+    skipping = SkipFrames(source)
+    feed = FrameFeed(PacedSource(skipping, speed), pipeline, end_status="finished")
     live = build_live(config_from_script(script), feed, db, f"demo: {path.stem}",
-                      app_config=app_config)
+                      app_config=app_config, resume=resume, title_prefix=f"demo: {path.stem}")
     director = ScriptDirector(script, live.session)
+    if resume:
+        _continue_demo(live.session, director, skipping)
     feed.on_frame, feed.on_end = director.on_frame, director.on_end
     live.extra.update(script=path, feed=feed, director=director)
     return live
+
+
+class SkipFrames:
+    """Drops frames of script steps before `first_step` (a resumed demo goes on from there)."""
+
+    def __init__(self, source: Any) -> None:
+        self.source = source
+        self.first_step = -1
+
+    def read(self) -> Any:
+        skip = getattr(self.source, "skip_to_step", None)
+        if skip is not None and self.first_step > 0:
+            skip(self.first_step)  # without rendering what nobody looks at
+            self.first_step = -1
+        while True:
+            frame = self.source.read()
+            if frame is None or int(getattr(frame, "step", 0)) >= self.first_step:
+                return frame
+
+    def close(self) -> None:
+        self.source.close()
+
+
+def _continue_demo(session: LiveSession, director: ScriptDirector, source: SkipFrames) -> None:
+    """Find the script step the resumed game had reached (the last table it saw) and start
+    the simulated camera and the director there."""
+    table = session.model_table
+    if table is None:
+        return
+    shown = [i for i, snap in enumerate(truth_snapshots_of(director)) if snap.same_table(table)]
+    if not shown:
+        raise DemoError("cannot tell where the resumed demo stopped (its last table is not one"
+                        " of the script's); start a new demo without --resume")
+    step = shown[-1] - 1
+    source.first_step = step
+    director.last = step
+    events = session.store.events(session.game_id)
+    last_seen = max((e.seq for e in events if e.kind == "observation"), default=0)
+    if any(e.kind == "action" and e.seq > last_seen for e in events):
+        director.done_after.add(step)  # its presses after that table were made before the stop
+
+
+def truth_snapshots_of(director: ScriptDirector) -> list[TableSnapshot]:
+    from companion.sim.source import script_snapshots
+
+    return script_snapshots(director.script)
 
 
 def check_port(host: str, port: int) -> None:
@@ -270,16 +366,14 @@ def check_port(host: str, port: int) -> None:
 
 
 def serve_in_thread(app: Flask, host: str, port: int) -> tuple[Any, threading.Thread]:
-    """A threaded WSGI server (SSE needs one thread per client); returns (server, thread)."""
-    from werkzeug.serving import WSGIRequestHandler, make_server
-
-    class QuietHandler(WSGIRequestHandler):
-        def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
-            return  # one line per request would bury the URL and PIN in the terminal
+    """The bounded web server (companion.server.httpd) in a thread; returns (server, thread).
+    Host and Origin headers are checked against `host` from now on."""
+    from companion.server.httpd import BoundedWSGIServer
 
     check_port(host, port)
+    app.config["BIND_HOST"] = host
     try:
-        server = make_server(host, port, app, threaded=True, request_handler=QuietHandler)
+        server = BoundedWSGIServer(host, port, app)
     except SystemExit:  # werkzeug prints and exits when the port was taken meanwhile
         raise OSError(f"cannot listen on {host}:{port}") from None
     thread = threading.Thread(target=server.serve_forever, name="companion-http", daemon=True)

@@ -32,7 +32,7 @@ def _live_id() -> int | None:
     return int(session.game_id) if session is not None else None
 
 
-@bp.post("/games/<int:game_id>/title")
+@bp.post("/games/<id:game_id>/title")
 def rename(game_id: int) -> Any:
     title = _body().get("title", "")
     if not isinstance(title, str):
@@ -41,7 +41,7 @@ def rename(game_id: int) -> Any:
     return jsonify(ok=True, title=_store().game(game_id).title)
 
 
-@bp.post("/games/<int:game_id>/status")
+@bp.post("/games/<id:game_id>/status")
 def set_status(game_id: int) -> Any:
     body = _body()
     status = body.get("status")
@@ -52,7 +52,7 @@ def set_status(game_id: int) -> Any:
     return jsonify(ok=True, outcome=outcome)
 
 
-@bp.post("/games/<int:game_id>/notes")
+@bp.post("/games/<id:game_id>/notes")
 def add_note(game_id: int) -> Any:
     text = _body().get("text", "")
     if not isinstance(text, str) or not text.strip():

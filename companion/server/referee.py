@@ -17,11 +17,18 @@ from companion.snapshot import TableSnapshot
 
 @dataclass(frozen=True)
 class Applied:
-    """A move the engine took, with the rules it broke (never refused)."""
+    """A move the engine took, with the rules it broke (never refused).
+
+    `source` is None when the move is the caller's own (camera, person); an inferred step
+    (the engine moved the phase on because the table showed it) says "automatic" and why.
+    """
 
     move: Move
     violations: tuple[Violation, ...] = ()
     state: dict[str, Any] = field(default_factory=dict)
+    source: str | None = None
+    reason_en: str = ""
+    reason_de: str = ""
 
 
 @dataclass(frozen=True)
@@ -46,6 +53,10 @@ class Referee(Protocol):
 
     def rebuild(self, moves: list[Move]) -> None:
         """Start over and replay `moves` (after a correction deep in the line)."""
+        ...
+
+    def reset(self) -> None:
+        """Back to the state before the first observation (the log is replayed from here)."""
         ...
 
     def status(self, lang: str, visible: frozenset[str] | None = None) -> dict[str, Any]:

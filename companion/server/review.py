@@ -11,6 +11,7 @@ from flask import Blueprint, Response, current_app, render_template, request
 from companion.games import GAMES
 from companion.record import library
 from companion.record.export import started_label
+from companion.record.redact import game_index
 from companion.record.store import Store
 from companion.record.timeline import game_record, inline_cards
 from companion.record.timeline import timeline as record_timeline
@@ -18,6 +19,9 @@ from companion.record.wording import CardInfo, safe_card_lookup, safe_layout
 from companion.server.security import pin_required
 
 bp = Blueprint("review", __name__, url_prefix="/review")
+
+PAGE = 500
+MAX_PAGE = 2000
 
 
 def _store() -> Store:
@@ -51,7 +55,8 @@ def timeline(
     keyframe."""
     header = store.game(game_id)
     return record_timeline(store, game_id, layout,
-                           card_info_for(header.game, inline_cards(header)), after, limit)
+                           card_info_for(header.game, inline_cards(header)), after, limit,
+                           redact=True)
 
 
 @bp.get("/")
@@ -72,25 +77,31 @@ def games() -> Any:
     )
 
 
-def review_data(store: Store, game_id: int, static: bool = False) -> dict[str, Any]:
-    """What the review page (and the HTML export) shows of one game."""
+def review_data(store: Store, game_id: int, static: bool = False, after: int = 0,
+                limit: int | None = None) -> dict[str, Any]:
+    """What the review page (and the HTML export) shows of one game; cards nobody had seen
+    on the table yet, and the deck lists, never leave the server."""
     header = store.game(game_id)
     return game_record(store, game_id, layout_for(header.game),
                        card_info_for(header.game, inline_cards(header)),
-                       None if static else live_id(), static)
+                       None if static else live_id(), static, after, limit, redact=True)
 
 
-@bp.get("/<int:game_id>")
+@bp.get("/<id:game_id>")
 def game(game_id: int) -> Any:
-    data = review_data(_store(), game_id)
+    """One game, `PAGE` steps a page (`?page=N`), so a long game stays a small page."""
+    store = _store()
+    starts = game_index(store, game_id).page_starts or [0]
+    page = min(max(0, request.args.get("page", 0, type=int) or 0), len(starts) - 1)
+    data = review_data(store, game_id, after=starts[page], limit=PAGE)
     return render_template(
         "review_game.html", data=data, header=data["header"], name=data["name"],
         steps=data["steps"], live=current_app.config["SESSION"] is not None,
-        pin_required=pin_required(current_app),
+        pin_required=pin_required(current_app), page=page, pages=len(starts),
     )
 
 
-@bp.get("/<int:game_id>/export.html")
+@bp.get("/<id:game_id>/export.html")
 def download(game_id: int) -> Response:
     """The game as one self-contained HTML file to send to someone."""
     from companion.record.html import export_html

@@ -1,15 +1,25 @@
-"""The live game: snapshots in, referee verdicts recorded and published to the page.
+"""The live game: one log that is also the state.
 
-One `LiveSession` per watched table. Every input (a settled snapshot from the camera, a
-referee's button) goes through here, is committed to the recording first and then published
-on the bus, so what the page shows is always already on disk.
+One `LiveSession` per watched table. Every input (a settled camera snapshot, a person's press,
+a declared or entered move, an answer, a decision, undo, redo) is written to the recording
+first and then applied *from the stored event* by `_apply`, the same function that rebuilds
+the game after an undo, a failed write or a restart (`_replay`). What the engine made of the
+input (moves, inferred phase steps, violations, a question) is written in the same
+transaction, each with its source and reason. If the transaction fails, the session rebuilds
+itself from what the file holds, the page is unchanged, and the caller hears why.
+
+Undo takes back the last input that changed the game (and any camera observation after it
+that changed nothing); redo puts it back. Both are inputs too, and name what they toggle, so
+review and export read the same main line without the engine.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections import OrderedDict, deque
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,24 +27,48 @@ from companion.engine.api import Move, Question
 from companion.errors import CompanionError
 from companion.games import game_info
 from companion.record.replay import main_line
-from companion.record.store import DECISIONS, Event, GameHeader, Store
+from companion.record.store import (
+    DECISIONS,
+    Event,
+    GameHeader,
+    RecordError,
+    Store,
+    WriteFailedError,
+    decisions_of,
+    undone_inputs,
+)
 from companion.server.bus import EventBus
 from companion.server.facts import facts_of
 from companion.server.names import Namer
 from companion.server.offers import Offers
+from companion.server.putback import instructions, restore
 from companion.server.referee import Applied, Reaction, Referee
 from companion.snapshot import TableSnapshot
+
+log = logging.getLogger(__name__)
 
 LOG_TAIL = 40
 PERSON_ACTIONS = ("next-phase", "pass", "declare")
 HEALTH_EVERY_S = 1.0
-REASONS_DE = {"undo": "rückgängig", "violation corrected": "Verstoß korrigiert"}
+STALL_S = 2.0
+RETRY_S = 1.0
+CLIENT_IDS_KEPT = 4096
+GAME_INPUTS = ("observation", "action", "answer", "decision")
 CAMERA_DE = {"ok": "ok", "starting": "startet", "reconnecting": "verbindet neu",
-             "stopped": "angehalten", "finished": "fertig", "lost": "verloren"}
+             "stopped": "angehalten", "finished": "fertig", "lost": "verloren",
+             "stalled": "hängt"}
 
 
 class ActionError(CompanionError):
     """A referee action that does not fit the game right now (no such violation, ...)."""
+
+
+class GameOverError(ActionError):
+    """An action that would change a game that is already decided."""
+
+
+class ReplayError(RecordError):
+    """A recording that the engine does not rebuild to what was recorded (other rules?)."""
 
 
 CardInfo = Callable[[str], Mapping[str, Any] | None]
@@ -42,7 +76,8 @@ CardInfo = Callable[[str], Mapping[str, Any] | None]
 
 @dataclass
 class Health:
-    """Camera health as the page shows it."""
+    """Camera health as the page shows it; `extra` passes the pipeline's own figures and
+    messages through untouched."""
 
     status: str = "starting"
     fps: float = 0.0
@@ -51,9 +86,11 @@ class Health:
     detail: str = ""
     updated: float = field(default_factory=time.time)
     detail_de: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            **self.extra,
             "status": self.status,
             "fps": round(self.fps, 1),
             "markers": self.markers,
@@ -63,8 +100,36 @@ class Health:
         }
 
 
+@dataclass
+class Recording:
+    """Whether inputs reach the file right now."""
+
+    status: str = "ok"
+    message_en: str = ""
+    message_de: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"status": self.status, "message_en": self.message_en,
+                "message_de": self.message_de}
+
+
+@dataclass
+class _Model:
+    """What the log says the game is, besides the referee's own state."""
+
+    table: TableSnapshot | None = None
+    question: tuple[int, Question] | None = None
+    outcome: dict[str, Any] | None = None
+    before: dict[int, TableSnapshot | None] = field(default_factory=dict)
+    after: dict[int, TableSnapshot] = field(default_factory=dict)
+
+
 class LiveSession:
-    """Holds one game being played and keeps recording, engine and page in step."""
+    """Holds one game being played and keeps recording, engine and page in step.
+
+    `resume` continues a game already in `store` (after a restart or a kill): its log is
+    replayed through the referee before anything new is taken.
+    """
 
     def __init__(
         self,
@@ -74,6 +139,7 @@ class LiveSession:
         header: GameHeader,
         layout: Mapping[str, Any],
         card_info: CardInfo,
+        resume: int | None = None,
     ) -> None:
         self.referee = referee
         self.store = store
@@ -82,40 +148,86 @@ class LiveSession:
         self.card_info = card_info
         self.header = header
         self.namer = Namer(card_info, header.players, layout)
-        self.game_id = store.start_game(header)
         self.health = Health()
+        self.recording = Recording()
         self._lock = threading.RLock()
         self._events: list[Event] = []
-        self._table: TableSnapshot | None = None
-        self._baseline: TableSnapshot | None = None
-        self._ignore: TableSnapshot | None = None
-        self._before_move: dict[int, TableSnapshot | None] = {}
-        self._question: tuple[int, Question] | None = None
+        self._model = _Model()
+        self._client_ids: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._seen: TableSnapshot | None = None
+        self._hold: TableSnapshot | None = None
+        self._unrecorded: tuple[TableSnapshot, bytes | None] | None = None
         self._frame: bytes | None = None
+        self._last_frame: float | None = None
         self._last_health_pub = 0.0
-        self._outcome: dict[str, Any] | None = None
+        self._last_retry = 0.0
+        self._replaying: deque[Event] | None = None
+        self.resumed_at = 0
+        if resume is None:
+            self.game_id = store.start_game(header)
+        else:
+            self.game_id = resume
+            self._events = store.events(resume)
+            self._check_resumable()
+            self._replay(strict=True)
+            self._seen = self._model.table
+            self.resumed_at = self._last_seq()
         self._publish_state()
 
     # --- inputs from the table ---------------------------------------------------------------
 
     def observe(self, snapshot: TableSnapshot, frame_jpeg: bytes | None = None) -> None:
-        """A settled table arrived: interpret the change, record it, publish it."""
+        """A settled table arrived: record it, then interpret it from the record."""
         with self._lock:
-            if self._table is not None and snapshot.same_table(self._table):
+            if self._seen is not None and snapshot.same_table(self._seen):
                 return
-            self._table = snapshot
-            if self._ignore is not None and snapshot.same_table(self._ignore):
-                self._publish_state()
-                return
-            self._ignore = None
-            before = self._baseline
-            reaction = self.referee.observe(before, snapshot)
-            self._baseline = snapshot
-            last = self._record_reaction(reaction, "camera", before)
-            self.store.save_snapshot(self.game_id, last, snapshot)
-            if frame_jpeg is not None and reaction.applied:
-                self.store.save_keyframe(self.game_id, last, frame_jpeg)
+            self._seen = snapshot
+            if self._hold is not None:
+                if snapshot.same_table(self._hold):
+                    return
+                self._hold = None
+            self._observe(snapshot, frame_jpeg)
+
+    def _observe(self, snapshot: TableSnapshot, frame_jpeg: bytes | None) -> None:
+        table = self._model.table
+        if table is not None and snapshot.same_table(table):
+            self._unrecorded = None  # the players put the table back as the game has it
             self._publish_state()
+            return
+        if self._model.outcome is not None:
+            self._unrecorded = None  # the game is decided: what the camera sees changes nothing
+            self._publish_state()
+            return
+        hints = getattr(self.referee, "hints", None)
+        payload = {
+            "snapshot": snapshot.to_dict(),
+            "hints": dict(hints) if isinstance(hints, dict) else {},
+            "text_en": "The camera saw the table change",
+            "text_de": "Die Kamera sah den Tisch sich ändern",
+        }
+        try:
+            _event, derived = self._commit("observation", "camera", payload)
+        except WriteFailedError:
+            self._unrecorded = (snapshot, frame_jpeg)  # tick() tries again
+            self._publish_state()
+            return
+        except Exception as exc:  # the camera path outlives a rules error (nothing recorded)
+            if self.recording.status == "ok":
+                log.exception("a table change could not be applied")
+            self._unrecorded = (snapshot, frame_jpeg)
+            self.recording = Recording(
+                "paused", f"the last table change could not be applied: {exc}",
+                f"die letzte Änderung am Tisch ließ sich nicht anwenden: {exc}")
+            self._publish_state()
+            return
+        self._unrecorded = None
+        if frame_jpeg is not None and any(e.kind in ("move", "phase") for e in derived):
+            try:
+                self.store.save_keyframe(self.game_id, derived[-1].seq, frame_jpeg)
+            except WriteFailedError as exc:
+                log.warning("keyframe dropped: %s", exc)
+                self._pause(exc, keyframe=True)
+        self._publish_state()
 
     def camera(
         self,
@@ -126,24 +238,70 @@ class LiveSession:
         detail: str = "",
         frame_jpeg: bytes | None = None,
         detail_de: str = "",
+        frame_arrived: bool = False,
+        **extra: Any,
     ) -> None:
-        """Camera health; a status change is recorded, numbers are published once a second."""
+        """Camera health; a status change is recorded, numbers are published once a second.
+
+        `frame_arrived` marks a real frame: when none comes for `STALL_S` while the status is
+        "ok", `tick()` says "stalled".
+        """
         with self._lock:
+            if frame_arrived:
+                self._last_frame = time.monotonic()
+            elif status == "ok" and self.health.status == "stalled":
+                status = "stalled"  # only a frame ends a stall
             changed = status != self.health.status
-            self.health = Health(status, fps, markers, calibrated, detail, detail_de=detail_de)
+            self.health = Health(status, fps, markers, calibrated, detail, detail_de=detail_de,
+                                 extra=_plain(extra))
             if frame_jpeg is not None:
                 self._frame = frame_jpeg
             if changed:
                 said = f"Camera {status}" + (f": {detail}" if detail else "")
-                self._append("camera", "automatic", {
-                    **self.health.to_dict(), "text_en": said,
-                    "text_de": f"Kamera {CAMERA_DE.get(status, status)}"
-                    + (f": {detail_de or detail}" if detail else ""),
-                })
+                try:
+                    event = self.store.append(self.game_id, "camera", "automatic", {
+                        **self.health.to_dict(), "text_en": said,
+                        "text_de": f"Kamera {CAMERA_DE.get(status, status)}"
+                        + (f": {detail_de or detail}" if detail else ""),
+                    })
+                except WriteFailedError as exc:
+                    log.warning("camera status not recorded: %s", exc)
+                    self._pause(exc)
+                else:
+                    self._events.append(event)
+                    self.bus.publish("log", {"seq": event.seq, **event.to_dict()})
             now = time.monotonic()
             if changed or now - self._last_health_pub >= HEALTH_EVERY_S:
                 self._last_health_pub = now
                 self.bus.publish("health", self.health.to_dict())
+
+    def tick(self) -> None:
+        """Called a few times a second by the feed's watchdog: stall detection, and a paused
+        recording tries again (the unrecorded table first)."""
+        with self._lock:
+            now = time.monotonic()
+            if (self.health.status == "ok" and self._last_frame is not None
+                    and now - self._last_frame > STALL_S):
+                waited = now - self._last_frame
+                self.camera("stalled", calibrated=self.health.calibrated,
+                            detail=f"no picture for {waited:.0f} s",
+                            detail_de=f"seit {waited:.0f} s kein Bild")
+            if self.recording.status != "paused" or now - self._last_retry < RETRY_S:
+                return
+            self._last_retry = now
+            if self._unrecorded is not None:
+                snapshot, jpeg = self._unrecorded
+                self._observe(snapshot, jpeg)
+                return
+            try:
+                event = self.store.append(self.game_id, "note", "automatic", {
+                    "text_en": "Recording resumed", "text_de": "Aufzeichnung läuft wieder"})
+            except WriteFailedError:
+                return
+            self._events.append(event)
+            self.bus.publish("log", {"seq": event.seq, **event.to_dict()})
+            self._recording_ok()
+            self._publish_state()
 
     def latest_frame(self) -> bytes | None:
         with self._lock:
@@ -151,60 +309,94 @@ class LiveSession:
 
     # --- inputs from people ------------------------------------------------------------------
 
-    def decide(self, violation_seq: int, decision: str) -> None:
-        """Mark a violation "stands" or "corrected"; a correction takes its move off the line."""
+    def decide(
+        self, violation_seq: int, decision: str, client_id: str | None = None
+    ) -> dict[str, Any]:
+        """Mark a violation "stands" or "corrected"; a correction takes its move off the line,
+        a later "stands" puts it back. Deciding what is already decided changes nothing."""
         if decision not in DECISIONS:
             raise ActionError(f"decision must be one of {', '.join(DECISIONS)}, not {decision!r}")
+        signature = f"decision:{violation_seq}:{decision}"
         with self._lock:
+            repeated = self._repeated(client_id, signature)
+            if repeated is not None:
+                return repeated
             violation = self._event(violation_seq, "violation")
+            if self._input_of(violation) in self._undone():
+                raise ActionError(f"violation #{violation_seq} was undone")
+            move_seq = _as_int(violation.payload.get("move_seq"))
+            on_line = move_seq in self._line_seqs()
+            shown = self._decision_shown(violation_seq, move_seq, on_line)
+            if shown == decision:
+                return {"seq": self._last_seq(), "unchanged": True}
+            payload: dict[str, Any] = {
+                "violation": violation_seq, "decision": decision, "move_seq": move_seq,
+                "off": [], "on": [],
+            }
+            changes_game = (decision == "corrected" and on_line) or (
+                decision == "stands" and not on_line)
+            if changes_game:
+                self._refuse_when_over("change a decision")
+                payload["off" if decision == "corrected" else "on"] = [move_seq]
             de = {"stands": "bleibt", "corrected": "wurde korrigiert"}[decision]
-            self._append("decision", "person", {
-                "violation": violation_seq, "decision": decision,
-                "text_en": f"Violation #{violation_seq} {decision}",
-                "text_de": f"Verstoß #{violation_seq} {de}",
-            })
-            if decision == "corrected":
-                move_seq = int(violation.payload["move_seq"])
-                if any(e.seq == move_seq for e in self._line_events()):
-                    self._take_back(move_seq, "violation corrected")
-            self._publish_state()
+            text_en, text_de = f"Violation #{violation_seq} {decision}", \
+                f"Verstoß #{violation_seq} {de}"
+            if payload["off"]:
+                text_en += f": move #{move_seq} taken off the line"
+                text_de += f": Zug #{move_seq} zurückgenommen"
+            elif payload["on"]:
+                text_en += f": move #{move_seq} back on the line"
+                text_de += f": Zug #{move_seq} gilt wieder"
+            payload.update(text_en=text_en, text_de=text_de)
+            if changes_game:
+                draft = Event(self.game_id, self._last_seq() + 1, 0.0, "decision", "person",
+                              payload)
+                wanted = self._table_after([*self._events, draft])
+                put_en, put_de = instructions(self._seen or self._model.table, wanted)
+                payload.update(put_back_en=put_en, put_back_de=put_de)
+            return self._person_input("decision", payload, client_id, signature)
 
-    def answer(self, question_seq: int, choice: int) -> None:
+    def answer(self, question_seq: int, choice: int, client_id: str | None = None
+               ) -> dict[str, Any]:
         """A person picked one explanation of an ambiguous table change."""
+        signature = f"answer:{question_seq}:{choice}"
         with self._lock:
-            if self._question is None or self._question[0] != question_seq:
+            repeated = self._repeated(client_id, signature)
+            if repeated is not None:
+                return repeated
+            self._refuse_when_over("answer a question")
+            if self._model.question is None or self._model.question[0] != question_seq:
                 raise ActionError(f"question {question_seq} is not open")
-            question = self._question[1]
+            question = self._model.question[1]
             if not 0 <= choice < len(question.choices):
                 raise ActionError(
                     f"choice must be 0..{len(question.choices) - 1}, not {choice}"
                 )
-            self._question = None
             picked = question.choices[choice]
-            self._append(
-                "decision",
-                "person",
-                {"question": question_seq, "choice": choice,
-                 "text_en": f"Answer: {picked.label_en}", "text_de": f"Antwort: {picked.label_de}"},
-            )
-            reaction = self.referee.apply(picked.moves, "person")
-            self._record_reaction(reaction, "person", self._baseline)
-            self._publish_state()
+            return self._person_input("answer", {
+                "question": question_seq, "choice": choice,
+                "moves": [m.to_dict() for m in picked.moves],
+                "text_en": f"Answer: {picked.label_en}", "text_de": f"Antwort: {picked.label_de}",
+            }, client_id, signature)
 
-    def act(self, action: str, value: str | None = None, target: str | None = None) -> None:
+    def act(self, action: str, value: str | None = None, target: str | None = None,
+            client_id: str | None = None) -> dict[str, Any]:
         """next-phase, pass (end turn), or declare what the camera cannot see."""
         if action not in PERSON_ACTIONS:
             raise ActionError(f"action must be one of {', '.join(PERSON_ACTIONS)}, not {action!r}")
         if action == "declare" and not (value or target):
             raise ActionError("declare needs a value (a chosen effect) or a target card")
+        signature = f"action:{action}:{value or ''}:{target or ''}"
         with self._lock:
+            repeated = self._repeated(client_id, signature)
+            if repeated is not None:
+                return repeated
+            self._refuse_when_over(action)
             active = str(self.referee.status("en").get("active") or "p1")
             move = Move(kind=action, player=active, value=value or None, target=target or None)
-            reaction = self.referee.apply((move,), "person")
-            self._record_reaction(reaction, "person", self._baseline)
-            self._publish_state()
+            return self._moves_input(action, (move,), client_id, signature)
 
-    def enter(self, data: Mapping[str, Any]) -> Move:
+    def enter(self, data: Mapping[str, Any], client_id: str | None = None) -> Move:
         """A referee entered one of the offered legal moves (source "person").
 
         Only moves the page offers right now are taken: anything else (a stale page, a made-up
@@ -216,7 +408,11 @@ class LiveSession:
             if isinstance(exc, CompanionError):
                 raise
             raise ActionError(f"not a move: {exc}") from None
+        signature = f"enter:{sorted(move.to_dict().items())!r}"
         with self._lock:
+            if self._repeated(client_id, signature) is not None:
+                return move
+            self._refuse_when_over("enter a move")
             if move.kind in ("next-phase", "pass"):
                 raise ActionError(f"use the {move.kind!r} button (action), not a move")
             if move not in self._offers():
@@ -224,53 +420,111 @@ class LiveSession:
                     f"{move.describe('en')} is not among the moves offered now "
                     "(the game may have moved on: reload the list)"
                 )
-            reaction = self.referee.apply((move,), "person")
-            self._record_reaction(reaction, "person", self._baseline)
-            self._publish_state()
+            self._moves_input("enter", (move,), client_id, signature)
         return move
 
     def person_moves(self, moves: tuple[Move, ...]) -> None:
         """Moves a person stated (a declared attack, a chosen effect), recorded as such."""
         with self._lock:
-            reaction = self.referee.apply(moves, "person")
-            self._record_reaction(reaction, "person", self._baseline)
-            self._publish_state()
+            if self._model.outcome is not None:
+                return
+            self._moves_input("moves", moves, None, "")
 
-    def undo(self) -> None:
-        """Take the last move off the main line (recorded as a correction)."""
+    def undo(self, client_id: str | None = None) -> dict[str, Any]:
+        """Take back the last input that changed the game (a camera move, a press, an
+        answer, a decision), rebuilt by replaying the log without it."""
         with self._lock:
-            line = self._line_events()
-            moves = [e for e in line if e.kind == "move"]
-            if not moves:
+            repeated = self._repeated(client_id, "undo")
+            if repeated is not None:
+                return repeated
+            suffix = self._undo_suffix()
+            if not suffix:
                 raise ActionError("nothing to undo yet")
-            self._take_back(moves[-1].seq, "undo")
-            self._publish_state()
+            target = suffix[0]
+            kept = [e for e in self._events if e.seq not in {s.seq for s in suffix}
+                    and self._input_of(e) not in {s.seq for s in suffix}]
+            off, on = self._toggles(kept)
+            wanted = self._table_after(kept)
+            said_en, said_de = self._input_text(target)
+            put_en, put_de = instructions(self._seen or self._model.table, wanted)
+            payload = {
+                "inputs": [s.seq for s in suffix], "target": target.seq,
+                "off": off, "on": on,
+                "text_en": f"Undone: {said_en}", "text_de": f"Rückgängig: {said_de}",
+                "put_back_en": put_en, "put_back_de": put_de,
+            }
+            return self._person_input("undo", payload, client_id, "undo")
 
-    def note(self, text: str) -> None:
+    def redo(self, client_id: str | None = None) -> dict[str, Any]:
+        """Put back what the last undo took back (only until something new happens)."""
         with self._lock:
-            self._append("note", "person", {"text": text})
+            repeated = self._repeated(client_id, "redo")
+            if repeated is not None:
+                return repeated
+            stack = self._redo_stack()
+            if not stack:
+                raise ActionError("nothing to redo")
+            undo = stack[-1]
+            index = next(i for i, e in enumerate(self._events) if e.seq == undo.seq)
+            before = self._events[:index]
+            off, on = self._toggles(before)
+            wanted = self._table_after(before)
+            target = self._find(_as_int(undo.payload.get("target")))
+            said_en, said_de = self._input_text(target) if target else ("", "")
+            put_en, put_de = instructions(self._seen or self._model.table, wanted)
+            payload = {
+                "inputs": list(undo.payload.get("inputs") or []), "undo": undo.seq,
+                "target": undo.payload.get("target"), "off": off, "on": on,
+                "text_en": f"Redone: {said_en}", "text_de": f"Wiederhergestellt: {said_de}",
+                "put_back_en": put_en, "put_back_de": put_de,
+            }
+            return self._person_input("redo", payload, client_id, "redo")
+
+    def note(self, text: str, client_id: str | None = None) -> dict[str, Any]:
+        signature = f"note:{text}"
+        with self._lock:
+            repeated = self._repeated(client_id, signature)
+            if repeated is not None:
+                return repeated
+            payload: dict[str, Any] = {"text": text}
+            if client_id:
+                payload.update(client_id=client_id, signature=signature)
+            try:
+                event = self.store.append(self.game_id, "note", "person", payload)
+            except WriteFailedError as exc:
+                self._pause(exc)
+                self._publish_state()
+                raise
+            self._events.append(event)
+            self._remember(event)
+            self._recording_ok()
+            self.bus.publish("log", {"seq": event.seq, **event.to_dict()})
             self._publish_state()
+            return {"seq": event.seq}
 
     def close(self) -> None:
-        with self._lock:
-            outcome = self.referee.finished()
-            if outcome is not None and self._outcome is None:
-                self._outcome = outcome
-                self.store.finish(self.game_id, outcome)
+        """Nothing to flush: every input is on disk when it is shown."""
 
     # --- state for the page ------------------------------------------------------------------
 
     def state(self, lang: str = "en") -> dict[str, Any]:
         """Everything the live page shows, JSON-ready (both languages where text is shown)."""
         with self._lock:
-            events = list(self._events)
-            decisions = {
-                int(e.payload["violation"]): e.payload["decision"]
-                for e in events
-                if e.kind == "decision" and "violation" in e.payload
-            }
+            events = self._events
+            undone = self._undone()
             line = main_line(events)
+            on_line = {entry.seq for entry in line}
+            decisions = decisions_of(events)
             named = self.namer.payload
+            violations = []
+            for e in events:
+                if e.kind != "violation" or self._input_of(e) in undone:
+                    continue
+                move_seq = _as_int(e.payload.get("move_seq"))
+                shown = self._shown(decisions.get(e.seq), move_seq in on_line)
+                violations.append({**named(e.payload), "seq": e.seq, "decision": shown,
+                                   "source": e.source})
+            game_over = self._model.outcome is not None
             return {
                 "game": self.header.game,
                 "game_name": game_info(self.header.game).name,
@@ -279,35 +533,410 @@ class LiveSession:
                 "seq": events[-1].seq if events else 0,
                 "bus_id": self.bus.last_id,
                 "layout": self.layout,
-                "table": self.table_view(self._table),
+                "table": self.table_view(self._model.table),
                 "status": {
                     "en": self._status("en"),
                     "de": self._status("de"),
                 },
-                "violations": [
-                    {
-                        **named(e.payload),
-                        "seq": e.seq,
-                        "decision": decisions.get(e.seq),
-                        "source": e.source,
-                    }
-                    for e in events
-                    if e.kind == "violation"
-                ],
-                "question": self._question_view(),
+                "violations": violations,
+                "question": None if game_over else self._question_view(),
                 "log": [
                     {**entry.to_dict(), "move": named(entry.move)} for entry in line[-LOG_TAIL:]
                 ],
                 "health": self.health.to_dict(),
-                "outcome": named(self._outcome) if self._outcome else None,
+                "outcome": named(self._model.outcome) if self._model.outcome else None,
+                "game_over": game_over,
                 "moves": self._offers_view(),
+                "history": self._history(undone),
+                "recording": self.recording.to_dict(),
                 "facts": facts_of(self.referee, self.namer, self.layout),
             }
 
     def table_view(self, snapshot: TableSnapshot | None) -> dict[str, Any]:
         return table_view(snapshot, self.card_info)
 
-    # --- internals ---------------------------------------------------------------------------
+    @property
+    def model_table(self) -> TableSnapshot | None:
+        """The table as the game has it (the mat), not necessarily as the camera sees it."""
+        with self._lock:
+            return self._model.table
+
+    # --- the one log: commit, apply, replay -------------------------------------------------
+
+    def _person_input(self, kind: str, payload: dict[str, Any], client_id: str | None,
+                      signature: str) -> dict[str, Any]:
+        if client_id:
+            payload = {**payload, "client_id": client_id, "signature": signature}
+        try:
+            event, _derived = self._commit(kind, "person", payload)
+        except WriteFailedError:
+            self._publish_state()
+            raise
+        if kind in ("undo", "redo") or payload.get("put_back_en"):
+            self._hold = self._seen
+        self._publish_state()
+        return {"seq": event.seq}
+
+    def _moves_input(self, action: str, moves: tuple[Move, ...], client_id: str | None,
+                     signature: str) -> dict[str, Any]:
+        texts_en = [self.namer.text(m.describe("en"), "en") for m in moves]
+        return self._person_input("action", {
+            "action": action, "moves": [m.to_dict() for m in moves],
+            "text_en": "; ".join(texts_en),
+            "text_de": "; ".join(m.describe("de") for m in moves),
+        }, client_id, signature)
+
+    def _commit(self, kind: str, source: str, payload: Mapping[str, Any]
+                ) -> tuple[Event, list[Event]]:
+        """Write the input, apply it from the written event, write what it led to: all in one
+        transaction. On any failure the file keeps nothing of it and the session rebuilds
+        itself from the file, so the page never shows what the file does not hold."""
+        mark = len(self._events)
+        try:
+            with self.store.transaction():
+                event = self.store.append(self.game_id, kind, source, payload)
+                self._events.append(event)
+                self._apply(event, live=True)
+        except BaseException as exc:
+            del self._events[mark:]
+            self._replay(strict=False)
+            if isinstance(exc, WriteFailedError):
+                self._pause(exc)
+            raise
+        new = self._events[mark:]
+        self._remember(new[0])
+        self._recording_ok()
+        for e in new:
+            self.bus.publish("log", _log_message(e))
+        return new[0], new[1:]
+
+    def _apply(self, event: Event, live: bool) -> None:
+        """Apply one recorded input to the referee and the model (live or in a replay)."""
+        p = event.payload
+        model = self._model
+        if event.kind == "observation":
+            snapshot = TableSnapshot.from_dict(p["snapshot"])
+            before = model.table
+            model.before[event.seq] = before
+            model.after[event.seq] = snapshot
+            if hasattr(self.referee, "hints"):
+                self.referee.hints = dict(p.get("hints") or {})
+            reaction = self.referee.observe(before, snapshot)
+            model.table = snapshot
+            last = self._derive(event, reaction, "camera")
+            if live:
+                self.store.save_snapshot(self.game_id, last, snapshot)
+        elif event.kind in ("action", "answer"):
+            moves = tuple(Move.from_dict(m) for m in p.get("moves", ()))
+            self._derive(event, self.referee.apply(moves, "person"), "person")
+        elif event.kind == "decision":
+            self._apply_decision(event)
+        elif event.kind in ("undo", "redo") and live:
+            self._replay(strict=False)
+            self._finish_or_reopen(live)
+
+    def _apply_decision(self, event: Event) -> None:
+        p = event.payload
+        if not (_ints(p.get("off")) or _ints(p.get("on"))):
+            return
+        upto = [e for e in self._events if e.seq <= event.seq]
+        line = main_line(upto)
+        self.referee.rebuild([Move.from_dict(entry.move["move"]) for entry in line
+                              if isinstance(entry.move.get("move"), dict)])
+        model = self._model
+        model.table = _corrected_table(model.table, event, upto, model.before, model.after)
+
+    def _derive(self, event: Event, reaction: Reaction, source: str) -> int:
+        """Record what the referee made of `event`: each step with its own source and reason,
+        its violations, a question; the outcome when the game just ended."""
+        last = event.seq
+        for applied in reaction.applied:
+            last = self._derive_step(event, applied, source)
+        if reaction.question is not None:
+            q = reaction.question
+            question = self._emit("question", "automatic", {**q.to_dict(), "input": event.seq})
+            self._model.question = (question.seq, q)
+            last = question.seq
+        elif reaction.applied or event.kind != "observation":
+            self._model.question = None
+        outcome = self.referee.finished()
+        if outcome is not None and self._model.outcome is None:
+            self._model.outcome = outcome
+            last = self._emit("note", "automatic", {
+                "text_en": "Game over", "text_de": "Spiel vorbei", **outcome,
+                "input": event.seq}).seq
+            if self._replaying is None:
+                self.store.finish(self.game_id, outcome)
+        return last
+
+    def _derive_step(self, event: Event, applied: Applied, source: str) -> int:
+        move = applied.move
+        kind = "phase" if move.kind in ("next-phase", "pass") else "move"
+        payload: dict[str, Any] = {
+            "move": move.to_dict(),
+            "text_en": move.describe("en"),
+            "text_de": move.describe("de"),
+            "legal": not any(v.blocking for v in applied.violations),
+            "state": applied.state,
+            "input": event.seq,
+        }
+        if applied.reason_en or applied.reason_de:
+            payload.update(reason_en=applied.reason_en,
+                           reason_de=applied.reason_de or applied.reason_en)
+        step = self._emit(kind, applied.source or source, payload)
+        for v in applied.violations:
+            self._emit("violation", "automatic", {
+                **v.to_dict(), "move_seq": step.seq, "move_text_en": payload["text_en"],
+                "move_text_de": payload["text_de"], "input": event.seq,
+            })
+        return step.seq
+
+    def _emit(self, kind: str, source: str, payload: Mapping[str, Any]) -> Event:
+        """A derived event: written (live) or matched against the recorded one (replay)."""
+        if self._replaying is None:
+            event = self.store.append(self.game_id, kind, source, payload)
+            self._events.append(event)
+            return event
+        if not self._replaying:
+            raise ReplayError(f"replay made a {kind} that the recording does not have "
+                              f"({payload.get('text_en', '')})")
+        recorded = self._replaying.popleft()
+        if recorded.kind != kind or recorded.payload.get("move") != payload.get("move"):
+            raise ReplayError(
+                f"event #{recorded.seq}: the recording has {recorded.kind}"
+                f" {recorded.payload.get('text_en', '')!r}, the replay {kind}"
+                f" {payload.get('text_en', '')!r}"
+            )
+        return recorded
+
+    def _replay(self, strict: bool) -> None:
+        """Rebuild referee and model from the log: every input not undone, in order, through
+        `_apply`. `strict`: a difference from the recording is an error (resume); otherwise it
+        is logged and the recording wins for the page (never expected)."""
+        hints = getattr(self.referee, "hints", None)
+        pending = dict(hints) if isinstance(hints, dict) else None
+        self.referee.reset()
+        self._model = _Model()
+        undone = self._undone()
+        derived: dict[int, list[Event]] = {}
+        for e in self._events:
+            owner = self._input_of(e)
+            if owner is not None:
+                derived.setdefault(owner, []).append(e)
+        try:
+            for e in self._events:
+                if e.kind not in GAME_INPUTS or e.seq in undone:
+                    continue
+                self._replaying = deque(derived.get(e.seq, []))
+                try:
+                    self._apply(e, live=False)
+                    if self._replaying:
+                        raise ReplayError(
+                            f"event #{self._replaying[0].seq}: the recording has"
+                            f" {self._replaying[0].kind} that the replay does not make")
+                except ReplayError:
+                    if strict:
+                        raise
+                    log.exception("replay differs from the recording; going on")
+        finally:
+            self._replaying = None
+        if pending is not None:
+            self.referee.hints = pending  # type: ignore[attr-defined]
+        self._client_ids.clear()
+        for e in self._events:
+            self._remember(e)
+
+    def _finish_or_reopen(self, live: bool) -> None:
+        """After undo/redo: the file's finished mark follows the rebuilt game."""
+        if not live:
+            return
+        outcome = self._model.outcome
+        if outcome is None:
+            self.store.unfinish(self.game_id)
+        else:
+            self.store.finish(self.game_id, outcome)
+
+    def _check_resumable(self) -> None:
+        header = self.store.game(self.game_id)
+        if header.game != self.header.game:
+            raise RecordError(
+                f"game #{self.game_id} is {header.game}, not {self.header.game}")
+        for e in self._events:
+            if e.kind in ("move", "phase") and "input" not in e.payload:
+                raise RecordError(
+                    f"game #{self.game_id} was recorded by an older companion (no inputs in"
+                    " its log): it can be reviewed and exported, not resumed")
+
+    # --- the log's bookkeeping ---------------------------------------------------------------
+
+    @staticmethod
+    def _input_of(event: Event) -> int | None:
+        return _input_of(event)
+
+    def _undone(self) -> set[int]:
+        return undone_inputs(self._events)
+
+    def _line_seqs(self) -> set[int]:
+        return {entry.seq for entry in main_line(self._events)}
+
+    def _toggles(self, target: Sequence[Event]) -> tuple[list[int], list[int]]:
+        """Steps to take off and put back so the main line is the one of `target`."""
+        now = self._line_seqs()
+        then = {entry.seq for entry in main_line(target)}
+        return sorted(now - then), sorted(then - now)
+
+    @staticmethod
+    def _table_after(events: Sequence[Event]) -> TableSnapshot | None:
+        """The game's table after `events` (what undo or redo will rebuild): the same table
+        steps as `_apply`, without the engine."""
+        undone = undone_inputs(events)
+        table: TableSnapshot | None = None
+        before: dict[int, TableSnapshot | None] = {}
+        after: dict[int, TableSnapshot] = {}
+        for e in events:
+            if e.kind not in GAME_INPUTS or e.seq in undone:
+                continue
+            if e.kind == "observation":
+                snapshot = TableSnapshot.from_dict(e.payload["snapshot"])
+                before[e.seq], after[e.seq] = table, snapshot
+                table = snapshot
+            elif e.kind == "decision":
+                upto = [x for x in events if x.seq <= e.seq]
+                table = _corrected_table(table, e, upto, before, after)
+        return table
+
+    def _active_inputs(self) -> list[Event]:
+        undone = self._undone()
+        return [e for e in self._events if e.kind in GAME_INPUTS and e.seq not in undone]
+
+    def _undo_suffix(self) -> list[Event]:
+        active = self._active_inputs()
+        derived = {self._input_of(e) for e in self._events}
+        for i in range(len(active) - 1, -1, -1):
+            e = active[i]
+            if e.kind != "observation" or e.seq in derived:
+                return active[i:]
+        return []
+
+    def _redo_stack(self) -> list[Event]:
+        stack: list[Event] = []
+        for e in self._events:
+            if e.kind == "undo":
+                stack.append(e)
+            elif e.kind == "redo":
+                wanted = e.payload.get("undo")
+                stack = [u for u in stack if u.seq != wanted]
+            elif e.kind in GAME_INPUTS:
+                stack.clear()
+        return stack
+
+    def _history(self, undone: set[int]) -> dict[str, Any]:
+        last = None
+        for e in reversed(self._events):
+            if e.kind in ("undo", "redo") or (e.kind == "decision"
+                                               and e.payload.get("put_back_en")):
+                put_en = list(e.payload.get("put_back_en") or [])
+                put_de = list(e.payload.get("put_back_de") or [])
+                text_en, text_de = str(e.payload.get("text_en", "")), \
+                    str(e.payload.get("text_de", ""))
+                if put_en:
+                    text_en += ". Put back on the table: " + "; ".join(put_en)
+                    text_de += ". Auf dem Tisch zurücklegen: " + "; ".join(put_de)
+                last = {"kind": e.kind, "seq": e.seq,
+                        "text_en": self.namer.text(text_en, "en"),
+                        "text_de": self.namer.text(text_de, "de"),
+                        "put_back_en": [self.namer.text(t, "en") for t in put_en],
+                        "put_back_de": [self.namer.text(t, "de") for t in put_de]}
+                break
+            if e.kind in GAME_INPUTS and e.seq not in undone:
+                break
+        return {"can_undo": bool(self._undo_suffix()), "can_redo": bool(self._redo_stack()),
+                "last": last}
+
+    def _input_text(self, event: Event) -> tuple[str, str]:
+        """How an input reads in the undo/redo line: the steps it made, or its own text."""
+        steps = [e for e in self._events if self._input_of(e) == event.seq
+                 and e.kind in ("move", "phase")]
+        if steps:
+            en = "; ".join(str(e.payload.get("text_en", "")) for e in steps)
+            de = "; ".join(str(e.payload.get("text_de", "")) for e in steps)
+            if event.kind == "observation":
+                return f"camera: {en}", f"Kamera: {de}"
+            return en, de
+        return str(event.payload.get("text_en", event.kind)), \
+            str(event.payload.get("text_de", event.kind))
+
+    def _decision_shown(self, violation_seq: int, move_seq: int, on_line: bool) -> str | None:
+        return self._shown(decisions_of(self._events).get(violation_seq), on_line)
+
+    @staticmethod
+    def _shown(latest: str | None, on_line: bool) -> str | None:
+        """A violation's decision as shown: its move off the line is "corrected"; a move on
+        the line that someone decided about "stands"."""
+        if not on_line:
+            return "corrected"
+        return "stands" if latest is not None else None
+
+    def _repeated(self, client_id: str | None, signature: str) -> dict[str, Any] | None:
+        if not client_id:
+            return None
+        known = self._client_ids.get(client_id)
+        if known is None:
+            return None
+        if known["signature"] != signature:
+            raise ActionError(f"request id {client_id!r} was already used for another action")
+        return {"seq": known["seq"], "repeated": True}
+
+    def _remember(self, event: Event) -> None:
+        client_id = event.payload.get("client_id")
+        if isinstance(client_id, str) and client_id:
+            self._client_ids[client_id] = {"signature": event.payload.get("signature", ""),
+                                           "seq": event.seq}
+            self._client_ids.move_to_end(client_id)
+            while len(self._client_ids) > CLIENT_IDS_KEPT:
+                self._client_ids.popitem(last=False)
+
+    def _refuse_when_over(self, what: str) -> None:
+        outcome = self._model.outcome
+        if outcome is None:
+            return
+        reason = outcome.get("reason_en") or outcome.get("reason") or ""
+        winner = outcome.get("winner")
+        said = f"{winner} won" if winner else "it ended in a draw"
+        raise GameOverError(
+            f"the game is over ({said}{': ' + str(reason) if reason else ''}): cannot {what};"
+            " undo the last step to play on")
+
+    def _pause(self, exc: WriteFailedError, keyframe: bool = False) -> None:
+        """The page says "Recording paused: <message>"; the message is the reason."""
+        if keyframe:
+            self.recording = Recording("paused", f"{exc.reason_en} (keyframe dropped)",
+                                       f"{exc.reason_de} (Standbild verworfen)")
+        else:
+            self.recording = Recording("paused", exc.reason_en, exc.reason_de)
+
+    def _recording_ok(self) -> None:
+        if self.recording.status != "ok":
+            self.recording = Recording()
+
+    def _last_seq(self) -> int:
+        return self._events[-1].seq if self._events else 0
+
+    def _find(self, seq: int | None) -> Event | None:
+        if seq is None:
+            return None
+        for e in reversed(self._events):
+            if e.seq == seq:
+                return e
+        return None
+
+    def _event(self, seq: int, kind: str) -> Event:
+        found = self._find(seq)
+        if found is None or found.kind != kind:
+            raise ActionError(f"there is no {kind} #{seq} in this game")
+        return found
+
+    # --- page helpers ------------------------------------------------------------------------
 
     def _status(self, lang: str) -> dict[str, Any]:
         status = dict(self.referee.status(lang, self._visible()))
@@ -321,9 +950,12 @@ class LiveSession:
         return status
 
     def _visible(self) -> frozenset[str]:
-        return frozenset(c.uid for c in (self._table.cards if self._table else ()) if c.face_up)
+        table = self._model.table
+        return frozenset(c.uid for c in (table.cards if table else ()) if c.face_up)
 
     def _offers(self) -> Offers:
+        if self._model.outcome is not None:
+            return Offers()
         offered = getattr(self.referee, "offers", None)
         return offered(self._visible()) if offered is not None else Offers()
 
@@ -339,82 +971,87 @@ class LiveSession:
         return {"person": rows(found.person), "table": rows(found.table), "hidden": found.hidden}
 
     def _question_view(self) -> dict[str, Any] | None:
-        if self._question is None:
+        if self._model.question is None:
             return None
-        seq, q = self._question
+        seq, q = self._model.question
         data = q.to_dict()
         data["choices"] = [self.namer.payload(c) for c in data["choices"]]
         return {"seq": seq, **self.namer.payload(data)}
 
-    def _record_reaction(
-        self, reaction: Reaction, source: str, before: TableSnapshot | None
-    ) -> int:
-        last = self._events[-1].seq if self._events else 0
-        for applied in reaction.applied:
-            last = self._record_applied(applied, source, before)
-        if reaction.question is not None:
-            q = reaction.question
-            event = self._append("question", "automatic", q.to_dict())
-            self._question = (event.seq, q)
-            last = event.seq
-        outcome = self.referee.finished()
-        if outcome is not None and self._outcome is None:
-            self._outcome = outcome
-            self.store.finish(self.game_id, outcome)
-            last = self._append("note", "automatic", {"text_en": "Game over", **outcome}).seq
-        return last
-
-    def _record_applied(self, applied: Applied, source: str, before: TableSnapshot | None) -> int:
-        move = applied.move
-        kind = "phase" if move.kind in ("next-phase", "pass") else "move"
-        payload = {
-            "move": move.to_dict(),
-            "text_en": move.describe("en"),
-            "text_de": move.describe("de"),
-            "legal": not any(v.blocking for v in applied.violations),
-            "state": applied.state,
-        }
-        event = self._append(kind, source, payload)
-        self._before_move[event.seq] = before
-        for v in applied.violations:
-            self._append(
-                "violation",
-                "automatic",
-                {**v.to_dict(), "move_seq": event.seq, "move_text_en": payload["text_en"],
-                 "move_text_de": payload["text_de"]},
-            )
-        return event.seq
-
-    def _take_back(self, move_seq: int, reason: str) -> None:
-        line = self._line_events()
-        self._append("correction", "person", {
-            "target": move_seq, "replacement": None, "reason": reason,
-            "text_en": f"Move #{move_seq} taken back ({reason})",
-            "text_de": f"Zug #{move_seq} zurückgenommen ({REASONS_DE.get(reason, reason)})",
-        })
-        remaining = [e for e in line if e.seq != move_seq]
-        self.referee.rebuild([Move.from_dict(e.payload["move"]) for e in remaining])
-        if move_seq in self._before_move and line and line[-1].seq == move_seq:
-            self._ignore = self._table
-            self._baseline = self._before_move[move_seq]
-
-    def _line_events(self) -> list[Event]:
-        return [entry.event for entry in main_line(self._events)]
-
-    def _event(self, seq: int, kind: str) -> Event:
-        for e in self._events:
-            if e.seq == seq and e.kind == kind:
-                return e
-        raise ActionError(f"there is no {kind} #{seq} in this game")
-
-    def _append(self, kind: str, source: str, payload: Mapping[str, Any]) -> Event:
-        event = self.store.append(self.game_id, kind, source, payload)
-        self._events.append(event)
-        self.bus.publish("log", {"seq": event.seq, **event.to_dict()})
-        return event
-
     def _publish_state(self) -> None:
         self.bus.publish("state", self.state())
+
+
+def _log_message(event: Event) -> dict[str, Any]:
+    """An event as the page's log gets it: an observation without its (large) snapshot."""
+    data = event.to_dict()
+    if event.kind == "observation":
+        payload = dict(event.payload)
+        snapshot = payload.pop("snapshot", {}) or {}
+        payload["cards"] = len(snapshot.get("cards", ()))
+        data["payload"] = payload
+    return {"seq": event.seq, **data}
+
+
+def _input_of(event: Event) -> int | None:
+    owner = event.payload.get("input")
+    return owner if isinstance(owner, int) and not isinstance(owner, bool) else None
+
+
+def _corrected_table(
+    table: TableSnapshot | None, decision: Event, events: Sequence[Event],
+    before: Mapping[int, TableSnapshot | None], after: Mapping[int, TableSnapshot],
+) -> TableSnapshot | None:
+    """The game's table after a decision that takes a camera move off the line (its cards go
+    back where they were) or puts it back on; a person's move leaves the table alone."""
+    off, on = _ints(decision.payload.get("off")), _ints(decision.payload.get("on"))
+    if table is None or not (off or on):
+        return table
+    by_seq = {e.seq: e for e in events}
+    move_event = by_seq.get(_as_int(decision.payload.get("move_seq")))
+    origin = by_seq.get(_input_of(move_event) or -1) if move_event else None
+    if move_event is None or origin is None or origin.kind != "observation":
+        return table
+    steps = [e for e in events if _input_of(e) == origin.seq
+             and e.kind in ("move", "phase") and e.source != "automatic"]
+    only = None if len(steps) <= 1 else _cards_of(move_event)
+    seen_before, seen_after = before.get(origin.seq), after.get(origin.seq)
+    if off:
+        return restore(table, seen_after, seen_before, only)
+    return restore(table, seen_before, seen_after, only)
+
+
+def _as_int(value: Any) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return -1
+
+
+def _ints(value: Any) -> list[int]:
+    return [v for v in value if isinstance(v, int)] if isinstance(value, list) else []
+
+
+def _cards_of(event: Event) -> list[str]:
+    move = event.payload.get("move") or {}
+    cards = [c for c in move.get("cards", []) if isinstance(c, str)]
+    if isinstance(move.get("target"), str):
+        cards.append(move["target"])
+    return cards
+
+
+def _plain(extra: Mapping[str, Any]) -> dict[str, Any]:
+    """Pipeline figures as JSON-safe values (numbers, text, flags, lists of those)."""
+    out: dict[str, Any] = {}
+    for key, value in extra.items():
+        if isinstance(value, bool | int | str) or value is None:
+            out[key] = value
+        elif isinstance(value, float):
+            out[key] = round(value, 3) if value == value and abs(value) != float("inf") else None
+        elif isinstance(value, list | tuple) and all(isinstance(v, str | int | float)
+                                                       for v in value):
+            out[key] = list(value)
+    return out
 
 
 def table_view(snapshot: TableSnapshot | None, card_info: CardInfo) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from companion import safeio
 from companion.errors import CompanionError, DataFileError
 from companion.games import GAMES, game_info
 from companion.layouts import MatLayout, load_layout
@@ -198,9 +199,9 @@ def _initial(game: str, seed: int, decks: dict[str, list[str]], owners: dict[str
 def load_script(path: str | Path) -> TableScript:
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ScriptError(path, f"cannot read table script: {exc.strerror or exc}") from exc
+        text = safeio.read_text(path, max_bytes=safeio.MAX_SCRIPT_BYTES)
+    except safeio.UnsafeInputError as exc:
+        raise ScriptError(path, str(exc).removeprefix(f"{path}: ")) from None
     return parse_script(text, str(path))
 
 
@@ -213,6 +214,7 @@ def parse_script(text: str, source: str = "<script>") -> TableScript:
 def _compose(text: str, source: str) -> yaml.Node:
     loader = yaml.SafeLoader(text)
     try:
+        safeio.check_yaml(text)
         node = loader.get_single_node()
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)

@@ -282,8 +282,10 @@ class ScriptFrameSource:
         self._t0: float | None = None
 
     def read(self) -> SimFrame | None:
+        pending: Any = getattr(self, "_pending", None)
+        self._pending: Any = None
         try:
-            shown, hands, settled, done = next(self._plan)
+            shown, hands, settled, done = pending or next(self._plan)
         except StopIteration:
             return None
         fps = self.player.timing.fps
@@ -300,6 +302,18 @@ class ScriptFrameSource:
                          truth=rendered.truth)
         self._index += 1
         return frame
+
+    def skip_to_step(self, step: int) -> None:
+        """Skip, without rendering, the frames of steps before `step` (a resumed demo)."""
+        while True:
+            try:
+                shown, hands, settled, done = next(self._plan)
+            except StopIteration:
+                return
+            if shown - 1 >= step:
+                self._pending = (shown, hands, settled, done)
+                return
+            self._index += 1
 
     def close(self) -> None:
         self._plan.close()

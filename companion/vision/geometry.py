@@ -27,6 +27,7 @@ import cv2
 import numpy as np
 import yaml
 
+from companion import safeio
 from companion.errors import CompanionError, DataFileError
 from companion.vision.detect import Detection
 
@@ -75,8 +76,8 @@ class CameraProfile:
 def load_camera_profile(path: Path) -> CameraProfile:
     """Read a camera profile YAML: `name`, `hfov_deg`, optional `resolution: [w, h]`."""
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
+        data = safeio.safe_load(safeio.read_text(path))
+    except (safeio.UnsafeInputError, yaml.YAMLError) as exc:
         raise DataFileError(path, f"cannot read camera profile: {exc}") from exc
     if not isinstance(data, dict):
         raise DataFileError(path, "a camera profile is a mapping with hfov_deg")

@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from companion.errors import CompanionError
+from companion.safeio import check_image_file
 
 log = logging.getLogger(__name__)
 
@@ -166,8 +167,13 @@ def read_image(path: str | Path, gray: bool = True) -> np.ndarray:
     path = Path(path)
     if not path.is_file():
         raise SourceError(f"image not found: {path}")
+    check_image_file(path)
     flag = cv2.IMREAD_GRAYSCALE if gray else cv2.IMREAD_COLOR
-    image = cv2.imread(str(path), flag)
+    try:
+        image = cv2.imread(str(path), flag)
+    except cv2.error as exc:  # OpenCV's own size limit, a broken file
+        raise SourceError(f"cannot read image {path}: {str(exc).strip().splitlines()[-1]}"
+                          ) from None
     if image is not None:
         return np.asarray(image)
     try:

@@ -160,7 +160,7 @@ def test_question_from_the_interpreter_is_a_choice_dialog(tmp_path: Path, page: 
         page.click('#question-choices .btn.choice[data-choice="1"]')
         page.wait_for_selector("#question:not([open])", state="attached", timeout=10_000)
         page.wait_for_selector("#question-reopen[hidden]", state="attached")
-        answered = [e for e in store.events(session.game_id) if e.kind == "decision"]
+        answered = [e for e in store.events(session.game_id) if e.kind == "answer"]
     finally:
         server.shutdown()
         session.bus.close()
@@ -312,7 +312,7 @@ def test_a_question_in_the_table_view_is_an_alert_with_its_choices(
             shot(pg, "question-alert")
             pg.click('#alert-actions button[data-choice="0"]')
             pg.wait_for_selector("#alert", state="hidden")
-        answered = [e for e in store.events(session.game_id) if e.kind == "decision"]
+        answered = [e for e in store.events(session.game_id) if e.kind == "answer"]
         assert answered and answered[-1].payload["choice"] == 0
         assert session.referee.moves[-1].kind == "attack"  # type: ignore[attr-defined]
     finally:

@@ -42,12 +42,15 @@ def test_text_export_names_everything_in_both_languages(game: str, tmp_path: Pat
     with Store(tmp_path / "g.db") as store:
         english, german = export_text(store, gid, "en"), export_text(store, gid, "de")
         winner = {"p1": "Ada", "p2": "Bo"}[store.game(gid).outcome["winner"]]
+        broken = any(e.kind == "violation" for e in store.events(gid))
     for text in (english, german):
         found = [line for line in text.splitlines() if internal.search(line)]
         assert found == [], found
     assert f"Result: {winner} wins" in english and f"Ergebnis: {winner} gewinnt" in german
     assert "Players: Ada vs Bo" in english and "Spieler: Ada gegen Bo" in german
-    assert "Rule broken:" in english and "Regelverstoß:" in german
+    # (a game the script itself ends, Challengers!, takes no illegal move after its end)
+    assert not broken or ("Rule broken:" in english and "Regelverstoß:" in german)
+    assert broken or game == "challengers"
     assert "Notes:" in english and "  - Bo asked about the bench" in english
 
 

@@ -32,12 +32,17 @@ def session(tmp_path: Path) -> Iterator[LiveSession]:
     store.close()
 
 
-def make_app(session: LiveSession, pin: str | None = None) -> Flask:
+LAN = {"REMOTE_ADDR": "192.168.1.20"}
+"""`environ_base` of a test client on another device of the network."""
+
+
+def make_app(session: LiveSession, pin: str | None = None, bind: str = "0.0.0.0") -> Flask:
     return create_app(
         {
             "DATABASE": session.store.path,
             "SESSION": session,
             "PIN": pin,
+            "BIND_HOST": bind,
             "HEARTBEAT_S": 0.2,
             "LAYOUT_FOR": lambda game: LAYOUT,
             "CARD_INFO_FOR": lambda game: card_info,

@@ -2,7 +2,8 @@
 
 Rules of this toy game: placing a card is a move "play"; a card placed in a zone ending in
 ".forbidden" breaks rule T-1; a card placed in "shared.unsure" raises a question with two
-choices. "next-phase"/"pass" switch the phase/active player.
+choices. "next-phase"/"pass" switch the phase/active player. A card placed in a zone ending in
+".win" wins the game for the player who placed it.
 """
 
 from __future__ import annotations
@@ -81,6 +82,9 @@ class FakeReferee:
     def apply(self, moves: tuple[Move, ...], source: str) -> Reaction:
         return Reaction(applied=tuple(self._push(m) for m in moves))
 
+    def reset(self) -> None:
+        self.__init__()  # type: ignore[misc]
+
     def rebuild(self, moves: list[Move]) -> None:
         self.__init__()  # type: ignore[misc]
         for m in moves:
@@ -110,6 +114,10 @@ class FakeReferee:
         return offers("creature-crush", legal, visible)
 
     def finished(self) -> dict[str, Any] | None:
+        for m in self.moves:
+            if m.to and m.to.endswith(".win"):
+                return {"winner": m.player, "reason": "win", "reason_en": "reached the goal",
+                        "reason_de": "Ziel erreicht"}
         return None
 
 

@@ -99,3 +99,52 @@ def test_a_taken_port_is_a_clear_error_before_anything_is_recorded(tmp_path: Pat
     assert result.exit_code != 0
     assert isinstance(result.exception, CompanionError) or "cannot listen" in result.output
     assert not db.exists()
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_undo_everything_then_redo_everything_on_the_real_engine(
+    game: str, tmp_path: Path
+) -> None:
+    """Every input of a bundled game taken back one by one reaches the opening position;
+    redone one by one it reaches the script referee's end again; a restart agrees."""
+    path = demo_script_path(game)
+    script = load_script(path)
+    config = config_from_script(script)
+    store = Store(tmp_path / "g.db")
+
+    def new_session(resume: int | None = None) -> LiveSession:
+        return LiveSession(EngineReferee(config), store, EventBus(), header_for(config, "t"),
+                           layout_dict(game), card_lookup(game, config.cards), resume=resume)
+
+    session = new_session()
+    director = ScriptDirector(script, session)
+    snaps = script_snapshots(script)
+    session.observe(snaps[0])
+    opening = session.state()["status"]["en"]
+    for k in range(1, len(snaps)):
+        director.on_frame(SimpleNamespace(step=k - 1))
+        session.observe(snaps[k].with_seq(k, float(k)))
+    director.on_end()
+    end = session.state()
+    last = referee_script(str(path)).steps[-1]
+    assert (end["status"]["en"]["phase"], end["status"]["en"]["turn"]) == (last.phase, last.turn)
+
+    undos = 0
+    while session.state()["history"]["can_undo"]:
+        session.undo()
+        undos += 1
+    assert undos > 0
+    status = session.state()["status"]["en"]
+    assert (status["phase"], status["active"], status["turn"]) == (
+        opening["phase"], opening["active"], opening["turn"])
+    assert main_line(store.events(session.game_id)) == []
+    assert session.state()["violations"] == []
+    for _ in range(undos):
+        session.redo()
+    again = session.state()
+    for key in ("status", "violations", "log", "table", "game_over"):
+        assert again[key] == end[key], key
+    restarted = new_session(resume=session.game_id).state()
+    for key in ("status", "violations", "log", "table", "history"):
+        assert restarted[key] == again[key], key
+    store.close()

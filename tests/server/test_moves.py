@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from companion.engine.api import Move
 from companion.server.offers import offers, person_kinds
 from companion.server.session import LiveSession
-from tests.server.conftest import make_app
+from tests.server.conftest import LAN, make_app
 from tests.server.fakes import table
 
 
@@ -115,7 +115,7 @@ def test_entering_needs_the_pin_on_a_lan(session: LiveSession) -> None:
     session.observe(table(("T1#1", "p1.A1"), ("T2#1", "p2.A1")))
     offered = session.state()["moves"]["person"][0]["move"]
     client = make_app(session, pin="123456").test_client()
-    client.environ_base["REMOTE_ADDR"] = "192.168.0.31"  # a tablet, not the laptop itself
+    client.environ_base.update(LAN)
     before = len(session.store.events(session.game_id))
     assert client.post("/api/moves", json={"move": offered}).status_code == 403
     assert len(session.store.events(session.game_id)) == before

@@ -8,7 +8,7 @@ from flask.testing import FlaskClient
 
 from companion.server.app import create_app
 from companion.server.session import LiveSession
-from tests.server.conftest import make_app
+from tests.server.conftest import LAN, make_app
 from tests.server.fakes import table
 
 
@@ -35,7 +35,7 @@ def test_review_pages_list_and_show_a_game(client: FlaskClient, session: LiveSes
     html = one.get_data(as_text=True)
     assert one.status_code == 200 and 'id="scrub"' in html and "T-1" in html
     data = client.get(f"/api/games/{session.game_id}").get_json()
-    kinds = [s["kind"] for s in data["timeline"]]
+    kinds = [s["kind"] for s in data["timeline"] if s["kind"] != "observation"]
     assert kinds == ["move", "move", "violation"]
     assert data["timeline"][-1]["table"]["cards"][1]["zone"] == "p1.forbidden"
 
@@ -94,9 +94,9 @@ def test_actions_work_without_pin_on_localhost(client: FlaskClient, session: Liv
 
 def test_pin_required_for_every_post_from_another_device(session: LiveSession) -> None:
     client = make_app(session, pin="424242").test_client()
-    client.environ_base["REMOTE_ADDR"] = "192.168.1.20"  # a tablet on the LAN
+    client.environ_base.update(LAN)
     page = client.get("/")
-    assert page.status_code == 200  # reading needs no PIN
+    assert page.status_code == 200  # watching the live table needs no PIN
     assert b'data-pin-required="yes"' in page.data
     res = client.post("/api/action", json={"action": "next-phase"})
     assert res.status_code == 403 and "PIN" in res.get_json()["error"]
@@ -109,7 +109,10 @@ def test_pin_required_for_every_post_from_another_device(session: LiveSession) -
     assert ok.status_code == 200
     ok = client.post("/api/action", json={"action": "pass", "pin": "424242"})
     assert ok.status_code == 200
-    assert len(session.store.events(session.game_id)) == 2
+    assert [e.kind for e in session.store.events(session.game_id)] == [
+        "action", "phase", "action", "phase"]
+    local = make_app(session, pin="424242").test_client()  # this machine: never a PIN
+    assert local.post("/api/action", json={"action": "next-phase"}).status_code == 200
 
 
 def test_the_laptops_own_browser_never_needs_the_pin(session: LiveSession) -> None:
@@ -120,7 +123,7 @@ def test_the_laptops_own_browser_never_needs_the_pin(session: LiveSession) -> No
         assert client.post("/api/action", json={"action": "next-phase"}).status_code == 200
     client.environ_base["REMOTE_ADDR"] = "10.0.0.7"
     assert client.post("/api/action", json={"action": "next-phase"}).status_code == 403
-    assert len(session.store.events(session.game_id)) == 3
+    assert [e.kind for e in session.store.events(session.game_id)].count("phase") == 3
 
 
 def read_events(client: FlaskClient, url: str, headers: dict[str, str] | None = None) -> str:
@@ -138,9 +141,10 @@ def test_sse_stream_sends_state_then_resumes_from_last_event_id(
     assert "event: state" in text and "Ada" in text
     mark = session.bus.last_id
     session.observe(table(("T1#1", "p1.A1")))
-    resumed = read_events(client, "/api/stream?limit=2", {"Last-Event-ID": str(mark)})
-    assert f"id: {mark + 1}\nevent: log" in resumed
-    assert f"id: {mark + 2}\nevent: state" in resumed
+    resumed = read_events(client, "/api/stream?limit=3", {"Last-Event-ID": str(mark)})
+    assert f"id: {mark + 1}\nevent: log" in resumed  # the observation
+    assert f"id: {mark + 2}\nevent: log" in resumed  # the move it led to
+    assert f"id: {mark + 3}\nevent: state" in resumed
     assert '"T1#1"' in resumed
 
 

@@ -17,7 +17,7 @@
       "rulebook": "Rulebook",
       "health.markers": "markers", "health.calibrated": "calibrated", "health.uncalibrated": "not calibrated",
       "status.ok": "camera ok", "status.starting": "starting", "status.reconnecting": "reconnecting",
-      "status.stopped": "stopped", "status.finished": "demo finished", "status.lost": "camera lost",
+      "status.stopped": "stopped", "status.finished": "demo finished", "status.lost": "camera lost", "status.stalled": "camera stalled",
       "conn.connecting": "connecting", "conn.live": "live", "conn.offline": "reconnecting",
       "pin.title": "PIN required", "pin.help": "Enter the PIN shown in the terminal where the companion runs.",
       "pin.wrong": "That PIN was not accepted.", "cancel": "Cancel", "ok": "OK",
@@ -94,7 +94,7 @@
       "rulebook": "Regelheft",
       "health.markers": "Marker", "health.calibrated": "kalibriert", "health.uncalibrated": "nicht kalibriert",
       "status.ok": "Kamera ok", "status.starting": "startet", "status.reconnecting": "verbindet neu",
-      "status.stopped": "angehalten", "status.finished": "Demo beendet", "status.lost": "Kamera verloren",
+      "status.stopped": "angehalten", "status.finished": "Demo beendet", "status.lost": "Kamera verloren", "status.stalled": "Kamera hängt",
       "conn.connecting": "verbinde", "conn.live": "live", "conn.offline": "verbinde neu",
       "pin.title": "PIN nötig", "pin.help": "Gib die PIN ein, die im Terminal des Begleiters steht.",
       "pin.wrong": "Diese PIN wurde nicht angenommen.", "cancel": "Abbrechen", "ok": "OK",
@@ -210,7 +210,14 @@
     });
   }
 
+  function requestId() {
+    // one id per click, kept through PIN retries: the server answers a repeat, never applies it twice
+    const a = new Uint32Array(3); crypto.getRandomValues(a);
+    return Array.from(a, n => n.toString(36)).join("-");
+  }
+
   async function post(url, body) {
+    body = Object.assign({ id: requestId() }, body || {});
     for (let attempt = 0; attempt < 3; attempt++) {
       const headers = { "Content-Type": "application/json" };
       const pin = sessionStorage.getItem("companion.pin");
