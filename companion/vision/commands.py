@@ -211,15 +211,28 @@ def _scan_photos(folder: Path, as_json: bool) -> None:
 
 def _format_calibration(report: dict[str, Any]) -> str:
     width, height = report["image_size"]
+    kind = "big-cell" if report["stickers"] == "bigcell" else "Micro QR"
     lines = [
         f"{report['game']} mat, frame {width}x{height}, corner markers "
         f"{len(report['corners_seen'])}/4, camera tilt {report['tilt_deg']:.0f} deg "
-        f"({report['tilt_verdict']})",
-        f"{report['sticker_mm']:g} mm stickers, pixels per module by zone:",
+        f"({report['tilt_verdict']})" + (", mirrored" if report["mirrored"] else ""),
+        f"{report['sticker_mm']:g} mm {kind} stickers, pixels per {report['unit']} by zone "
+        "(and the share expected to read on one frame):",
     ]
     for zone in sorted(report["zones"], key=lambda z: z["px_per_module"]):
-        lines.append(f"  {zone['zone']:16} {zone['px_per_module']:5.2f}  {zone['verdict']}")
-    lines.append("Placement " + ("OK." if report["ok"] else "needs attention:"))
+        lines.append(f"  {zone['zone']:16} {zone['px_per_module']:5.2f}  "
+                     f"{zone['expected_read']:4.0%}  {zone['verdict']}")
+    quality = []
+    if report["blur_px"] is not None:
+        quality.append(f"blur {report['blur_px']:.1f} px")
+    if report["paper_grey"] is not None:
+        quality.append(f"white paper at grey {report['paper_grey']:.0f}")
+    if report["noise"] is not None:
+        quality.append(f"noise {report['noise']:.1f}")
+    if quality:
+        lines.append("Picture: " + ", ".join(quality) + ".")
+    lines.append("Placement " + ("OK." if report["ok"] else
+                                 f"needs attention ({', '.join(report['problems'])}):"))
     lines.extend(f"- {a}" for a in report["advice"])
     return "\n".join(lines)
 
@@ -229,20 +242,27 @@ def _format_calibration(report: dict[str, Any]) -> str:
 @click.option("--game", type=click.Choice(GAME_IDS), required=True, help="The mat in view.")
 @click.option("--sticker-mm", type=float, default=None,
               help="Printed symbol side in mm, without margin [default: the mat layout's, 25].")
+@click.option("--stickers", type=click.Choice(["bigcell", "microqr"]), default="bigcell",
+              show_default=True, help="Which card stickers are printed.")
 @click.option("--camera", "camera_file", type=click.Path(path_type=Path),
-              help="Camera profile YAML (field of view); default: calibration/cameras.")
+              help="Camera profile YAML (field of view); default: estimated from the mat.")
+@click.option("--mirror/--no-mirror", default=None,
+              help="The picture is (not) mirrored [default: found from the corner markers].")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def calibrate(
-    image: Path, game: str, sticker_mm: float | None, camera_file: Path | None, as_json: bool
+    image: Path, game: str, sticker_mm: float | None, stickers: str, camera_file: Path | None,
+    mirror: bool | None, as_json: bool
 ) -> None:
-    """Check camera placement from one frame of the mat: tilt, pixels per module, advice."""
+    """Check camera placement from one frame of the mat: what will read, what is wrong."""
     from companion.layouts import load_layout
     from companion.vision.calibration import calibrate_frame
 
     camera = load_camera_profile(camera_file) if camera_file is not None else None
-    frame = read_image(image)
+    frame = read_image(image, gray=False)
     layout = load_layout(game)
     size = sticker_mm if sticker_mm is not None else layout.sticker_mm
-    report = calibrate_frame(np.asarray(frame), layout, size, camera)
+    report = calibrate_frame(np.asarray(frame), layout, size, camera,
+                             stickers="bigcell" if stickers == "bigcell" else "microqr",
+                             mirror=mirror)
     data = report.to_dict()
     click.echo(json.dumps(data, indent=2) if as_json else _format_calibration(data))

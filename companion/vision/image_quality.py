@@ -101,11 +101,28 @@ def noise_sigma(gray: np.ndarray) -> float:
 
 
 def glare_spots(image: np.ndarray, min_px: int = GLARE_MIN_PX) -> list[np.ndarray]:
-    """Centres (x, y px) of saturated patches big enough to hide part of a sticker."""
+    """Centres (x, y px) of saturated patches big enough to hide part of a sticker.
+
+    A lamp's reflection is a solid blot; white paper that merely clips (a sticker's margin
+    around its symbol, printed white between modules) is a ring or a lattice with the ink
+    inside it, and is not glare."""
     if image.ndim == 3:
         saturated = (image.min(axis=2) >= SATURATED).astype(np.uint8)
     else:
         saturated = (image >= SATURATED).astype(np.uint8)
-    count, _, stats, centroids = cv2.connectedComponentsWithStats(saturated, connectivity=8)
-    return [np.asarray(centroids[i]) for i in range(1, count)
-            if stats[i, cv2.CC_STAT_AREA] >= min_px]
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(saturated,
+                                                                      connectivity=8)
+    out = []
+    for i in range(1, count):
+        area = int(stats[i, cv2.CC_STAT_AREA])
+        if area < min_px:
+            continue
+        x, y, w, h = (int(v) for v in stats[i, :4])
+        blob = (labels[y:y + h, x:x + w] == i).astype(np.uint8)
+        contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        filled = sum(cv2.contourArea(c) for c in contours) + 0.5 * cv2.arcLength(
+            contours[0], True) if contours else area
+        if filled > 1.35 * area:
+            continue  # a ring or lattice of white paper around ink: a sticker, not glare
+        out.append(np.asarray(centroids[i]))
+    return out

@@ -47,6 +47,7 @@ ABSORB_STILL_S = 2.0  # a new thing at the picture's edge that stays still this 
 HAND_MIN_SHARE = 0.002
 MIRROR_TRY_EVERY = 3  # frames without a mat between looks at the mirrored picture
 FUSED_MIN_FRAMES = 4  # still frames averaged before the fused picture is read
+CHECK_EVERY_S = 5.0  # the camera check (calibrate's advice) runs this often
 DICE_ARUCO = ArucoOptions(min_perimeter_rate=0.02, thresh_win_min=5, thresh_win_max=13,
                           thresh_win_step=8)
 """Two threshold windows (on the easy simulator's 1080p frames with the camera at 69 cm this
@@ -111,8 +112,10 @@ class PipelineStats:
     clip; given with --mirror or found from corner markers that read only when flipped).
     `orientation`: "upright" or "upside-down" (player 2's side at the bottom of the picture;
     read as well, said for the person setting up). `messages`: plain sentences, most important
-    first, for the page; empty when all is well. `recording`: whether this frame could change
-    the table (False for black, frozen or mat-less frames).
+    first, for the page; empty when all is well (the camera check's advice, as `companion
+    calibrate` words it, joins them while it finds something wrong: `camera_ok`; the whole
+    report is `Pipeline.camera_check`). `recording`: whether this frame could change the table
+    (False for black, frozen or mat-less frames).
     """
 
     fps: float
@@ -130,6 +133,7 @@ class PipelineStats:
     orientation: str = "upright"
     recording: bool = True
     messages: tuple[str, ...] = ()
+    camera_ok: bool | None = None  # the latest camera check found nothing wrong (None: none yet)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -244,6 +248,9 @@ class Pipeline:
         self.frame_check = FrameCheck()
         self._mat_mask_key: tuple[float, ...] | None = None
         self._side_key: tuple[float, ...] | None = None
+        self.camera_check: dict[str, Any] | None = None  # the latest camera check (calibrate)
+        self._check_advice: tuple[str, ...] = ()
+        self._last_check_s = -math.inf
         self._side_range: tuple[float, float] | None = None
         self._mat_mask_cache: np.ndarray | None = None
         self.fusion = FrameFusion()
@@ -652,6 +659,23 @@ class Pipeline:
         strangers = [v.detection.text for v in dropped if v.reason == "not-in-game"]
         return out, strangers
 
+    def _check_camera(self, image: np.ndarray, dets: Sequence[Detection]) -> None:
+        """The page's camera check (what `companion calibrate` says), now and then: the
+        pipeline's own frame and detections, so it costs a few milliseconds every few
+        seconds. Its advice joins the health messages while something is wrong."""
+        from companion.vision.calibration import CalibrationError, calibrate_frame
+
+        kind: Any = "bigcell" if (self._big_cell_keys or not self._card_keys) else "microqr"
+        try:
+            report = calibrate_frame(image, self.layout, float(self.layout.sticker_mm),
+                                     self.camera, detections=list(dets), stickers=kind,
+                                     mirror=self.mirrored)
+        except (CalibrationError, AttributeError):
+            return  # a layout without zones (a test mat) or a moment without corners
+        self.camera_check = report.to_dict()
+        self._check_advice = tuple(a for a in report.advice if not report.ok
+                                   and not a.startswith("Only "))
+
     def _messages(self, verdict: InputVerdict, mat_fit: MatFit, corners: int,
                   orientation: str) -> tuple[str, ...]:
         out = []
@@ -676,6 +700,8 @@ class Pipeline:
         if orientation == "upside-down":
             out.append("The picture is upside down (player 2's side at the bottom): it reads "
                        "as well; turn the camera for an upright view.")
+        if verdict.usable and mat_fit != "none":
+            out.extend(self._check_advice)
         return tuple(out)
 
     # ----- the frame ------------------------------------------------------------------------
@@ -750,6 +776,9 @@ class Pipeline:
         self._patches = {k: p for k, p in self._patches.items() if k in present}
         self._card_keys &= present
         self._big_cell_keys &= present
+        if frame.time_s - self._last_check_s >= CHECK_EVERY_S and not hand_flag:
+            self._check_camera(image, dets)
+            self._last_check_s = frame.time_s
         return self._update(started, snapshot, verdict, dets, sightings, ran, motion, hand_flag,
                             image)
 
@@ -771,6 +800,7 @@ class Pipeline:
             input=verdict.state, mirrored=self.mirrored, orientation=orientation,
             recording=recording,
             messages=self._messages(verdict, mat_fit, self._corners_seen, orientation),
+            camera_ok=None if self.camera_check is None else bool(self.camera_check["ok"]),
         )
         return PipelineUpdate(snapshot, stats, tuple(dets), tuple(sightings), image)
 
