@@ -59,3 +59,12 @@ def counter_dice(counters: int) -> list[str]:
 def game_dice(game: str, counters: int = 0) -> list[str]:
     """Every die the camera accepts for `game`: its own dice and `counters` counters each."""
     return dice_for_game(game) + counter_dice(counters)
+
+
+def dice_mode(name: str | None) -> DiceMode:
+    """The dice mode a command's `--dice` option names (None: the measured default)."""
+    if name is None:
+        return DEFAULT_DICE_MODE
+    if name not in DICE_MODES:
+        raise DiceSetError(f"dice are read as {' or '.join(DICE_MODES)}, not {name!r}")
+    return "pips" if name == "pips" else "stickers"

@@ -169,19 +169,24 @@ class MatGeometry:
     def _pairs(
         detections: Iterable[Detection], layout: LayoutLike
     ) -> tuple[np.ndarray, np.ndarray, int]:
+        """Image and mat points of this mat's corner markers. An id read in two places (a
+        misread marker) is no evidence of where that corner is: both are left out."""
         specs = {int(c.marker_id): c for c in layout.corners}
-        image_pts: list[np.ndarray] = []
-        mat_pts: list[np.ndarray] = []
-        seen: set[int] = set()
+        found: dict[int, list[np.ndarray]] = {}
         for det in detections:
-            if det.marker_id is None or det.marker_id not in specs or det.marker_id in seen:
+            if det.marker_id is None or det.marker_id not in specs:
                 continue
-            seen.add(det.marker_id)
-            image_pts.append(np.asarray(det.corners, dtype=np.float64).reshape(4, 2))
-            mat_pts.append(corner_marker_points(specs[det.marker_id]))
-        if not seen:
+            quad = np.asarray(det.corners, dtype=np.float64).reshape(4, 2)
+            same = found.setdefault(det.marker_id, [])
+            if not any(np.linalg.norm(q.mean(axis=0) - quad.mean(axis=0)) < 0.5 * _side(q)
+                       for q in same):
+                same.append(quad)
+        usable = {m: quads[0] for m, quads in found.items() if len(quads) == 1}
+        if not usable:
             return np.empty((0, 2)), np.empty((0, 2)), 0
-        return np.vstack(image_pts), np.vstack(mat_pts), len(seen)
+        image_pts = [usable[m] for m in sorted(usable)]
+        mat_pts = [corner_marker_points(specs[m]) for m in sorted(usable)]
+        return np.vstack(image_pts), np.vstack(mat_pts), len(usable)
 
     @classmethod
     def fit(
@@ -201,7 +206,7 @@ class MatGeometry:
                 f"located from at least {MIN_CORNERS}, since one marker alone misplaces cards "
                 "far from it"
             )
-        return cls(layout, _homography(image_pts, mat_pts), count, refit_mm)
+        return cls(layout, _checked_homography(image_pts, mat_pts), count, refit_mm)
 
     def disagreement_mm(self, detections: Iterable[Detection]) -> float | None:
         """Mean distance in mm between visible corner markers and where the fit puts them."""
@@ -226,7 +231,10 @@ class MatGeometry:
         )
         if error <= self.refit_mm and count <= self.markers_used:
             return False
-        self.homography = _homography(image_pts, mat_pts)
+        try:
+            self.homography = _checked_homography(image_pts, mat_pts)
+        except GeometryError:
+            return False  # the visible corners contradict each other: keep the last fit
         self.markers_used = count
         self.refits += 1
         return True
@@ -389,6 +397,25 @@ def estimate_focal_px(mat_to_image: np.ndarray, image_size: tuple[int, int]) -> 
     focal = 1.0 / math.sqrt(inv_f2)
     hfov = 2 * math.degrees(math.atan(width / 2.0 / focal))
     return focal if 20.0 <= hfov <= 140.0 else None
+
+
+def _side(quad: np.ndarray) -> float:
+    return float(np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1).mean())
+
+
+MAX_FIT_ERROR_MM = 8.0  # barrel distortion of a wide laptop lens alone leaves up to ~4 mm
+
+
+def _checked_homography(image_pts: np.ndarray, mat_pts: np.ndarray) -> np.ndarray:
+    """The fit, unless the corner markers disagree with it by more than a few millimetres
+    (one of them misread as another corner's id; a swap puts them centimetres apart): no mat
+    is better than a wrong one."""
+    h = _homography(image_pts, mat_pts)
+    error = float(np.linalg.norm(_apply(h, image_pts) - mat_pts, axis=1).max())
+    if error > MAX_FIT_ERROR_MM:
+        raise GeometryError(
+            f"the mat's corner markers disagree by {error:.0f} mm (a misread marker?)")
+    return h
 
 
 def _homography(image_pts: np.ndarray, mat_pts: np.ndarray) -> np.ndarray:

@@ -45,7 +45,8 @@ BACKGROUND_LEVEL = 30
 STILL_FRAMES_FOR_BACKGROUND = 4
 ABSORB_STILL_S = 2.0  # a new thing at the picture's edge that stays still this long is table
 HAND_MIN_SHARE = 0.002
-MIRROR_TRY_EVERY = 3  # frames without a mat between looks at the mirrored picture
+MIRROR_TRY_EVERY = 3  # frames without a mat between looks at the mirrored picture ...
+MIRROR_EAGER_FRAMES = 90  # ... after looking at every one of the first frames without it
 FUSED_MIN_FRAMES = 4  # still frames averaged before the fused picture is read
 CHECK_EVERY_S = 5.0  # the camera check (calibrate's advice) runs this often
 DICE_ARUCO = ArucoOptions(min_perimeter_rate=0.02, thresh_win_min=5, thresh_win_max=13,
@@ -597,7 +598,8 @@ class Pipeline:
             return False
         self._no_mat_frames += 1
         lost_long = self.geometry is None or self._no_mat_frames >= 3 * 30
-        if not lost_long or (self._no_mat_frames - 1) % MIRROR_TRY_EVERY:
+        every = 1 if self._no_mat_frames <= MIRROR_EAGER_FRAMES else MIRROR_TRY_EVERY
+        if not lost_long or (self._no_mat_frames - 1) % every:
             return False
         if self._corners_when_flipped(gray) >= MIN_CORNERS:
             self.mirrored = not self.mirrored

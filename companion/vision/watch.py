@@ -81,12 +81,15 @@ def watch_source(source: Any, pipeline: Any, as_json: bool, seconds: float | Non
               help="Stop after this long (a camera runs until Ctrl-C otherwise).")
 @click.option("--counters", type=click.IntRange(0, 6), default=0, show_default=True,
               help="Counter dice per player on the table (pN.c1..).")
+@click.option("--dice", "dice_mode", type=click.Choice(["stickers", "pips"]), default=None,
+              help="Dice with face stickers or ordinary pip dice [default: stickers].")
 def watch(source: str, game: str, mirror: bool | None, as_json: bool, fps: float | None,
-          seconds: float | None, counters: int) -> None:
+          seconds: float | None, counters: int, dice_mode: str | None) -> None:
     """Watch SOURCE (camera index, video file, image folder or stream URL) headless: print
     each settled table; ends with the file or folder."""
     from companion.cardsets import load_cardset
     from companion.layouts import load_layout
+    from companion.markers.dice_sets import dice_mode as dice_mode_named
     from companion.markers.dice_sets import game_dice
     from companion.vision.pipeline import build_pipeline
     from companion.vision.sources import ImageFolderSource, ReconnectingSource, open_source
@@ -106,7 +109,8 @@ def watch(source: str, game: str, mirror: bool | None, as_json: bool, fps: float
         frames = ReconnectingSource(reopen)
     layout = load_layout(game)
     pipeline = build_pipeline(layout, game, load_cardset(game), mirror=mirror,
-                              dice=game_dice(game, counters))
+                              dice=game_dice(game, counters),
+                              dice_mode=dice_mode_named(dice_mode))
     try:
         count, settled = watch_source(frames, pipeline, as_json, seconds)
     except KeyboardInterrupt:

@@ -270,3 +270,23 @@ def test_orientation_of_the_picture() -> None:
     turn = np.array([[-1.0, 0, 1920], [0, -1.0, 1080], [0, 0, 1]])  # the picture turned 180
     upside = MatGeometry.fit(corner_detections(turn @ h), LAYOUT)
     assert upside.orientation() == "upside-down"
+
+
+def test_a_misread_corner_never_bends_the_mat() -> None:
+    """A corner marker read twice (one of them a misread) says nothing; markers that
+    contradict each other (a corner read as another corner's id) give no fit at all."""
+    h = camera_homography(15)
+    good = corner_detections(h)
+    twin = Detection("aruco", "aruco:233", good[0].corners + 300.0, 1.0, "aruco",
+                     marker_id=233)
+    geometry = MatGeometry.fit([*good, twin], LAYOUT)
+    assert geometry.markers_used == 3  # 233 left out, the other three fit
+    pts = np.array([[100.0, 100.0], [500.0, 300.0]])
+    assert np.abs(geometry.to_mat(project(h, pts)) - pts).max() < 0.5
+    swapped = [Detection("aruco", "aruco:235", d.corners, 1.0, "aruco", marker_id=235)
+               if d.marker_id == 232 else d for d in good if d.marker_id != 235]
+    with pytest.raises(GeometryError, match="disagree"):
+        MatGeometry.fit(swapped, LAYOUT)
+    before = geometry.homography.copy()
+    assert geometry.update(swapped) is False
+    assert np.array_equal(geometry.homography, before)
