@@ -8,9 +8,13 @@ and what to change, with the read rate to expect.
 
 Thresholds are measured on the realistic simulator (`companion bench vision`, docs/markers.md:
 one frame, visible stickers not under glare, all camera kinds and poses):
-- big-cell code: reads from about 4.5 px per cell (89 %), reliably from 6 (96-99 %);
-- Micro QR: from about 3 px per module (55 %), reliably from 3.5 (93-100 %); the easy
+- big-cell code: from about 4.5 px per cell (70 %), reliably from 6 (91 % and more);
+- Micro QR: from about 3 px per module (73 %), reliably from 4 (96-100 %); the easy
   simulator's 3 px was too optimistic for real pictures.
+A cell is 3.1 mm and a module 1.9 mm on the same 25 mm sticker, so below about 1.8 px per mm
+(720p, a camera far or steep, a laptop) the big-cell code reads far more; above about 2 px
+per mm Micro QR reads a few per cent more (it tolerates a partly covered or glaring sticker
+better). The advice says which sticker suits the camera.
 """
 
 from __future__ import annotations
@@ -42,13 +46,14 @@ UNITS: dict[str, tuple[int, str]] = {"bigcell": (8, "cell"), "microqr": (13, "mo
 """Cells or modules across a sticker's symbol, and what they are called."""
 
 READ_RATE: dict[str, tuple[tuple[float, float], ...]] = {
-    "bigcell": ((3.0, 0.0), (3.25, 0.17), (3.75, 0.57), (4.25, 0.89), (4.75, 0.88),
-                (5.5, 0.96), (6.5, 0.99), (7.5, 0.98), (9.0, 1.0)),
-    "microqr": ((1.75, 0.0), (2.25, 0.25), (2.75, 0.55), (3.25, 0.93), (3.75, 1.0)),
+    "bigcell": ((3.25, 0.0), (3.75, 0.32), (4.25, 0.69), (4.75, 0.72), (5.5, 0.84),
+                (6.5, 0.91), (7.5, 0.92), (9.0, 1.0)),
+    "microqr": ((1.75, 0.0), (2.25, 0.02), (2.75, 0.26), (3.25, 0.73), (3.75, 0.92),
+                (4.25, 1.0)),
 }
 """One-frame read rate by px per cell/module (bin centres), measured as the module doc says."""
 
-GOOD_PX = {"bigcell": 6.0, "microqr": 3.5}
+GOOD_PX = {"bigcell": 6.0, "microqr": 4.0}
 MIN_PX = {"bigcell": 4.5, "microqr": 3.0}
 GOOD_TILT_DEG = 30.0
 MAX_TILT_DEG = 45.0
@@ -207,6 +212,15 @@ def _glare(image: np.ndarray, geometry: MatGeometry, layout: MatLayout,
     return out
 
 
+def _expected_with(report: CalibrationReport, stickers: str) -> float:
+    """The read rate the same camera would give stickers of the other kind."""
+    if not report.zones:
+        return 0.0
+    now, then = UNITS[report.stickers][0], UNITS[stickers][0]
+    return float(np.mean([expected_read(z.px_per_module * now / then, stickers)
+                          for z in report.zones]))
+
+
 def advise(report: CalibrationReport) -> tuple[list[str], list[str]]:
     """(problem codes, plain-words advice), most important first."""
     problems: list[str] = []
@@ -251,6 +265,14 @@ def advise(report: CalibrationReport) -> tuple[list[str], list[str]]:
             f"{worst.expected_read:.0%} of them to read there. Move the camera closer or "
             f"higher over the middle of the mat, use 1080p, or print stickers of {needed} mm."
         )
+    other = "microqr" if report.stickers == "bigcell" else "bigcell"
+    other_read = _expected_with(report, other)
+    if other_read > report.expected_read + 0.05:
+        other_kind = "Micro QR" if other == "microqr" else "big-cell"
+        advice.append(
+            f"With this camera {other_kind} stickers would read about {other_read:.0%} where "
+            f"{kind} stickers read {report.expected_read:.0%} (companion print stickers "
+            f"--symbology {other}); both kinds read side by side.")
     if height < MIN_FRAME_HEIGHT and (worst is None or worst.verdict != "good"):
         advice.append(f"The frame is {width}x{height}: a 1080p camera (or --url to a phone) "
                       "gives 1.5 times the pixels per sticker.")

@@ -67,7 +67,7 @@ def test_good_placement() -> None:
     assert {z.zone for z in report.zones} == set(load_layout(GAME).zones)
     assert report.advice[0].startswith("Camera placement is good: expect about")
     assert report.blur_px is not None and report.blur_px < 1.0
-    assert report.expected_read > 0.9
+    assert report.expected_read > 0.8
 
 
 def test_steep_angle_small_frame_and_small_stickers_get_advice() -> None:
@@ -95,6 +95,10 @@ def test_micro_qr_stickers_need_fewer_pixels_per_module_than_cells_of_big_cell()
     assert ratio == pytest.approx(13 / 8, rel=1e-6)  # 8 cells and 13 modules on 25 mm
     assert "px per cell" in " ".join(big.advice) or big.ok
     assert "px per module" in " ".join(micro.advice) or micro.ok
+    # far from the mat, the big-cell code reads more, and the Micro QR advice says so
+    assert big.expected_read > micro.expected_read + 0.05
+    assert any("--symbology bigcell" in a for a in micro.advice)
+    assert not any("--symbology" in a for a in big.advice)
 
 
 def test_covered_corners_and_no_mat() -> None:
@@ -150,7 +154,7 @@ def test_calibrate_command(photo_file: Path) -> None:
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert data["ok"] is True and data["corners_seen"] == [232, 233, 234, 235]
-    assert data["unit"] == "cell" and 0.9 < data["expected_read"] <= 1.0
+    assert data["unit"] == "cell" and 0.8 < data["expected_read"] <= 1.0
     text = CliRunner().invoke(cli, ["calibrate", str(photo_file), "--game", GAME,
                                     "--sticker-mm", "12"])
     assert text.exit_code == 0
