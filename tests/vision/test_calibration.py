@@ -86,7 +86,7 @@ def test_steep_angle_small_frame_and_small_stickers_get_advice() -> None:
 
 
 def test_micro_qr_stickers_need_fewer_pixels_per_module_than_cells_of_big_cell() -> None:
-    photo = mat_photo(30, size=(1280, 720), dist_mm=850)
+    photo = mat_photo(30, size=(1280, 720), dist_mm=520)
     layout = load_layout(GAME)
     big = calibrate_frame(photo, layout, 25.0, CAMERA, stickers="bigcell")
     micro = calibrate_frame(photo, layout, 25.0, CAMERA, stickers="microqr")
