@@ -106,6 +106,28 @@ class Bump:
     blur_frames: int = 2
 
 
+def _smear(layer: np.ndarray, alpha: np.ndarray, shift: np.ndarray
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """Motion blur of a layer and its coverage along `shift` (px over the exposure). Long
+    smears are done at half size: a smeared hand has no detail along its motion anyway."""
+    dx, dy = float(shift[0]), float(shift[1])
+    if math.hypot(dx, dy) < 12 or min(alpha.shape) < 8:
+        kernel = line_kernel(dx, dy)
+        if kernel is None:
+            return layer, alpha
+        return cv2.filter2D(layer, -1, kernel), cv2.filter2D(alpha, -1, kernel)
+    h, w = alpha.shape
+    small = (max(1, w // 2), max(1, h // 2))
+    kernel = line_kernel(dx / 2, dy / 2)
+    assert kernel is not None
+    out = []
+    for img in (layer, alpha):
+        half = cv2.resize(img, small, interpolation=cv2.INTER_AREA)
+        out.append(cv2.resize(cv2.filter2D(half, -1, kernel), (w, h),
+                              interpolation=cv2.INTER_LINEAR))
+    return out[0], out[1]
+
+
 def _hash01(*parts: object) -> float:
     digest = hashlib.sha256(":".join(map(str, parts)).encode()).digest()
     return int.from_bytes(digest[:4], "little") / 2**32
@@ -927,8 +949,7 @@ class PhysicalRenderer:
                 cv2.fillPoly(alpha, [poly], 1.0, cv2.LINE_AA, 2)
             # the layer is drawn on black with anti-aliased edges: colour x coverage already
             if kernel is not None:
-                layer = cv2.filter2D(layer, -1, kernel)
-                alpha = cv2.filter2D(alpha, -1, kernel)
+                layer, alpha = _smear(layer, alpha, moved[1] - moved[0])
             else:
                 s = max(pose.blur_lo, 0.5)
                 layer = cv2.GaussianBlur(layer, (0, 0), s)

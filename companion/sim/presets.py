@@ -17,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from companion import safeio
 from companion.errors import DataFileError
 from companion.markers.render import Symbology
 from companion.sim.camera import CameraProfile, Degradation, Rig, edge_rig, overhead_rig
@@ -129,8 +130,8 @@ def _cameras_dir() -> Path:
 
 def _load_kind(path: Path) -> CameraKind | None:
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
+        data = safeio.safe_load(safeio.read_text(path))
+    except (safeio.UnsafeInputError, yaml.YAMLError) as exc:
         raise DataFileError(path, f"cannot read camera profile: {exc}") from exc
     if not isinstance(data, dict) or "kind" not in data:
         return None  # a profile for `calibrate` only, not a simulator camera

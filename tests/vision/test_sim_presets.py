@@ -71,3 +71,22 @@ def test_looks_sample_inside_their_ranges() -> None:
         assert look.coc_px[0] <= c.coc_px <= look.coc_px[1]
         assert c.exposure <= look.exposure[1]
     assert Look("x").sample(1) == Look("x").sample(1)
+
+
+def test_script_source_defaults_to_the_realistic_webcam_and_easy_on_request(repo_root) -> None:
+    from companion.sim.physical import PhysicalRenderer
+    from companion.sim.script import load_script
+    from companion.sim.source import ScriptFrameSource
+
+    script = load_script(repo_root / "companion/sim/scripts/creature-crush/opening.yaml")
+    default = ScriptFrameSource(script, seed=1)
+    assert isinstance(default.player.renderer, PhysicalRenderer)
+    assert default.preset == "overhead-webcam-1080p"
+    frame = default.read()
+    assert frame is not None and frame.image.shape == (1080, 1920, 3) and frame.truth
+    easy = ScriptFrameSource(script, preset="easy", seed=1)
+    assert isinstance(easy.player.renderer, TableRenderer)
+    laptop = ScriptFrameSource(script, preset="laptop-720p-mirror", seed=1)
+    assert laptop.read().image.shape == (720, 1280, 3)  # type: ignore[union-attr]
+    for source in (default, easy, laptop):
+        source.close()
