@@ -137,6 +137,6 @@ def _essence(s: TableSnapshot) -> tuple[frozenset[Any], ...]:
 
     return (
         cards(s.cards),
-        frozenset((d.die, d.value, d.zone, d.on) for d in s.dice),
+        frozenset((d.die, d.value, d.zone, d.on, d.rolls) for d in s.dice),
         frozenset((t.token, t.zone, t.on) for t in s.tokens),
     )

@@ -53,6 +53,10 @@ class NothingToUndoError(EngineError):
     """`Game.undo()` with an empty log."""
 
 
+class GameOverError(EngineError):
+    """A person's press or move after the outcome is known: refused, not recorded."""
+
+
 class ObserverError(EngineError):
     """A view was asked for an observer other than table, p1, p2, referee."""
 
@@ -147,18 +151,16 @@ def counted(values: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-# kind -> (English template, German template); templates use {player}, {cards}, {to},
-# {target}, {value} and any option key. Rulesets add their kinds with `register_move_text`.
+# kind -> (English template, German template) of the kinds every game has; templates use
+# {player}, {cards}, {to}, {target}, {value} and any option key. A game's own kinds have
+# their texts in its ruleset (`Ruleset.move_texts`, `Ruleset.describe`): several games share
+# kind names ("summon", "draw") with different texts, so there is no global registry.
 MOVE_TEXTS: dict[str, tuple[str, str]] = {
     "next-phase": ("{player} ends the phase", "{player} beendet die Phase"),
     "pass": ("{player} ends the turn", "{player} beendet den Zug"),
     "declare": ("{player} declares {value}", "{player} erklärt {value}"),
     "concede": ("{player} concedes", "{player} gibt auf"),
 }
-
-
-def register_move_text(kind: str, en: str, de: str) -> None:
-    MOVE_TEXTS[kind] = (en, de)
 
 
 @dataclass(frozen=True)
@@ -227,9 +229,13 @@ class Move:
     def describe(
         self, lang: str = "en", texts: Mapping[str, tuple[str, str]] | None = None
     ) -> str:
-        """The move in words; `texts` (a game's own templates) before the registered ones."""
-        fallback = (f"{{player}}: {self.kind}", f"{{player}}: {self.kind}")
-        en, de = (texts or {}).get(self.kind) or MOVE_TEXTS.get(self.kind, fallback)
+        """The move in words: `texts` (a game's own templates, see `Ruleset.describe`), else
+        the core kinds' texts, else kind and fields as they are."""
+        plain = " ".join([self.kind, *self.cards, *([f"-> {self.to}"] if self.to else [])])
+        found = (texts or {}).get(self.kind) or MOVE_TEXTS.get(self.kind)
+        if found is None:
+            return f"{self.player}: {plain}"
+        en, de = found
         template = de if lang == "de" else en
         values: dict[str, Any] = {
             "player": self.player,
@@ -242,7 +248,7 @@ class Move:
         try:
             return template.format(**counted(values))  # "{value:card|cards}" says the plural
         except (KeyError, IndexError, ValueError):
-            return f"{self.player}: {self.kind}"
+            return f"{self.player}: {plain}"
 
 
 # ----------------------------------------------------------------------------- prompts etc.
@@ -327,7 +333,13 @@ class ChanceEvent:
 
 @dataclass(frozen=True)
 class LogEntry:
-    """One recorded move: what it was, who saw it, the rules it broke, decisions taken."""
+    """One recorded move: what it was, who saw it, the rules it broke, decisions taken.
+
+    `reason_en` / `reason_de` say why the engine took a step itself (source "automatic": an
+    end of phase or turn inferred from what the camera saw). `same_step` marks a move seen in
+    the same table change as the move that ended the game: part of the winning step, not a
+    move after the end.
+    """
 
     seq: int
     move: Move
@@ -335,13 +347,16 @@ class LogEntry:
     violations: tuple[Violation, ...] = ()
     decisions: tuple[str, ...] = ()
     chance: tuple[ChanceEvent, ...] = ()
+    reason_en: str = ""
+    reason_de: str = ""
+    same_step: bool = False
 
     @property
     def legal(self) -> bool:
         return not blocking(list(self.violations))
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "seq": self.seq,
             "move": self.move.to_dict(),
             "source": self.source,
@@ -350,6 +365,11 @@ class LogEntry:
             "decisions": list(self.decisions),
             "chance": [c.to_dict() for c in self.chance],
         }
+        if self.reason_en or self.reason_de:
+            data["reason_en"], data["reason_de"] = self.reason_en, self.reason_de
+        if self.same_step:
+            data["same_step"] = True
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> LogEntry:
@@ -359,6 +379,9 @@ class LogEntry:
             source=str(data.get("source", "person")),
             violations=tuple(Violation.from_dict(v) for v in data.get("violations", ())),
             decisions=tuple(data.get("decisions", ())),
+            reason_en=str(data.get("reason_en", "")),
+            reason_de=str(data.get("reason_de", "")),
+            same_step=bool(data.get("same_step", False)),
         )
 
 

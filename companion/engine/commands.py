@@ -15,10 +15,11 @@ from companion.games import get_ruleset
 WORDS: dict[str, dict[str, Any]] = {
     "en": {"step": "step", "line": "line", "phase": "phase", "active": "active", "turn": "turn",
            "scores": "scores", "ok": "ok", "illegal": "ILLEGAL", "lifted": "lifted by",
-           "asked": "asked", "winner": "winner", "source": {}},
+           "asked": "asked", "winner": "winner", "refused": "refused", "source": {}},
     "de": {"step": "Schritt", "line": "Zeile", "phase": "Phase", "active": "am Zug",
            "turn": "Zug", "scores": "Punkte", "ok": "ok", "illegal": "REGELWIDRIG",
            "lifted": "aufgehoben durch", "asked": "gefragt", "winner": "Sieger",
+           "refused": "abgelehnt",
            "source": {"camera": "Kamera", "person": "Person", "automatic": "automatisch",
                       "script": "Skript"}},
 }
@@ -42,11 +43,16 @@ def _print_step(step: StepReport, ruleset: Ruleset, namer: Any = None, lang: str
         flag = w["ok"] if entry.legal else w["illegal"]
         source = w["source"].get(entry.source, entry.source)
         click.echo(f"  {flag:7} {said(ruleset.describe(entry.move, lang))}  [{source}]")
+        reason = entry.reason_de if lang == "de" else entry.reason_en
+        if reason:
+            click.echo(f"          ({said(reason)})")
         for v in entry.violations:
             lifted = f" ({w['lifted']} {said(v.lifted_by)})" if v.lifted_by else ""
             click.echo(f"          {v.code}: {said(v.message(lang))}{lifted}  <{v.rule}>")
     if step.question:
         click.echo(f"  {w['asked']}: {said(step.question)}")
+    for refused in step.refused:
+        click.echo(f"  {w['refused']}: {refused}")
     if step.winner:
         click.echo(f"  {w['winner']}: {who(step.winner)}")
     for failure in step.failures:
@@ -69,12 +75,15 @@ def _namer(script: str) -> Any:
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True,
               help="Language of the moves and violations (names replace ids either way).")
-def referee(script: str, as_json: bool, lang: str) -> None:
+@click.option("--camera-only", is_flag=True,
+              help="Leave out the script's phase and pass presses (the camera cannot see "
+                   "them): the engine infers them; every expect is still checked.")
+def referee(script: str, as_json: bool, lang: str, camera_only: bool) -> None:
     """Referee a table script: moves found, violations, phase and scores per step.
 
     Exits with status 1 when an `expect` of the script does not hold (file:line given).
     """
-    report: RefereeReport = referee_script(script)
+    report: RefereeReport = referee_script(script, camera_only=camera_only)
     if as_json:
         click.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
     else:

@@ -42,6 +42,10 @@ class PhaseSpec:
     on_end: Hook | None = None
     end_check: EndCheck | None = None
     setup: bool = False
+    moves: tuple[str, ...] = ()
+    """The game's own move kinds that can happen in this phase (empty: not declared). The
+    interpreter's phase inference skips phases that do not list a kind some phase lists;
+    legality itself is always the rules' check."""
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from typing import Any
 from companion.engine.api import (
     SOURCES,
     GameConfig,
+    GameOverError,
     LogEntry,
     Move,
     MoveFormatError,
@@ -47,6 +48,10 @@ class Game:
         self.setup_chance = tuple(self.state.pending_chance)  # the opening shuffle, etc.
         self.state.pending_chance.clear()
         self.log: list[LogEntry] = []
+        self.ended_at: int | None = None
+        """The seq of the log entry that ended the game (None while it goes on)."""
+        self.positions: list[tuple[int, str, str]] = []
+        """(turn, active player, phase) when each log entry was made, in log order."""
         self.card_total = self.state.total_cards()
 
     @classmethod
@@ -102,18 +107,36 @@ class Game:
         return not blocking(self.check(move))
 
     def push(
-        self, move: Move, source: str = "person", decisions: Iterable[str] = ()
+        self,
+        move: Move,
+        source: str = "person",
+        decisions: Iterable[str] = (),
+        reason_en: str = "",
+        reason_de: str = "",
+        same_step: bool = False,
     ) -> list[Violation]:
         """Apply `move` (legal or not), log it, and return its violations.
 
         A move of a kind the game does not have is refused (MoveFormatError): it is no
-        table reality, just a malformed request.
+        table reality, just a malformed request. Once the outcome is known, "next phase" and
+        "end turn" are refused too (GameOverError): they lead nowhere. Any other move is
+        recorded with `game.over` and changes nothing. `same_step` marks a move seen in the
+        same table change as the move that ended the game (legal, changes nothing).
         """
         if source not in SOURCES:
             raise MoveFormatError(f"unknown move source {source!r}; use one of {list(SOURCES)}")
         self.ruleset.require_known(move)
-        violations = self.check(move)
+        if self.refuses(move, source):
+            outcome = self.state.outcome
+            assert outcome is not None
+            raise GameOverError(
+                f"the game is over ({outcome.reason_en}): "
+                f"{self.ruleset.describe(move, 'en')} is not taken"
+            )
+        same_step = same_step and self.state.outcome is not None
+        violations = [] if same_step else self.check(move)
         self.state.pending_chance.clear()
+        self.positions.append((self.state.turn, self.state.active, self.state.phase))
         self.ruleset.apply(self.state, move)
         entry = LogEntry(
             seq=len(self.log) + 1,
@@ -122,10 +145,22 @@ class Game:
             violations=tuple(violations),
             decisions=tuple(decisions),
             chance=tuple(self.state.pending_chance),
+            reason_en=reason_en,
+            reason_de=reason_de,
+            same_step=same_step,
         )
         self.state.pending_chance.clear()
         self.log.append(entry)
+        if self.ended_at is None and self.state.outcome is not None:
+            self.ended_at = entry.seq
         return violations
+
+    PRESSES: tuple[str, ...] = ("next-phase", "pass")
+
+    def refuses(self, move: Move, source: str) -> bool:
+        """True when `push` would refuse `move` because the game is over: "next phase" and
+        "end turn" lead nowhere then. Anything else is recorded with `game.over`."""
+        return self.state.outcome is not None and move.kind in self.PRESSES
 
     def undo(self) -> LogEntry:
         """Take back the last move (rebuilt by replaying the rest of the log)."""
@@ -133,8 +168,22 @@ class Game:
             raise NothingToUndoError("nothing to undo: no move has been made yet")
         last = self.log[-1]
         rebuilt = Game.replay(self.log[:-1], self.config, self.ruleset)
-        self.state, self.log = rebuilt.state, rebuilt.log
+        self.state, self.log, self.positions = rebuilt.state, rebuilt.log, rebuilt.positions
+        self.ended_at = rebuilt.ended_at
         return last
+
+    def seen_this_turn(self) -> list[Move]:
+        """The moves the active player made in the current turn (not the engine's own
+        steps, not phase or turn presses), oldest first."""
+        now = (self.state.turn, self.state.active)
+        moves: list[Move] = []
+        for entry, when in zip(reversed(self.log), reversed(self.positions), strict=True):
+            if when[:2] != now:
+                break
+            if entry.source != "automatic" and entry.move.kind not in ("next-phase", "pass") \
+                    and entry.move.player == now[1]:
+                moves.append(entry.move)
+        return moves[::-1]
 
     # ------------------------------------------------------------------ reading
     def prompt(self, lang: str = "en") -> Prompt:
@@ -183,5 +232,8 @@ class Game:
             raise MoveFormatError("replaying log entries needs the game's config")
         game = cls(config, ruleset)
         for entry in entries:
-            game.push(entry.move, entry.source, entry.decisions)
+            if game.refuses(entry.move, entry.source):
+                continue  # an old recording's press after the end: it changed nothing
+            game.push(entry.move, entry.source, entry.decisions, entry.reason_en,
+                      entry.reason_de, entry.same_step)
         return game

@@ -16,13 +16,14 @@ Snapshots from a camera and from a table script are the same type, so both run t
 
 from __future__ import annotations
 
-import copy
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.engine.api import Choice, LogEntry, Move, Question, Violation, blocking
+from companion.engine.api import PLAYERS, Choice, LogEntry, Move, Question, Violation, blocking
 from companion.engine.game import Game
+from companion.engine.inference import Automatic, Explain, Inference, Plan, PlannedStep
 from companion.engine.state import GameState
 from companion.snapshot import SeenCard, SeenDie, SeenToken, TableSnapshot, is_back
 
@@ -47,6 +48,9 @@ class SnapshotDiff:
     tokens: tuple[tuple[SeenToken | None, SeenToken | None], ...] = ()
     """(before, after) of each token that appeared, vanished or now lies elsewhere (another
     zone or another card, `on`); None where it was not seen."""
+    visible: frozenset[str] = frozenset()
+    """Every card uid the camera sees after the change (cards not in it are covered, in a
+    pile below its top, or off the table)."""
 
     @property
     def empty(self) -> bool:
@@ -147,6 +151,7 @@ def diff_snapshots(
         covered=tuple(covered),
         uncovered=tuple(uncovered),
         tokens=tuple(tokens),
+        visible=frozenset(new),
     )
 
 
@@ -155,7 +160,29 @@ def _token_key(token: SeenToken | None) -> tuple[str, str | None] | None:
 
 
 def _die_key(die: SeenDie | None) -> tuple[Any, ...] | None:
-    return None if die is None else (die.value, die.zone, die.on)
+    return None if die is None else (die.value, die.zone, die.on, die.rolls)
+
+
+def automatic_steps_show(diff: SnapshotDiff) -> Callable[[GameState, GameState], bool]:
+    """Whether the engine's own steps between two states changed every card the camera
+    saw change (its place, tapping or side), and no die: then the camera saw those steps
+    being carried out, not a move."""
+    cards = [*diff.appeared, *diff.vanished, *(new for _, new in diff.moved), *diff.flipped,
+             *diff.tapped, *diff.untapped, *diff.laid_on]
+
+    def shown(before: GameState, after: GameState) -> bool:
+        if diff.dice or diff.tokens or not cards:
+            return False
+        for card in cards:
+            uid = before.backs.get(card.uid, card.uid)
+            if uid not in before.where:
+                return False
+            if (before.where[uid], uid in before.tapped, uid in before.face_down) == (
+                    after.where.get(uid), uid in after.tapped, uid in after.face_down):
+                return False
+        return True
+
+    return shown
 
 
 def candidate_product(slots: list[list[Move]]) -> list[list[Move]]:
@@ -167,11 +194,15 @@ def candidate_product(slots: list[list[Move]]) -> list[list[Move]]:
 
 @dataclass(frozen=True)
 class Observation:
-    """What the interpreter made of one snapshot."""
+    """What the interpreter made of one snapshot (or one person's input).
+
+    `absorbed` is a person's press the engine had already inferred from the table: it
+    changes nothing (no second end of phase)."""
 
     entries: tuple[LogEntry, ...] = ()
     question: Question | None = None
     unexplained: bool = False
+    absorbed: bool = False
 
     @property
     def violations(self) -> list[Violation]:
@@ -182,44 +213,52 @@ class Observation:
         return [e.move for e in self.entries]
 
 
-def _clone(state: GameState) -> GameState:
-    return copy.deepcopy(state, {id(state.catalog): state.catalog})
+PRESSES = ("next-phase", "pass")
 
 
 class Interpreter:
-    """Feeds snapshots (camera or script) and person inputs into a `Game`."""
+    """Feeds snapshots (camera or script) and person inputs into a `Game`.
+
+    Everything it remembers (the last snapshot, the pile tops seen, the pending question,
+    the ends of phases it inferred and nobody has pressed yet) follows from the inputs in
+    order, so replaying the same snapshots and presses rebuilds the same game.
+    """
 
     def __init__(self, game: Game, first: TableSnapshot | None = None) -> None:
         self.game = game
         self.previous = first
         self.memory = PileMemory()
         self.pending: Question | None = None
+        self._plans: list[Plan] = []
         self.piles = frozenset(game.ruleset.pile_zones())
+        self.inference = Inference(game.ruleset)
+        self.unpressed: list[tuple[str, int, str]] = []
+        """(phase, turn, player) left by each end of phase inferred last, not yet pressed by
+        anyone; valid while the log ends with that inference (`_inferred_at`)."""
+        self._inferred_at = -1
+        self._observed_at = len(game.log)
+        """Log length after the last snapshot: entries after it belong to the coming change."""
         if first is not None:
             diff_snapshots(first, first, self.piles, self.memory)
 
-    def legal_sequence(self, moves: list[Move]) -> bool:
-        """True when the moves, applied in order from the current state, are all legal."""
-        ruleset = self.game.ruleset
-        state = _clone(self.game.state) if len(moves) > 1 else self.game.state
-        for i, move in enumerate(moves):
-            if blocking(ruleset.check(state, move)):
-                return False
-            if i + 1 < len(moves):
-                ruleset.apply(state, move)
-        return True
+    def legal_plan(self, moves: list[Move]) -> Plan | None:
+        """The moves in an order in which all are legal now (things seen at once happened in
+        some order), or None. Small lists only: larger ones are tried as given. Moves after
+        one that ended the game are part of the winning step."""
+        state = self.game.state
+        orders = [tuple(moves)]
+        if len(moves) <= MAX_REORDER:
+            orders += list(itertools.permutations(moves))[1:]
+        for order in orders:
+            steps = self.inference.walk(state, list(order), 0, state.turn)
+            if steps is not None:
+                return Plan(tuple(steps))
+        return None
 
     def legal_order(self, moves: list[Move]) -> list[Move] | None:
-        """The moves in an order in which all are legal (things seen at once happened in
-        some order), or None. Small lists only: larger ones are tried as given."""
-        if self.legal_sequence(moves):
-            return moves
-        if len(moves) > MAX_REORDER:
-            return None
-        for order in itertools.permutations(moves):
-            if self.legal_sequence(list(order)):
-                return list(order)
-        return None
+        """`legal_plan`'s moves, or None."""
+        plan = self.legal_plan(moves)
+        return None if plan is None else list(plan.moves)
 
     def observe(
         self, snapshot: TableSnapshot, source: str = "camera", hints: dict[str, Any] | None = None
@@ -228,59 +267,263 @@ class Interpreter:
         before = self.previous or TableSnapshot(game=snapshot.game)
         diff = diff_snapshots(before, snapshot, self.piles, self.memory)
         self.previous = snapshot
+        observed_at, self._observed_at = self._observed_at, len(self.game.log)
         if diff.empty:
             return Observation()
+        ended = self.game.ended_at
+        if ended is not None and ended > observed_at:  # a declaration just before ended it
+            found = self._winning_step(diff, source, hints or {})
+            self._observed_at = len(self.game.log)
+            if found is not None:
+                return found
+        seen = self._observe(diff, source, hints)
+        self._observed_at = len(self.game.log)
+        return seen
+
+    def _winning_step(self, diff: SnapshotDiff, source: str, hints: dict[str, Any]
+                      ) -> Observation | None:
+        """The table change that goes with the declaration that ended the game (the attack
+        that beat the last creature, and what the players did in the same step): its moves
+        are the winning step's own, legal as they would have been, and change nothing."""
         ruleset = self.game.ruleset
-        candidates = ruleset.explain(self.game.state, diff, hints or {})
-        candidates = [c for c in candidates if c]
+        probe = self.game.state.clone()
+        probe.outcome = None
+        for reading in ruleset.explain(probe, diff, hints):
+            if not reading or not all(m.kind in ruleset.known_kinds for m in reading):
+                continue
+            steps = self.inference.walk(probe, reading, 0, probe.turn)
+            if steps is not None:
+                entries = []
+                for step in steps:
+                    self.game.push(step.move, source, ("the winning step",), same_step=True)
+                    entries.append(self.game.log[-1])
+                return Observation(tuple(entries))
+        return None
+
+    def _observe(self, diff: SnapshotDiff, source: str, hints: dict[str, Any] | None
+                 ) -> Observation:
+        ruleset = self.game.ruleset
+        hints = hints or {}
+        candidates = [c for c in ruleset.explain(self.game.state, diff, hints) if c]
         if not candidates:
             return Observation()
         known = ruleset.known_kinds
         literal = candidates[-1]
         candidates = [c for c in candidates if all(m.kind in known for m in c)]
-        legal = [o for o in (self.legal_order(c) for c in candidates) if o is not None]
-        by = (hints or {}).get("player")
-        if len(legal) > 1 and by:
-            legal = [c for c in legal if all(m.player == by for m in c)] or legal
-        if len(legal) == 1:
-            return Observation(self._push_all(legal[0], source, "the only legal explanation"))
-        if len(legal) > 1:
-            self.pending = Question(
-                text_en="Several moves explain what happened on the table. Which one was it?",
-                text_de="Mehrere Züge erklären, was auf dem Tisch geschah. Welcher war es?",
-                choices=tuple(
-                    Choice(
-                        label_en="; ".join(ruleset.describe(m, "en") for m in c),
-                        label_de="; ".join(ruleset.describe(m, "de") for m in c),
-                        moves=tuple(c),
-                    )
-                    for c in legal
-                ),
-            )
-            return Observation(question=self.pending)
+        by = hints.get("player")
+        plans = [p for p in (self.legal_plan(c) for c in candidates) if p is not None]
+        if len(plans) > 1 and by:
+            plans = [p for p in plans if all(m.player == by for m in p.moves)] or plans
+
+        def explain(state: GameState) -> list[list[Move]]:
+            return [c for c in ruleset.explain(state, diff, hints)
+                    if all(m.kind in known for m in c)]
+
+        if len(plans) == 1 and self._by_the_other(plans[0]):
+            later = [p for p in self.inference.plans(self.game.state, explain, at_least=1)
+                     if any(s.turn_to for s in p.steps)]
+            if later:  # an effect's draw in this turn, or the other player's own turn
+                return Observation(question=self._ask([plans[0], later[0]]))
+        if not plans and candidates and self.game.state.outcome is None:
+            plans = self._infer(explain, by, automatic_steps_show(diff))
+            if len(plans) == 1 and candidates[-1] is literal and self._doubtful(
+                    literal, plans[0]):
+                plans = [self._as_seen(literal), *plans]
+        if len(plans) == 1:
+            return Observation(self._push_plan(plans[0], source, "the only legal explanation"))
+        if len(plans) > 1:
+            return Observation(question=self._ask(plans))
         if not candidates or candidates[-1] is not literal:
             return Observation(unexplained=True)  # no move of this game says what happened
+        moved_on = None
+        if self.game.state.outcome is None:
+            moved_on = self.inference.least_broken(self.game.state, lambda state: [
+                c for c in ruleset.explain(state, diff, hints)
+                if c and all(m.kind in known for m in c)
+            ])
+        if moved_on is not None:
+            if self._doubtful(literal, moved_on):
+                return Observation(question=self._ask([self._as_seen(literal), moved_on]))
+            return Observation(
+                self._push_plan(moved_on, source, "no legal explanation: recorded as seen "
+                                "after the inferred ends of phases"),
+                unexplained=True,
+            )
         return Observation(
             self._push_all(literal, source, "no legal explanation: recorded as seen"),
             unexplained=True,
         )
 
+    def _infer(self, explain: Explain, by: Any = None,
+               automatic: Automatic | None = None) -> list[Plan]:
+        """Readings that are legal once the players have moved on (fewest ends of phases)."""
+        plans = self.inference.plans(self.game.state, explain, automatic=automatic)
+        if len(plans) > 1 and by:
+            plans = [p for p in plans if all(m.player == by for m in p.seen)] or plans
+        return plans
+
+    def _by_the_other(self, plan: Plan) -> bool:
+        """A legal reading whose moves are all the non-active player's (a card effect lets
+        them act in this turn): the same change may show their own turn having begun."""
+        state = self.game.state
+        return state.outcome is None and bool(plan.seen) and all(
+            m.player != state.active for m in plan.seen)
+
+    def _doubtful(self, literal: list[Move], plan: Plan) -> bool:
+        """True when the move as seen (against the rules where it happened) fits as well as
+        the players having moved on: it is the active player's, and this turn shows nothing
+        else of theirs, only the same kind of move again (a second card from a shared pile,
+        a second draw that could be a paid one). An inferred end of turn is doubtful even
+        when the turn shows nothing at all: the camera cannot see who took a card from a
+        shared pile, and a turn without a move is rarer than a late one. Only a person can
+        tell."""
+        active = self.game.state.active
+        if not all(m.player == active for m in literal):
+            return False
+        if plan.advances and self.game.ruleset.doubtful_reading(self.game.state, plan.seen_in):
+            return True
+        kinds = {m.kind for m in literal}
+        seen = self.game.seen_this_turn()
+        if not plan.seen:  # the engine's own steps showed it: no repetition to doubt
+            return not seen
+        if not all(m.kind in kinds for m in seen):
+            return False
+        return bool(seen) or any(s.turn_to is not None for s in plan.steps)
+
+    def _as_seen(self, literal: list[Move]) -> Plan:
+        return Plan(tuple(PlannedStep(m) for m in literal))
+
+    def _ask(self, plans: list[Plan]) -> Question:
+        ruleset = self.game.ruleset
+        self._plans = plans
+        self.pending = Question(
+            text_en="Several moves explain what happened on the table. Which one was it?",
+            text_de="Mehrere Züge erklären, was auf dem Tisch geschah. Welcher war es?",
+            choices=tuple(
+                Choice(
+                    label_en="; ".join(ruleset.describe(m, "en") for m in p.moves),
+                    label_de="; ".join(ruleset.describe(m, "de") for m in p.moves),
+                    moves=p.moves,
+                )
+                for p in plans
+            ),
+        )
+        return self.pending
+
     def answer(self, choice: int, source: str = "person") -> Observation:
         """A person picked choice `choice` (0-based) of the pending question."""
         if self.pending is None:
             return Observation()
-        picked = self.pending.choices[choice]
+        plan = self._plans[choice] if choice < len(self._plans) else Plan(
+            tuple(PlannedStep(m) for m in self.pending.choices[choice].moves))
         self.pending = None
-        return Observation(self._push_all(list(picked.moves), source, "chosen by a person"))
+        self._plans = []
+        return Observation(self._push_plan(plan, source, "chosen by a person"))
 
-    def person(self, move: Move) -> Observation:
-        """A person's input (phase button, end turn, declaration) as a move."""
-        self.game.push(move, "person")
-        return Observation((self.game.log[-1],))
+    def person(self, move: Move, source: str = "person") -> Observation:
+        """A person's input (phase button, end turn, declaration) as a move.
+
+        A press the engine already inferred from the table changes nothing (`absorbed`);
+        a press with option `from` (the phase the person saw) counts only from that phase.
+        A declared move that is legal only once the player has moved on (an attack declared
+        while the game still shows the start phase) is preceded by the inferred ends of
+        phases, as a table change would be. Anything else is taken as given: a person's word
+        beats the engine's guess.
+        """
+        if move.kind in PRESSES and self._absorbs(move):
+            return Observation(absorbed=True)
+        game = self.game
+        state = game.state
+        if (state.outcome is None and move.kind in game.ruleset.known_kinds
+                and blocking(game.check(move))):
+            if move.kind not in PRESSES:
+                plans = self._infer(lambda state: [[move]])
+                if len(plans) == 1 and self._doubtful([move], plans[0]):
+                    return Observation(question=self._ask([self._as_seen([move]), *plans]))
+                if len(plans) == 1 and plans[0].advances:
+                    return Observation(self._push_plan(plans[0], source, "declared"))
+                placed = self.inference.phase_of(state, move) if not plans else None
+                if placed is not None:  # a declared challenge happens in its phase
+                    return Observation(self._push_plan(placed, source, "declared"))
+            if move.player != state.active and move.player in PLAYERS:
+                turn = self.inference.turn_of(state, move.player, move)
+                if turn is not None:  # "Bo ends his turn": then it is Bo's turn
+                    return Observation(self._push_plan(turn, source, "declared"))
+        if move.kind == "pass" and move.player == state.active and state.outcome is None:
+            return Observation(self._end_turn(move, source))
+        game.push(move, source)
+        self.unpressed = []
+        return Observation((game.log[-1],))
+
+    def _end_turn(self, move: Move, source: str) -> tuple[LogEntry, ...]:
+        """"End turn" pressed before the last phase: the phases left run first, each as its
+        own automatic step (their automatic steps happen: a score phase scores), as far as
+        each may end; then the press ends the turn from where it got."""
+        game = self.game
+        flow = game.ruleset.flow
+        entries: list[LogEntry] = []
+        phases = flow.spec.turn_phases
+        while (game.state.outcome is None and phases
+               and flow.phase(game.state.phase) is not phases[-1]):
+            end = self.inference.end_of_phase(game.state, game.state.turn)
+            if end is None or end.player != move.player:
+                break
+            name = flow.phase(game.state.phase).name
+            game.push(end, "automatic", ("inferred",),
+                      f"{move.player} pressed \"end turn\" in the {name.en} phase: the phases "
+                      "left run first",
+                      f"{move.player} hat in der Phase {name.de} „Zug beenden“ gedrückt: die "
+                      "übrigen Phasen laufen zuerst")
+            entries.append(game.log[-1])
+        if game.state.outcome is None or not entries:
+            game.push(move, source)
+            entries.append(game.log[-1])
+        self.unpressed = []
+        return tuple(entries)
+
+    def _absorbs(self, move: Move) -> bool:
+        """True when a person's press only confirms ends of phases inferred just before."""
+        if not self.unpressed or len(self.game.log) != self._inferred_at:
+            self.unpressed = []
+            return False
+        seen_in = move.option("from")
+        if seen_in is not None and seen_in == self.game.state.phase:
+            return False  # pressed knowing where the game is: a real end of this phase
+        if move.player != self.unpressed[0][2]:
+            return False  # not the player who moved on
+        if move.kind == "next-phase":
+            self.unpressed.pop(0)
+            return True
+        turn = self.unpressed[0][1]
+        ended = [u for u in self.unpressed if u[1] == turn]
+        if len(ended) == len(self.unpressed) and self.game.state.turn == turn:
+            return False  # the inferred ends stayed inside this turn: "end turn" is new
+        del self.unpressed[: len(ended)]
+        return True
+
+    def _push_plan(self, plan: Plan, source: str, why: str) -> tuple[LogEntry, ...]:
+        entries = []
+        unpressed: list[tuple[str, int, str]] = []
+        for step in plan.steps:
+            if step.automatic:
+                state = self.game.state
+                unpressed.append((state.phase, state.turn, state.active))
+                self.game.push(step.move, "automatic", ("inferred",), step.reason_en,
+                               step.reason_de)
+            else:
+                self.game.push(step.move, source, (why,), same_step=step.same_step)
+            entries.append(self.game.log[-1])
+        if unpressed:
+            self.unpressed, self._inferred_at = unpressed, len(self.game.log)
+        elif entries:
+            self.unpressed = []
+        return tuple(entries)
 
     def _push_all(self, moves: list[Move], source: str, why: str) -> tuple[LogEntry, ...]:
+        """The moves as seen, none of them legal together: each with its violations."""
         entries = []
         for move in moves:
             self.game.push(move, source, (why,))
             entries.append(self.game.log[-1])
+        self.unpressed = []
         return tuple(entries)

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.engine.api import GameConfig, LogEntry, Move, blocking
+from companion.engine.api import GameConfig, GameOverError, LogEntry, Move, blocking
 from companion.engine.game import Game
 from companion.engine.interpreter import Interpreter
 from companion.engine.ruleset import NO_EXPECT_KEY
@@ -42,6 +42,8 @@ class StepReport:
     scores: dict[str, int] = field(default_factory=dict)
     winner: str | None = None
     failures: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
+    """Presses and declarations the engine refused (the game was over)."""
 
     @property
     def legal(self) -> bool:
@@ -60,6 +62,7 @@ class StepReport:
             "scores": self.scores,
             "winner": self.winner,
             "failures": self.failures,
+            "refused": self.refused,
         }
 
 
@@ -127,7 +130,9 @@ def declared_moves(game: Game, declare: Mapping[str, Any], truth_hand: list[str]
         attackers = [attackers] if isinstance(attackers, str) else list(attackers)
         combat = spec.get("combat") or []
         options = (("combat", ",".join(combat)),) if combat else ()
-        moves.append(Move("attack", player, tuple(attackers),
+        attacker = _owner_of(game, attackers[0]) if attackers else None
+        moves.append(Move("attack", str(declare.get("player", attacker or player)),
+                          tuple(attackers),
                           target=_opt(spec.get("target")), options=options))
     if "activate" in declare:
         moves.append(Move("activate", player, (str(declare["activate"]),),
@@ -144,6 +149,14 @@ def declared_moves(game: Game, declare: Mapping[str, Any], truth_hand: list[str]
         data.setdefault("player", player)
         moves.append(Move.from_dict(data))
     return moves
+
+
+def _owner_of(game: Game, ref: str) -> str | None:
+    """Whose card `ref` (an id or uid) is, when the game knows: the attacker's owner
+    attacks, whatever the engine believes about the turn."""
+    uid = resolve_refs(game, Move("declare", "p1", (str(ref),))).cards[0]
+    owner = game.state.owner.get(uid)
+    return owner if owner in ("p1", "p2") else None
 
 
 def _opt(value: Any) -> str | None:
@@ -177,8 +190,50 @@ def resolve_refs(game: Game, move: Move) -> Move:
     )
 
 
-def referee_script(path: str) -> RefereeReport:
-    """Run one table script through interpreter and ruleset; check every `expect`."""
+def camera_steps(steps: Any) -> list[tuple[Any, list[Any]]]:
+    """The steps a camera sees, each with the steps left out before it.
+
+    `phase` and `pass` are presses nobody can see: they are dropped from every step, and a
+    step that held nothing else (no table change, no declaration) is left out; its `expect`
+    is checked with the next step that is seen (see `referee_script`). A press the script
+    itself marks as breaking a rule (`legal: false` or violations named) is the rule case
+    under test, a person's wrong press at the page: it stays.
+    """
+    from dataclasses import replace
+
+    out: list[tuple[Any, list[Any]]] = []
+    skipped: list[Any] = []
+    for step in steps:
+        if _breaks_a_rule(step.expect):
+            out.append((step, skipped))
+            skipped = []
+            continue
+        seen = replace(step, phase=False, pass_turn=False)
+        if not _physical(seen) and not seen.declare and (step.phase or step.pass_turn):
+            skipped.append(step)
+            continue
+        out.append((seen, skipped))
+        skipped = []
+    if skipped:
+        out.append((None, skipped))
+    return out
+
+
+def _breaks_a_rule(expect: Mapping[str, Any]) -> bool:
+    return expect.get("legal") is False or bool(expect.get("violations"))
+
+
+def _physical(step: Any) -> bool:
+    from companion.sim.table_state import PHYSICAL_VERBS
+
+    return any(getattr(step, verb) for verb in PHYSICAL_VERBS)
+
+
+def referee_script(path: str, camera_only: bool = False) -> RefereeReport:
+    """Run one table script through interpreter and ruleset; check every `expect`.
+
+    With `camera_only` the script's `phase` and `pass` presses are left out (see
+    `camera_steps`): the engine must infer them from what the camera sees."""
     from companion.sim.script import load_script
     from companion.sim.table_state import apply_step, initial_table, visible_snapshot
 
@@ -186,46 +241,127 @@ def referee_script(path: str) -> RefereeReport:
     table = initial_table(script)
     game = Game(config_from_script(script))
     interpreter = Interpreter(game, visible_snapshot(table, 0, 0.0))
+    plan = camera_steps(script.steps) if camera_only else [(s, []) for s in script.steps]
     reports: list[StepReport] = []
-    for step in script.steps:
-        report = StepReport(index=step.index, line=step.line)
-        start = len(game.log)
-        declare = dict(step.declare)
-        if isinstance(step.phase, str):
-            _advance_to(game, step.phase)
-        player = str(declare.get("player", game.active))
-        hand = list(table.hand(player)) if hasattr(table, "hand") else []
-        for move in declared_moves(game, declare, hand):
-            game.push(resolve_refs(game, move), "person")
-        table = apply_step(table, step)
-        observed = interpreter.observe(
-            visible_snapshot(table, step.index, float(step.index)), "script", declare
-        )
-        if observed.question is not None:
-            choice = int(declare.get("choice", 0))
-            report.question = observed.question.text_en + " " + " | ".join(
-                f"[{i}] {c.label_en}" for i, c in enumerate(observed.question.choices)
-            )
-            interpreter.answer(min(choice, len(observed.question.choices) - 1))
-        if step.phase is True:
-            game.push(Move("next-phase", game.active), "person")
-        if step.pass_turn:
-            game.push(Move("pass", game.active), "person")
-        report.moves = game.log[start:]
-        _fill_state(game, report)
-        report.failures = [
-            f"{script.path}:{step.line}: step {step.index}: {problem}"
-            for problem in check_expect(game, report, step.expect)
+    for step, skipped in plan:
+        if step is None:  # presses at the end of the script: nothing more is seen
+            last = skipped[-1]
+            report = StepReport(index=last.index, line=last.line)
+            _fill_state(game, report)
+        else:
+            presses = not camera_only or _breaks_a_rule(step.expect)
+            report = _referee_step(game, interpreter, table, step, presses)
+            table = apply_step(table, step)
+        report.failures += [
+            f"{script.path}:{line}: step {index} (a press, checked with step {report.index}): "
+            f"{problem}"
+            for index, line, problem in check_skipped(game, report, skipped)
         ]
+        if step is not None:
+            report.failures += [
+                f"{script.path}:{step.line}: step {step.index}: {problem}"
+                for problem in check_expect(game, report, step.expect)
+            ]
         reports.append(report)
     return RefereeReport(path=str(script.path), game=script.game, steps=reports)
 
 
-def _advance_to(game: Game, phase: str) -> None:
+def check_skipped(game: Game, report: StepReport, skipped: list[Any]
+                  ) -> list[tuple[int, int, str]]:
+    """The `expect`s of presses left out (camera only), checked with the next step seen.
+
+    Each press's expect is checked where its press would have been: at the first point on
+    the way to the next step (the inferred ends of phases are where the presses were) that
+    has its phase, active player and turn; without those, just before the step's first
+    move that was seen. `legal` and `violations` belonged to the press itself (which was
+    legal, or it would not have been left out)."""
+    entries = report.moves
+    start = entries[0].seq - 1 if entries else len(game.log)
+    where = [game.positions[e.seq - 1] for e in entries] + [
+        (game.state.turn, game.state.active, game.phase)]
+    first_seen = next((i for i, e in enumerate(entries) if e.source != "automatic"),
+                      len(entries))
+    at = 0
+    problems: list[tuple[int, int, str]] = []
+    for step in skipped:
+        position = {k: v for k, v in step.expect.items() if k in ("phase", "active", "turn")}
+        rest = {k: v for k, v in step.expect.items()
+                if k not in position and k not in ("legal", "violations")}
+        point = first_seen
+        if position:
+            match = next((i for i in range(at, len(where)) if _at(where[i], position)), None)
+            if match is None:
+                passed = ", ".join(f"turn {t} {a} {p}" for t, a, p in where[at:])
+                problems.append((step.index, step.line,
+                                 f"expected {position} on the way, passed {passed}"))
+                continue
+            at = point = match
+        if rest:
+            then = Game.replay(game.log[:start + point], game.config, game.ruleset)
+            there = StepReport(index=report.index, line=report.line)
+            _fill_state(then, there)
+            problems += [(step.index, step.line, p)
+                         for p in check_expect(then, there, rest, strict=False)]
+    return problems
+
+
+def _at(position: tuple[int, str, str], want: Mapping[str, Any]) -> bool:
+    turn, active, phase = position
+    got = {"turn": str(turn), "active": active, "phase": phase}
+    return all(got[k] == str(v) for k, v in want.items())
+
+
+def _referee_step(
+    game: Game, interpreter: Interpreter, table: Any, step: Any, presses: bool
+) -> StepReport:
+    """One step: named phase, declarations, the table change, presses (when `presses`)."""
+    from companion.sim.table_state import apply_step, visible_snapshot
+
+    report = StepReport(index=step.index, line=step.line)
+    start = len(game.log)
+    declare = dict(step.declare)
+    if isinstance(step.phase, str) and presses:
+        _advance_to(interpreter, step.phase)
+    player = str(declare.get("player", game.active))
+    hand = list(table.hand(player)) if hasattr(table, "hand") else []
+    for move in declared_moves(game, declare, hand):
+        _press(interpreter, resolve_refs(game, move), report)
+    table = apply_step(table, step)
+    observed = interpreter.observe(
+        visible_snapshot(table, step.index, float(step.index)), "script", declare
+    )
+    if observed.question is not None:
+        choice = int(declare.get("choice", 0))
+        report.question = observed.question.text_en + " " + " | ".join(
+            f"[{i}] {c.label_en}" for i, c in enumerate(observed.question.choices)
+        )
+        interpreter.answer(min(choice, len(observed.question.choices) - 1))
+    if step.phase is True and presses:
+        _press(interpreter, Move("next-phase", game.active), report)
+    if step.pass_turn and presses:
+        _press(interpreter, Move("pass", game.active), report)
+    report.moves = game.log[start:]
+    _fill_state(game, report)
+    return report
+
+
+def _press(interpreter: Interpreter, move: Move, report: StepReport) -> None:
+    """A person's input; one the engine refuses (the game is over) is reported."""
+    try:
+        interpreter.person(move)
+    except GameOverError as exc:
+        report.refused.append(str(exc))
+
+
+def _advance_to(interpreter: Interpreter, phase: str) -> None:
+    game = interpreter.game
     for _ in range(MAX_PHASE_STEPS):
         if game.phase == phase or game.outcome() is not None:
             return
-        game.push(Move("next-phase", game.active), "person")
+        try:
+            interpreter.person(Move("next-phase", game.active))
+        except GameOverError:
+            return
 
 
 def _fill_state(game: Game, report: StepReport) -> None:
@@ -237,10 +373,15 @@ def _fill_state(game: Game, report: StepReport) -> None:
     report.winner = outcome.winner if outcome else None
 
 
-def check_expect(game: Game, report: StepReport, expect: Mapping[str, Any]) -> list[str]:
-    """Each `expect` key that does not hold, as a sentence."""
+def check_expect(game: Game, report: StepReport, expect: Mapping[str, Any], strict: bool = True
+                 ) -> list[str]:
+    """Each `expect` key that does not hold, as a sentence. `strict`: a violation the
+    step's `expect` does not name (with `legal` or `violations`) is a problem too."""
     problems: list[str] = []
     codes = [v.code for e in report.moves for v in e.violations if v.blocking]
+    if strict and codes and "legal" not in expect and "violations" not in expect:
+        problems.append(f"unexpected violations {sorted(set(codes))} (say `expect: "
+                        "{violations: [...]}` where a step is meant to break a rule)")
     for key, want in expect.items():
         got: Any
         if key == "note":
@@ -252,11 +393,15 @@ def check_expect(game: Game, report: StepReport, expect: Mapping[str, Any]) -> l
                 problems.append(f"expected legal: {bool(want)}, got {got} ({detail})")
         elif key == "violations":
             wanted = [want] if isinstance(want, str) else list(want or [])
-            if not wanted and codes:
-                problems.append(f"expected no violations, got {codes}")
             missing = [c for c in wanted if c not in codes]
-            if missing:
-                problems.append(f"expected violations {missing}, got {codes or 'none'}")
+            extra = sorted({c for c in codes if c not in wanted})
+            if missing or extra:
+                problems.append(f"expected violations {sorted(set(wanted)) or 'none'}, got "
+                                f"{sorted(set(codes)) or 'none'}")
+        elif key == "refused":
+            if bool(want) != bool(report.refused):
+                problems.append(f"expected refused: {bool(want)}, got "
+                                f"{report.refused or 'nothing refused'}")
         elif key in ("phase", "active", "turn"):
             got = {"phase": report.phase, "active": report.active, "turn": report.turn}[key]
             if str(got) != str(want):

@@ -34,7 +34,6 @@ from companion.engine.api import (
     Violation,
     blocking,
     other,
-    register_move_text,
 )
 from companion.engine.cards import Catalog
 from companion.engine.effects import check_hooks
@@ -45,6 +44,9 @@ if TYPE_CHECKING:
     from companion.engine.interpreter import SnapshotDiff
 
 GENERIC = "Grundregeln / general rules"
+MAX_MOVE_VALUE = 10_000
+"""No count, die or number on a table comes near this: a larger value is a malformed move."""
+UNKNOWN_CARD = "?"
 CORE_KINDS: tuple[str, ...] = ("next-phase", "pass", "concede", "declare")
 """Move kinds every game knows; the core applies them."""
 
@@ -71,18 +73,13 @@ class Ruleset(ABC):
     rulebook: str = ""
     move_kinds: tuple[str, ...] = ()
     move_texts: tuple[tuple[str, str, str], ...] = ()
-    """(kind, English, German) templates for `Move.describe`; registered with the class."""
+    """(kind, English, German) templates of the game's own kinds (`describe` uses them)."""
     expect_keys: tuple[str, ...] = ()
     """The game's own table-script `expect` keys (answered by `expect_value`)."""
     report_kinds: tuple[str, ...] = ()
     """Kinds (of `move_kinds`) that only report where a marker was seen (a flag token): they
     change nothing, so once the game is over they are no move after the end."""
     flow: Flow
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        for kind, en, de in cls.__dict__.get("move_texts", ()):
-            register_move_text(kind, en, de)
 
     @cached_property
     def known_kinds(self) -> frozenset[str]:
@@ -97,9 +94,13 @@ class Ruleset(ABC):
                 f"its moves: {', '.join(sorted(self.known_kinds))}"
             )
 
+    @cached_property
+    def _texts(self) -> dict[str, tuple[str, str]]:
+        return {kind: (en, de) for kind, en, de in self.move_texts}
+
     def describe(self, move: Move, lang: str = "en") -> str:
         """`move` in words with this game's own texts (several games share kind names)."""
-        return move.describe(lang, {kind: (en, de) for kind, en, de in self.move_texts})
+        return move.describe(lang, self._texts)
 
     # ------------------------------------------------------------------ setup
     def new_state(self, config: GameConfig) -> GameState:
@@ -141,7 +142,38 @@ class Ruleset(ABC):
         found = self.check_common(state, move)
         if found and found[0].code in ("game.over", "game.unknown-move"):
             return found
+        malformed = self.malformed(state, move)
+        if malformed:
+            return found + malformed
         return found + self.check_specific(state, move)
+
+    def malformed(self, state: GameState, move: Move) -> list[Violation]:
+        """What makes `move` no possible table change: a card or zone this game does not
+        have, a number no table shows. Such a move is recorded with these violations and
+        changes nothing."""
+        found: list[Violation] = []
+        unknown = [c for c in move.cards if c != UNKNOWN_CARD and c not in state.where]
+        if unknown:
+            found.append(general_violation(
+                "game.unknown-card",
+                f"No card {', '.join(unknown)} is in this game.",
+                f"Keine Karte {', '.join(unknown)} ist in diesem Spiel.",
+                cards=tuple(unknown),
+            ))
+        if move.to is not None and move.to not in state.zones:
+            found.append(general_violation(
+                "game.unknown-zone",
+                f"This game has no zone {move.to!r}.",
+                f"Dieses Spiel hat keinen Bereich {move.to!r}.",
+                zones=(str(move.to),),
+            ))
+        if isinstance(move.value, int) and abs(move.value) > MAX_MOVE_VALUE:
+            found.append(general_violation(
+                "game.bad-value",
+                f"The value {move.value} is beyond anything on a table.",
+                f"Der Wert {move.value} liegt jenseits von allem auf einem Tisch.",
+            ))
+        return found
 
     @abstractmethod
     def check_specific(self, state: GameState, move: Move) -> list[Violation]:
@@ -154,8 +186,10 @@ class Ruleset(ABC):
         a move of a kind the game does not have raises MoveFormatError.
         """
         self.require_known(move)
-        if state.outcome is not None:
-            return
+        if state.outcome is not None or move.player not in PLAYERS:
+            return  # after the end, or nobody's move (recorded with game.unknown-move)
+        if self.malformed(state, move):
+            return  # no table change can look like this
         if move.kind == "next-phase":
             self.flow.advance(state)
         elif move.kind == "pass":
@@ -187,7 +221,8 @@ class Ruleset(ABC):
         games override it when they need it."""
 
     def check_common(self, state: GameState, move: Move) -> list[Violation]:
-        if state.outcome is not None and move.kind in self.report_kinds:
+        if state.outcome is not None and move.kind in self.report_kinds \
+                and move.player in PLAYERS:
             return []
         if state.outcome is not None:
             return [
@@ -238,6 +273,13 @@ class Ruleset(ABC):
         what a person declared with the step (for example {"player": "p2"}).
         """
         return []
+
+    def doubtful_reading(self, state: GameState, seen: tuple[tuple[Move, str], ...]) -> bool:
+        """True when reading a table change as moves made after the players moved on (each
+        with the phase it would happen in) rests on something the camera cannot see, so a
+        person is asked instead (My Little Pony: a draw read as one paid with hidden action
+        tokens in the main phase). The default: never."""
+        return False
 
     def expect_value(self, state: GameState, key: str) -> Any:
         """The value a table script's game-specific `expect` key (one of `expect_keys`)

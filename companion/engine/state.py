@@ -13,10 +13,11 @@ but are marked `face_down`; `backs` maps the back-sticker serial the camera saw 
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from companion.engine.api import ChanceEvent, Outcome, SetupError
 from companion.engine.cards import CardFacts, Catalog
@@ -26,6 +27,51 @@ UNKNOWN = "?"
 
 def hand_zone(player: str) -> str:
     return f"{player}.hand"
+
+
+class _RandomFork:
+    """A copy of a random source, made when it is first drawn from: most copies of a state
+    (trying moves out) never shuffle, and copying the generator's state costs more than the
+    rest of the copy. The source must not be drawn from before the copy is (a state is
+    copied to try moves on the copy, not to go on with the original meanwhile)."""
+
+    __slots__ = ("_own", "_parent")
+
+    def __init__(self, parent: Any) -> None:
+        self._parent = parent
+        self._own: random.Random | None = None
+
+    def source(self) -> random.Random:
+        if self._own is None:
+            parent = self._parent.source() if isinstance(self._parent, _RandomFork) \
+                else self._parent
+            own = random.Random.__new__(random.Random)  # no seeding: the state is set
+            own.setstate(parent.getstate())
+            self._own = own
+        return self._own
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.source(), name)
+
+
+_ATOMIC = frozenset({str, int, float, bool, type(None)})
+
+
+def _plain_copy(value: Any) -> Any:
+    """A deep copy of JSON-like data (dicts, lists, sets, tuples of plain values), several
+    times faster than `copy.deepcopy`; anything else goes through `copy.deepcopy`."""
+    kind = type(value)
+    if kind is dict:
+        return {k: v if type(v) in _ATOMIC else _plain_copy(v) for k, v in value.items()}
+    if kind is list:
+        return [v if type(v) in _ATOMIC else _plain_copy(v) for v in value]
+    if kind in _ATOMIC:
+        return value
+    if kind is set:
+        return set(value) if all(type(v) in _ATOMIC for v in value) else copy.deepcopy(value)
+    if kind is tuple:
+        return tuple(_plain_copy(v) for v in value)
+    return copy.deepcopy(value)
 
 
 @dataclass
@@ -54,6 +100,34 @@ class GameState:
     seed: int = 0
     rng: random.Random = field(default_factory=random.Random)
     pending_chance: list[ChanceEvent] = field(default_factory=list)
+
+    def clone(self) -> GameState:
+        """An independent copy for trying moves out (the catalog is shared: it never
+        changes during a game). Much cheaper than `copy.deepcopy` of the whole state."""
+        return GameState(
+            game=self.game,
+            catalog=self.catalog,
+            players=self.players,
+            zones={z: list(c) for z, c in self.zones.items()},
+            hidden_zones=set(self.hidden_zones),
+            where=dict(self.where),
+            owner=dict(self.owner),
+            public=set(self.public),
+            face_down=set(self.face_down),
+            tapped=set(self.tapped),
+            attached=dict(self.attached),
+            backs=dict(self.backs),
+            counters={k: dict(v) for k, v in self.counters.items()},
+            turn=self.turn,
+            active=self.active,
+            first=self.first,
+            phase=self.phase,
+            flags=_plain_copy(self.flags),
+            outcome=self.outcome,
+            seed=self.seed,
+            rng=cast(random.Random, _RandomFork(self.rng)),
+            pending_chance=list(self.pending_chance),
+        )
 
     # ------------------------------------------------------------------ zones
     def add_zone(self, zone: str, hidden: bool = False) -> None:

@@ -37,12 +37,9 @@ class EngineReferee:
     def _applied(self, entries: tuple[LogEntry, ...]) -> tuple[Applied, ...]:
         state = self._state()
         return tuple(
-            Applied(
-                e.move, e.violations, state,
-                source="automatic" if e.source == "automatic" else None,
-                reason_en=str(getattr(e, "reason_en", "") or ""),
-                reason_de=str(getattr(e, "reason_de", "") or ""),
-            )
+            Applied(e.move, e.violations, state,
+                    source="automatic" if e.source == "automatic" else None,
+                    reason_en=e.reason_en, reason_de=e.reason_de)
             for e in entries
         )
 
@@ -62,13 +59,29 @@ class EngineReferee:
         return self._reaction(interpreter.observe(after, "camera", hints or None))
 
     def apply(self, moves: tuple[Move, ...], source: str) -> Reaction:
-        if self._interpreter is not None:
-            self._interpreter.pending = None
-        entries = []
+        """Moves a person entered or declared, and presses. Through the interpreter once
+        it exists: a press the engine already inferred changes nothing, a declared move that
+        fits only a later phase brings the ends of phases before it, "end turn" runs the
+        phases left. After the end of the game a press is refused (GameOverError)."""
+        interpreter = self._interpreter
+        if interpreter is not None and interpreter.pending is not None:
+            choices = [c.moves for c in interpreter.pending.choices]
+            if tuple(moves) in choices:  # the answer to the open question, as the page posts it
+                seen = interpreter.answer(choices.index(tuple(moves)), source)
+                return Reaction(applied=self._applied(seen.entries))
+        if interpreter is not None:
+            interpreter.pending = None
+        entries: list[LogEntry] = []
+        question = None
         for move in moves:
-            self._game.push(move, source)
-            entries.append(self._game.log[-1])
-        return Reaction(applied=self._applied(tuple(entries)))
+            if interpreter is None:
+                self._game.push(move, source)
+                entries.append(self._game.log[-1])
+                continue
+            seen = interpreter.person(move, source)
+            entries += seen.entries
+            question = seen.question or question
+        return Reaction(applied=self._applied(tuple(entries)), question=question)
 
     def reset(self) -> None:
         self._game = Game(self.config)
@@ -85,6 +98,10 @@ class EngineReferee:
 
     # --- reading -----------------------------------------------------------------------------
 
+    def describe(self, move: Move, lang: str) -> str:
+        """`move` in words with this game's own texts."""
+        return self._game.ruleset.describe(move, lang)
+
     def _state(self) -> dict[str, Any]:
         prompt = self._game.prompt("en")
         scores = {p: s.value for p, s in self._game.scores().items()}
@@ -99,7 +116,7 @@ class EngineReferee:
             if visible is not None and any(c != "?" and c not in visible for c in named):
                 hidden += 1
             else:
-                shown.add(move.describe(lang))
+                shown.add(self.describe(move, lang))
         out = sorted(shown)
         if hidden:
             out.append(f"… und {hidden} Züge mit Karten, die nicht offen liegen" if lang == "de"

@@ -6,6 +6,7 @@ commands do.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Mapping
@@ -167,15 +168,16 @@ def _resumable(store: Store, config: Any, title_prefix: str | None) -> tuple[Any
 
 
 class ScriptDirector:
-    """The demo's referee at the page: presses what the script says a person pressed.
+    """The demo's person at the page: tells it what the script says a person told it.
 
-    A camera cannot see declarations, phase ends or turn ends; in a real game a person gives
-    them on the page. The demo gives them from the script, through the same session calls as
-    the page's buttons, at the moment the simulated table reaches each step: declarations and
-    "advance to phase X" before the step's change is seen, "next phase" and "end turn" after.
+    A camera cannot see declarations (an attack's target, a chosen effect); in a real game a
+    person gives them on the page, and answers the page's questions when the camera cannot
+    tell two readings apart. The demo gives them from the script, through the same session
+    calls as the page, at the moment the simulated table reaches each step: declarations
+    before the step's change is seen, the step's `choice` (else the first) when the change
+    raised a question. Nobody presses "next phase" or "end turn": the engine sees from the
+    table when a phase or turn ended (a script's `phase` and `pass` are left out).
     """
-
-    MAX_PHASE_STEPS = 12
 
     def __init__(self, script: Any, session: LiveSession) -> None:
         from companion.sim.table_state import truth_tables
@@ -210,31 +212,27 @@ class ScriptDirector:
         game = self._engine()
         if game is None:
             return
-        if isinstance(step.phase, str) and step.phase is not True:
-            for _ in range(self.MAX_PHASE_STEPS):
-                if game.phase == step.phase or game.outcome() is not None:
-                    break
-                self.session.act("next-phase")
-                game = self._engine()
         declare = dict(step.declare)
         player = str(declare.get("player", game.active))
         hand = list(self.truth[i].hand(player)) if i < len(self.truth) else []
         moves = tuple(resolve_refs(game, m) for m in declared_moves(game, declare, hand))
         if moves:
-            self.session.person_moves(moves)
+            with contextlib.suppress(CompanionError):  # refused (the game is over): a
+                self.session.person_moves(moves)  # person at the page would read why
         hints = getattr(self.session.referee, "hints", None)
         if isinstance(hints, dict):
             hints.clear()
             hints.update(declare)
 
     def _after(self, i: int) -> None:
+        """Answer a question the step's change raised, as the script's person would."""
         if i in self.done_after:
-            return
-        step = self.steps[i]
-        if step.phase is True:
-            self.session.act("next-phase")
-        if step.pass_turn:
-            self.session.act("pass")
+            return  # answered before the demo stopped (a resumed demo)
+        question = self.session.state().get("question")
+        if question:
+            choices = question.get("choices") or []
+            choice = int(dict(self.steps[i].declare).get("choice", 0))
+            self.session.answer(int(question["seq"]), min(choice, max(len(choices) - 1, 0)))
 
 
 class PacedSource:
@@ -338,7 +336,7 @@ def _continue_demo(session: LiveSession, director: ScriptDirector, source: SkipF
     events = session.store.events(session.game_id)
     last_seen = max((e.seq for e in events if e.kind == "observation"), default=0)
     if any(e.kind == "action" and e.seq > last_seen for e in events):
-        director.done_after.add(step)  # its presses after that table were made before the stop
+        director.done_after.add(step)  # its answers after that table came before the stop
 
 
 def truth_snapshots_of(director: ScriptDirector) -> list[TableSnapshot]:

@@ -27,8 +27,11 @@ class Applied:
     violations: tuple[Violation, ...] = ()
     state: dict[str, Any] = field(default_factory=dict)
     source: str | None = None
+    """Who made the move when not the caller: "automatic" for an end of phase or turn the
+    engine inferred from what the camera saw. None: the caller's source."""
     reason_en: str = ""
     reason_de: str = ""
+    """Why the engine took an automatic step (empty otherwise)."""
 
 
 @dataclass(frozen=True)

@@ -417,7 +417,7 @@ class LiveSession:
                 raise ActionError(f"use the {move.kind!r} button (action), not a move")
             if move not in self._offers():
                 raise ActionError(
-                    f"{move.describe('en')} is not among the moves offered now "
+                    f"{self._describe(move, 'en')} is not among the moves offered now "
                     "(the game may have moved on: reload the list)"
                 )
             self._moves_input("enter", (move,), client_id, signature)
@@ -579,11 +579,11 @@ class LiveSession:
 
     def _moves_input(self, action: str, moves: tuple[Move, ...], client_id: str | None,
                      signature: str) -> dict[str, Any]:
-        texts_en = [self.namer.text(m.describe("en"), "en") for m in moves]
+        texts_en = [self.namer.text(self._describe(m, "en"), "en") for m in moves]
         return self._person_input("action", {
             "action": action, "moves": [m.to_dict() for m in moves],
             "text_en": "; ".join(texts_en),
-            "text_de": "; ".join(m.describe("de") for m in moves),
+            "text_de": "; ".join(self._describe(m, "de") for m in moves),
         }, client_id, signature)
 
     def _commit(self, kind: str, source: str, payload: Mapping[str, Any]
@@ -669,13 +669,18 @@ class LiveSession:
                 self.store.finish(self.game_id, outcome)
         return last
 
+    def _describe(self, move: Move, lang: str) -> str:
+        """The move in words with its game's own texts (the referee knows the game)."""
+        describe = getattr(self.referee, "describe", None)
+        return str(describe(move, lang)) if describe is not None else move.describe(lang)
+
     def _derive_step(self, event: Event, applied: Applied, source: str) -> int:
         move = applied.move
         kind = "phase" if move.kind in ("next-phase", "pass") else "move"
         payload: dict[str, Any] = {
             "move": move.to_dict(),
-            "text_en": move.describe("en"),
-            "text_de": move.describe("de"),
+            "text_en": self._describe(move, "en"),
+            "text_de": self._describe(move, "de"),
             "legal": not any(v.blocking for v in applied.violations),
             "state": applied.state,
             "input": event.seq,
@@ -965,8 +970,8 @@ class LiveSession:
 
         def rows(moves: tuple[Move, ...]) -> list[dict[str, Any]]:
             return [{"move": m.to_dict(), "kind": m.kind,
-                     "text_en": self.namer.text(m.describe("en"), "en"),
-                     "text_de": self.namer.text(m.describe("de"), "de")} for m in moves]
+                     "text_en": self.namer.text(self._describe(m, "en"), "en"),
+                     "text_de": self.namer.text(self._describe(m, "de"), "de")} for m in moves]
 
         return {"person": rows(found.person), "table": rows(found.table), "hidden": found.hidden}
 

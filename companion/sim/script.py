@@ -14,7 +14,8 @@ only in the light of where the copies are:
   there is an error (write the uid).
 
 Within a step the physical verbs apply in the order draw, remove, place, place_down, flip, on,
-tap, untap, dice, burn; `phase`, `pass`, `declare`, `expect` and `note` do not move anything.
+tap, untap, dice, burn, roll (a die rolled again to the value it showed); `phase`, `pass`,
+`declare`, `expect` and `note` do not move anything.
 Deck lists are top card first. Copies are numbered across the whole table in file order
 (`{p1: [T1, T1], p2: [T1]}` gives p1 T1#1, T1#2 and p2 T1#3); `setup` cards follow the decks.
 """
@@ -59,7 +60,7 @@ SETUP_ROLES = ("lords", "manes")
 """Setup keys naming one card on the table per player (a FE lord, a MLP mane character)."""
 
 EXPECT_COMMON = ("legal", "phase", "active", "score", "winner", "violations", "turn", "hands",
-                 "note")
+                 "note", "refused")
 
 
 def game_expect_keys(game: str) -> tuple[str, ...]:
@@ -116,6 +117,7 @@ class Step:
     draw: dict[str, int] = field(default_factory=dict)
     dice: dict[str, DiceState] = field(default_factory=dict)
     burn: list[str] = field(default_factory=list)
+    roll: list[str] = field(default_factory=list)
     phase: bool | str = False
     pass_turn: bool = False
     declare: dict[str, Any] = field(default_factory=dict)
@@ -776,6 +778,18 @@ class _Parser:
     def verb_dice(self, node: yaml.Node) -> dict[str, DiceState]:
         return self.dice_map(node)
 
+    def verb_roll(self, node: yaml.Node) -> list[str]:
+        """Dice picked up and rolled again, showing the same value (a new value: `dice`)."""
+        assert self.table is not None
+        out: list[str] = []
+        for item in self.items(node, "roll"):
+            die = self.die(item)
+            if die not in self.table.dice:
+                raise self.error(f"die {die} is not on the table", item)
+            self.apply("roll", [die], item)
+            out.append(die)
+        return out
+
     def verb_burn(self, node: yaml.Node) -> list[str]:
         out: list[str] = []
         for item in self.items(node, "burn"):
@@ -793,8 +807,8 @@ class _Parser:
                 raise self.error(f"unknown expect key {key!r}{_suggest(key, allowed)}; "
                                  f"{self.game} checks: {', '.join(allowed)}", k_node)
             value = _value(v_node)
-            if key == "legal" and not isinstance(value, bool):
-                raise self.error("expect legal must be true or false", v_node)
+            if key in ("legal", "refused") and not isinstance(value, bool):
+                raise self.error(f"expect {key} must be true or false", v_node)
             if key == "active" and value not in PLAYERS:
                 raise self.error("expect active must be p1 or p2", v_node)
             if key == "winner" and value not in (*PLAYERS, None, "draw"):

@@ -71,7 +71,8 @@ def _describe(step: object) -> str:
 
     assert isinstance(step, Step)
     parts: list[str] = []
-    for verb in ("draw", "remove", "place", "place_down", "flip", "on", "tap", "untap", "burn"):
+    for verb in ("draw", "remove", "place", "place_down", "flip", "on", "tap", "untap", "burn",
+                 "roll"):
         value = getattr(step, verb)
         if isinstance(value, dict) and value:
             parts.append(f"{verb} " + ", ".join(f"{k}->{v}" for k, v in value.items()))

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from companion.sim.script import Step, TableScript
 
 PHYSICAL_VERBS = ("draw", "remove", "place", "place_down", "flip", "on", "tap", "untap", "dice",
-                  "burn")
+                  "burn", "roll")
 """The verbs that change the table, in the order they apply within one step."""
 
 DECK_ZONE_NAMES: dict[str, str] = {"creature-crush": "lager"}
@@ -81,6 +81,9 @@ class DieState:
     value: int
     zone: str
     on: str | None = None
+    rolls: int = 0
+    """How often the die was picked up and settled again (every `dice` value given, every
+    `roll`): a re-roll to the same value shows as a new count (SeenDie.rolls)."""
 
 
 @dataclass(frozen=True)
@@ -365,7 +368,14 @@ def apply_verb(table: TruthTable, verb: str, value: Any) -> TruthTable:
             work.need_zone(ds.zone)
             current = work.dice.get(die)
             on = current.on if current is not None and current.zone == ds.zone else None
-            work.dice[die] = DieState(die, int(ds.value), ds.zone, on)
+            rolls = current.rolls + 1 if current is not None else 0
+            work.dice[die] = DieState(die, int(ds.value), ds.zone, on, rolls)
+    elif verb == "roll":
+        for die in value:
+            current = work.dice.get(die)
+            if current is None:
+                raise TableError(f"die {die} is not on the table")
+            work.dice[die] = replace(current, rolls=current.rolls + 1)
     elif verb == "burn":
         for die in value:
             current = work.dice.get(die)
@@ -585,7 +595,7 @@ def visible_snapshot(table: TruthTable, seq: int = 0, time_s: float = 0.0) -> Ta
 
     dice = [
         SeenDie(die=d, value=s.value, zone=s.zone, on=die_on(s.on),
-                x_mm=round(die_pos[d][0], 2), y_mm=round(die_pos[d][1], 2))
+                x_mm=round(die_pos[d][0], 2), y_mm=round(die_pos[d][1], 2), rolls=s.rolls)
         for d, s in sorted(table.dice.items())
     ]
     token_pos = _token_positions(table, positions)

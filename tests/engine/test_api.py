@@ -59,13 +59,23 @@ def test_violation_and_log_entry_round_trip() -> None:
 
 
 def test_describe_in_both_languages() -> None:
-    from companion.games.trick_or_beat.rules import TrickOrBeat
-
-    # the game's own texts: the global registry holds whichever game registered "summon" last
-    texts = {kind: (en, de) for kind, en, de in TrickOrBeat.move_texts}
+    assert Move("pass", "p1").describe("en") == "p1 ends the turn"
+    assert Move("pass", "p1").describe("de") == "p1 beendet den Zug"
+    texts = {"summon": ("{player} summons {cards}", "{player} beschwört {cards}")}
     move = Move("summon", "p1", ("XA#1",), to="p1.passive")
     assert move.describe("en", texts) == "p1 summons XA#1"
     assert move.describe("de", texts) == "p1 beschwört XA#1"
+
+
+def test_a_game_kind_without_its_game_reads_as_it_is() -> None:
+    """No global registry: importing every game must not give one game another's words."""
+    import companion.games  # noqa: F401
+    from companion.games import RULESETS, get_ruleset
+
+    for game in RULESETS:
+        get_ruleset(game)
+    move = Move("summon", "p1", ("XA#1",), to="p1.passive")
+    assert move.describe("en") == "p1: summon XA#1 -> p1.passive"
 
 
 def test_config_round_trip() -> None:

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.engine.api import Move, MoveFormatError, Violation, blocking
+from companion.engine.api import GameOverError, Move, MoveFormatError, Violation, blocking
 from companion.engine.game import Game
 from companion.engine.interpreter import Interpreter, SnapshotDiff, diff_snapshots
 from companion.engine.referee import StepReport, check_expect, config_from_script
@@ -100,22 +100,50 @@ def test_games_describe_shared_kinds_in_their_own_words() -> None:
     emblem = get_ruleset("fire-emblem-cipher").describe(move)
     assert challengers == "Z#1 moved to p1.bench1"
     assert emblem == "p1 moves Z#1 to p1.bench1"
+    # the bug of one shared registry: a Trick or Beat summon read "p1 summons X#1 to -"
+    summon = Move("summon", "p1", ("X#1",), to="p1.passive")
+    for game in GAMES:  # every game imported, in any order
+        get_ruleset(game)
+    assert get_ruleset("trick-or-beat").describe(summon) == "p1 summons X#1"
+    assert get_ruleset("creature-crush").describe(summon).startswith("p1 summons X#1")
+
+
+def test_the_live_page_names_moves_in_their_game_words() -> None:
+    from companion.engine.api import GameConfig
+    from companion.server.engine_referee import EngineReferee
+
+    for game in GAMES:
+        get_ruleset(game)
+    referee = EngineReferee(GameConfig("trick-or-beat"))
+    summon = Move("summon", "p1", ("X#1",), to="p1.passive")
+    assert referee.describe(summon, "en") == "p1 summons X#1"
+    assert referee.describe(summon, "de") == "p1 beschwört X#1"
 
 
 # ----------------------------------------------------------------------------- moves
 
 
 @pytest.mark.parametrize("game_id", GAMES)
-def test_a_move_after_the_end_is_recorded_and_changes_nothing(game_id: str) -> None:
+def test_after_the_end_presses_are_refused_and_table_changes_recorded(game_id: str) -> None:
     game = Game.new(game_id, seed=3)
     game.push(Move("concede", "p2"))
     assert game.outcome() is not None and game.outcome().winner == "p1"  # type: ignore[union-attr]
     before = game.view("referee")
-    for move in (Move("next-phase", game.active), Move("concede", "p1")):
-        violations = game.push(move)
-        assert [v.code for v in violations] == ["game.over"]
-        assert game.view("referee") == before
-    assert len(game.log) == 3 and game.legal_moves == []
+    for move in (Move("next-phase", game.active), Move("pass", game.active)):
+        with pytest.raises(GameOverError, match="the game is over"):
+            game.push(move, "person")
+    assert len(game.log) == 1 and game.view("referee") == before
+    late = game.push(Move("concede", "p1"), "person")  # recorded, changes nothing
+    assert [v.code for v in late] == ["game.over"] and game.outcome().winner == "p1"  # type: ignore[union-attr]
+    game.undo()
+    seen = next(m for m in game.ruleset.candidate_moves(game.state)
+                if m.kind not in ("next-phase", "pass", "concede", "declare"))
+    violations = game.push(seen, "camera")  # the table still changes: recorded, no effect
+    assert [v.code for v in violations] == ["game.over"]
+    assert game.view("referee") == before
+    assert len(game.log) == 2 and game.legal_moves == []
+    replayed = Game.replay(game.record())
+    assert [e.to_dict() for e in replayed.log] == [e.to_dict() for e in game.log]
 
 
 @pytest.mark.parametrize("game_id", GAMES)

@@ -23,6 +23,34 @@ def test_every_bundled_script_meets_its_expectations(path: Path) -> None:
     assert any(s.moves for s in report.steps)
 
 
+@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_illegal_step_names_its_violations(path: Path) -> None:
+    """Exact expectations: a bundled script never says just "illegal"; it names the rules
+    broken, so an extra violation (or a missing one) fails the script."""
+    from companion.sim.script import load_script
+
+    for step in load_script(path).steps:
+        if step.expect.get("legal") is False:
+            assert step.expect.get("violations"), f"{path.name}:{step.line} names no code"
+
+
+def test_an_extra_violation_fails_a_script(tmp_path: Path) -> None:
+    source = (SCRIPTS / "trick-or-beat" / "opening.yaml").read_text()
+    fewer = source.replace("violations: [tob.summon-active, tob.lane-full]",
+                           "violations: [tob.summon-active]")
+    assert fewer != source
+    path = tmp_path / "fewer.yaml"
+    path.write_text(fewer)
+    failures = referee_script(str(path)).failures
+    assert any("expected violations ['tob.summon-active'], got ['tob.lane-full', "
+               "'tob.summon-active']" in f for f in failures)
+    quiet = source.replace("    expect: {legal: false, violations: [tob.summon-active, "
+                           "tob.lane-full]}\n", "")
+    path.write_text(quiet)
+    failures = referee_script(str(path)).failures
+    assert any("unexpected violations" in f for f in failures)
+
+
 def test_rule_scripts_cover_legal_and_illegal_cases() -> None:
     rules = [p for p in BUNDLED if p.name.startswith("rules-")]
     assert len(rules) >= 8
@@ -52,6 +80,7 @@ def test_cli_json_report() -> None:
     data = json.loads(result.output)
     assert data["ok"] and data["steps"][0]["winner"] == "p1"
     assert data["steps"][1]["moves"][0]["violations"][0]["code"] == "game.over"
+    assert data["steps"][0]["refused"] == []
 
 
 def test_cli_unknown_game_script_is_one_line_error(tmp_path: Path) -> None:

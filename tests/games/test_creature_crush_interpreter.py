@@ -132,3 +132,43 @@ def play(seed: int, moves: int = 120) -> None:
 @given(st.integers(0, 100_000))
 def test_interpreter_follows_random_games(seed: int) -> None:
     play(seed)
+
+
+def play_without_presses(seed: int, moves: int = 150) -> int:
+    """The follower is told attacks and concessions, never "next phase" or "end turn": it
+    must infer them from the table. Returns how many ends it inferred."""
+    leader = Game.new("creature-crush", ("A", "B"), seed=seed)
+    follower = Game.new("creature-crush", ("A", "B"), seed=seed + 1)
+    camera = Camera()
+    interp = Interpreter(follower, camera.snapshot(leader.state))
+    rng = random.Random(seed)
+    visible = False
+    for _ in range(moves):
+        legal = leader.legal_moves
+        if not legal or leader.outcome():
+            break
+        move = rng.choice(legal)
+        turn = leader.state.turn
+        leader.push(move)
+        if leader.state.turn != turn and not visible:
+            # a whole turn the camera saw nothing of (an empty deck, nothing played): only
+            # a person can say it ended
+            interp.person(Move("pass", move.player))
+        visible = visible and leader.state.turn == turn
+        if move.kind in DECLARED - {"next-phase", "pass"}:
+            seen = interp.person(declared(move))
+            assert all(e.legal for e in seen.entries), (move, [e.to_dict() for e in seen.entries])
+        seen = interp.observe(camera.snapshot(leader.state), "camera")
+        visible = visible or bool(seen.entries) or seen.question is not None
+        if seen.question is not None:
+            seen = interp.answer(len(seen.question.choices) - 1)  # the players moved on
+        assert all(e.legal for e in seen.entries), (move, [e.to_dict() for e in seen.entries])
+        assert differences(leader, follower) == [], move
+        assert follower.state.turn <= leader.state.turn
+    return sum(1 for e in follower.log if e.source == "automatic")
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 100_000))
+def test_interpreter_follows_random_games_without_presses(seed: int) -> None:
+    play_without_presses(seed)

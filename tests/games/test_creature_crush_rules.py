@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.engine.api import Move, MoveFormatError, blocking
+from companion.engine.api import GameOverError, Move, MoveFormatError, blocking
 from companion.engine.game import Game
 from companion.engine.state import hand_zone
 from companion.games.creature_crush import board as bd
@@ -342,8 +342,10 @@ def test_draw_by_agreement_and_stalemate() -> None:
     assert codes(g.check(Move("agree-draw", "p1"))) == ["cc.no-draw-offer"]
     g.push(Move("agree-draw", "p2"))
     assert g.outcome() is not None and g.outcome().winner is None  # type: ignore[union-attr]
-    g.push(Move("concede", "p1"))
+    assert codes(g.push(Move("concede", "p1"))) == ["game.over"]  # after the draw: nothing
     assert g.outcome().winner is None  # type: ignore[union-attr]
+    with pytest.raises(GameOverError):  # "end turn" leads nowhere now
+        g.push(Move("pass", "p1"))
     stale = position(p1_B1=["CC-011"], p2_B1=["CC-008"], hands={"p1": 0, "p2": 0},
                      camps={"p1": [], "p2": []})
     stale.push(Move("declare", "p1", value="nothing left"))

@@ -14,6 +14,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.engine.api import Move
 from companion.engine.game import Game
 from companion.engine.interpreter import Interpreter
 from companion.engine.state import GameState
@@ -81,3 +82,49 @@ def play(seed: int) -> None:
 @given(st.integers(0, 100_000))
 def test_interpreter_follows_random_games(seed: int) -> None:
     play(seed)
+
+
+def play_without_presses(seed: int) -> int:
+    """The follower is told attacks, activations and redraws, never "next phase" or "end
+    turn". A question (who drew from the shared pile) is answered as the players moved on.
+    The players resolve a supply card's face-up draws at once (the camera cannot tell a
+    draw left for later from the next player's draw). Returns how many ends it inferred."""
+    leader = Game.new("trick-or-beat", decks={"shared": DECK}, seed=seed, setup=SETUP,
+                      cards=CARDS)
+    follower = Game.new("trick-or-beat", decks={"shared": DECK}, seed=seed + 1, setup=SETUP,
+                        cards=CARDS)
+    interp = Interpreter(follower, camera(leader.state))
+    rng = random.Random(seed)
+    visible = False
+    for _ in range(80):
+        legal = leader.legal_moves
+        if not legal or leader.outcome():
+            break
+        owed = [m for m in legal if m.kind == "supply-draw"]
+        move = rng.choice(owed or legal)
+        turn = leader.state.turn
+        leader.push(move)
+        if leader.state.turn != turn and not visible:
+            # a whole turn the camera saw nothing of (an empty deck, nothing played): only
+            # a person can say it ended
+            interp.person(Move("pass", move.player))
+        visible = visible and leader.state.turn == turn
+        if move.kind in DECLARED - {"next-phase", "pass"}:
+            seen = interp.person(move)
+            if seen.question is not None:
+                seen = interp.answer(len(seen.question.choices) - 1)
+            assert all(e.legal for e in seen.entries), (move, [e.to_dict() for e in seen.entries])
+        seen = interp.observe(camera(leader.state), "camera")
+        visible = visible or bool(seen.entries) or seen.question is not None
+        if seen.question is not None:
+            seen = interp.answer(len(seen.question.choices) - 1)
+        assert all(e.legal for e in seen.entries), (move, [e.to_dict() for e in seen.entries])
+        assert public_table(follower) == public_table(leader), move
+        assert follower.state.turn <= leader.state.turn
+    return sum(1 for e in follower.log if e.source == "automatic")
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 100_000))
+def test_interpreter_follows_random_games_without_presses(seed: int) -> None:
+    play_without_presses(seed)

@@ -1,5 +1,6 @@
-"""The demo's wiring on the real engine: script snapshots + scripted button presses through
-the live session reach the same game as the engine's own script referee; CLI errors."""
+"""The demo's wiring on the real engine: script snapshots and the script's declarations (no
+phase or turn presses) through the live session reach the same game as the engine's own
+script referee with --camera-only; CLI errors."""
 
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ def test_session_with_director_matches_the_script_referee(game: str, tmp_path: P
         session.observe(snaps[k].with_seq(k, float(k)))
     director.on_end()
 
-    report = referee_script(str(path))
+    report = referee_script(str(path), camera_only=True)  # the demo presses no phase or turn
     last = report.steps[-1]
     status = session.state()["status"]["en"]
     assert (status["phase"], status["active"], status["turn"]) == (

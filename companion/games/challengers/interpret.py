@@ -62,10 +62,31 @@ def explain(state: GameState, diff: SnapshotDiff, hints: Mapping[str, Any]) -> l
             rests.append([Move("rest", p, (uid,))])
         else:
             literal.append([Move("move", p, (uid,), to=zone)])
+    benches = _benched_beneath(state, diff, benches) + benches  # beneath first, top last
     stacks = _stacks(state, diff, arrivals)
     literal += _left_table(state, diff, filled)
     flag = _flag(state, diff)
     return candidate_product([*reveals, *stacks, *rests, *benches, *literal, *flag])
+
+
+def _benched_beneath(state: GameState, diff: SnapshotDiff, benches: list[list[Move]]
+                     ) -> list[list[Move]]:
+    """The cards pushed together under a benched stack top went to the bench with it: the
+    camera sees only the top card of the seat. Any of the defender's play cards that shows
+    nowhere now (and was benched with no other move) lies beneath it on the same seat; a
+    card of another name there breaks the one-name-per-seat rule, which the bench check
+    says."""
+    slots: list[list[Move]] = []
+    benched = {m.cards[0] for slot in benches for m in slot if m.cards}
+    for slot in benches:
+        move = slot[0]
+        p, top = move.player, move.cards[0]
+        for uid in state.cards_in(fx.play(p)):
+            if uid == top or uid in benched or uid in diff.visible:
+                continue
+            benched.add(uid)
+            slots.append([Move("bench", p, (uid,), to=move.to)])
+    return slots
 
 
 def _flag(state: GameState, diff: SnapshotDiff) -> list[list[Move]]:

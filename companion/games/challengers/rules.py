@@ -357,7 +357,7 @@ class Challengers(Ruleset):
         if state.phase == "bench" and p == state.active:
             found = [violation("ch.stack-not-own", cards=(u,), player=p)
                      for u in move.cards if u not in attack]
-            if top != attack[-1]:
+            if attack and top != attack[-1]:
                 found.append(violation("ch.stack-top", cards=(top,), expected=attack[-1]))
             return found
         if p == state.flags["holder"]:

@@ -9,6 +9,7 @@ count of dice of any value.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Mapping
 
 from companion.engine.api import PLAYERS, other
@@ -117,15 +118,24 @@ def dice_shown(dice: Mapping[str, int]) -> str:
     return ", ".join(f"{d}={v}" for d, v in sorted(dice.items())) or "none"
 
 
+DIE_NAME = re.compile(r"^p[12]\.[wr][1-9][0-9]?$")
+MAX_DICE = 20
+"""Five white and five red dice per player (more may be added): no move names more."""
+
+
 def parse_dice(text: str | None) -> dict[str, int]:
-    """"p1.w1=2,p1.w2=5" -> {"p1.w1": 2, "p1.w2": 5}; a bare name has value 0 (unknown)."""
+    """"p1.w1=2,p1.w2=5" -> {"p1.w1": 2, "p1.w2": 5}; a bare name has value 0 (unknown).
+    Parts that name no die, values beyond a die's faces and dice beyond `MAX_DICE` are left
+    out: a malformed option names no die."""
     out: dict[str, int] = {}
     for part in (text or "").split(","):
         part = part.strip()
         if not part:
             continue
         name, _, value = part.partition("=")
-        out[name] = int(value) if value.isdigit() else 0
+        if not DIE_NAME.match(name) or len(out) >= MAX_DICE:
+            continue
+        out[name] = int(value) if value.isdigit() and len(value) == 1 else 0
     return out
 
 

@@ -34,6 +34,7 @@ def explain(state: GameState, diff: SnapshotDiff, hints: Mapping[str, Any]) -> l
     card_slots, handled, displaced = _cards(state, diff, target)
     slots += card_slots
     slots += _marks(state, diff)
+    slots += _beneath_hell_tops(state, diff, handled)
     slots += _hells(state, diff, handled, displaced, target)
     slots += _vanished(state, diff, handled)
     return candidate_product(slots)
@@ -74,7 +75,8 @@ def _rolls(state: GameState, diff: SnapshotDiff) -> list[list[Move]]:
             continue
         if new.zone != f"{bd.die_owner(new.die)}.dice":
             continue
-        if old is None or old.zone != new.zone or old.value != new.value:
+        if (old is None or old.zone != new.zone or old.value != new.value
+                or new.rolls > old.rolls):  # rolled again: perhaps to the same value
             rolled.setdefault(bd.die_owner(new.die), {})[new.die] = new.value
     return [[Move("roll", p, options=(("dice", bd.dice_text(dice)),))]
             for p, dice in sorted(rolled.items())]
@@ -262,6 +264,32 @@ def _hells(state: GameState, diff: SnapshotDiff, handled: set[str],
         literal = Move("to-hell", owner, (uid,), to=card.zone)
         lazy = None if uid in displaced else _trage_death(state, uid, where)
         slots.append([lazy, literal] if lazy else [literal])
+    return slots
+
+
+def _beneath_hell_tops(state: GameState, diff: SnapshotDiff, handled: set[str]
+                       ) -> list[list[Move]]:
+    """Creatures gone from a field in the same change that put a new card on top of that
+    player's hell: destroyed together (several at once by a crush card), they lie beneath
+    it (a hell pile shows only its top). Read before the top card goes there; the literal
+    reading (back to the hand) is the last alternative."""
+    slots: list[list[Move]] = []
+    elsewhere = {c.uid for c in diff.appeared} | {new.uid for _, new in diff.moved}
+    new_tops = {c.zone for c in diff.appeared if bd.is_hell(c.zone) and not is_back(c.uid)}
+    new_tops |= {new.zone for _, new in diff.moved if bd.is_hell(new.zone)}
+    for card in diff.vanished:
+        uid = card.uid
+        if is_back(uid) or uid in handled or uid in elsewhere or not bd.is_field(card.zone):
+            continue
+        if state.where.get(uid) != card.zone:
+            continue  # the rules moved it already
+        hell = bd.hell(bd.side(card.zone))
+        if hell not in new_tops:
+            continue
+        handled.add(uid)
+        p = state.owner.get(uid, bd.side(card.zone))
+        slots.append([Move("to-hell", bd.side(card.zone), (uid,), to=hell),
+                      Move("to-hand", p, (uid,), to=hand_zone(p))])
     return slots
 
 

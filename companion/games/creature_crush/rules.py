@@ -96,6 +96,7 @@ class CreatureCrush(Ruleset):
                                       "die Schlacht beginnt, wenn beide 4 Karten genommen haben"),),
                         end_check=self._opening_missing,
                         setup=True,
+                        moves=("draw",),
                     ),
                 ),
                 turn_phases=(
@@ -111,6 +112,7 @@ class CreatureCrush(Ruleset):
                                       "Drilling gibt einen 4., ein Vierling einen 5.; "
                                       "höchstens 5"),),
                         end_check=self._start_missing,
+                        moves=("draw", "roll"),
                     ),
                     PhaseSpec(
                         "kampf",
@@ -130,6 +132,7 @@ class CreatureCrush(Ruleset):
                         ends=Text("you end the phase", "du beendest die Phase"),
                         automatic=(hidden_note,),
                         end_check=self._unpaid,
+                        moves=("summon", "attack", "set-crush"),
                     ),
                     PhaseSpec(
                         "taktik",
@@ -145,6 +148,7 @@ class CreatureCrush(Ruleset):
                         automatic=(Text("unused start dice burn at the end of the phase",
                                       "unbenutzte Startwürfel verbrennen am Ende der Phase"),),
                         end_check=self._unpaid,
+                        moves=("move", "swap"),
                     ),
                 ),
                 on_turn_begin=self._turn_begins,
@@ -900,10 +904,27 @@ class CreatureCrush(Ruleset):
         if bd.is_hell(to) and bd.side(to) != last:
             found.append(violation("cc.wrong-hell", cards=(uid,), zones=(to,), player=last))
         life = state.facts(uid).number("life", 1)
-        if self.damage_of(state, uid) < life and not self._destroy_permit(state, uid):
+        if self.damage_of(state, uid) < life and not self._destroy_permit(state, uid) \
+                and not self._lethal_damage_permit(state, uid):
             found.append(violation("cc.not-destroyed", cards=(uid,), zones=(zone,),
                                    damage=self.damage_of(state, uid), life=life))
         return found
+
+    def _lethal_damage_permit(self, state: GameState, uid: str) -> dict[str, Any] | None:
+        """An open effect damage (a crush card's "2 Schaden an einem Feind") that may hit
+        `uid` and is enough to destroy it: the creature went to hell without its damage dice
+        ever being laid, which the rules call destroyed."""
+        ctrl = bd.controller(state, uid)
+        need = state.facts(uid).number("life", 1) - self.damage_of(state, uid)
+
+        def fits(x: dict[str, Any]) -> bool:
+            if x["do"] != "damage" or int(x.get("n", 0)) < need:
+                return False
+            if x.get("target"):
+                return bool(x["target"] == uid)
+            return x.get("side") == "any" or (x.get("side") == "enemy" and ctrl != x["player"])
+
+        return fx.find(state, fits)
 
     def _destroy_permit(self, state: GameState, uid: str) -> dict[str, Any] | None:
         ctrl = bd.controller(state, uid)
@@ -1112,7 +1133,8 @@ class CreatureCrush(Ruleset):
         back = move.option("back")
         if back:
             state.backs[back] = uid
-        cost = state.facts(uid).number("cost") if move.cards[0] != UNKNOWN else 0
+        named = move.cards[0] if move.cards else UNKNOWN  # a face-down card's cost is unseen
+        cost = state.facts(uid).number("cost") if named != UNKNOWN else 0
         state.flags["crush_paid"][uid] = self._pay(state, move, "crush", cost, "count")
 
     def _apply_flip(self, state: GameState, move: Move) -> None:
@@ -1215,10 +1237,10 @@ class CreatureCrush(Ruleset):
         zone = state.where[uid]
         if bd.is_hell(zone):
             return
-        if bd.is_field(zone):
-            permit = self._destroy_permit(state, uid)
-            if permit is not None and self.damage_of(state, uid) < state.facts(uid).number(
-                    "life", 1):
+        if bd.is_field(zone) and self.damage_of(state, uid) < state.facts(uid).number(
+                "life", 1):
+            permit = self._destroy_permit(state, uid) or self._lethal_damage_permit(state, uid)
+            if permit is not None:
                 fx.use(state, permit)
         to = str(move.to) if move.to in state.zones and bd.is_hell(move.to) else None
         self._destroy(state, uid, to)
@@ -1290,6 +1312,9 @@ class CreatureCrush(Ruleset):
 
     @staticmethod
     def _all_in_hell(state: GameState, p: str) -> bool:
+        for zone in (bd.lager(p), hand_zone(p)):  # the quick answer, nearly always
+            if any(state.owner.get(u) == p for u in state.cards_in(zone)):
+                return False
         mine = [u for u, o in state.owner.items() if o == p]
         return bool(mine) and all(bd.is_hell(state.where.get(u)) for u in mine)
 

@@ -15,7 +15,6 @@ alternatives, the most literal reading last.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -50,7 +49,7 @@ class _Explainer:
     def __init__(self, ruleset: Ruleset, state: GameState, diff: SnapshotDiff,
                  hints: Mapping[str, Any]) -> None:
         self.ruleset = ruleset
-        self.sim = copy.deepcopy(state, {id(state.catalog): state.catalog})
+        self.sim = state.clone()
         self.diff = diff
         self.hints = hints
         self.slots: list[list[Move]] = []
@@ -206,12 +205,16 @@ class _Explainer:
         if card.uid not in sim.where:
             return None
         name = sim.facts(card.uid).name
-        for v in self.vanished_in(card.zone):
-            if is_back(v.uid) or v.uid not in sim.where:
-                continue
-            if sim.facts(v.uid).name == name and fx.unit_with(sim, v.uid) == v.uid:
+        units = [v for v in self.vanished_in(card.zone)
+                 if not is_back(v.uid) and v.uid in sim.where
+                 and fx.unit_with(sim, v.uid) == v.uid]
+        for v in units:
+            if sim.facts(v.uid).name == name:
                 return v.uid
-        return None
+        # a card of another name laid on a unit (a level-up against the rules): the unit
+        # vanished from view right where the new card lies now
+        beneath = [v for v in units if _close(v, card)]
+        return beneath[0].uid if len(beneath) == 1 else None
 
     def orbs(self) -> None:
         if self.sim.phase == "setup":
@@ -332,6 +335,20 @@ class _Explainer:
         for card in self.diff.untapped:
             if card.uid in sim.tapped:
                 self.add(Move("untap", _owner(card.zone), (card.uid,)))
+
+
+COVER_RADIUS_MM = 20.0
+"""A card laid on another lies within this distance of the card it covers (a squared pile
+lies a few millimetres off)."""
+
+
+def _close(under: SeenCard, top: SeenCard) -> bool:
+    """Whether `top` lies where `under` lay (positions unknown: the only candidate counts)."""
+    if None in (under.x_mm, under.y_mm, top.x_mm, top.y_mm):
+        return True
+    dx = float(under.x_mm or 0.0) - float(top.x_mm or 0.0)
+    dy = float(under.y_mm or 0.0) - float(top.y_mm or 0.0)
+    return dx * dx + dy * dy <= COVER_RADIUS_MM * COVER_RADIUS_MM
 
 
 def explain(ruleset: Ruleset, state: GameState, diff: SnapshotDiff,

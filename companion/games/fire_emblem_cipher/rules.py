@@ -131,6 +131,7 @@ class FireEmblemCipher(Ruleset):
                                 "beide Hauptcharaktere sind aufgedeckt: der erste Zug beginnt"),
                         end_check=self._setup_missing,
                         setup=True,
+                        moves=("choose-lord", "deal", "mulligan", "orbs", "reveal-lord"),
                     ),
                 ),
                 turn_phases=(
@@ -152,6 +153,7 @@ class FireEmblemCipher(Ruleset):
                                "gefüllt"),
                         ),
                         end_check=self._draws_missing,
+                        moves=("draw",),
                     ),
                     PhaseSpec(
                         "bond",
@@ -159,6 +161,7 @@ class FireEmblemCipher(Ruleset):
                         may=(Text("lay one card from your hand as a bond, face up or face down",
                                 "eine Handkarte als Bindung legen, offen oder verdeckt"),),
                         ends=Text("you end the phase", "du beendest die Phase"),
+                        moves=("bond",),
                     ),
                     PhaseSpec(
                         "deploy",
@@ -176,6 +179,7 @@ class FireEmblemCipher(Ruleset):
                                       "ein Klassenwechsel zieht eine Bonuskarte vor jeder "
                                       "Fähigkeit"),),
                         end_check=self._draws_missing,
+                        moves=("deploy", "level-up", "class-change", "draw"),
                     ),
                     PhaseSpec(
                         "action",
@@ -199,6 +203,7 @@ class FireEmblemCipher(Ruleset):
                                       "Gleichstand gewinnt der Angreifer; ein besiegter "
                                       "Hauptcharakter kostet ein Juwel"),),
                         on_end=fx.end_combat,
+                        moves=("move", "attack"),
                     ),
                     PhaseSpec(
                         "end",

@@ -59,11 +59,61 @@ def explain(state: GameState, diff: SnapshotDiff, hints: Mapping[str, Any]) -> l
     slots += _decks(state, diff)
     area_slots, handled = _areas(state, diff, used_backs)
     slots += area_slots
+    beneath = _beneath_discard_tops(state, diff, handled)
+    slots += beneath
+    handled |= {m.cards[0] for slot in beneath for m in slot}
     slots += _discards(state, diff, handled)
     handled |= {m.cards[0] for slot in slots for m in slot if m.kind == "boost"}
     slots += _vanished(state, diff, handled)
     slots += _tapping(state, diff)
-    return candidate_product(slots)
+    return _hand_discard_sets(state, candidate_product(slots))
+
+
+def _beneath_discard_tops(state: GameState, diff: SnapshotDiff, handled: set[str]
+                          ) -> list[list[Move]]:
+    """Friends gone from home in the same change that put a new card on top of their
+    owner's discard pile: retired together, they lie beneath that top card (a pile shows
+    only its top). Read before the top card goes there; the literal reading (back to the
+    hand) is the last alternative."""
+    slots: list[list[Move]] = []
+    for card in diff.vanished:
+        uid = card.uid
+        if is_back(uid) or uid in handled or uid not in state.where:
+            continue
+        owner = state.owner.get(uid, _owner(card.zone))
+        pile = fx.discard(owner)
+        if card.zone != fx.home(owner) or state.where.get(uid) != card.zone:
+            continue
+        if fx.kind(state, uid) != "friend":
+            continue
+        new_top = [c for c in diff.appeared if c.zone == pile] + [
+            n for _, n in diff.moved if n.zone == pile]
+        if new_top:
+            slots.append([Move("retire", owner, (uid,)),
+                          Move("remove", owner, (uid,), to=hand_zone(owner))])
+    return slots
+
+
+def _hand_discard_sets(state: GameState, readings: list[list[Move]]) -> list[list[Move]]:
+    """At the end of the turn a player over the hand limit discards down to it, and may lay
+    several cards on the discard pile at once: only the top one shows. A discard from the
+    hand with more than one card over the limit is also read as that card with as many
+    unseen ones beneath it as the limit asks (those readings first; the single card last,
+    being the most literal)."""
+    p = state.active
+    over = state.count(hand_zone(p)) - fx.HAND_LIMIT
+    if over < 2:
+        return readings
+    sets: list[list[Move]] = []
+    for reading in readings:
+        at = next((i for i, m in enumerate(reading) if m.kind == "discard" and m.player == p),
+                  None)
+        if at is None:
+            continue
+        for extra in range(over - 1, 0, -1):
+            sets.append([*reading[:at], *[Move("discard", p, (UNKNOWN,))] * extra,
+                         *reading[at:]])
+    return [*sets, *readings]
 
 
 def _boosts(state: GameState, diff: SnapshotDiff, used: set[str]) -> list[list[Move]]:

@@ -116,6 +116,7 @@ class MyLittlePony(Ruleset):
                     ends=Text("both problems are in play and both hands have 6 cards",
                             "beide Probleme liegen und beide Hände haben 6 Karten"),
                     end_check=self._setup_missing, setup=True,
+                    moves=("starting-problem", "draw"),
                 ),
             ),
             turn_phases=(
@@ -125,6 +126,7 @@ class MyLittlePony(Ruleset):
                     automatic=(Text("ready your exhausted cards; gain action tokens",
                                   "erschöpfte Karten bereit machen; Aktionspunkte erhalten"),),
                     on_begin=self._ready_begins, end_check=self._ready_missing,
+                    moves=("draw",),
                 ),
                 PhaseSpec(
                     "troublemaker", Text("Troublemaker phase", "Troublemaker Phase"),
@@ -133,6 +135,7 @@ class MyLittlePony(Ruleset):
                     must=(Text("uncover your face-down troublemakers",
                              "deine verdeckten Widersacher aufdecken"),),
                     end_check=self._troublemaker_missing,
+                    moves=("reveal", "challenge"),
                 ),
                 PhaseSpec(
                     "main", Text("Main phase", "Main Phase"),
@@ -147,6 +150,7 @@ class MyLittlePony(Ruleset):
                            "Inspired: oberste Karten des gegnerischen Decks ansehen"),
                     ),
                     end_check=self._faceoff_missing,
+                    moves=("play", "play-troublemaker", "move", "draw"),
                 ),
                 PhaseSpec(
                     "score", Text("Score phase", "Score Phase"),
@@ -162,6 +166,7 @@ class MyLittlePony(Ruleset):
                              "Handlimit 8, dann das Zuhauselimit"),),
                     ends=Text("you end your turn", "du beendest deinen Zug"),
                     end_check=self._end_missing,
+                    moves=("discard", "retire"),
                 ),
             ),
             on_turn_begin=self._turn_begins,
@@ -1183,6 +1188,11 @@ class MyLittlePony(Ruleset):
     def explain(self, state: GameState, diff: SnapshotDiff, hints: Mapping[str, Any]
                 ) -> list[list[Move]]:
         return mlp_interpret.explain(state, diff, hints)
+
+    def doubtful_reading(self, state: GameState, seen: tuple[tuple[Move, str], ...]) -> bool:
+        """A card drawn read as bought in the main phase: the action tokens paid for it lie
+        beside the table, unseen, so an illegal draw in the ready phase looks the same."""
+        return any(move.kind == "draw" and phase == "main" for move, phase in seen)
 
     # ================================================================== reading
     def prompt(self, state: GameState, lang: str = "en") -> Prompt:

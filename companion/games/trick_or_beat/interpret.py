@@ -206,6 +206,9 @@ def _tricks(state: GameState, diff: SnapshotDiff) -> list[list[Move]]:
         pile = fx.trick(p)
         new = [c for c in diff.appeared if c.zone == pile]
         new += [c for _, c in diff.moved if c.zone == pile]
+        gone = [u for u in diff.uncovered if u.zone == pile]
+        if gone:
+            new = []  # the top now showing lay there before: cards were taken off, none added
         for card in new:
             if is_back(card.uid):
                 if state.flags.get("expected_deck_draws", 0) > 0:
@@ -214,9 +217,7 @@ def _tricks(state: GameState, diff: SnapshotDiff) -> list[list[Move]]:
                     slots.append([Move("trick", p, (UNKNOWN,), options=(("back", card.uid),))])
             else:
                 slots.append([Move("trick", p, (card.uid,))])
-        gone = [u for u in diff.uncovered if u.zone == pile]
-        if gone and not new:
-            slots += [[Move("untrick", p)] for _ in gone]
+        slots += [[Move("untrick", p)] for _ in gone]
     return slots
 
 

@@ -144,6 +144,7 @@ class TrickOrBeat(Ruleset):
                         end_check=self._draft_missing,
                         on_end=self._draft_ends,
                         setup=True,
+                        moves=("deal", "redraw", "place-down", "reveal", "draw"),
                     ),
                 ),
                 turn_phases=(
@@ -153,6 +154,7 @@ class TrickOrBeat(Ruleset):
                         must=(Text("draw a card", "eine Karte ziehen"),),
                         ends=Text("you drew a card", "du hast eine Karte gezogen"),
                         end_check=self._supply_missing,
+                        moves=("draw",),
                     ),
                     PhaseSpec(
                         "lane",
@@ -164,6 +166,7 @@ class TrickOrBeat(Ruleset):
                             ),
                         ),
                         ends=Text("you end the phase", "du beendest die Phase"),
+                        moves=("shift",),
                     ),
                     PhaseSpec(
                         "main",
@@ -176,6 +179,7 @@ class TrickOrBeat(Ruleset):
                             Text("activate abilities", "Fähigkeiten aktivieren"),
                         ),
                         ends=Text("you end the phase", "du beendest die Phase"),
+                        moves=("summon", "attack", "tactic", "equip", "activate"),
                     ),
                     PhaseSpec(
                         "end",
@@ -187,6 +191,7 @@ class TrickOrBeat(Ruleset):
                             ),
                         ),
                         ends=Text("you end your turn", "du beendest deinen Zug"),
+                        moves=("trick",),
                     ),
                 ),
                 first_turn_start="lane",
@@ -656,8 +661,14 @@ class TrickOrBeat(Ruleset):
         return [violation("tob.trick-final", zones=(fx.trick(move.player),))]
 
     # ================================================================== apply
+    SUPPLY_DRAW_KINDS = ("supply-draw", "draw", "discard", "remove")
+    """Moves that may belong to a supply card's face-up draws; any other move shows the
+    draws are over (the card's effect happens at once: draws not seen were not made)."""
+
     def apply_specific(self, state: GameState, move: Move) -> None:
         state.flags["expected_deck_draws"] = 0
+        if move.kind not in self.SUPPLY_DRAW_KINDS:
+            state.flags["supply_draws"] = 0
         self.handler("_apply_", move.kind)(state, move)
 
     @staticmethod
@@ -763,7 +774,7 @@ class TrickOrBeat(Ruleset):
             state.flags["supply_draws"] = max(0, state.flags.get("supply_draws", 0) - 1)
 
     def _apply_shift(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0]
+        uid = move.cards[0] if move.cards else UNKNOWN
         if uid not in state.where:
             return
         if state.phase != "lane":
