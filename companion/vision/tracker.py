@@ -10,8 +10,9 @@ mid-air. The tracker therefore
 - takes a die's value as the majority of its recent reads (since the table last moved),
 - counts a die's rolls: hidden (under a hand, or unseen while the table moves) for a few frames
   and then seen again moved or turned, it was picked up and thrown, even if it shows the same
-  value as before (`SeenDie.rolls`, also when it was thrown into another zone); a hand passing
-  over a die that is not touched leaves it where it lay and is no roll,
+  value as before (`SeenDie.rolls`); carried into another zone showing the same face (burned,
+  laid on a card) it was moved, not thrown; a hand passing over a die that is not touched
+  leaves it where it lay and is no roll,
 - emits a `TableSnapshot` only when the table has settled: no motion and no hand for
   `settle_s` seconds, nothing pending, and only when it differs from the last one emitted.
 """
@@ -24,6 +25,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+import numpy as np
+
 from companion.snapshot import SeenCard, SeenDie, SeenToken, TableSnapshot
 
 ItemKind = Literal["card", "die", "token"]
@@ -32,8 +35,10 @@ MOVE_MM = 12.0
 SIDE_OVERLAP_MIN_MM = 6.0  # a card beside another in its zone lies on it when they overlap this
 SIDE_SHIFT_MIN_MM = 5.0  # ... and it is shifted along the lower card's length at least this much
 ROLL_HIDDEN_FRAMES = 2  # a die unseen this many frames under a hand or motion may have been lifted
-ROLL_MOVE_MM = 4.0  # ... and lies this far from where it was, or
+ROLL_MOVE_MM = 15.0  # ... and lies this far from where it was (a die nudged aside is not
+# thrown; a thrown die lands anywhere in its area), or
 ROLL_TURN_DEG = 12.0  # ... is turned this much: it was rolled
+ROLL_CHECK_SIGHTINGS = 5  # sightings after a die is back before its pose is compared
 ROLL_MEMORY_S = 30.0  # a die gone from view and back within this keeps its rolls (and may add one)
 
 
@@ -88,7 +93,11 @@ class _Item:
     values: deque[tuple[float, int]] = field(default_factory=lambda: deque(maxlen=90))
     hidden: int = 0  # frames in a row unseen under a hand or while the table moved
     rolls: int = 0
-    lifted: tuple[float, float, float] | None = None  # x, y, angle when it was hidden
+    lifted: tuple[float, float, float, str | None, int | None] | None = None  # x, y, angle,
+    # zone and value when it was hidden
+    moved_from: int | None = None  # its value before it was carried to another zone
+    roll_check: tuple[float, float, float, int] | None = None  # pose when lifted, sightings
+    angles: deque[float] = field(default_factory=lambda: deque(maxlen=9))
 
 
 @dataclass(frozen=True)
@@ -119,7 +128,8 @@ class Tracker:
         self._seq = 0
         self._checked_signature: tuple[Any, ...] | None = None
         self._unknown: tuple[str, ...] = ()
-        self._gone: dict[str, tuple[float, float, float, float, int]] = {}
+        self._gone: dict[str, tuple[float, float, float, float, int, str | None,
+                                    int | None]] = {}
         self.time_s = 0.0
 
     # ----- per frame ------------------------------------------------------------------------
@@ -158,9 +168,13 @@ class Tracker:
             gone = self._gone.pop(key, None)
             if gone is not None and time_s - gone[3] <= ROLL_MEMORY_S:
                 # a die that went out of sight (a hand not seen as one) and is back
-                item.rolls, item.lifted = gone[4], gone[:3]
+                item.rolls = gone[4]
+                item.lifted = (gone[0], gone[1], gone[2], gone[5], gone[6])
         if item.lifted is not None:
+            item.angles.clear()
             self._maybe_rolled(item, sight, time_s)
+        elif item.roll_check is not None:
+            self._check_roll(item, sight, time_s)
         item.hidden = 0
         moved = math.hypot(sight.x_mm - item.x_mm, sight.y_mm - item.y_mm) > MOVE_MM
         if item.present and (moved or sight.zone != item.zone or sight.tapped != item.tapped
@@ -197,7 +211,10 @@ class Tracker:
         if covered and item.kind == "die":
             item.hidden += 1
             if item.hidden >= ROLL_HIDDEN_FRAMES and item.lifted is None:
-                item.lifted = (item.x_mm, item.y_mm, item.angle_deg)
+                item.rolls = self._rolls_of(item)
+                item.moved_from = None
+                item.lifted = (item.x_mm, item.y_mm, item.angle_deg, item.zone,
+                               self._die_value(item))
         if covered or item.key in obs.unchanged:
             return  # held: a hand or motion may hide it, or only the decoder missed it
         if not self._covered_by_card(item, seen) and self._under_small_item(item):
@@ -209,20 +226,47 @@ class Tracker:
             self._last_change = obs.time_s
             if item.kind == "die":
                 self._gone[item.key] = (item.x_mm, item.y_mm, item.angle_deg, obs.time_s,
-                                        item.rolls)
+                                        self._rolls_of(item), item.zone,
+                                        self._die_value(item))
 
     def _maybe_rolled(self, item: _Item, sight: Sighting, time_s: float) -> None:
         """A die seen again after it was hidden: rolled if it lies moved or turned. (Not its
         value alone: a thrown die never lands exactly where it lay, while a misread value
         would count a roll that never happened.)"""
         assert item.lifted is not None
-        x, y, angle = item.lifted
+        x, y, angle, zone, value = item.lifted
         item.lifted = None
-        turned = abs((sight.angle_deg - angle + 45.0) % 90.0 - 45.0)  # a cube's top: 90-fold
-        if math.hypot(sight.x_mm - x, sight.y_mm - y) >= ROLL_MOVE_MM or turned >= ROLL_TURN_DEG:
-            item.rolls += 1
-            item.values.clear()  # the throw starts a new reading of its value
+        if sight.zone != zone:
+            # carried to another zone: thrown if it shows another face once its value has
+            # settled, moved if the same (burned, laid on a card); decided in `_rolls_of`
+            item.moved_from = value
+            item.values.clear()
             self._last_change = time_s
+            return
+        # in the same zone: judged on its settled pose, a few sightings on (a first sighting
+        # beside a hand can be a partly covered face read a few millimetres off)
+        item.roll_check = (x, y, angle, 0)
+
+    def _check_roll(self, item: _Item, sight: Sighting, time_s: float) -> None:
+        assert item.roll_check is not None
+        x, y, angle, seen = item.roll_check
+        item.angles.append(sight.angle_deg)
+        if seen + 1 < ROLL_CHECK_SIGHTINGS:
+            item.roll_check = (x, y, angle, seen + 1)
+            return
+        item.roll_check = None
+        turned = abs((float(np.median(item.angles)) - angle + 45.0) % 90.0 - 45.0)
+        if math.hypot(item.x_mm - x, item.y_mm - y) >= ROLL_MOVE_MM or turned >= ROLL_TURN_DEG:
+            item.rolls += 1
+            self._last_change = time_s
+
+    def _rolls_of(self, item: _Item) -> int:
+        """Rolls so far, counting a die carried to another zone as thrown only when it
+        settled there on another face."""
+        if item.moved_from is None:
+            return item.rolls
+        value = self._die_value(item)
+        return item.rolls + int(value is not None and value != item.moved_from)
 
     def _covered_by_card(self, item: _Item, seen: dict[str, Sighting]) -> bool:
         """Another card seen now where this card's sticker is: it lies on top (a pile)."""
@@ -248,7 +292,7 @@ class Tracker:
     def pending(self) -> bool:
         """Something is half-way: a candidate not yet confirmed, or a present item going."""
         return any((not i.present and i.hits > 0) or (i.present and i.misses > 0)
-                   for i in self._items.values())
+                   or i.roll_check is not None for i in self._items.values())
 
     def settled(self, time_s: float | None = None) -> bool:
         now = self.time_s if time_s is None else time_s
@@ -261,7 +305,7 @@ class Tracker:
         """Cheap fingerprint of the confirmed table: unchanged means no new snapshot is due."""
         return tuple(sorted(
             (i.key, i.zone, i.face_up, i.tapped, round(i.x_mm / 5), round(i.y_mm / 5),
-             self._die_value(i) if i.kind == "die" else 0, i.rolls)
+             self._die_value(i) if i.kind == "die" else 0, self._rolls_of(i))
             for i in self._items.values() if i.present
         ))
 
@@ -371,7 +415,7 @@ class Tracker:
                 dice.append(SeenDie(
                     die=d.key, value=self._die_value(d) or 0, zone=zone, on=on,
                     x_mm=round(d.x_mm, 1), y_mm=round(d.y_mm, 1),
-                    confidence=round(min(1.0, d.confidence), 3), rolls=d.rolls))
+                    confidence=round(min(1.0, d.confidence), 3), rolls=self._rolls_of(d)))
         tokens = []
         for t in present:
             if t.kind == "token":

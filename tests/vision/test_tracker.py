@@ -237,3 +237,23 @@ def test_a_die_gone_from_view_and_thrown_back_keeps_counting_rolls() -> None:
         c.frame([rolled_die("p1.w1", 5, 330.5, 310, 50)])
     d = c.tracker.current().die("p1.w1")
     assert d is not None and d.rolls == 1
+
+
+def test_a_die_carried_to_another_zone_showing_its_face_is_moved_not_rolled() -> None:
+    """As the table scripts count it: `burn` moves a die, `dice` throws it."""
+    c = Clock(Tracker("creature-crush"))
+    for _ in range(10):
+        c.frame([rolled_die("p1.w1", 5, 300, 300, 10)])
+    for _ in range(6):
+        c.frame([], hand=True, motion=0.05, occluded=lambda x, y: True)
+    burned = Sighting("p1.w1", "die", 320, 380, "p1.burned", angle_deg=31, value=5)
+    for _ in range(10):
+        c.frame([burned])
+    d = c.tracker.current().die("p1.w1")
+    assert d is not None and (d.zone, d.rolls) == ("p1.burned", 0)
+    for _ in range(6):
+        c.frame([], hand=True, motion=0.05, occluded=lambda x, y: True)
+    for _ in range(10):  # back into the dice area, thrown: another face
+        c.frame([rolled_die("p1.w1", 2, 290, 310, 66)])
+    d = c.tracker.current().die("p1.w1")
+    assert d is not None and (d.zone, d.rolls) == ("p1.dice", 1)
