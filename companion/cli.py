@@ -13,6 +13,7 @@ VERBS: dict[str, tuple[str, str]] = {
     "script": ("companion.sim.script_commands:script", "Check and show table scripts."),
     "scan": ("companion.vision.commands:scan", "Find every marker in a photo."),
     "calibrate": ("companion.vision.commands:calibrate", "Check camera placement from one frame."),
+    "watch": ("companion.vision.watch:watch", "Run the camera pipeline headless, print tables."),
     "bench": ("companion.bench:bench", "Measure speed and accuracy targets."),
     "referee": ("companion.engine.commands:referee", "Referee a table script step by step."),
     "demo": ("companion.server.commands:demo", "Play a built-in demo game and open the page."),

@@ -67,7 +67,7 @@ class SeenDie:
     x_mm: float | None = None
     y_mm: float | None = None
     confidence: float = 1.0
-    rolls: int = 0
+    rolls: int = 0  # times this die was lifted (hidden under a hand) and settled again
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,7 @@ import cv2
 import numpy as np
 
 from companion.markers.payload import corner_id
-from companion.markers.render import Symbology
+from companion.markers.render import DEFAULT_SYMBOLOGY, Symbology
 from companion.sim.hands import Hand
 from companion.sim.physical import Bump
 from companion.sim.presets import (
@@ -287,7 +287,8 @@ def _share(right: int, total: int) -> float | None:
 
 
 def measure_still(preset: str, pose: Pose | None, scenes: int, frames: int = STILL_FRAMES,
-                  seed: int = 1, dice_style: str = "aruco") -> Row:
+                  seed: int = 1, dice_style: str = "aruco",
+                  symbology: Symbology = DEFAULT_SYMBOLOGY) -> Row:
     """Still scenes on the Creature Crush mat through fresh pipelines: one-frame and settled."""
     from companion.layouts import load_layout
 
@@ -305,11 +306,13 @@ def measure_still(preset: str, pose: Pose | None, scenes: int, frames: int = STI
     for s in range(scenes):
         scene_seed = seed * 1000 + s
         truth_snap = still_table(layout, scene_seed)
-        renderer = make_renderer(layout, preset, pose, scene_seed, dice_style)
+        renderer = make_renderer(layout, preset, pose, scene_seed, dice_style,
+                                 symbology=_stickers(preset, symbology))
         player = SnapshotPlayer(renderer, [truth_snap], GAME_CODE, number_of, Timing(), False,
                                 scene_seed, piles)
         scene = player.scene(0)
-        pipeline = build_pipeline(layout, GAME, Numbers())
+        pipeline = build_pipeline(layout, GAME, Numbers(),
+                                  dice_mode="pips" if dice_style == "pips" else "stickers")
         on_table: set[str] = set()
         last: TableSnapshot | None = None
         for index in range(frames):
@@ -328,7 +331,9 @@ def measure_still(preset: str, pose: Pose | None, scenes: int, frames: int = STI
             wrong_dice += sum(1 for sg in update.sightings
                               if sg.kind == "die" and sg.key not in die_names)
             if index < ONE_FRAME_SAMPLES:  # one frame, a fresh pipeline each time
-                fresh = update if index == 0 else build_pipeline(layout, GAME, Numbers()).process(
+                fresh = update if index == 0 else build_pipeline(
+                    layout, GAME, Numbers(),
+                    dice_mode="pips" if dice_style == "pips" else "stickers").process(
                     Frame(rendered.image, index, index / FPS))
                 texts = {d.text for d in fresh.detections}
                 visible = {m.text for m in truth.markers if m.visible and m.kind == "card"}
@@ -376,6 +381,12 @@ def measure_still(preset: str, pose: Pose | None, scenes: int, frames: int = STI
                _share(*dice_s), wrong_cards + wrong_dice, wrong_cards, wrong_dice, dice_style)
 
 
+def _stickers(preset: str, symbology: Symbology) -> Symbology:
+    """The card stickers to draw: the printed kind (`--stickers`), except on the old flat
+    simulator, which keeps the stickers it was measured with (Micro QR) as its baseline."""
+    return "microqr" if preset == EASY else symbology
+
+
 # ----- the timed sequence (fps and latency) ---------------------------------------------------
 
 
@@ -404,7 +415,8 @@ def _essence(s: TableSnapshot | None) -> set[tuple[Any, ...]]:
 
 def run_sequence(preset: str = DEFAULT_PRESET, n_cards: int = 40, steps: int = 6,
                  seed: int = 1, timing: Timing | None = None, backend: str = "zxing",
-                 pose: Pose | None = None, bumped: bool = False) -> SequenceResult:
+                 pose: Pose | None = None, bumped: bool = False,
+                 symbology: Symbology = DEFAULT_SYMBOLOGY) -> SequenceResult:
     """Render a scripted sequence with hands, then time the pipeline on its JPEG frames.
 
     Frames are rendered and JPEG-encoded beforehand; the timed loop decodes each JPEG and runs
@@ -423,7 +435,8 @@ def run_sequence(preset: str = DEFAULT_PRESET, n_cards: int = 40, steps: int = 6
         pause = [i for i, (shown, _, still, _) in enumerate(probe.plan())
                  if shown == 1 and still]
         bump = Bump(pause[len(pause) // 2])
-    renderer = make_renderer(mat, preset, pose, seed, bump=bump)
+    renderer = make_renderer(mat, preset, pose, seed, bump=bump,
+                             symbology=_stickers(preset, symbology))
     player = SnapshotPlayer(renderer, snaps, GAME_CODE, number_of, plan_timing, True, seed)
     frames: list[tuple[bytes, Any]] = []
     for index, (shown, hands, settled, done) in enumerate(player.plan()):
@@ -485,11 +498,12 @@ def run_sequence(preset: str = DEFAULT_PRESET, n_cards: int = 40, steps: int = 6
     )
 
 
-def phantom_check(preset: str, passes: int, seed: int = 3) -> dict[str, Any]:
+def phantom_check(preset: str, passes: int, seed: int = 3,
+                  symbology: Symbology = DEFAULT_SYMBOLOGY) -> dict[str, Any]:
     """A still table for ~10 minutes (time-compressed): noise and hands passing, no change."""
     mat = bench_mat()
     snap = scenario_snapshots(mat, 40, 0, seed)[0]
-    renderer = make_renderer(mat, preset, None, seed)
+    renderer = make_renderer(mat, preset, None, seed, symbology=_stickers(preset, symbology))
     player = SnapshotPlayer(renderer, [snap], GAME_CODE, number_of, Timing(), True, seed)
     scene = player.scene(0)
     pipeline = build_pipeline(mat, GAME, Numbers())
@@ -571,8 +585,12 @@ def plan_rows(cameras: Sequence[str], quick: bool) -> list[tuple[str, Pose | Non
 @click.option("--dice", "dice_style", type=click.Choice(["aruco", "pips"]), default="aruco",
               show_default=True, help="Stickered ArUco dice or ordinary pip dice.")
 @click.option("--no-sequence", is_flag=True, help="Skip the timed 40-card sequence.")
+@click.option("--stickers", "symbology", type=click.Choice(["bigcell", "microqr"]),
+              default=DEFAULT_SYMBOLOGY, show_default=True,
+              help="Card stickers drawn (the old flat simulator keeps Micro QR).")
 def bench_vision(as_json: bool, quick: bool, cameras: tuple[str, ...], scenes: int | None,
-                 dice_style: str, no_sequence: bool) -> None:
+                 dice_style: str, no_sequence: bool, symbology: Symbology = DEFAULT_SYMBOLOGY
+                 ) -> None:
     """The eye on every simulated camera kind: recall, zones, dice, wrong ids, fps, latency."""
     cv2.setNumThreads(1)
     names = list(cameras) or preset_names()
@@ -586,7 +604,8 @@ def bench_vision(as_json: bool, quick: bool, cameras: tuple[str, ...], scenes: i
     rows: list[Row] = []
     for name, pose in plan_rows(names, quick):
         started = time.perf_counter()
-        rows.append(measure_still(name, pose, n_scenes, dice_style=dice_style))
+        rows.append(measure_still(name, pose, n_scenes, dice_style=dice_style,
+                                  symbology=symbology))
         click.echo(f"{name} {pose.label if pose else ''}: "
                    f"{time.perf_counter() - started:.0f} s", err=True)
     sequences: list[SequenceResult] = []
@@ -595,10 +614,12 @@ def bench_vision(as_json: bool, quick: bool, cameras: tuple[str, ...], scenes: i
         started = time.perf_counter()
         seq_preset = DEFAULT_PRESET if DEFAULT_PRESET in names or not cameras else names[0]
         timing = Timing(settle_s=0.4, start_s=0.4) if quick else None
-        sequences.append(run_sequence(seq_preset, 40, 2 if quick else 6, timing=timing))
+        sequences.append(run_sequence(seq_preset, 40, 2 if quick else 6, timing=timing,
+                                      symbology=symbology))
         if not quick and seq_preset != EASY:
-            sequences.append(run_sequence(seq_preset, 40, 4, timing=timing, bumped=True))
-        phantom = phantom_check(seq_preset, 2 if quick else 12)
+            sequences.append(run_sequence(seq_preset, 40, 4, timing=timing, bumped=True,
+                                          symbology=symbology))
+        phantom = phantom_check(seq_preset, 2 if quick else 12, symbology=symbology)
         click.echo(f"sequence {seq_preset}: {time.perf_counter() - started:.0f} s", err=True)
     if as_json:
         click.echo(json.dumps({"rows": [asdict(r) for r in rows],

@@ -112,6 +112,8 @@ def list_command(game: str | None) -> None:
     help="Live camera: stop after this long (default: until Ctrl-C).",
 )
 @click.option("--force", is_flag=True, help="Overwrite --out if it exists.")
+@click.option("--mirror", is_flag=True,
+              help="The picture is mirrored (a laptop's mirror clip): turn it back first.")
 def register(
     game: str,
     out: Path,
@@ -125,6 +127,7 @@ def register(
     steady: int | None,
     seconds: float | None,
     force: bool,
+    mirror: bool = False,
 ) -> None:
     """Register a deck by laying its cards one by one in the scan zone (photos, video, camera).
 
@@ -147,6 +150,10 @@ def register(
         raise CompanionError(f"{out} exists; choose another --out or add --force")
     live = camera is not None
     source = open_source(given[0])
+    if mirror:
+        from companion.vision.sources import MirroredSource
+
+        source = MirroredSource(source)
     scan_zone = zone or default_zone(game, player)
     layout = load_layout(game)
     if scan_zone not in layout.zones:

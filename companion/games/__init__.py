@@ -41,7 +41,9 @@ __all__ = [
     "GameInfo",
     "GameSpec",
     "UnknownGameError",
+    "dice_for_game",
     "game_by_code",
+    "game_dice",
     "game_ids",
     "game_info",
     "game_spec",
@@ -138,6 +140,18 @@ def get_ruleset(game_id: str) -> Ruleset:
 
 def has_ruleset(game_id: str) -> bool:
     return game_id in GAME_SPECS
+
+
+def dice_for_game(game_id: str) -> list[str]:
+    """The dice `game_id` uses, p1's before p2's (its spec's printing hints)."""
+    return game_spec(game_id).printing.dice_names()
+
+
+def game_dice(game_id: str, counters: int = 0) -> list[str]:
+    """Every die the camera accepts for `game_id`: its own and `counters` counters each."""
+    from companion.markers.dice_sets import counter_dice
+
+    return dice_for_game(game_id) + counter_dice(counters)
 
 
 V = TypeVar("V")

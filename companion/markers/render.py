@@ -4,8 +4,11 @@ Everything that draws a marker (the PDF printer, the synthetic table renderer, t
 through here, so what is tested is exactly what is printed. Images are uint8 grayscale,
 0 = ink, 255 = paper. Module grids are boolean, True = ink, without quiet zone.
 
-Card stickers are Micro QR M2 at error correction M (DESIGN.md: 13 modules carry the 8-digit
-payload and read at 25 mm on a 1080p webcam); plain QR stays selectable so both can be measured.
+Card stickers are the big-cell code (`companion.markers.bigcell`: 8 x 8 cells of 3.1 mm on a
+25 mm symbol, drawn as 16 x 16 modules so that the standard 2-module quiet zone is one cell)
+wherever the payload fits it, else Micro QR M2 at error correction M (13 modules; the stickers
+printed before the big-cell code, which still read). Plain QR stays selectable for
+measurements. `DEFAULT_SYMBOLOGY` is what is printed.
 """
 
 from __future__ import annotations
@@ -18,10 +21,13 @@ import numpy as np
 import segno
 
 from companion.errors import CompanionError
+from companion.markers import bigcell
 from companion.markers.payload import ARUCO_DICTIONARY, BackPayload, FrontPayload, decode
 
-Symbology = Literal["microqr", "qr"]
-SYMBOLOGIES: tuple[Symbology, ...] = ("microqr", "qr")
+Symbology = Literal["bigcell", "microqr", "qr"]
+SYMBOLOGIES: tuple[Symbology, ...] = ("bigcell", "microqr", "qr")
+DEFAULT_SYMBOLOGY: Symbology = "bigcell"
+"""Measured: docs/markers.md (on the realistic simulator it reads where Micro QR cannot)."""
 ARUCO_BITS = 4  # DICT_4X4_*: 4x4 data cells inside the black border
 INK = 0
 PAPER = 255
@@ -32,6 +38,10 @@ class MarkerRenderError(CompanionError):
 
 
 def _symbol_modules(payload: str, symbology: str, error: str) -> np.ndarray:
+    if symbology == "bigcell":
+        if bigcell.fits(payload):
+            return bigcell.symbol_modules(payload)
+        symbology = "microqr"  # beyond the big-cell code's range: the Micro QR sticker
     if symbology == "microqr":
         try:
             qr = segno.make_micro(payload, version="M2", error=error)

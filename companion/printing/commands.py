@@ -55,7 +55,8 @@ def print_group() -> None:
     "--first-serial",
     type=click.IntRange(0, 999_999),
     default=None,
-    help="First back-sticker serial (default: game code x 100000 + 1). Use a new "
+    help="First back-sticker serial (default: game code x 5000 + 1; big-cell backs up to "
+    "32767, Micro QR beyond). Use a new "
     "range for every print run so backs stay unique.",
 )
 @click.option("--no-backs", is_flag=True, help="Fronts only.")
@@ -64,6 +65,14 @@ def print_group() -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
     help="PDF to write (default: <game>-stickers.pdf).",
+)
+@click.option(
+    "--symbology",
+    type=click.Choice(["bigcell", "microqr"]),
+    default="bigcell",
+    show_default=True,
+    help="Sticker code: the big-cell code (reads from further away) or Micro QR (the "
+    "stickers printed before it).",
 )
 def stickers(
     game: str,
@@ -74,6 +83,7 @@ def stickers(
     first_serial: int | None,
     no_backs: bool,
     out: Path | None,
+    symbology: str = "bigcell",
 ) -> None:
     """Card-front stickers (game, card, copy) and anonymous back stickers, with cut guides.
 
@@ -83,7 +93,8 @@ def stickers(
     """
     from companion.printing.jobs import sticker_job
 
-    job = sticker_job(game, decks, cardset_name, copies, paper, first_serial, not no_backs)
+    job = sticker_job(game, decks, cardset_name, copies, paper, first_serial, not no_backs,
+                      "bigcell" if symbology == "bigcell" else "microqr")
     target = out or Path(f"{game}-stickers.pdf")
     job.write(target, _progress("stickers"))
     click.echo(f"wrote {target}: {job.summary}")

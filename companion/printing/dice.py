@@ -1,14 +1,7 @@
 """Sheets of die-face and token stickers (ArUco 4x4), one labelled sticker per face.
 
-Which dice a game needs (DESIGN.md markers; die names `pN.<kind><k>` from
-`companion.markers.payload`):
-- Creature Crush: white start dice p1/p2 w1..w5 (at most five per turn) and red damage dice
-  p1/p2 r1..r5 (they lie on creatures).
-- Challengers!: the flag token, one sticker for each side of the token.
-- My Little Pony CCG: the companion keeps points and action tokens itself from the moves, so no
-  counter dice by default; `counters=N` adds counter dice pN.c1..cN for any game, for people
-  who want them on the table.
-- Trick or Beat and Fire Emblem Cipher use no dice.
+Which dice a game needs is `companion.markers.dice_sets` (the camera accepts no others);
+Challengers! gets the flag token, one sticker for each side of the token.
 """
 
 from __future__ import annotations
@@ -17,14 +10,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from companion.errors import CompanionError
-from companion.games import game_spec
-from companion.markers.payload import (
-    DICE_PER_KIND,
-    FACES,
-    PLAYERS,
-    die_face_id,
-    token_id,
+from companion.games import dice_for_game as dice_for_game  # re-exported for the print jobs
+from companion.markers.dice_sets import (  # re-exported: the printing jobs import them here
+    RED_DICE_PER_PLAYER as RED_DICE_PER_PLAYER,
 )
+from companion.markers.dice_sets import (
+    WHITE_DICE_PER_PLAYER as WHITE_DICE_PER_PLAYER,
+)
+from companion.markers.dice_sets import DiceSetError
+from companion.markers.dice_sets import counter_dice as _counter_dice
+from companion.markers.payload import FACES, die_face_id, token_id
 from companion.markers.render import aruco_modules
 from companion.printing.furniture import content_area, new_sheet
 from companion.printing.grid import fit_grid, sheets_needed
@@ -62,20 +57,16 @@ class FaceSpec:
     token: str | None = None
 
 
-def dice_for_game(game: str) -> list[str]:
-    """Die names `game` uses, p1's before p2's (the game's spec; see the module doc)."""
-    return game_spec(game).printing.dice_names()
-
-
 def counter_dice(counters: int) -> list[str]:
     """Counter dice pN.c1..cN for both players."""
-    if not 0 <= counters <= DICE_PER_KIND:
-        raise DiceError(f"counters must be 0-{DICE_PER_KIND}, not {counters}")
-    return [f"{player}.c{k}" for player in PLAYERS for k in range(1, counters + 1)]
+    try:
+        return _counter_dice(counters)
+    except DiceSetError as exc:
+        raise DiceError(str(exc)) from exc
 
 
 def tokens_for_game(game: str) -> list[str]:
-    return list(game_spec(game).printing.tokens)
+    return ["flag"] if game == "challengers" else []
 
 
 def face_specs(dice: Sequence[str], tokens: Sequence[str]) -> list[FaceSpec]:

@@ -13,7 +13,9 @@ from companion.cardsets import CardSet, DeckList, list_decks, load_cardset, load
 from companion.cardsets.loader import game_files, read_cardset_file
 from companion.errors import CompanionError
 from companion.games import GAMES, game_info, game_spec
+from companion.markers.bigcell import fits
 from companion.markers.payload import MAX_SERIAL
+from companion.markers.render import DEFAULT_SYMBOLOGY, Symbology
 from companion.printing.dice import (
     counter_dice,
     dice_for_game,
@@ -34,7 +36,8 @@ from companion.printing.stickers import (
     sticker_sheets,
 )
 
-SERIALS_PER_GAME = 100_000
+SERIALS_PER_GAME = 5_000  # default back serials code x 5000 + 1: within the big-cell code's
+# 32767 (earlier runs printed code x 100000 + 1 as Micro QR backs, which still read)
 
 
 class PrintRequestError(CompanionError):
@@ -107,6 +110,7 @@ def sticker_job(
     paper: str = "a4",
     first_serial: int | None = None,
     backs: bool = True,
+    symbology: Symbology = DEFAULT_SYMBOLOGY,
 ) -> PrintJob:
     """Front stickers for the decks (or one cardset), then as many back stickers."""
     info = game_info(game)
@@ -131,9 +135,10 @@ def sticker_job(
     if not cards:
         raise PrintRequestError(f"nothing to print for {game} ({source})")
     sheet_paper = paper_named(paper)
-    specs = front_specs(game, cards)
+    specs = front_specs(game, cards, symbology)
+    kind = "big-cell code" if symbology == "bigcell" else "Micro QR"
     sheets = sticker_sheets(
-        specs, sheet_paper, f"{info.name}: card fronts, {source} ({STICKER_MM:.0f} mm Micro QR)"
+        specs, sheet_paper, f"{info.name}: card fronts, {source} ({STICKER_MM:.0f} mm {kind})"
     )
     summary = f"{len(sheets)} front sheets ({len(cards)} stickers from {source})"
     if backs:
@@ -142,7 +147,7 @@ def sticker_job(
             raise PrintRequestError(
                 f"back serials would run past {MAX_SERIAL}: choose a lower --first-serial"
             )
-        back = back_specs(start, len(cards))
+        back = back_specs(start, len(cards), symbology)
         back_sheets = sticker_sheets(back, sheet_paper, f"{info.name}: card backs (anonymous)")
         sheets += back_sheets
         specs += back
@@ -150,6 +155,9 @@ def sticker_job(
             f", {len(back_sheets)} back sheets (serials {start}-{start + len(cards) - 1};"
             f" next free {start + len(cards)})"
         )
+    old_style = sum(1 for spec in specs if spec.symbology == "bigcell" and not fits(spec.payload))
+    if old_style:
+        summary += f", {old_style} as Micro QR (beyond the big-cell code's range)"
     return PrintJob(f"{info.name} stickers", sheets, f"{summary}, {len(sheets)} sheets", specs)
 
 

@@ -1,12 +1,12 @@
 """Printed sizes of every marker, in one place.
 
-The card-sticker size is the vision benchmark's choice (docs/markers.md, DESIGN.md "Physical
-limits": a Micro QR M2 whose 13-module symbol is 25 mm wide, about 1.9 mm per module, reads on
-a 1080p webcam). `STICKER_MM` is that symbol side, the same quantity as the mat layouts'
-`sticker_mm` and the simulator's sticker size; change it here and the printed stickers, sheet
-layouts and tests follow. Around the symbol each sticker keeps the Micro QR standard's quiet
-zone of 2 modules (as `companion.markers.render.card_front_image` does), so the white square
-that is cut out is `STICKER_OUTER_MM` wide.
+The card-sticker size is the vision benchmark's choice (docs/markers.md): a 25 mm symbol, the
+big-cell code's 8 cells of 3.1 mm (or, for payloads beyond it and stickers printed before it,
+a Micro QR M2's 13 modules of 1.9 mm). `STICKER_MM` is that symbol side, the same quantity as
+the mat layouts' `sticker_mm` and the simulator's sticker size; change it here and the printed
+stickers, sheet layouts and tests follow. Around the symbol each sticker keeps a quiet zone of
+2 modules (one big-cell cell; the Micro QR standard's), so the white square that is cut out is
+31.25 mm (big-cell) or `STICKER_OUTER_MM` (Micro QR) wide.
 """
 
 from __future__ import annotations
@@ -21,10 +21,14 @@ MICRO_QR_M2_MODULES: Final = 13
 STICKER_QUIET_MODULES: Final = 2
 """White margin around the Micro QR symbol, in modules."""
 
+BIGCELL_MODULES: Final = 16
+"""The big-cell symbol drawn as modules: 8 cells of 2 x 2 modules (companion.markers.bigcell)."""
+
 STICKER_OUTER_MM: Final = (
     STICKER_MM * (MICRO_QR_M2_MODULES + 2 * STICKER_QUIET_MODULES) / MICRO_QR_M2_MODULES
 )
-"""Side of the sticker's white square: symbol plus quiet zone (32.7 mm for a 25 mm symbol)."""
+"""Side of the largest sticker's white square, symbol plus quiet zone: 32.7 mm for a 25 mm
+Micro QR (a big-cell sticker is 31.25 mm); sheets are laid out for it."""
 
 STICKER_LABEL_MM: Final = 3.5
 """Strip under each card sticker for its human-readable label (part of the sticker)."""

@@ -1,5 +1,9 @@
 """Sheets of card stickers: fronts (game, card, copy) and anonymous backs, with cut guides.
 
+The symbol is the big-cell code (`companion.markers.bigcell`) where the payload fits it, else
+Micro QR M2; either is STICKER_MM wide inside a white quiet zone of 2 modules (one big-cell
+cell), so a big-cell sticker's white square is 31.25 mm and a Micro QR one 32.7 mm.
+
 One front sticker per physical card copy, labelled with card id, name and copy so a person
 knows which card it belongs on; one back sticker per physical card, labelled only with its
 serial (a back says nothing about the card it is stuck on).
@@ -12,7 +16,12 @@ from dataclasses import dataclass
 
 from companion.games import game_info
 from companion.markers.payload import encode_back, encode_front
-from companion.markers.render import card_back_modules, card_front_modules
+from companion.markers.render import (
+    DEFAULT_SYMBOLOGY,
+    Symbology,
+    card_back_modules,
+    card_front_modules,
+)
 from companion.printing.furniture import content_area, new_sheet
 from companion.printing.grid import fit_grid, sheets_needed
 from companion.printing.labels import fit_label
@@ -21,7 +30,6 @@ from companion.printing.sheet import Box, MarkerKind, MarkerSquare, Sheet, Text
 from companion.printing.sizes import (
     CUT_GAP_MM,
     LABEL_PT,
-    MICRO_QR_M2_MODULES,
     STICKER_LABEL_MM,
     STICKER_MM,
     STICKER_OUTER_MM,
@@ -34,6 +42,7 @@ class StickerSpec:
     kind: MarkerKind  # "front" or "back"
     payload: str
     label: str
+    symbology: Symbology = DEFAULT_SYMBOLOGY  # big-cell unless the payload does not fit it
 
 
 @dataclass(frozen=True)
@@ -46,20 +55,23 @@ class PrintedCard:
     copy: int
 
 
-def front_specs(game: str, cards: Sequence[PrintedCard]) -> list[StickerSpec]:
+def front_specs(game: str, cards: Sequence[PrintedCard],
+                symbology: Symbology = DEFAULT_SYMBOLOGY) -> list[StickerSpec]:
     code = game_info(game).code
     return [
         StickerSpec(
-            "front", encode_front(code, c.number, c.copy), f"{c.card_id} #{c.copy} {c.name}"
+            "front", encode_front(code, c.number, c.copy), f"{c.card_id} #{c.copy} {c.name}",
+            symbology,
         )
         for c in cards
     ]
 
 
-def back_specs(first_serial: int, count: int) -> list[StickerSpec]:
+def back_specs(first_serial: int, count: int, symbology: Symbology = DEFAULT_SYMBOLOGY
+               ) -> list[StickerSpec]:
     """`count` back stickers with consecutive serials from `first_serial`."""
     return [
-        StickerSpec("back", encode_back(serial), f"back {serial:06d}")
+        StickerSpec("back", encode_back(serial), f"back {serial:06d}", symbology)
         for serial in range(first_serial, first_serial + count)
     ]
 
@@ -67,13 +79,14 @@ def back_specs(first_serial: int, count: int) -> list[StickerSpec]:
 def sticker_cell(spec: StickerSpec, x_mm: float, y_mm: float) -> list[MarkerSquare | Box | Text]:
     """A sticker at (x, y): white square with the symbol and its quiet zone, label, cut box."""
     modules = (
-        card_front_modules(spec.payload)
+        card_front_modules(spec.payload, spec.symbology)
         if spec.kind == "front"
-        else card_back_modules(spec.payload)
+        else card_back_modules(spec.payload, spec.symbology)
     )
-    pitch = STICKER_MM / MICRO_QR_M2_MODULES
+    # the symbol is STICKER_MM wide whatever its module count (13 Micro QR, 16 big-cell)
+    pitch = STICKER_MM / modules.shape[0]
     quiet = STICKER_QUIET_MODULES * pitch
-    side = STICKER_OUTER_MM
+    side = STICKER_MM + 2 * quiet
     height = side + STICKER_LABEL_MM
     label = fit_label(spec.label, side - 1.0, LABEL_PT)
     return [

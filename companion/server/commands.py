@@ -290,10 +290,15 @@ def _parse_decks(values: tuple[str, ...], game: str) -> dict[str, tuple[str, ...
               help="Go on with the last unfinished game of --game in the library (after a"
                    " restart or a crash): its recorded players and decks are used.")
 @hall_options
+@click.option("--mirror/--no-mirror", default=None,
+              help="The picture is (not) mirrored, e.g. by a laptop's mirror clip "
+                   "[default: found from the mat's corner markers].")
+@click.option("--dice", "dice_mode", type=click.Choice(["stickers", "pips"]), default=None,
+              help="Dice with face stickers or ordinary pip dice [default: stickers].")
 def serve(camera: int | None, video: str | None, url: str | None, game: str,
           decks: tuple[str, ...], players: str, port: int, host: str, no_browser: bool,
           db: Path | None, resume: bool, hall: str | None, table: str | None,
-          stream: str) -> None:
+          stream: str, mirror: bool | None = None, dice_mode: str | None = None) -> None:
     """Watch a real table: camera, video file or stream, refereed live on the page."""
     from companion.cardsets import load_cardset
     from companion.engine.api import GameConfig
@@ -319,7 +324,10 @@ def serve(camera: int | None, video: str | None, url: str | None, game: str,
     # a video file ends; a camera or stream that drops out is reopened (game state kept)
     source: Any = open_source(spec) if video else ReconnectingSource(
         lambda: open_source(spec), max_backoff_s=RECONNECT_MAX_S)
-    pipeline = build_pipeline(layout, game, load_cardset(game))
+    from companion.markers.dice_sets import dice_mode as dice_mode_named
+
+    pipeline = build_pipeline(layout, game, load_cardset(game), mirror=mirror,
+                              dice_mode=dice_mode_named(dice_mode))
     pin = new_pin() if needs_pin(host) else None
     live = build_live(config, FrameFeed(source, pipeline), db or default_db(),
                       f"{names[0]} – {names[1]}", pin=pin, resume=resume)

@@ -89,9 +89,12 @@ class FrameFeed:
                 stats = update.stats
                 now = time.monotonic()
                 jpeg: bytes | None = None
+                # the picture as the pipeline read it (turned back when mirrored)
+                picture = getattr(update, "image", None)
+                picture = frame.image if picture is None else picture
                 if update.snapshot is not None or now - last_jpeg >= FRAME_JPEG_EVERY_S:
                     last_jpeg = now
-                    jpeg = overlay_jpeg(frame.image, self.pipeline, update, PREVIEW_WIDTH)
+                    jpeg = overlay_jpeg(picture, self.pipeline, update, PREVIEW_WIDTH)
                 session.camera(
                     "ok",
                     fps=float(stats.fps),
@@ -105,7 +108,7 @@ class FrameFeed:
                 )
                 if update.snapshot is not None:
                     self.snapshots += 1
-                    key = overlay_jpeg(frame.image, self.pipeline, update, KEYFRAME_WIDTH)
+                    key = overlay_jpeg(picture, self.pipeline, update, KEYFRAME_WIDTH)
                     session.observe(update.snapshot, key)
                 if self.on_frame is not None:
                     self.on_frame(frame)

@@ -1,9 +1,20 @@
-"""Camera placement check from one frame of the mat: tilt, pixels per sticker module per zone,
-and advice in plain words.
+"""Camera placement check from one frame of the mat: what will read, what is wrong, in words.
 
-The limits are DESIGN.md's measurements: a Micro QR M2 reads from about 2.4 px per module
-(3 px is comfortable); tilt up to 20 degrees from vertical reads fully, 35 degrees already
-loses a quarter of the stickers; 720p is too coarse for stickers that fit a card.
+Per zone: the pixels per sticker cell (big-cell code) or module (Micro QR) the camera gives
+there, and the share of stickers that then read on one frame. The picture itself: tilt from
+vertical, blur (measured on the corner markers' edges), light and noise, glare (saturated
+patches, and which card or zone they lie on), a mirrored picture. Advice names each problem
+and what to change, with the read rate to expect.
+
+Thresholds are measured on the realistic simulator (`companion bench vision`, docs/markers.md:
+one frame, visible stickers not under glare, all camera kinds and poses):
+- big-cell code: from about 4.5 px per cell (70 %), reliably from 6 (91 % and more);
+- Micro QR: from about 3 px per module (73 %), reliably from 4 (96-100 %); the easy
+  simulator's 3 px was too optimistic for real pictures.
+A cell is 3.1 mm and a module 1.9 mm on the same 25 mm sticker, so below about 1.8 px per mm
+(720p, a camera far or steep, a laptop) the big-cell code reads far more; above about 2 px
+per mm Micro QR reads a few per cent more (it tolerates a partly covered or glaring sticker
+better). The advice says which sticker suits the camera.
 """
 
 from __future__ import annotations
@@ -12,39 +23,65 @@ import math
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
 
+import cv2
 import numpy as np
 
 from companion.errors import CompanionError
-from companion.vision.detect import Detection, Detector
+from companion.vision.detect import Detection, Detector, detect_oriented
 from companion.vision.geometry import (
-    MICRO_QR_M2_MODULES,
     CameraProfile,
     GeometryError,
     MatGeometry,
     default_camera_profile,
 )
+from companion.vision.image_quality import GLARE_MIN_PX, glare_spots, picture_quality
 
 if TYPE_CHECKING:
     from companion.layouts import MatLayout
 
-MIN_PX_PER_MODULE = 2.4
-GOOD_PX_PER_MODULE = 3.0
-GOOD_TILT_DEG = 20.0
-MAX_TILT_DEG = 35.0
-MIN_FRAME_HEIGHT = 1080
-
 Verdict = Literal["good", "marginal", "poor"]
+StickerKind = Literal["bigcell", "microqr"]
+
+UNITS: dict[str, tuple[int, str]] = {"bigcell": (8, "cell"), "microqr": (13, "module")}
+"""Cells or modules across a sticker's symbol, and what they are called."""
+
+READ_RATE: dict[str, tuple[tuple[float, float], ...]] = {
+    "bigcell": ((3.25, 0.0), (3.75, 0.32), (4.25, 0.69), (4.75, 0.72), (5.5, 0.84),
+                (6.5, 0.91), (7.5, 0.92), (9.0, 1.0)),
+    "microqr": ((1.75, 0.0), (2.25, 0.02), (2.75, 0.26), (3.25, 0.73), (3.75, 0.92),
+                (4.25, 1.0)),
+}
+"""One-frame read rate by px per cell/module (bin centres), measured as the module doc says."""
+
+GOOD_PX = {"bigcell": 6.0, "microqr": 4.0}
+MIN_PX = {"bigcell": 4.5, "microqr": 3.0}
+GOOD_TILT_DEG = 30.0
+MAX_TILT_DEG = 45.0
+BLUR_PX = 1.5  # Gaussian sigma: a focused webcam shows 0.6-0.9 px
+DARK_PAPER = 90.0  # grey level of white paper
+NOISE_SIGMA = 6.0
+GLARE_MM2 = 120.0  # a lamp's reflection is centimetres across; a white marker cell is not
+MIN_FRAME_HEIGHT = 1080
 
 
 class CalibrationError(CompanionError):
-    """The frame cannot be used to check the camera (no mat corner marker visible)."""
+    """The frame cannot be used to check the camera (the mat is not located)."""
 
 
 @dataclass(frozen=True)
 class ZoneReading:
     zone: str
-    px_per_module: float
+    px_per_module: float  # per cell for big-cell stickers (the field keeps its old name)
     verdict: Verdict
+    expected_read: float = 1.0
+
+
+@dataclass(frozen=True)
+class Glare:
+    zone: str | None
+    card: str | None  # the sticker text under it, when one was read next to it
+    x_mm: float
+    y_mm: float
 
 
 @dataclass(frozen=True)
@@ -59,35 +96,58 @@ class CalibrationReport:
     zones: list[ZoneReading]
     mat_outside_frame: list[str]
     advice: list[str] = field(default_factory=list)
+    stickers: str = "bigcell"
+    mirrored: bool = False
+    blur_px: float | None = None
+    paper_grey: float | None = None
+    noise: float | None = None
+    glare: list[Glare] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        return (
-            self.tilt_verdict != "poor"
-            and all(z.verdict != "poor" for z in self.zones)
-            and not self.mat_outside_frame
-            and self.image_size[1] >= MIN_FRAME_HEIGHT
-        )
+        return not self.problems
 
     @property
     def worst_zone(self) -> ZoneReading | None:
         return min(self.zones, key=lambda z: z.px_per_module, default=None)
 
+    @property
+    def expected_read(self) -> float:
+        """Share of stickers expected to read on one frame, over the zones (glare aside)."""
+        if not self.zones:
+            return 0.0
+        return float(np.mean([z.expected_read for z in self.zones]))
+
     def to_dict(self) -> dict[str, object]:
         out = asdict(self)
         out["ok"] = self.ok
         out["tilt_deg"] = round(self.tilt_deg, 1)
+        out["expected_read"] = round(self.expected_read, 3)
+        out["unit"] = UNITS[self.stickers][1]
         out["zones"] = [
-            {"zone": z.zone, "px_per_module": round(z.px_per_module, 2), "verdict": z.verdict}
+            {"zone": z.zone, "px_per_module": round(z.px_per_module, 2), "verdict": z.verdict,
+             "expected_read": round(z.expected_read, 3)}
             for z in self.zones
         ]
+        for key in ("blur_px", "paper_grey", "noise"):
+            value = out[key]
+            out[key] = round(value, 2) if isinstance(value, float) else value
         return out
 
 
-def _module_verdict(px_per_module: float) -> Verdict:
-    if px_per_module >= GOOD_PX_PER_MODULE:
+def expected_read(px: float, stickers: str) -> float:
+    """Interpolated one-frame read rate at `px` per cell (big-cell) or module (Micro QR)."""
+    table = READ_RATE[stickers]
+    xs = [x for x, _ in table]
+    ys = [y for _, y in table]
+    return float(np.interp(px, xs, ys))
+
+
+def _module_verdict(px: float, stickers: str) -> Verdict:
+    if px >= GOOD_PX[stickers]:
         return "good"
-    return "marginal" if px_per_module >= MIN_PX_PER_MODULE else "poor"
+    return "marginal" if px >= MIN_PX[stickers] else "poor"
 
 
 def _tilt_verdict(tilt: float) -> Verdict:
@@ -96,10 +156,10 @@ def _tilt_verdict(tilt: float) -> Verdict:
     return "marginal" if tilt <= MAX_TILT_DEG else "poor"
 
 
-def zone_readings(
-    geometry: MatGeometry, layout: MatLayout, sticker_mm: float
-) -> list[ZoneReading]:
-    """Worst pixels-per-module over each zone's corners and centre."""
+def zone_readings(geometry: MatGeometry, layout: MatLayout, sticker_mm: float,
+                  stickers: str = "bigcell") -> list[ZoneReading]:
+    """Worst pixels per cell/module over each zone's corners and centre."""
+    units = UNITS[stickers][0]
     readings = []
     for zone in layout.zones.values():
         points = [
@@ -109,10 +169,9 @@ def zone_readings(
             (zone.x_mm, zone.y_mm + zone.h_mm),
             (zone.x_mm + zone.w_mm, zone.y_mm + zone.h_mm),
         ]
-        ppm = min(
-            geometry.px_per_module(x, y, sticker_mm, MICRO_QR_M2_MODULES) for x, y in points
-        )
-        readings.append(ZoneReading(zone.id, ppm, _module_verdict(ppm)))
+        px = min(geometry.px_per_module(x, y, sticker_mm, units) for x, y in points)
+        readings.append(ZoneReading(zone.id, px, _module_verdict(px, stickers),
+                                    expected_read(px, stickers)))
     return readings
 
 
@@ -128,12 +187,54 @@ def _outside(geometry: MatGeometry, layout: MatLayout, size: tuple[int, int]) ->
     ]
 
 
-def advise(report: CalibrationReport) -> list[str]:
-    """Plain-words advice, most important first."""
-    advice = []
+def _glare(image: np.ndarray, geometry: MatGeometry, layout: MatLayout,
+           detections: list[Detection]) -> list[Glare]:
+    """Saturated patches on the mat, with the zone and (when one reads beside it) the card."""
+    out: list[Glare] = []
+    cards = [d for d in detections if d.kind in ("front", "back")]
+    px_per_mm = geometry.px_per_mm(layout.width_mm / 2, layout.height_mm / 2)
+    read = [d.corners.astype(np.float32).reshape(-1, 1, 2) for d in detections]
+    for centre in glare_spots(image, max(GLARE_MIN_PX, int(GLARE_MM2 * px_per_mm**2))):
+        point = (float(centre[0]), float(centre[1]))
+        if any(cv2.pointPolygonTest(q, point, False) >= 0 for q in read):
+            continue  # white of a marker that read: no harm done
+        x, y = (float(v) for v in geometry.to_mat(np.array([centre], dtype=float))[0])
+        if not (0 <= x <= layout.width_mm and 0 <= y <= layout.height_mm):
+            continue
+        zone = layout.zone_at(x, y)
+        zone_id = None if zone is None else str(getattr(zone, "id", zone))
+        near = [d for d in cards
+                if float(np.linalg.norm(d.centre - centre)) < 2.5 * d.side_px]
+        card = min(near, key=lambda d: float(np.linalg.norm(d.centre - centre))).text \
+            if near else None
+        if not any(g.zone == zone_id and g.card == card for g in out):
+            out.append(Glare(zone_id, card, round(x, 1), round(y, 1)))
+    return out
+
+
+def _expected_with(report: CalibrationReport, stickers: str) -> float:
+    """The read rate the same camera would give stickers of the other kind."""
+    if not report.zones:
+        return 0.0
+    now, then = UNITS[report.stickers][0], UNITS[stickers][0]
+    return float(np.mean([expected_read(z.px_per_module * now / then, stickers)
+                          for z in report.zones]))
+
+
+def advise(report: CalibrationReport) -> tuple[list[str], list[str]]:
+    """(problem codes, plain-words advice), most important first."""
+    problems: list[str] = []
+    advice: list[str] = []
     width, height = report.image_size
+    unit = UNITS[report.stickers][1]
+    kind = "big-cell" if report.stickers == "bigcell" else "Micro QR"
     missing = sorted(set(report.corners_expected) - set(report.corners_seen))
+    if report.mirrored:
+        problems.append("mirrored")
+        advice.append("The picture is mirrored (a mirror clip?): it is read turned back. Start "
+                      "serve and watch with --mirror to skip finding this out.")
     if report.mat_outside_frame:
+        problems.append("mat-cut")
         advice.append(
             f"Part of the mat is outside the picture ({', '.join(report.mat_outside_frame)} "
             "corner): move the camera back or up until the whole mat is in view."
@@ -143,39 +244,74 @@ def advise(report: CalibrationReport) -> list[str]:
             f"Only {len(report.corners_seen)} of 4 corner markers are visible (missing ids "
             f"{', '.join(map(str, missing))}): uncover them for a steadier fit."
         )
-    if height < MIN_FRAME_HEIGHT:
-        advice.append(
-            f"The frame is {width}x{height}: set the camera to 1080p (1920x1080); at 720p no "
-            "sticker that fits a card reads reliably."
-        )
     if report.tilt_verdict == "poor":
+        problems.append("too-steep")
         advice.append(
-            f"The camera looks {report.tilt_deg:.0f} degrees away from straight down: above "
-            f"{MAX_TILT_DEG:.0f} degrees most stickers stop reading. Mount it higher, above the "
-            "middle of the mat, pointing down."
-        )
-    elif report.tilt_verdict == "marginal":
-        advice.append(
-            f"The camera looks {report.tilt_deg:.0f} degrees away from straight down; up to "
-            f"{GOOD_TILT_DEG:.0f} degrees every sticker reads. Point it more steeply down if "
-            "you can."
+            f"The camera looks {report.tilt_deg:.0f} degrees away from straight down: the far "
+            "side of the mat is squeezed and sleeves mirror the lamp. Mount it higher, above "
+            f"the middle of the mat, at most {MAX_TILT_DEG:.0f} degrees from vertical."
         )
     worst = report.worst_zone
     if worst is not None and worst.verdict != "good":
-        needed = math.ceil(report.sticker_mm * GOOD_PX_PER_MODULE / worst.px_per_module)
-        level = "too small to read" if worst.verdict == "poor" else "at the edge of reading"
+        if worst.verdict == "poor":
+            problems.append("too-far")
+        needed = math.ceil(report.sticker_mm * GOOD_PX[report.stickers] / worst.px_per_module)
+        poor = [z for z in report.zones if z.verdict == "poor"]
+        where = (f"{len(poor)} zone(s), worst {worst.zone}" if len(poor) > 1
+                 else f"zone {worst.zone}")
         advice.append(
-            f"{report.sticker_mm:g} mm stickers are {level} in zone {worst.zone} "
-            f"({worst.px_per_module:.1f} px per module, {GOOD_PX_PER_MODULE:g} needed): move "
-            f"the camera closer, use 1080p, or print stickers of at least {needed} mm."
+            f"{report.sticker_mm:g} mm {kind} stickers get {worst.px_per_module:.1f} px per "
+            f"{unit} in {where} ({GOOD_PX[report.stickers]:g} needed): expect about "
+            f"{worst.expected_read:.0%} of them to read there. Move the camera closer or "
+            f"higher over the middle of the mat, use 1080p, or print stickers of {needed} mm."
         )
-    if not advice:
+    other = "microqr" if report.stickers == "bigcell" else "bigcell"
+    other_read = _expected_with(report, other)
+    if other_read > report.expected_read + 0.05:
+        other_kind = "Micro QR" if other == "microqr" else "big-cell"
         advice.append(
-            f"Camera placement is good: {report.sticker_mm:g} mm stickers get at least "
-            f"{worst.px_per_module if worst else 0:.1f} px per module everywhere and the tilt "
-            f"is {report.tilt_deg:.0f} degrees."
+            f"With this camera {other_kind} stickers would read about {other_read:.0%} where "
+            f"{kind} stickers read {report.expected_read:.0%} (companion print stickers "
+            f"--symbology {other}); both kinds read side by side.")
+    if height < MIN_FRAME_HEIGHT and (worst is None or worst.verdict != "good"):
+        advice.append(f"The frame is {width}x{height}: a 1080p camera (or --url to a phone) "
+                      "gives 1.5 times the pixels per sticker.")
+    if report.blur_px is not None and report.blur_px > BLUR_PX:
+        problems.append("blurred")
+        advice.append(
+            f"The picture is blurred (edges spread over {report.blur_px:.1f} px; a focused "
+            "webcam shows under 1): focus the camera on the mat, or move it to its focus "
+            "distance (fixed-focus laptop cameras focus far beyond a table)."
         )
-    return advice
+    if report.paper_grey is not None and report.paper_grey < DARK_PAPER:
+        problems.append("too-dark")
+        advice.append(
+            f"The picture is too dark (white paper shows as grey {report.paper_grey:.0f} of "
+            "255): switch on a lamp over the table; in dim light the camera's gain drowns "
+            "the stickers in noise."
+        )
+    elif report.noise is not None and report.noise > NOISE_SIGMA:
+        problems.append("too-dark")
+        advice.append(f"The picture is noisy (noise {report.noise:.0f} grey levels): more "
+                      "light on the table lets the camera lower its gain.")
+    if report.glare:
+        problems.append("glare")
+        spots = ", ".join(
+            (f"on card {g.card} " if g.card else "") + (f"in zone {g.zone}" if g.zone
+                                                        else f"at ({g.x_mm:.0f}, {g.y_mm:.0f})")
+            for g in report.glare[:4])
+        advice.append(
+            f"Glare {spots}: a lamp is mirrored in a glossy sleeve and the sticker under it "
+            "cannot be read. Move the lamp or the camera so the reflection falls off the "
+            "cards, or use matte sleeves."
+        )
+    if not problems:
+        advice.insert(0, (
+            f"Camera placement is good: expect about {report.expected_read:.0%} of "
+            f"{report.sticker_mm:g} mm {kind} stickers to read on each frame (at least "
+            f"{worst.px_per_module if worst else 0:.1f} px per {unit}, tilt "
+            f"{report.tilt_deg:.0f} degrees)."))
+    return problems, advice
 
 
 def calibrate_frame(
@@ -184,23 +320,35 @@ def calibrate_frame(
     sticker_mm: float = 25.0,
     camera: CameraProfile | None = None,
     detections: list[Detection] | None = None,
+    stickers: StickerKind = "bigcell",
+    mirror: bool | None = None,
 ) -> CalibrationReport:
-    """Check the camera from one frame showing the mat of `layout`."""
+    """Check the camera from one frame (BGR or grey) showing the mat of `layout`."""
     if sticker_mm <= 0:
         raise CalibrationError(f"sticker size must be positive, not {sticker_mm:g} mm")
-    if detections is None:
-        detections = Detector(aruco=True).detect(image)
     expected = [c.marker_id for c in layout.corners]
+    colour = image if image.ndim == 3 else None
+    mirrored = bool(mirror)
+    if detections is None:
+        gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        gray, detections, mirrored = detect_oriented(Detector(aruco=True), gray, mirror,
+                                                     {int(i) for i in expected})
+        if mirrored and colour is not None:
+            colour = cv2.flip(colour, 1)
+    else:
+        gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     try:
         geometry = MatGeometry.fit(detections, layout)
     except GeometryError as exc:
         raise CalibrationError(
             f"{exc}: is this the {layout.game} mat, fully in the picture and evenly lit?"
         ) from exc
-    height, width = image.shape[:2]
+    height, width = gray.shape[:2]
     size = (int(width), int(height))
     tilt = geometry.tilt_deg(size, camera or default_camera_profile())
     seen = sorted({d.marker_id for d in detections if d.marker_id in expected})
+    corner_quads = [d.corners for d in detections if d.marker_id in expected]
+    quality = picture_quality(gray, corner_quads)
     report = CalibrationReport(
         game=layout.game,
         image_size=size,
@@ -209,7 +357,14 @@ def calibrate_frame(
         tilt_deg=tilt,
         tilt_verdict=_tilt_verdict(tilt),
         sticker_mm=sticker_mm,
-        zones=zone_readings(geometry, layout, sticker_mm),
+        zones=zone_readings(geometry, layout, sticker_mm, stickers),
         mat_outside_frame=_outside(geometry, layout, size),
+        stickers=stickers,
+        mirrored=mirrored and mirror is None,
+        blur_px=quality.blur_px,
+        paper_grey=quality.paper,
+        noise=quality.noise,
+        glare=_glare(colour if colour is not None else gray, geometry, layout, detections),
     )
-    return replace(report, advice=advise(report))
+    problems, advice = advise(report)
+    return replace(report, problems=problems, advice=advice)

@@ -15,7 +15,7 @@ from companion.errors import CompanionError
 from companion.games import GAMES, game_by_code
 from companion.markers.payload import BackPayload, FrontPayload
 from companion.vision.decoders import BACKENDS
-from companion.vision.detect import Detection, Detector
+from companion.vision.detect import Detection, Detector, detect_oriented
 from companion.vision.geometry import GeometryError, MatGeometry, load_camera_profile
 from companion.vision.sources import read_image
 
@@ -71,15 +71,27 @@ def _infer_game(detections: Sequence[Detection]) -> str | None:
     return None
 
 
-def scan_image(path: Path, game: str | None, backend: str) -> dict[str, Any]:
-    """Everything `companion scan` reports about one photo, as plain data."""
+def scan_image(path: Path, game: str | None, backend: str, mirror: bool | None = None
+               ) -> dict[str, Any]:
+    """Everything `companion scan` reports about one photo, as plain data.
+
+    With the mat located, die faces are judged as the live pipeline judges them: only the top
+    face of a die the game uses gives a value; side faces and strangers are said to be such.
+    """
+    from companion.games import game_dice
     from companion.layouts import load_layout
+    from companion.vision.dice import TopFaceFilter
 
     gray = read_image(path)
-    detections = Detector(backend=backend, read_qr=True).detect(gray)
+    corner_ids = None
+    if game is not None:
+        corner_ids = {int(c.marker_id) for c in load_layout(game).corners}
+    gray, detections, mirrored = detect_oriented(Detector(backend=backend, read_qr=True), gray,
+                                                 mirror, corner_ids)
     game = game or _infer_game(detections)
     geometry: MatGeometry | None = None
     mat_note = "no game known: give --game to place markers on the mat"
+    die_notes: dict[int, str] = {}
     if game is not None:
         layout = load_layout(game)
         try:
@@ -87,9 +99,30 @@ def scan_image(path: Path, game: str | None, backend: str) -> dict[str, Any]:
             mat_note = f"{game} mat located from {geometry.markers_used} corner marker(s)"
         except GeometryError as exc:
             mat_note = f"{game}: {exc}"
+        if geometry is not None:
+            height, width = gray.shape[:2]
+            tops, dropped = TopFaceFilter(game_dice(game)).judge(
+                detections, geometry, (width, height), (layout.width_mm, layout.height_mm))
+            reasons = {
+                "side": "a side face (the value is the top face's)",
+                "shape": "not a die's top face (a side face or a misread)",
+                "not-in-game": f"not a die of {game}",
+                "off-mat": "outside the mat",
+                "ambiguous": "one die in two places: not trusted",
+            }
+            for verdict in dropped:
+                die_notes[id(verdict.detection)] = reasons[verdict.reason]
+            for top in tops:
+                die_notes[id(top.detection)] = ""
+    if mirrored:
+        mat_note += "; the picture is mirrored (a mirror clip?) and was read turned back"
     markers = []
     for det in sorted(detections, key=lambda d: (d.kind, d.text)):
-        entry: dict[str, Any] = {**det.to_dict(), "meaning": describe(det)}
+        meaning = describe(det)
+        note = die_notes.get(id(det))
+        if note:
+            meaning = f"{meaning}? no: {note}"
+        entry: dict[str, Any] = {**det.to_dict(), "meaning": meaning}
         if geometry is not None:
             place = geometry.place(det)
             entry["mat"] = {
@@ -106,6 +139,7 @@ def scan_image(path: Path, game: str | None, backend: str) -> dict[str, Any]:
         "size": [int(width), int(height)],
         "backend": backend,
         "game": game,
+        "mirrored": mirrored,
         "mat": mat_note,
         "markers": markers,
     }
@@ -142,8 +176,11 @@ def _format_scan(report: dict[str, Any]) -> str:
     type=click.Path(path_type=Path),
     help="Instead of IMAGE: rate every decoder on a folder of photos with expected text.",
 )
+@click.option("--mirror/--no-mirror", default=None,
+              help="The photo is (not) mirrored [default: found from the corner markers].")
 def scan(
-    image: Path | None, game: str | None, backend: str, as_json: bool, photos: Path | None
+    image: Path | None, game: str | None, backend: str, as_json: bool, photos: Path | None,
+    mirror: bool | None,
 ) -> None:
     """Find every marker in a photo: kind, payload, meaning, corners, mat position and zone."""
     if photos is not None:
@@ -151,7 +188,7 @@ def scan(
         return
     if image is None:
         raise click.UsageError("give an IMAGE (or --photos DIR)")
-    report = scan_image(image, game, backend)
+    report = scan_image(image, game, backend, mirror)
     click.echo(json.dumps(report, indent=2, ensure_ascii=False) if as_json else
                _format_scan(report))
 
@@ -174,15 +211,28 @@ def _scan_photos(folder: Path, as_json: bool) -> None:
 
 def _format_calibration(report: dict[str, Any]) -> str:
     width, height = report["image_size"]
+    kind = "big-cell" if report["stickers"] == "bigcell" else "Micro QR"
     lines = [
         f"{report['game']} mat, frame {width}x{height}, corner markers "
         f"{len(report['corners_seen'])}/4, camera tilt {report['tilt_deg']:.0f} deg "
-        f"({report['tilt_verdict']})",
-        f"{report['sticker_mm']:g} mm stickers, pixels per module by zone:",
+        f"({report['tilt_verdict']})" + (", mirrored" if report["mirrored"] else ""),
+        f"{report['sticker_mm']:g} mm {kind} stickers, pixels per {report['unit']} by zone "
+        "(and the share expected to read on one frame):",
     ]
     for zone in sorted(report["zones"], key=lambda z: z["px_per_module"]):
-        lines.append(f"  {zone['zone']:16} {zone['px_per_module']:5.2f}  {zone['verdict']}")
-    lines.append("Placement " + ("OK." if report["ok"] else "needs attention:"))
+        lines.append(f"  {zone['zone']:16} {zone['px_per_module']:5.2f}  "
+                     f"{zone['expected_read']:4.0%}  {zone['verdict']}")
+    quality = []
+    if report["blur_px"] is not None:
+        quality.append(f"blur {report['blur_px']:.1f} px")
+    if report["paper_grey"] is not None:
+        quality.append(f"white paper at grey {report['paper_grey']:.0f}")
+    if report["noise"] is not None:
+        quality.append(f"noise {report['noise']:.1f}")
+    if quality:
+        lines.append("Picture: " + ", ".join(quality) + ".")
+    lines.append("Placement " + ("OK." if report["ok"] else
+                                 f"needs attention ({', '.join(report['problems'])}):"))
     lines.extend(f"- {a}" for a in report["advice"])
     return "\n".join(lines)
 
@@ -192,20 +242,27 @@ def _format_calibration(report: dict[str, Any]) -> str:
 @click.option("--game", type=click.Choice(GAME_IDS), required=True, help="The mat in view.")
 @click.option("--sticker-mm", type=float, default=None,
               help="Printed symbol side in mm, without margin [default: the mat layout's, 25].")
+@click.option("--stickers", type=click.Choice(["bigcell", "microqr"]), default="bigcell",
+              show_default=True, help="Which card stickers are printed.")
 @click.option("--camera", "camera_file", type=click.Path(path_type=Path),
-              help="Camera profile YAML (field of view); default: calibration/cameras.")
+              help="Camera profile YAML (field of view); default: estimated from the mat.")
+@click.option("--mirror/--no-mirror", default=None,
+              help="The picture is (not) mirrored [default: found from the corner markers].")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def calibrate(
-    image: Path, game: str, sticker_mm: float | None, camera_file: Path | None, as_json: bool
+    image: Path, game: str, sticker_mm: float | None, stickers: str, camera_file: Path | None,
+    mirror: bool | None, as_json: bool
 ) -> None:
-    """Check camera placement from one frame of the mat: tilt, pixels per module, advice."""
+    """Check camera placement from one frame of the mat: what will read, what is wrong."""
     from companion.layouts import load_layout
     from companion.vision.calibration import calibrate_frame
 
     camera = load_camera_profile(camera_file) if camera_file is not None else None
-    frame = read_image(image)
+    frame = read_image(image, gray=False)
     layout = load_layout(game)
     size = sticker_mm if sticker_mm is not None else layout.sticker_mm
-    report = calibrate_frame(np.asarray(frame), layout, size, camera)
+    report = calibrate_frame(np.asarray(frame), layout, size, camera,
+                             stickers="bigcell" if stickers == "bigcell" else "microqr",
+                             mirror=mirror)
     data = report.to_dict()
     click.echo(json.dumps(data, indent=2) if as_json else _format_calibration(data))

@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from companion.errors import CompanionError
+from companion.markers.bigcell import CELLS as BIGCELL_CELLS
 from companion.markers.payload import (
     ArucoMeaning,
     BackPayload,
@@ -32,6 +33,8 @@ from companion.markers.payload import (
 )
 from companion.vision.decoders import BACKENDS, RawSymbol, ReadOptions
 from companion.vision.decoders.aruco import ArucoOptions, ArucoReader
+from companion.vision.decoders.bigcell import read_quads
+from companion.vision.finders import FinderCandidate
 
 Kind = Literal["front", "back", "aruco", "unknown"]
 ARUCO_CELLS = 6  # 4x4 data cells plus a one-cell border
@@ -40,6 +43,11 @@ CROP_MARGIN = 0.75  # of the hinted quad's size, on every side
 MIN_CROP_MARGIN_PX = 12
 GOOD_PX_PER_MODULE = 3.0  # DESIGN.md: QR-family symbols read reliably from ~2.4-3 px/module
 CROP_CONFIDENCE = 0.9
+STILL_ARUCO = ArucoOptions(min_perimeter_rate=0.02)
+"""Still pictures (scan, calibrate, deck registration): one 7 px threshold window (wider ones
+frame a white sticker on a grey table with a dark halo, which hides the symbol inside) and
+markers down to 2 % of the picture's width around."""
+SQUARE_MODULE_PX = 8.0  # crops around sticker-like squares are magnified to about this
 
 
 class DetectorConfigError(CompanionError):
@@ -114,6 +122,18 @@ def _interpret_symbol(symbol: RawSymbol) -> Detection:
     )
 
 
+def big_cell_detections(gray: np.ndarray, squares: Sequence[np.ndarray],
+                        mirrored_too: bool = False,
+                        side_px: tuple[float, float] | None = None) -> list[Detection]:
+    """Card stickers of the big-cell code among dark squares (ArUco candidates)."""
+    out = []
+    for read in read_quads(gray, squares, mirrored_too, side_px):
+        symbol = RawSymbol(read.text, read.corners, "bigcell", "bigcell", BIGCELL_CELLS)
+        det = _interpret_symbol(symbol)
+        out.append(replace(det, confidence=det.confidence * (1.0 - 0.1 * read.corrections)))
+    return out
+
+
 def interpret_aruco(marker_id: int, corners: np.ndarray) -> Detection:
     """A Detection for an ArUco id read elsewhere (e.g. a pipeline that schedules ArUco)."""
     side = float(np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1).mean())
@@ -135,10 +155,11 @@ def _inside(point: np.ndarray, quad: np.ndarray) -> bool:
     return cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), False) >= 0
 
 
-def _crop_box(quad: np.ndarray, shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:
+def _crop_box(quad: np.ndarray, shape: tuple[int, ...], share: float = CROP_MARGIN
+              ) -> tuple[int, int, int, int] | None:
     lo = quad.min(axis=0)
     hi = quad.max(axis=0)
-    margin = max(float((hi - lo).max()) * CROP_MARGIN, MIN_CROP_MARGIN_PX)
+    margin = max(float((hi - lo).max()) * share, MIN_CROP_MARGIN_PX) if share > 0 else 0.0
     height, width = shape[:2]
     x0 = max(int(np.floor(lo[0] - margin)), 0)
     y0 = max(int(np.floor(lo[1] - margin)), 0)
@@ -157,7 +178,8 @@ class Detector:
 
     backend: "zxing" (default; the only one reading Micro QR), "pyzbar" or "opencv" (QR only).
     read_qr: also look for plain QR codes (foreign codes, measurements); Micro QR is always on
-    for zxing. aruco: also run the ArUco detector. crop_retry: use hints (see module docstring).
+    for zxing. aruco: also run the ArUco detector, and read big-cell card symbols among its
+    candidate squares. crop_retry: use hints (see module docstring).
     """
 
     def __init__(
@@ -167,6 +189,7 @@ class Detector:
         read_qr: bool = False,
         aruco: bool = True,
         aruco_options: ArucoOptions | None = None,
+        mirrored_too: bool = True,
     ) -> None:
         if backend not in BACKENDS:
             raise DetectorConfigError(
@@ -181,7 +204,8 @@ class Detector:
         )
         module = importlib.import_module(f"companion.vision.decoders.{backend}")
         self._read: Reader = module.read
-        self._aruco = ArucoReader(aruco_options) if aruco else None
+        self._aruco = ArucoReader(aruco_options or STILL_ARUCO) if aruco else None
+        self.mirrored_too = mirrored_too  # big-cell symbols seen in a mirror (scan, decks)
 
     def detect(self, gray: np.ndarray, hints: Sequence[np.ndarray] = ()) -> list[Detection]:
         """All markers in `gray`; `hints` are last-frame quads (4x2 px) of markers now missing."""
@@ -196,25 +220,57 @@ class Detector:
                 found.extend(self._retry_crop(gray, np.asarray(quad, float).reshape(4, 2), found))
         if self._aruco is not None:
             decoded = list(found)
-            for marker_id, corners in self._aruco.read(gray, [d.corners for d in decoded]):
+            ids, squares = self._aruco.read_all(gray, [d.corners for d in decoded])
+            cards = big_cell_detections(gray, [c for _, c in ids] + squares, self.mirrored_too)
+            found.extend(cards)
+            for marker_id, corners in ids:
                 centre = corners.mean(axis=0)
-                # ArUco candidates inside a decoded symbol are its finder patterns, not dice.
-                if any(_inside(centre, d.corners) for d in decoded):
+                # ArUco candidates inside a decoded symbol are its finder patterns (or the
+                # big-cell symbol itself), not dice.
+                if any(_inside(centre, d.corners) for d in [*decoded, *cards]):
                     continue
                 found.append(interpret_aruco(marker_id, corners))
         return found
 
-    def _retry_crop(
-        self, gray: np.ndarray, quad: np.ndarray, known: Sequence[Detection]
+    def retry_quads(
+        self, gray: np.ndarray, quads: Sequence[np.ndarray], known: Sequence[Detection]
     ) -> list[Detection]:
-        box = _crop_box(quad, gray.shape)
+        """2x crops around the given quads (e.g. last-frame places of missing stickers)."""
+        found: list[Detection] = []
+        for quad in quads:
+            found.extend(self._retry_crop(gray, np.asarray(quad, float).reshape(4, 2),
+                                          [*known, *found]))
+        return found
+
+    def retry_squares(
+        self, gray: np.ndarray, squares: Sequence[FinderCandidate], known: Sequence[Detection]
+    ) -> list[Detection]:
+        """Magnified crops around sticker-like squares that no decoded symbol explains.
+
+        Each crop is scaled so that a module is about `SQUARE_MODULE_PX` wide (2-4x), then read
+        with zxing's default binarizer and, failing that, its global histogram.
+        """
+        found: list[Detection] = []
+        for square in squares:
+            if any(_inside(square.centre, d.corners) for d in [*known, *found]):
+                continue
+            scale = float(np.clip(SQUARE_MODULE_PX / max(square.module_px, 0.5), 2.0, 4.0))
+            found.extend(self._retry_crop(gray, square.crop_quad(), [*known, *found],
+                                          scale=scale, margin=0.0))
+        return found
+
+    def _retry_crop(
+        self, gray: np.ndarray, quad: np.ndarray, known: Sequence[Detection],
+        scale: float = CROP_SCALE, margin: float = CROP_MARGIN,
+    ) -> list[Detection]:
+        box = _crop_box(quad, gray.shape, margin)
         if box is None:
             return []
         centre = quad.mean(axis=0)
         if any(_inside(centre, d.corners) for d in known):
             return []
         x0, y0, x1, y1 = box
-        crop = cv2.resize(gray[y0:y1, x0:x1], None, fx=CROP_SCALE, fy=CROP_SCALE,
+        crop = cv2.resize(gray[y0:y1, x0:x1], None, fx=scale, fy=scale,
                           interpolation=cv2.INTER_CUBIC)
         first = replace(self.options, report_failures=False)
         passes = [first]
@@ -227,7 +283,7 @@ class Detector:
             offset = np.array([x0, y0], dtype=np.float64)
             out = []
             for symbol in symbols:
-                corners = symbol.corners / CROP_SCALE + offset
+                corners = symbol.corners / scale + offset
                 if any(_inside(corners.mean(axis=0), d.corners) for d in known):
                     continue
                 det = _interpret_symbol(replace(symbol, corners=corners))
@@ -243,3 +299,35 @@ def _as_gray(image: np.ndarray) -> np.ndarray:
     if image.dtype != np.uint8:
         raise DetectorConfigError(f"frames must be 8-bit images, not {image.dtype}")
     return np.ascontiguousarray(image)
+
+
+def mat_corner_count(detections: Sequence[Detection], corner_ids: set[int] | None = None) -> int:
+    """Distinct mat corner markers among `detections` (of one mat when ids are given)."""
+    return len({d.marker_id for d in detections if d.aruco is not None
+                and d.aruco.kind == "corner"
+                and (corner_ids is None or d.marker_id in corner_ids)})
+
+
+def detect_oriented(
+    detector: Detector,
+    gray: np.ndarray,
+    mirror: bool | None,
+    corner_ids: set[int] | None = None,
+) -> tuple[np.ndarray, list[Detection], bool]:
+    """Detect in `gray` as it is, mirrored back (`mirror` True), or (None) whichever shows the
+    mat: ArUco corner markers do not read in a mirror image, so a picture whose corners read
+    only when flipped is mirrored (a mirror clip). Returns (picture read, detections, mirrored).
+    """
+    gray = _as_gray(gray)
+    if mirror:
+        flipped = np.ascontiguousarray(cv2.flip(gray, 1))
+        return flipped, detector.detect(flipped), True
+    found = detector.detect(gray)
+    if mirror is False or mat_corner_count(found, corner_ids) >= 2:
+        return gray, found, False
+    flipped = np.ascontiguousarray(cv2.flip(gray, 1))
+    again = detector.detect(flipped)
+    if mat_corner_count(again, corner_ids) >= 2 and mat_corner_count(
+            again, corner_ids) > mat_corner_count(found, corner_ids):
+        return flipped, again, True
+    return gray, found, False

@@ -1,21 +1,25 @@
 """From image pixels to mat millimetres: the homography fitted on the mat's corner markers.
 
-Each corner marker gives four known points (its own corners), so even one visible marker
-determines a fit; two or more make it well-conditioned across the whole mat. Hands cover
-corners all the time, so the last good fit is kept while corners are hidden, and replaced only
-when visible corners disagree with it by more than a few millimetres (the camera was bumped)
-or when more corner markers come into view than the fit used.
+Each corner marker gives four known points (its own corners), but one marker alone is a few
+centimetres wide: a fit on it extrapolates its small errors across the whole mat (a held-out
+test put half the cards in the wrong zone, errors up to 136 mm). So a fit needs at least
+`MIN_CORNERS` (two) corner markers. Hands cover corners all the time, so the last good fit is
+kept while fewer are visible, and replaced only when two or more visible corners disagree with
+it by more than a few millimetres (the camera was bumped) or when more corner markers come into
+view than the fit used.
 
-The same homography, with a guessed focal length (from the camera profile's field of view),
-gives the camera's tilt from vertical and the pixels per sticker module in every zone: the
-two things that decide whether stickers read (DESIGN.md, physical limits).
+The same homography, with a focal length estimated from it (or guessed from the camera
+profile's field of view when the camera looks nearly straight down), gives the camera's pose:
+its tilt from vertical and the pixels per sticker module in every zone (the two things that
+decide whether stickers read, DESIGN.md physical limits), and the mapping of a plane above the
+mat, such as the top faces of the dice 16 mm up.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -31,6 +35,8 @@ DEFAULT_REFIT_MM = 4.0
 TAP_TOLERANCE_DEG = 30.0
 MICRO_QR_M2_MODULES = 13
 DEFAULT_HFOV_DEG = 70.0  # typical USB webcam; used when no camera profile says otherwise
+MIN_CORNERS = 2
+MIN_TILT_FOR_FOCAL_DEG = 12.0  # below this the homography says little about the focal length
 
 
 class GeometryError(CompanionError):
@@ -163,19 +169,24 @@ class MatGeometry:
     def _pairs(
         detections: Iterable[Detection], layout: LayoutLike
     ) -> tuple[np.ndarray, np.ndarray, int]:
+        """Image and mat points of this mat's corner markers. An id read in two places (a
+        misread marker) is no evidence of where that corner is: both are left out."""
         specs = {int(c.marker_id): c for c in layout.corners}
-        image_pts: list[np.ndarray] = []
-        mat_pts: list[np.ndarray] = []
-        seen: set[int] = set()
+        found: dict[int, list[np.ndarray]] = {}
         for det in detections:
-            if det.marker_id is None or det.marker_id not in specs or det.marker_id in seen:
+            if det.marker_id is None or det.marker_id not in specs:
                 continue
-            seen.add(det.marker_id)
-            image_pts.append(np.asarray(det.corners, dtype=np.float64).reshape(4, 2))
-            mat_pts.append(corner_marker_points(specs[det.marker_id]))
-        if not seen:
+            quad = np.asarray(det.corners, dtype=np.float64).reshape(4, 2)
+            same = found.setdefault(det.marker_id, [])
+            if not any(np.linalg.norm(q.mean(axis=0) - quad.mean(axis=0)) < 0.5 * _side(q)
+                       for q in same):
+                same.append(quad)
+        usable = {m: quads[0] for m, quads in found.items() if len(quads) == 1}
+        if not usable:
             return np.empty((0, 2)), np.empty((0, 2)), 0
-        return np.vstack(image_pts), np.vstack(mat_pts), len(seen)
+        image_pts = [usable[m] for m in sorted(usable)]
+        mat_pts = [corner_marker_points(specs[m]) for m in sorted(usable)]
+        return np.vstack(image_pts), np.vstack(mat_pts), len(usable)
 
     @classmethod
     def fit(
@@ -186,10 +197,16 @@ class MatGeometry:
     ) -> MatGeometry:
         """Fit on the visible corner markers of `layout` (others are ignored)."""
         image_pts, mat_pts, count = cls._pairs(corner_detections, layout)
+        ids = ", ".join(str(c.marker_id) for c in layout.corners)
         if count == 0:
-            ids = ", ".join(str(c.marker_id) for c in layout.corners)
             raise GeometryError(f"no mat corner marker visible (this mat's ids: {ids})")
-        return cls(layout, _homography(image_pts, mat_pts), count, refit_mm)
+        if count < MIN_CORNERS:
+            raise GeometryError(
+                f"only one mat corner marker visible (this mat's ids: {ids}): the mat is "
+                f"located from at least {MIN_CORNERS}, since one marker alone misplaces cards "
+                "far from it"
+            )
+        return cls(layout, _checked_homography(image_pts, mat_pts), count, refit_mm)
 
     def disagreement_mm(self, detections: Iterable[Detection]) -> float | None:
         """Mean distance in mm between visible corner markers and where the fit puts them."""
@@ -202,20 +219,22 @@ class MatGeometry:
     def update(self, detections: Sequence[Detection]) -> bool:
         """Follow the camera from one frame's detections; True when the fit was replaced.
 
-        Hidden corners keep the last fit; a disagreement over `refit_mm` (bumped camera) or
-        more visible corner markers than the fit used triggers a re-fit.
+        Hidden corners keep the last fit; with at least `MIN_CORNERS` visible, a disagreement
+        over `refit_mm` (bumped camera) or more visible corner markers than the fit used
+        triggers a re-fit. A single visible corner never moves the fit.
         """
         image_pts, mat_pts, count = self._pairs(detections, self.layout)
-        if count == 0:
+        if count < MIN_CORNERS:
             return False
         error = float(
             np.linalg.norm(_apply(self.homography, image_pts) - mat_pts, axis=1).mean()
         )
         if error <= self.refit_mm and count <= self.markers_used:
             return False
-        if error <= self.refit_mm and count < 2:
-            return False
-        self.homography = _homography(image_pts, mat_pts)
+        try:
+            self.homography = _checked_homography(image_pts, mat_pts)
+        except GeometryError:
+            return False  # the visible corners contradict each other: keep the last fit
         self.markers_used = count
         self.refits += 1
         return True
@@ -261,20 +280,142 @@ class MatGeometry:
     def tilt_deg(self, image_size: tuple[int, int], camera: CameraProfile | None = None) -> float:
         """Angle between the camera's optical axis and the mat's normal (0 = straight down).
 
-        Decomposes mat -> image = K [r1 r2 t] with K guessed from the field of view.
+        Decomposes mat -> image = K [r1 r2 t]; K from `camera` when given, else estimated
+        (see `pose`).
         """
-        camera = camera or default_camera_profile()
-        width, height = image_size
-        focal = camera.focal_px(width)
-        k = np.array([[focal, 0, width / 2.0], [0, focal, height / 2.0], [0, 0, 1.0]])
+        return self.pose(image_size, camera).tilt_deg
+
+    def pose(self, image_size: tuple[int, int], camera: CameraProfile | None = None
+             ) -> CameraPose:
+        """The camera's pose over the mat. With `camera` its field of view gives the focal
+        length; without, the focal length is estimated from the homography itself when the
+        camera is tilted enough for that to be well-conditioned, else the default profile's."""
+        width = image_size[0]
         mat_to_image = np.linalg.inv(self.homography)
-        m = np.linalg.inv(k) @ mat_to_image
-        r1, r2 = m[:, 0], m[:, 1]
-        r1 = r1 / np.linalg.norm(r1)
-        r2 = r2 / np.linalg.norm(r2)
-        normal = np.cross(r1, r2)
-        normal /= np.linalg.norm(normal)
-        return float(math.degrees(math.acos(min(1.0, abs(float(normal[2]))))))
+        estimated = False
+        if camera is not None:
+            focal = camera.focal_px(width)
+        else:
+            guess = estimate_focal_px(mat_to_image, image_size)
+            fallback = default_camera_profile().focal_px(width)
+            if guess is not None:
+                trial = _decompose(mat_to_image, guess, image_size)
+                estimated = trial.tilt_deg >= MIN_TILT_FOR_FOCAL_DEG
+            focal = guess if estimated and guess is not None else fallback
+        pose = _decompose(mat_to_image, focal, image_size)
+        return replace(pose, focal_estimated=estimated)
+
+    def plane_homography(self, height_mm: float, image_size: tuple[int, int],
+                         camera: CameraProfile | None = None) -> np.ndarray:
+        """Image px -> mat mm of the plane `height_mm` above the mat (e.g. dice tops)."""
+        return self.pose(image_size, camera).plane_homography(
+            np.linalg.inv(self.homography), height_mm)
+
+    def orientation(self) -> str:
+        """"upright" when the mat's x axis runs left to right in the picture, else
+        "upside-down" (the camera stands on player 2's side, or the picture is turned)."""
+        centre = np.array([[300.0, 200.0], [310.0, 200.0]])
+        img = self.to_image(centre)
+        return "upright" if img[1, 0] >= img[0, 0] else "upside-down"
+
+
+@dataclass(frozen=True)
+class CameraPose:
+    """Where the camera is over the mat, from the homography and a focal length.
+
+    `rotation` holds the mat's axes in camera coordinates (columns), `centre_mm` the camera's
+    position in mat coordinates, its third value the height above the mat (positive), and
+    `up` the sign of the mat's z axis towards the camera.
+    """
+
+    focal_px: float
+    k: np.ndarray
+    rotation: np.ndarray
+    scale: float  # mat_to_image = scale * K [r1 r2 t]
+    up: float
+    centre_mm: np.ndarray
+    tilt_deg: float
+    focal_estimated: bool = False
+
+    def plane_homography(self, mat_to_image: np.ndarray, height_mm: float) -> np.ndarray:
+        """Image px -> mat mm of the plane `height_mm` above the mat."""
+        r3 = self.rotation[:, 2]
+        lifted = np.array(mat_to_image, dtype=np.float64, copy=True)
+        lifted[:, 2] += self.scale * self.up * height_mm * (self.k @ r3)
+        return np.asarray(np.linalg.inv(lifted))
+
+    def towards_camera(self, x_mm: float, y_mm: float) -> np.ndarray:
+        """Unit vector on the mat from (x, y) towards the point below the camera."""
+        d = self.centre_mm[:2] - np.array([x_mm, y_mm])
+        n = float(np.linalg.norm(d))
+        return np.array([0.0, 0.0]) if n < 1e-9 else d / n
+
+    def view_angle_deg(self, x_mm: float, y_mm: float) -> float:
+        """Angle from vertical of the line of sight to the mat point (x, y)."""
+        d = float(np.linalg.norm(self.centre_mm[:2] - np.array([x_mm, y_mm])))
+        return math.degrees(math.atan2(d, float(self.centre_mm[2])))
+
+
+def _decompose(mat_to_image: np.ndarray, focal: float, image_size: tuple[int, int]
+               ) -> CameraPose:
+    width, height = image_size
+    k = np.array([[focal, 0, width / 2.0], [0, focal, height / 2.0], [0, 0, 1.0]])
+    m = np.linalg.inv(k) @ mat_to_image
+    lam = 2.0 / float(np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1]))
+    r1, r2, t = lam * m[:, 0], lam * m[:, 1], lam * m[:, 2]
+    if t[2] < 0:  # the mat lies in front of the camera
+        r1, r2, t, lam = -r1, -r2, -t, -lam
+    u, _, vt = np.linalg.svd(np.column_stack([r1, r2, np.cross(r1, r2)]))
+    rotation = u @ vt
+    centre = -rotation.T @ t
+    up = 1.0 if centre[2] >= 0 else -1.0
+    normal = rotation[:, 2]
+    tilt = math.degrees(math.acos(min(1.0, abs(float(normal[2])))))
+    centre_mm = np.array([centre[0], centre[1], abs(centre[2])])
+    return CameraPose(focal, k, rotation, 1.0 / lam, up, centre_mm, tilt)
+
+
+def estimate_focal_px(mat_to_image: np.ndarray, image_size: tuple[int, int]) -> float | None:
+    """Focal length (px) from one plane's homography, principal point at the image centre.
+
+    The columns h1, h2 of K^-1 H are a rotation's first two columns scaled alike: orthogonal
+    and of equal length. Both constraints are linear in 1/f^2 (Zhang's calibration with one
+    view); None when they do not give a sensible lens (camera nearly straight down).
+    """
+    width, height = image_size
+    shift = np.array([[1.0, 0, -width / 2.0], [0, 1.0, -height / 2.0], [0, 0, 1.0]])
+    g = shift @ mat_to_image
+    g = g / np.linalg.norm(g[:, :2])
+    h1, h2 = g[:, 0], g[:, 1]
+    a = np.array([h1[0] * h2[0] + h1[1] * h2[1], h1[0] ** 2 + h1[1] ** 2 - h2[0] ** 2 - h2[1] ** 2])
+    b = np.array([h1[2] * h2[2], h1[2] ** 2 - h2[2] ** 2])
+    if float(a @ a) < 1e-18:
+        return None
+    inv_f2 = -float(a @ b) / float(a @ a)
+    if inv_f2 <= 0:
+        return None
+    focal = 1.0 / math.sqrt(inv_f2)
+    hfov = 2 * math.degrees(math.atan(width / 2.0 / focal))
+    return focal if 20.0 <= hfov <= 140.0 else None
+
+
+def _side(quad: np.ndarray) -> float:
+    return float(np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1).mean())
+
+
+MAX_FIT_ERROR_MM = 8.0  # barrel distortion of a wide laptop lens alone leaves up to ~4 mm
+
+
+def _checked_homography(image_pts: np.ndarray, mat_pts: np.ndarray) -> np.ndarray:
+    """The fit, unless the corner markers disagree with it by more than a few millimetres
+    (one of them misread as another corner's id; a swap puts them centimetres apart): no mat
+    is better than a wrong one."""
+    h = _homography(image_pts, mat_pts)
+    error = float(np.linalg.norm(_apply(h, image_pts) - mat_pts, axis=1).max())
+    if error > MAX_FIT_ERROR_MM:
+        raise GeometryError(
+            f"the mat's corner markers disagree by {error:.0f} mm (a misread marker?)")
+    return h
 
 
 def _homography(image_pts: np.ndarray, mat_pts: np.ndarray) -> np.ndarray:

@@ -1,28 +1,41 @@
 """One camera frame in, at most one settled TableSnapshot out.
 
-frame -> grayscale -> detector (card stickers every frame, with crop retries around the cards
-the tracker knows; ArUco on a schedule, because it costs most) -> geometry (mat mm, zone,
-tapped) -> identities (sticker number -> card id via the cardset) -> tracker, which also gets
-two cheap cues computed on a 1/8-size copy of the frame: motion (pixels that changed since the
-last frame) and a hand mask (skin-coloured pixels that differ from the still background).
+frame -> (turned back if the picture is mirrored) -> checks of the picture itself (black,
+frozen, dark) -> grayscale -> detector (card stickers every frame, with crop retries around the
+cards the tracker knows; ArUco on a schedule, because it costs most) -> geometry (mat mm, zone,
+tapped; the fit needs two corner markers and is held while fewer are visible) -> dice (top
+faces only, of the dice the game uses) -> identities (sticker number -> card id via the
+cardset) -> tracker, which also gets two cheap cues computed on a 1/8-size copy of the frame:
+motion (pixels that changed since the last frame) and a hand mask (anything that differs from
+the still table and reaches in from the picture's border: an arm, whatever its skin, sleeve or
+glove).
+
+A frame that cannot be read (black, frozen, no mat located) never reaches the tracker: the
+table is held as it was and the stats say why in plain words (`PipelineStats.messages`).
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol
+from collections.abc import Collection, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any, Literal, Protocol
 
 import cv2
 import numpy as np
 
+from companion.markers.dice_sets import DEFAULT_DICE_MODE, DiceMode
 from companion.markers.payload import BackPayload, FrontPayload, decode_aruco
 from companion.snapshot import TableSnapshot, back_uid, card_uid
 from companion.vision.decoders.aruco import ArucoOptions, ArucoReader
-from companion.vision.detect import Detection, Detector, _interpret_aruco
-from companion.vision.geometry import GeometryError, MatGeometry
+from companion.vision.detect import Detection, Detector, _interpret_aruco, big_cell_detections
+from companion.vision.dice import TopFaceFilter
+from companion.vision.finders import FinderCandidate, finder_candidates
+from companion.vision.frame_check import FrameCheck, InputVerdict
+from companion.vision.fusion import FrameFusion
+from companion.vision.geometry import MIN_CORNERS, CameraProfile, GeometryError, MatGeometry
+from companion.vision.pips import DIE_MM, PipDiceNamer, PipDiceReader, PipReading
 from companion.vision.sources import Frame
 from companion.vision.tracker import FrameObservation, Sighting, Tracker
 
@@ -30,11 +43,19 @@ SMALL = 8  # cue images are 1/SMALL of the frame
 MOTION_LEVEL = 22  # grey levels a small pixel must change by to count as motion
 BACKGROUND_LEVEL = 30
 STILL_FRAMES_FOR_BACKGROUND = 4
-ABSORB_STILL_S = 2.0  # a skin-coloured thing that stays still this long is part of the table
+ABSORB_STILL_S = 2.0  # a new thing at the picture's edge that stays still this long is table
 HAND_MIN_SHARE = 0.002
-DICE_ARUCO = ArucoOptions(thresh_win_min=5, thresh_win_max=13, thresh_win_step=8)
-"""Two threshold windows: on simulated 1080p frames with the camera at 69 cm this reads 94 % of
-12 mm die faces per frame where the reader's default three windows (5, 13, 21) read 72 %."""
+MIRROR_TRY_EVERY = 3  # frames without a mat between looks at the mirrored picture ...
+MIRROR_EAGER_FRAMES = 90  # ... after looking at every one of the first frames without it
+FUSED_MIN_FRAMES = 4  # still frames averaged before the fused picture is read
+CHECK_EVERY_S = 5.0  # the camera check (calibrate's advice) runs this often
+DICE_ARUCO = ArucoOptions(min_perimeter_rate=0.02, thresh_win_min=5, thresh_win_max=13,
+                          thresh_win_step=8)
+"""Two threshold windows (on the easy simulator's 1080p frames with the camera at 69 cm this
+read 94 % of 12 mm die faces per frame where the reader's default three windows read 72 %),
+and markers down to 2 % of the picture's width around (about 10 px a side): on the realistic
+simulator at 68 cm and 40 degrees the far side's dice are 13-17 px wide, and the default 3 %
+missed 21 of 40 dice where 2 % misses 5 (at no cost at 53 cm or 720p)."""
 PATCH_PX = 12
 SAME_PLACE_NCC = 0.85
 
@@ -60,6 +81,12 @@ def same_place(before: np.ndarray | None, now: np.ndarray | None) -> bool:
     return before is not None and now is not None and float((before * now).sum()) >= SAME_PLACE_NCC
 
 
+def _centre_in(quad: np.ndarray, det: Detection) -> bool:
+    centre = np.asarray(quad, np.float64).reshape(4, 2).mean(axis=0)
+    contour = det.corners.astype(np.float32).reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(contour, (float(centre[0]), float(centre[1])), False) >= 0
+
+
 def layout_game_code(layout: Any) -> int:
     """The game code printed into the mat's corner marker ids."""
     for corner in layout.corners:
@@ -73,8 +100,25 @@ class CardNumbers(Protocol):
     def by_number(self, number: int) -> Any: ...
 
 
+MatFit = Literal["ok", "held", "none"]
+
+
 @dataclass(frozen=True)
 class PipelineStats:
+    """What one frame did, for the page's camera health.
+
+    `mat_fit`: "ok" (two or more corner markers in view), "held" (fewer: the last fit is kept),
+    "none" (the mat was never located). `input`: the picture's own state (frame_check:
+    "ok", "dark", "black", "frozen"). `mirrored`: the picture is being turned back (a mirror
+    clip; given with --mirror or found from corner markers that read only when flipped).
+    `orientation`: "upright" or "upside-down" (player 2's side at the bottom of the picture;
+    read as well, said for the person setting up). `messages`: plain sentences, most important
+    first, for the page; empty when all is well (the camera check's advice, as `companion
+    calibrate` words it, joins them while it finds something wrong: `camera_ok`; the whole
+    report is `Pipeline.camera_check`). `recording`: whether this frame could change the table
+    (False for black, frozen or mat-less frames).
+    """
+
     fps: float
     frame_ms: float
     markers_seen: int
@@ -83,14 +127,29 @@ class PipelineStats:
     hand: bool
     motion: float
     aruco_run: bool
+    mat_fit: MatFit = "none"
+    corners_seen: int = 0
+    input: str = "ok"
+    mirrored: bool = False
+    orientation: str = "upright"
+    recording: bool = True
+    messages: tuple[str, ...] = ()
+    camera_ok: bool | None = None  # the latest camera check found nothing wrong (None: none yet)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class PipelineUpdate:
+    """`image` is the frame as read: turned back when the picture is mirrored, so overlays of
+    `detections` belong on it rather than on the camera's raw frame."""
+
     snapshot: TableSnapshot | None
     stats: PipelineStats
     detections: tuple[Detection, ...] = ()
     sightings: tuple[Sighting, ...] = ()
+    image: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -107,12 +166,10 @@ class ArucoSchedule:
     moving_every: int = 4
     settling_s: float = 0.4
     margin_px: int = 48
-
-
-def skin_mask(small_bgr: np.ndarray) -> np.ndarray:
-    """Skin-coloured pixels (YCrCb box that covers light to dark skin under warm light)."""
-    ycrcb = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2YCrCb)
-    return np.asarray(cv2.inRange(ycrcb, (40, 135, 80), (245, 180, 130)) > 0)
+    squares_every: int = 3  # frames between searches for sticker-like squares ...
+    squares_still_every: int = 15  # ... and on a still table whose known stickers all read
+    squares_after_motion_s: float = 1.5
+    squares_bigcell_every: int = 90  # ... and when every card read is a big-cell sticker
 
 
 def _contains(outer: tuple[int, int, int, int], inner: tuple[int, int, int, int]) -> bool:
@@ -120,9 +177,11 @@ def _contains(outer: tuple[int, int, int, int], inner: tuple[int, int, int, int]
             and inner[3] <= outer[3])
 
 
-def reaching_in(mask: np.ndarray) -> np.ndarray:
-    """Only blobs that touch the picture's border: a hand over the table always has an arm
-    coming in from outside the view, while skin-coloured card art lies inside it."""
+def reaching_in(mask: np.ndarray, inside: np.ndarray | None = None) -> np.ndarray:
+    """Only blobs that come in from outside: a hand over the table always has an arm reaching
+    in from the picture's border or from beyond the mat (`inside`: the mat, grown a little),
+    whatever its colour (skin of any tone, a sleeve, a glove), while a card laid down, a die
+    thrown or card art lies within the mat."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8),
                                                                connectivity=8)
     if count <= 1:
@@ -132,6 +191,9 @@ def reaching_in(mask: np.ndarray) -> np.ndarray:
     right = x + stats[:, cv2.CC_STAT_WIDTH]
     bottom = y + stats[:, cv2.CC_STAT_HEIGHT]
     edge = (x <= 1) | (y <= 1) | (right >= w - 1) | (bottom >= h - 1)
+    if inside is not None and inside.shape == mask.shape:
+        outside_counts = np.bincount(labels[~inside], minlength=count)
+        edge |= outside_counts > 0
     edge[0] = False
     return np.asarray(edge[labels])
 
@@ -149,7 +211,14 @@ class Pipeline:
         game_code: int = 0,
         aruco: ArucoReader | None = None,
         schedule: ArucoSchedule | None = None,
+        dice: Collection[str] | None = None,
+        mirror: bool | None = None,
+        camera: CameraProfile | None = None,
+        squares: bool = True,
+        dice_mode: DiceMode = "stickers",
     ) -> None:
+        """`dice`: the die names the game uses (None: any of ours); `mirror`: True/False to
+        say whether the picture is mirrored, None to find out from the corner markers."""
         self.layout = layout
         self.detector = detector
         self.tracker = tracker
@@ -167,20 +236,50 @@ class Pipeline:
         self._known_quads: dict[str, np.ndarray] = {}
         self._patches: dict[str, np.ndarray | None] = {}
         self._card_keys: set[str] = set()
+        self._big_cell_keys: set[str] = set()  # cards read from big-cell symbols (ArUco pass)
         self._aruco_dets: list[Detection] = []
         self._dirty = np.zeros((1, 1), bool)  # where things moved since ArUco last looked
         self._last_full = -(10**9)
         self._frame_no = 0
         self._fps = 0.0
         self._last_wall: float | None = None
+        self.mirror_mode = mirror
+        self.mirrored = bool(mirror)
+        self.top_faces = TopFaceFilter(dice, camera=camera)
+        self.frame_check = FrameCheck()
+        self._mat_mask_key: tuple[float, ...] | None = None
+        self._side_key: tuple[float, ...] | None = None
+        self.camera_check: dict[str, Any] | None = None  # the latest camera check (calibrate)
+        self._check_advice: tuple[str, ...] = ()
+        self._last_check_s = -math.inf
+        self._side_range: tuple[float, float] | None = None
+        self._mat_mask_cache: np.ndarray | None = None
+        self.fusion = FrameFusion()
+        self.squares = squares
+        self.dice_mode = dice_mode
+        self.pips = PipDiceReader(camera=camera) if dice_mode == "pips" else None
+        self.namer = (PipDiceNamer(list(dice or []), self._zone_id,
+                                   float(layout.height_mm)) if dice_mode == "pips" else None)
+        self._pip_readings: list[tuple[PipReading, tuple[float, float]]] = []
+        self._pip_sightings: list[tuple[Sighting, None]] = []
+        self.camera = camera
+        self._looked: list[tuple[int, int, int, int]] | None = None
+        self._mirror_reader: ArucoReader | None = None
+        self._no_mat_frames = 0
+        self._corners_seen = 0
+        self._turned = False
 
     # ----- cues -----------------------------------------------------------------------------
 
-    def _cues(self, image: np.ndarray, time_s: float) -> tuple[float, np.ndarray]:
+    @staticmethod
+    def _small(image: np.ndarray) -> np.ndarray:
         h, w = image.shape[:2]
         small = cv2.resize(image, (w // SMALL, h // SMALL), interpolation=cv2.INTER_AREA)
         if small.ndim == 2:
             small = cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
+        return np.asarray(small)
+
+    def _cues(self, small: np.ndarray, time_s: float) -> tuple[float, np.ndarray]:
         motion = 0.0
         if self._dirty.shape != small.shape[:2]:
             self._dirty = np.zeros((small.shape[0], small.shape[1]), bool)
@@ -195,7 +294,7 @@ class Pipeline:
         if self._background is None:
             self._background = small.copy()
         changed = cv2.absdiff(small, self._background).max(axis=2) > BACKGROUND_LEVEL
-        hand = reaching_in(skin_mask(small) & changed)
+        hand = reaching_in(changed, self._mat_mask(small.shape))
         if motion < self.tracker.settings.motion_threshold:
             self._still_frames += 1
             if self._still_since is None:
@@ -206,12 +305,36 @@ class Pipeline:
             self._last_motion_s = time_s
         hand_share = float(np.count_nonzero(hand)) / hand.size
         long_still = self._still_since is not None and time_s - self._still_since >= ABSORB_STILL_S
-        if self._still_frames >= STILL_FRAMES_FOR_BACKGROUND and (
-            hand_share < HAND_MIN_SHARE or long_still
-        ):
-            self._background = small
-            hand = np.zeros_like(hand)
+        if self._still_frames >= STILL_FRAMES_FOR_BACKGROUND:
+            if long_still:
+                self._background = small  # a hand still this long is part of the table
+                hand = np.zeros_like(hand)
+            elif hand_share < HAND_MIN_SHARE:
+                # the table as it is now, but never a sliver of arm at the picture's edge:
+                # absorbed, it would come back as a hand-shaped change once the arm is gone
+                keep = cv2.dilate(hand.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+                background = small.copy()
+                background[keep] = self._background[keep]
+                self._background = background
+                hand = np.zeros_like(hand)
         return motion, hand
+
+    def _mat_mask(self, shape: tuple[int, ...]) -> np.ndarray | None:
+        """The mat in the cue image, grown a little (cards may hang over its edge)."""
+        if self.geometry is None:
+            return None
+        key = (*np.round(self.geometry.homography.ravel(), 9), *shape[:2])
+        if self._mat_mask_key != key:
+            w, h = float(self.layout.width_mm), float(self.layout.height_mm)
+            inset = -6.0
+            corners = np.array([[inset, inset], [w - inset, inset], [w - inset, h - inset],
+                                [inset, h - inset]], dtype=np.float64)
+            pts = self.geometry.to_image(corners) / SMALL
+            mask = np.zeros(shape[:2], np.uint8)
+            cv2.fillConvexPoly(mask, np.round(pts).astype(np.int32), 1)
+            self._mat_mask_cache = mask.astype(bool)
+            self._mat_mask_key = key
+        return self._mat_mask_cache
 
     def _occlusion(self, hand: np.ndarray) -> Any:
         geometry = self.geometry
@@ -280,21 +403,64 @@ class Pipeline:
             lo, hi = det.corners.min(axis=0), det.corners.max(axis=0)
             boxes.append((max(int(lo[0]) - m, 0), max(int(lo[1]) - m, 0),
                           min(int(hi[0]) + m, w), min(int(hi[1]) + m, h)))
+        for _, (cx, cy) in self._pip_readings:
+            boxes.append((max(int(cx) - 2 * m, 0), max(int(cy) - 2 * m, 0),
+                          min(int(cx) + 2 * m, w), min(int(cy) + 2 * m, h)))
         return boxes
 
-    def _read_aruco(self, gray: np.ndarray, mode: str) -> list[tuple[int, np.ndarray]]:
+    def _read_pips(self, image: np.ndarray, time_s: float) -> list[tuple[Sighting, None]]:
+        """Pip dice (no stickers): read where ArUco just looked (the whole mat, or where
+        things moved and around the dice read before); elsewhere the last reading stands."""
+        assert self.geometry is not None and self.pips is not None and self.namer is not None
+        mat_size = (float(self.layout.width_mm), float(self.layout.height_mm))
+        boxes = self._looked
+        if boxes is None:
+            box = self._mat_box(image.shape)
+            boxes = [box] if box is not None else []
+            self._pip_readings = []
+        else:
+            self._pip_readings = [
+                (r, c) for r, c in self._pip_readings
+                if not any(x0 <= c[0] < x1 and y0 <= c[1] < y1 for x0, y0, x1, y1 in boxes)]
+        height, width = image.shape[:2]
+        to_image = np.linalg.inv(self.geometry.plane_homography(DIE_MM, (width, height),
+                                                                self.camera))
+        for box in boxes:
+            for reading in self.pips.read(image, self.geometry, mat_size, box):
+                if any(math.hypot(reading.x_mm - r.x_mm, reading.y_mm - r.y_mm) < 8.0
+                       for r, _ in self._pip_readings):
+                    continue  # boxes overlap
+                c = cv2.perspectiveTransform(
+                    np.array([[[reading.x_mm, reading.y_mm]]], np.float64), to_image)[0, 0]
+                self._pip_readings.append((reading, (float(c[0]), float(c[1]))))
+        out = []
+        for name, r in self.namer.name([r for r, _ in self._pip_readings], time_s):
+            out.append((Sighting(name, "die", r.x_mm, r.y_mm, self._zone_id(r.x_mm, r.y_mm),
+                                 r.angle_deg, False, True, r.value, r.confidence), None))
+        return out
+
+    def _read_aruco(self, gray: np.ndarray, mode: str
+                    ) -> tuple[list[tuple[int, np.ndarray]], list[np.ndarray]]:
+        """ArUco ids and the unrecognised dark squares (big-cell card symbols among them)."""
         assert self.aruco is not None
         if mode == "full":
             self._last_full = self._frame_no
             self._aruco_dets = []
-            return self.aruco.read(gray)
+            self._looked = None
+            return self.aruco.read_all(gray)
         regions = self._regions(gray.shape)
         boxes = regions + [b for b in self._marker_boxes(gray.shape)
                            if not any(_contains(r, b) for r in regions)]
+        self._looked = boxes
         found: list[tuple[int, np.ndarray]] = []
+        squares: list[np.ndarray] = []
         for x0, y0, x1, y1 in boxes:
-            for marker_id, corners in self.aruco.read(np.ascontiguousarray(gray[y0:y1, x0:x1])):
-                corners = corners + np.array([x0, y0], dtype=np.float64)
+            ids, rejected = self.aruco.read_all(np.ascontiguousarray(gray[y0:y1, x0:x1]),
+                                                frame_px=max(gray.shape[:2]))
+            offset = np.array([x0, y0], dtype=np.float64)
+            squares.extend(q + offset for q in rejected)
+            for marker_id, corners in ids:
+                corners = corners + offset
                 centre = corners.mean(axis=0)
                 if not any(m == marker_id and np.linalg.norm(c.mean(axis=0) - centre) < 8
                            for m, c in found):  # boxes overlap: one reading per marker
@@ -305,37 +471,155 @@ class Pipeline:
             return any(x0 <= cx < x1 and y0 <= cy < y1 for x0, y0, x1, y1 in boxes)
 
         self._aruco_dets = [d for d in self._aruco_dets if not inside(d)]
+        return found, squares
+
+    def _squares(self, gray: np.ndarray, dets: list[Detection], hints: list[np.ndarray]
+                 ) -> list[Detection]:
+        """Retries at the physical limit: magnified crops around every sticker-like square
+        no decoded sticker explains, first in this frame, then in the fused still frames,
+        where also the known cards still missing are looked for again."""
+        assert self.geometry is not None
+        box = self._mat_box(gray.shape)
+        if box is None:
+            return []
+        x0, y0, x1, y1 = box
+        hint_px = self.geometry.px_per_module(self.layout.width_mm / 2,
+                                              self.layout.height_mm / 2,
+                                              float(self.layout.sticker_mm))
+        squares = [
+            FinderCandidate(c.centre + np.array([x0, y0], dtype=np.float64), c.module_px)
+            for c in finder_candidates(np.ascontiguousarray(gray[y0:y1, x0:x1]), hint_px)
+        ]
+        found = self.detector.retry_squares(gray, squares, dets)
+        fused = self.fusion.fused()
+        if fused is None or self.fusion.count < FUSED_MIN_FRAMES:
+            return found
+        known = [*dets, *found]
+        missing = [q for q in hints if not any(_centre_in(q, d) for d in known)]
+        found += self.detector.retry_quads(fused, missing, known)
+        found += self.detector.retry_squares(fused, squares, [*dets, *found])
         return found
 
+    def _symbol_side_px(self) -> tuple[float, float] | None:
+        """Smallest and largest side a card sticker's symbol can have on this mat's picture."""
+        if self.geometry is None:
+            return None
+        key = tuple(np.round(self.geometry.homography.ravel(), 9))
+        if self._side_key != key:
+            w, h = float(self.layout.width_mm), float(self.layout.height_mm)
+            sides = [self.geometry.px_per_mm(x, y) * float(self.layout.sticker_mm)
+                     for x in (0.0, w / 2, w) for y in (0.0, h / 2, h)]
+            self._side_range = (0.6 * min(sides), 1.25 * max(sides))
+            self._side_key = key
+        return self._side_range
+
+    def _squares_due(self, time_s: float, dets: list[Detection], hints: list[np.ndarray]
+                     ) -> bool:
+        """Often while the table changes or a known card is missing, now and then on a still
+        table whose stickers all read (a card that never read is found there too). Finder
+        patterns are Micro QR's: with only big-cell stickers on the table, rarely."""
+        s = self.schedule
+        if not hints and self._card_keys and self._card_keys <= self._big_cell_keys:
+            return self._frame_no % s.squares_bigcell_every == 0
+        recent = time_s - self._last_any_motion_s <= s.squares_after_motion_s
+        missing = any(not any(_centre_in(q, d) for d in dets) for q in hints)
+        every = s.squares_every if recent or missing else s.squares_still_every
+        return self._frame_no % every == 0
+
+    def _mat_box(self, shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:
+        assert self.geometry is not None
+        w, h = float(self.layout.width_mm), float(self.layout.height_mm)
+        pts = self.geometry.to_image(np.array([[0, 0], [w, 0], [w, h], [0, h]], float))
+        lo, hi = pts.min(axis=0), pts.max(axis=0)
+        x0, y0 = max(int(lo[0]), 0), max(int(lo[1]), 0)
+        x1, y1 = min(int(hi[0]) + 1, shape[1]), min(int(hi[1]) + 1, shape[0])
+        return (x0, y0, x1, y1) if x1 - x0 >= 32 and y1 - y0 >= 32 else None
+
     def _detect(self, gray: np.ndarray, time_s: float) -> tuple[list[Detection], bool]:
-        hints = [q for k, q in self._known_quads.items() if k in self._card_keys]
+        hints = [q for k, q in self._known_quads.items()
+                 if k in self._card_keys and k not in self._big_cell_keys]
         dets = self.detector.detect(gray, hints=hints)
+        self.fusion.add(gray, self._still_frames > 0)
         mode = self._aruco_mode(time_s)
         if mode is not None:
-            symbols = [d.corners.astype(np.float32).reshape(-1, 1, 2) for d in dets
+            ids, squares = self._read_aruco(gray, mode)
+            cards = big_cell_detections(gray, [c for _, c in ids] + squares,
+                                        side_px=self._symbol_side_px())
+            cards = [c for c in cards if not any(_centre_in(c.corners, d) for d in dets)]
+            self._aruco_dets.extend(cards)
+            symbols = [d.corners.astype(np.float32).reshape(-1, 1, 2) for d in [*dets, *cards]
                        if d.kind in ("front", "back")]
-            for marker_id, corners in self._read_aruco(gray, mode):
+            for marker_id, corners in ids:
                 centre = corners.mean(axis=0)
-                # ArUco candidates inside a decoded sticker are its finder patterns, not dice.
+                # ArUco candidates inside a decoded sticker are its finder patterns (or the
+                # big-cell symbol itself), not dice.
                 if any(cv2.pointPolygonTest(c, (float(centre[0]), float(centre[1])), False) >= 0
                        for c in symbols):
                     continue
                 self._aruco_dets.append(_interpret_aruco(marker_id, corners))
+        if self.squares and self.geometry is not None and self._squares_due(time_s, dets, hints):
+            dets += self._squares(gray, [*dets, *self._aruco_dets], hints)
         if time_s - self._last_any_motion_s > self.schedule.settling_s:
             self._dirty[:] = False
         return dets + self._aruco_dets, mode is not None
 
-    def _calibrate(self, dets: Sequence[Detection]) -> None:
-        corners = [d for d in dets if d.aruco is not None and d.aruco.kind == "corner"]
-        if not corners:
-            return
+    def _calibrate(self, dets: Sequence[Detection]) -> int:
+        """Fit or follow the mat; returns how many of its corner markers are in view."""
+        ids = {int(c.marker_id) for c in self.layout.corners}
+        corners = [d for d in dets if d.aruco is not None and d.aruco.kind == "corner"
+                   and d.marker_id in ids]
+        seen = len({d.marker_id for d in corners})
+        if seen < MIN_CORNERS:
+            return seen
         if self.geometry is None:
             try:
                 self.geometry = MatGeometry.fit(corners, self.layout)
             except GeometryError:
-                return
+                return seen
         else:
             self.geometry.update(corners)
+        return seen
+
+    def _corners_when_flipped(self, gray: np.ndarray) -> int:
+        """How many of this mat's corner markers read in the mirror image of `gray`."""
+        reader = self.aruco or self._mirror_reader
+        if reader is None:
+            reader = self._mirror_reader = ArucoReader()
+        ids = {int(c.marker_id) for c in self.layout.corners}
+        return len({m for m, _ in reader.read(np.ascontiguousarray(cv2.flip(gray, 1)))
+                    if m in ids})
+
+    def _check_mirror(self, gray: np.ndarray, corners_seen: int) -> bool:
+        """Auto mode: corner markers do not read in a mirrored picture (ArUco codes are not
+        mirror-symmetric), so when the mat is missing, look at the mirror image now and then;
+        if two or more of its corners read there, the picture is mirrored (a mirror clip)."""
+        if self.mirror_mode is not None or corners_seen >= MIN_CORNERS:
+            self._no_mat_frames = 0
+            return False
+        self._no_mat_frames += 1
+        lost_long = self.geometry is None or self._no_mat_frames >= 3 * 30
+        every = 1 if self._no_mat_frames <= MIRROR_EAGER_FRAMES else MIRROR_TRY_EVERY
+        if not lost_long or (self._no_mat_frames - 1) % every:
+            return False
+        if self._corners_when_flipped(gray) >= MIN_CORNERS:
+            self.mirrored = not self.mirrored
+            self._restart()
+            return True
+        return False
+
+    def _restart(self) -> None:
+        """Forget everything tied to the picture's pixels (after it was turned)."""
+        self.geometry = None
+        self._prev_small = None
+        self._background = None
+        self._known_quads.clear()
+        self._patches.clear()
+        self._aruco_dets = []
+        self._dirty = np.zeros((1, 1), bool)
+        self._last_full = -(10**9)
+        self._no_mat_frames = 0
+        self.fusion.reset()
+        self._pip_readings = []
 
     def _sighting(self, det: Detection) -> Sighting | None:
         assert self.geometry is not None
@@ -354,41 +638,137 @@ class Pipeline:
         if det.kind == "back" and isinstance(det.payload, BackPayload):
             return Sighting(back_uid(det.payload.serial), "card", place.x_mm, place.y_mm, zone,
                             place.angle_deg, place.tapped, False, None, det.confidence)
-        if det.aruco is not None and det.aruco.kind == "die" and det.aruco.die is not None:
-            return Sighting(det.aruco.die, "die", place.x_mm, place.y_mm, zone, place.angle_deg,
-                            False, True, det.aruco.value, det.confidence)
         if det.aruco is not None and det.aruco.kind == "token" and det.aruco.token is not None:
             return Sighting(det.aruco.token, "token", place.x_mm, place.y_mm, zone,
                             place.angle_deg, False, True, None, det.confidence)
         return None
 
+    def _zone_id(self, x_mm: float, y_mm: float) -> str | None:
+        zone = self.layout.zone_at(x_mm, y_mm)
+        return zone if zone is None or isinstance(zone, str) else str(getattr(zone, "id", zone))
+
+    def _dice(self, dets: Sequence[Detection], image_size: tuple[int, int]
+              ) -> tuple[list[tuple[Sighting, Detection]], list[str]]:
+        """Sightings of the dice's top faces; texts of die faces no die of this game has."""
+        assert self.geometry is not None
+        size = (float(self.layout.width_mm), float(self.layout.height_mm))
+        tops, dropped = self.top_faces.judge(dets, self.geometry, image_size, size)
+        out = []
+        for top in tops:
+            out.append((Sighting(top.die, "die", top.x_mm, top.y_mm,
+                                 self._zone_id(top.x_mm, top.y_mm), top.angle_deg, False, True,
+                                 top.value, top.confidence), top.detection))
+        strangers = [v.detection.text for v in dropped if v.reason == "not-in-game"]
+        return out, strangers
+
+    def _check_camera(self, image: np.ndarray, dets: Sequence[Detection]) -> None:
+        """The page's camera check (what `companion calibrate` says), now and then: the
+        pipeline's own frame and detections, so it costs a few milliseconds every few
+        seconds. Its advice joins the health messages while something is wrong."""
+        from companion.vision.calibration import CalibrationError, calibrate_frame
+
+        kind: Any = "bigcell" if (self._big_cell_keys or not self._card_keys) else "microqr"
+        try:
+            report = calibrate_frame(image, self.layout, float(self.layout.sticker_mm),
+                                     self.camera, detections=list(dets), stickers=kind,
+                                     mirror=self.mirrored)
+        except (CalibrationError, AttributeError):
+            return  # a layout without zones (a test mat) or a moment without corners
+        self.camera_check = report.to_dict()
+        self._check_advice = tuple(a for a in report.advice if not report.ok
+                                   and not a.startswith("Only "))
+
+    def _messages(self, verdict: InputVerdict, mat_fit: MatFit, corners: int,
+                  orientation: str) -> tuple[str, ...]:
+        out = []
+        if verdict.message:
+            out.append(verdict.message)
+        if verdict.usable:
+            if mat_fit == "none":
+                ids = ", ".join(str(c.marker_id) for c in self.layout.corners)
+                if corners == 1:
+                    out.append("Only one corner marker of the mat reads: the mat is located from "
+                               "two or more. Uncover the corners or show more of the mat.")
+                else:
+                    out.append("The mat is not in view: none of its corner markers reads (ids "
+                               f"{ids}). Point the camera at the whole mat; nothing is recorded "
+                               "until it is found.")
+            elif mat_fit == "held":
+                out.append(f"Only {corners} of the mat's 4 corner markers in view: the mat is "
+                           "held where it was last seen. Uncover the corners.")
+        if self.mirrored and self.mirror_mode is None:
+            out.append("The picture is mirrored (a mirror clip?): it is turned back before "
+                       "reading. Start with --mirror to skip this check.")
+        if orientation == "upside-down":
+            out.append("The picture is upside down (player 2's side at the bottom): it reads "
+                       "as well; turn the camera for an upright view.")
+        if verdict.usable and mat_fit != "none":
+            out.extend(self._check_advice)
+        return tuple(out)
+
     # ----- the frame ------------------------------------------------------------------------
 
     def process(self, frame: Frame) -> PipelineUpdate:
         started = time.perf_counter()
+        update = self._process(frame, started)
+        if self._turned:  # the picture was found mirrored: read this frame again, turned back
+            self._turned = False
+            update = self._process(frame, started)
+        return update
+
+    def _process(self, frame: Frame, started: float) -> PipelineUpdate:
         image = frame.image
+        if self.mirrored:
+            image = cv2.flip(image, 1)
+        small = self._small(image)
+        verdict = self.frame_check.check(small, frame.time_s)
+        if not verdict.usable:
+            return self._update(started, None, verdict, [], [], False, 0.0, False, image)
         gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        motion, hand = self._cues(image, frame.time_s)
+        motion, hand = self._cues(small, frame.time_s)
         dets, ran = self._detect(gray, frame.time_s)
-        self._calibrate(dets)
+        self._corners_seen = self._calibrate(dets)
+        if self._check_mirror(gray, self._corners_seen):
+            self._turned = True
         sightings: list[Sighting] = []
         unknown: list[str] = []
-        if self.geometry is not None:
-            for det in dets:
-                if det.kind == "unknown":
-                    unknown.append(det.text)
-                    continue
-                sight = self._sighting(det)
-                if sight is None and det.kind == "front":
-                    unknown.append(det.text)  # another game's card, or not in the cardset
-                if sight is not None:
-                    sightings.append(sight)
-                    if sight.kind == "card":
-                        self._card_keys.add(sight.key)
-                    if sight.kind == "card" or ran:  # cached ArUco readings are not news
-                        self._known_quads[sight.key] = det.corners
-                        self._patches[sight.key] = place_patch(gray, det.corners)
         hand_flag = float(np.count_nonzero(hand)) / max(hand.size, 1) >= HAND_MIN_SHARE
+        if self.geometry is None:
+            return self._update(started, None, verdict, dets, [], ran, motion, hand_flag, image)
+        height, width = gray.shape[:2]
+        placed: list[tuple[Sighting, Detection | None]] = []
+        if self.dice_mode == "pips":
+            if ran and image.ndim == 3:
+                self._pip_sightings = self._read_pips(image, frame.time_s)
+            placed.extend(self._pip_sightings)
+        else:
+            dice, strangers = self._dice(dets, (width, height))
+            unknown.extend(strangers)
+            placed.extend(dice)
+        for det in dets:
+            if det.kind == "unknown":
+                unknown.append(det.text)
+                continue
+            if det.aruco is not None and det.aruco.kind == "die":
+                continue
+            sight = self._sighting(det)
+            if sight is None and det.kind == "front":
+                unknown.append(det.text)  # another game's card, or not in the cardset
+            if sight is not None:
+                placed.append((sight, det))
+        for sight, source in placed:
+            sightings.append(sight)
+            if source is None:
+                continue
+            if sight.kind == "card":
+                self._card_keys.add(sight.key)
+                if source.decoder == "bigcell":
+                    self._big_cell_keys.add(sight.key)
+                else:
+                    self._big_cell_keys.discard(sight.key)
+            if sight.kind == "card" or ran:  # cached ArUco readings are not news
+                self._known_quads[sight.key] = source.corners
+                self._patches[sight.key] = place_patch(gray, source.corners)
         unchanged = self._unchanged(gray, {s.key for s in sightings})
         obs = FrameObservation(frame.time_s, sightings, motion, hand_flag,
                                self._occlusion(hand), unknown, unchanged)
@@ -397,24 +777,50 @@ class Pipeline:
         self._known_quads = {k: q for k, q in self._known_quads.items() if k in present}
         self._patches = {k: p for k, p in self._patches.items() if k in present}
         self._card_keys &= present
+        self._big_cell_keys &= present
+        if frame.time_s - self._last_check_s >= CHECK_EVERY_S and not hand_flag:
+            self._check_camera(image, dets)
+            self._last_check_s = frame.time_s
+        return self._update(started, snapshot, verdict, dets, sightings, ran, motion, hand_flag,
+                            image)
+
+    def _update(self, started: float, snapshot: TableSnapshot | None, verdict: InputVerdict,
+                dets: Sequence[Detection], sightings: Sequence[Sighting], ran: bool,
+                motion: float, hand: bool, image: np.ndarray) -> PipelineUpdate:
         self._frame_no += 1
         elapsed = time.perf_counter() - started
         self._fps = 1 / elapsed if self._fps == 0 else 0.9 * self._fps + 0.1 / max(elapsed, 1e-6)
+        recording = verdict.usable and self.geometry is not None
+        mat_fit: MatFit = "none" if self.geometry is None else (
+            "ok" if self._corners_seen >= MIN_CORNERS else "held")
+        orientation = self.geometry.orientation() if self.geometry is not None else "upright"
         stats = PipelineStats(
             fps=round(self._fps, 1), frame_ms=round(elapsed * 1000, 2), markers_seen=len(dets),
             cards_seen=sum(1 for s in sightings if s.kind == "card"),
-            calibration_ok=self.geometry is not None, hand=hand_flag, motion=round(motion, 4),
-            aruco_run=ran,
+            calibration_ok=self.geometry is not None, hand=hand, motion=round(motion, 4),
+            aruco_run=ran, mat_fit=mat_fit, corners_seen=self._corners_seen,
+            input=verdict.state, mirrored=self.mirrored, orientation=orientation,
+            recording=recording,
+            messages=self._messages(verdict, mat_fit, self._corners_seen, orientation),
+            camera_ok=None if self.camera_check is None else bool(self.camera_check["ok"]),
         )
-        return PipelineUpdate(snapshot, stats, tuple(dets), tuple(sightings))
+        return PipelineUpdate(snapshot, stats, tuple(dets), tuple(sightings), image)
 
 
 def build_pipeline(layout: Any, game: str, cards: CardNumbers | None, backend: str = "zxing",
-                   tracker: Tracker | None = None) -> Pipeline:
-    """The default pipeline for a game: zxing stickers, scheduled ArUco, default tracker."""
+                   tracker: Tracker | None = None, mirror: bool | None = None,
+                   dice: Collection[str] | None = None,
+                   dice_mode: DiceMode = DEFAULT_DICE_MODE) -> Pipeline:
+    """The default pipeline for a game: zxing stickers, scheduled ArUco, default tracker, only
+    the dice the game uses (`dice` overrides, e.g. with counter dice) read from their face
+    stickers or their pips (`dice_mode`), the mirror found from the corner markers unless
+    `mirror` says."""
+    from companion.games import game_dice
     from companion.vision.tracker import TrackerSettings
 
     settings = TrackerSettings(card_w_mm=layout.card_w_mm, card_h_mm=layout.card_h_mm,
                                sticker_mm=layout.sticker_mm)
     return Pipeline(layout, Detector(backend, aruco=False), tracker or Tracker(game, settings),
-                    cards=cards, aruco=ArucoReader(DICE_ARUCO))
+                    cards=cards, aruco=ArucoReader(DICE_ARUCO),
+                    dice=game_dice(game) if dice is None else dice, mirror=mirror,
+                    dice_mode=dice_mode)

@@ -12,7 +12,7 @@ import logging
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal, Protocol, runtime_checkable
 
@@ -214,6 +214,31 @@ def open_source(spec: str | int) -> FrameSource:
     raise SourceError(
         f"frame source {spec!r} is not a camera index, a stream URL, a folder or a video file"
     )
+
+
+class MirroredSource:
+    """Turns every frame of `source` back from a mirror image (a laptop's mirror clip).
+
+    Frames keep their type and fields (`dataclasses.replace`), so a simulator's frames with
+    truth attached stay usable.
+    """
+
+    def __init__(self, source: FrameSource) -> None:
+        self.source = source
+
+    def read(self) -> Frame | None:
+        frame = self.source.read()
+        if frame is None:
+            return None
+        return replace(frame, image=np.ascontiguousarray(cv2.flip(frame.image, 1)))
+
+    def close(self) -> None:
+        self.source.close()
+
+    def __getattr__(self, name: str) -> object:  # state, last_error of a ReconnectingSource
+        if name == "source":
+            raise AttributeError(name)
+        return getattr(self.source, name)
 
 
 State = Literal["connected", "retrying", "closed"]

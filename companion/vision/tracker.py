@@ -8,6 +8,11 @@ mid-air. The tracker therefore
   its place looking exactly as when it was last read (the decoder merely missed it) hold it;
   another card on its sticker counts as gone (piles show only their top card),
 - takes a die's value as the majority of its recent reads (since the table last moved),
+- counts a die's rolls: hidden (under a hand, or unseen while the table moves) for a few frames
+  and then seen again moved or turned, it was picked up and thrown, even if it shows the same
+  value as before (`SeenDie.rolls`); carried into another zone showing the same face (burned,
+  laid on a card) it was moved, not thrown; a hand passing over a die that is not touched
+  leaves it where it lay and is no roll,
 - emits a `TableSnapshot` only when the table has settled: no motion and no hand for
   `settle_s` seconds, nothing pending, and only when it differs from the last one emitted.
 """
@@ -20,6 +25,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+import numpy as np
+
 from companion.snapshot import SeenCard, SeenDie, SeenToken, TableSnapshot
 
 ItemKind = Literal["card", "die", "token"]
@@ -27,6 +34,12 @@ MOTION_THRESHOLD = 0.003  # share of the view that changed between frames
 MOVE_MM = 12.0
 SIDE_OVERLAP_MIN_MM = 6.0  # a card beside another in its zone lies on it when they overlap this
 SIDE_SHIFT_MIN_MM = 5.0  # ... and it is shifted along the lower card's length at least this much
+ROLL_HIDDEN_FRAMES = 2  # a die unseen this many frames under a hand or motion may have been lifted
+ROLL_MOVE_MM = 15.0  # ... and lies this far from where it was (a die nudged aside is not
+# thrown; a thrown die lands anywhere in its area), or
+ROLL_TURN_DEG = 12.0  # ... is turned this much: it was rolled
+ROLL_CHECK_SIGHTINGS = 5  # sightings after a die is back before its pose is compared
+ROLL_MEMORY_S = 30.0  # a die gone from view and back within this keeps its rolls (and may add one)
 
 
 def _never_occluded(x_mm: float, y_mm: float) -> bool:
@@ -78,6 +91,13 @@ class _Item:
     confidence: float = 0.0
     since: int = 0  # order in which items were confirmed (later = on top)
     values: deque[tuple[float, int]] = field(default_factory=lambda: deque(maxlen=90))
+    hidden: int = 0  # frames in a row unseen under a hand or while the table moved
+    rolls: int = 0
+    lifted: tuple[float, float, float, str | None, int | None] | None = None  # x, y, angle,
+    # zone and value when it was hidden
+    moved_from: int | None = None  # its value before it was carried to another zone
+    roll_check: tuple[float, float, float, int] | None = None  # pose when lifted, sightings
+    angles: deque[float] = field(default_factory=lambda: deque(maxlen=9))
 
 
 @dataclass(frozen=True)
@@ -108,6 +128,8 @@ class Tracker:
         self._seq = 0
         self._checked_signature: tuple[Any, ...] | None = None
         self._unknown: tuple[str, ...] = ()
+        self._gone: dict[str, tuple[float, float, float, float, int, str | None,
+                                    int | None]] = {}
         self.time_s = 0.0
 
     # ----- per frame ------------------------------------------------------------------------
@@ -143,6 +165,17 @@ class Tracker:
             item = _Item(key, sight.kind, sight.x_mm, sight.y_mm, sight.zone, sight.angle_deg,
                          sight.tapped, sight.face_up)
             self._items[key] = item
+            gone = self._gone.pop(key, None)
+            if gone is not None and time_s - gone[3] <= ROLL_MEMORY_S:
+                # a die that went out of sight (a hand not seen as one) and is back
+                item.rolls = gone[4]
+                item.lifted = (gone[0], gone[1], gone[2], gone[5], gone[6])
+        if item.lifted is not None:
+            item.angles.clear()
+            self._maybe_rolled(item, sight, time_s)
+        elif item.roll_check is not None:
+            self._check_roll(item, sight, time_s)
+        item.hidden = 0
         moved = math.hypot(sight.x_mm - item.x_mm, sight.y_mm - item.y_mm) > MOVE_MM
         if item.present and (moved or sight.zone != item.zone or sight.tapped != item.tapped
                              or sight.face_up != item.face_up):
@@ -174,7 +207,15 @@ class Tracker:
             if item.hits <= 0:
                 del self._items[item.key]
             return
-        if not quiet or obs.occluded(item.x_mm, item.y_mm) or item.key in obs.unchanged:
+        covered = not quiet or obs.occluded(item.x_mm, item.y_mm)
+        if covered and item.kind == "die":
+            item.hidden += 1
+            if item.hidden >= ROLL_HIDDEN_FRAMES and item.lifted is None:
+                item.rolls = self._rolls_of(item)
+                item.moved_from = None
+                item.lifted = (item.x_mm, item.y_mm, item.angle_deg, item.zone,
+                               self._die_value(item))
+        if covered or item.key in obs.unchanged:
             return  # held: a hand or motion may hide it, or only the decoder missed it
         if not self._covered_by_card(item, seen) and self._under_small_item(item):
             return  # held: a die or token lies on its sticker
@@ -183,6 +224,49 @@ class Tracker:
         if item.misses >= self.settings.vanish_frames:
             del self._items[item.key]
             self._last_change = obs.time_s
+            if item.kind == "die":
+                self._gone[item.key] = (item.x_mm, item.y_mm, item.angle_deg, obs.time_s,
+                                        self._rolls_of(item), item.zone,
+                                        self._die_value(item))
+
+    def _maybe_rolled(self, item: _Item, sight: Sighting, time_s: float) -> None:
+        """A die seen again after it was hidden: rolled if it lies moved or turned. (Not its
+        value alone: a thrown die never lands exactly where it lay, while a misread value
+        would count a roll that never happened.)"""
+        assert item.lifted is not None
+        x, y, angle, zone, value = item.lifted
+        item.lifted = None
+        if sight.zone != zone:
+            # carried to another zone: thrown if it shows another face once its value has
+            # settled, moved if the same (burned, laid on a card); decided in `_rolls_of`
+            item.moved_from = value
+            item.values.clear()
+            self._last_change = time_s
+            return
+        # in the same zone: judged on its settled pose, a few sightings on (a first sighting
+        # beside a hand can be a partly covered face read a few millimetres off)
+        item.roll_check = (x, y, angle, 0)
+
+    def _check_roll(self, item: _Item, sight: Sighting, time_s: float) -> None:
+        assert item.roll_check is not None
+        x, y, angle, seen = item.roll_check
+        item.angles.append(sight.angle_deg)
+        if seen + 1 < ROLL_CHECK_SIGHTINGS:
+            item.roll_check = (x, y, angle, seen + 1)
+            return
+        item.roll_check = None
+        turned = abs((float(np.median(item.angles)) - angle + 45.0) % 90.0 - 45.0)
+        if math.hypot(item.x_mm - x, item.y_mm - y) >= ROLL_MOVE_MM or turned >= ROLL_TURN_DEG:
+            item.rolls += 1
+            self._last_change = time_s
+
+    def _rolls_of(self, item: _Item) -> int:
+        """Rolls so far, counting a die carried to another zone as thrown only when it
+        settled there on another face."""
+        if item.moved_from is None:
+            return item.rolls
+        value = self._die_value(item)
+        return item.rolls + int(value is not None and value != item.moved_from)
 
     def _covered_by_card(self, item: _Item, seen: dict[str, Sighting]) -> bool:
         """Another card seen now where this card's sticker is: it lies on top (a pile)."""
@@ -208,7 +292,7 @@ class Tracker:
     def pending(self) -> bool:
         """Something is half-way: a candidate not yet confirmed, or a present item going."""
         return any((not i.present and i.hits > 0) or (i.present and i.misses > 0)
-                   for i in self._items.values())
+                   or i.roll_check is not None for i in self._items.values())
 
     def settled(self, time_s: float | None = None) -> bool:
         now = self.time_s if time_s is None else time_s
@@ -221,7 +305,7 @@ class Tracker:
         """Cheap fingerprint of the confirmed table: unchanged means no new snapshot is due."""
         return tuple(sorted(
             (i.key, i.zone, i.face_up, i.tapped, round(i.x_mm / 5), round(i.y_mm / 5),
-             self._die_value(i) if i.kind == "die" else 0)
+             self._die_value(i) if i.kind == "die" else 0, self._rolls_of(i))
             for i in self._items.values() if i.present
         ))
 
@@ -236,7 +320,8 @@ class Tracker:
             return None
         self._checked_signature = signature
         snap = self.current()
-        if self._emitted is not None and snap.same_table(self._emitted):
+        if (self._emitted is not None and snap.same_table(self._emitted)
+                and _rolls(snap) == _rolls(self._emitted)):
             return None
         self._seq += 1
         snap = snap.with_seq(self._seq, time_s)
@@ -330,7 +415,7 @@ class Tracker:
                 dice.append(SeenDie(
                     die=d.key, value=self._die_value(d) or 0, zone=zone, on=on,
                     x_mm=round(d.x_mm, 1), y_mm=round(d.y_mm, 1),
-                    confidence=round(min(1.0, d.confidence), 3)))
+                    confidence=round(min(1.0, d.confidence), 3), rolls=self._rolls_of(d)))
         tokens = []
         for t in present:
             if t.kind == "token":
@@ -341,3 +426,7 @@ class Tracker:
         return TableSnapshot(game=self.game, seq=self._seq, time_s=self.time_s,
                              cards=tuple(seen_cards), dice=tuple(dice), tokens=tuple(tokens),
                              unknown_markers=self._unknown)
+
+
+def _rolls(snapshot: TableSnapshot) -> dict[str, int]:
+    return {d.die: d.rolls for d in snapshot.dice}

@@ -73,7 +73,7 @@ def test_sticker_sheets_decode_to_the_intended_cards(tmp_path: Path, detector: D
     backs, found = decoded_on_page(job, pdf, 2, 72, detector)
     assert_same_markers(backs, found, 72, {"back"})
     serials = sorted(p.serial for d in found if isinstance(p := decode(d.text), BackPayload))
-    assert serials == list(range(500001, 500021))
+    assert serials == list(range(25001, 25021))  # default: game code x 5000 + 1
 
 
 def test_dice_sheet_decodes_to_every_face(tmp_path: Path, detector: Detector) -> None:

@@ -67,15 +67,26 @@ def test_grid_cells_stay_inside_the_area(w: float, h: float, gap: float) -> None
     assert x1 + w <= area[0] + area[2] + 1e-9 and y1 + h <= area[1] + area[3] + 1e-9
 
 
-def test_sticker_symbol_is_the_measured_size_inside_its_quiet_zone() -> None:
-    (spec,) = front_specs("creature-crush", [PrintedCard("CC-001", "Testling", 1, 2)])
+@pytest.mark.parametrize(("symbology", "modules"), [("bigcell", 16), ("microqr", 13)])
+def test_sticker_symbol_is_the_measured_size_inside_its_quiet_zone(symbology: str,
+                                                                   modules: int) -> None:
+    (spec,) = front_specs("creature-crush", [PrintedCard("CC-001", "Testling", 1, 2)],
+                          symbology)  # type: ignore[arg-type]
     box, marker, label = sticker_cell(spec, 0.0, 0.0)
-    assert marker.modules.shape[0] == MICRO_QR_M2_MODULES
+    assert marker.modules.shape[0] == modules
     assert abs(marker.side_mm - STICKER_MM) < 1e-9  # symbol side, as layouts and simulator mean it
     quiet = STICKER_QUIET_MODULES * marker.module_mm
     assert abs(marker.x_mm - quiet) < 1e-9 and abs(marker.side_mm + 2 * quiet - box.w_mm) < 1e-9
-    assert isinstance(box, Box) and box.w_mm == STICKER_OUTER_MM
+    assert isinstance(box, Box) and box.w_mm <= STICKER_OUTER_MM + 1e-9
     assert isinstance(label, Text) and "CC-001 #2 Testling" in label.text
+
+
+def test_payloads_beyond_the_big_cell_code_print_as_micro_qr() -> None:
+    big, beyond = front_specs("fire-emblem-cipher", [
+        PrintedCard("B01-001", "Marth", 1, 9),  # a ninth copy: over the code's 8
+        PrintedCard("B01-001", "Marth", 1, 2)])[::-1]
+    assert sticker_cell(big, 0, 0)[1].modules.shape[0] == 16
+    assert sticker_cell(beyond, 0, 0)[1].modules.shape[0] == MICRO_QR_M2_MODULES
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))

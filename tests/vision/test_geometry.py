@@ -114,12 +114,25 @@ def test_round_trip_within_half_a_millimetre(tilt: float, yaw: float, dist: floa
     assert np.abs(geometry.to_image(mat_pts) - project(h, mat_pts)).max() < 1.5
 
 
-def test_one_marker_is_enough_for_a_fit() -> None:
+def test_one_marker_is_never_enough_for_a_fit() -> None:
+    """One 40 mm marker extrapolated across a 600 mm mat misplaces cards (issue 10)."""
     h = camera_homography(15)
-    geometry = MatGeometry.fit(corner_detections(h, ids=(232,)), LAYOUT)
-    assert geometry.markers_used == 1
+    with pytest.raises(GeometryError, match="only one"):
+        MatGeometry.fit(corner_detections(h, ids=(232,)), LAYOUT)
+    geometry = MatGeometry.fit(corner_detections(h, ids=(232, 234)), LAYOUT)
+    assert geometry.markers_used == 2
     pts = np.array([[100.0, 100.0], [500.0, 300.0]])
     assert np.abs(geometry.to_mat(project(h, pts)) - pts).max() < 0.5
+
+
+def test_a_single_corner_never_moves_the_fit_even_when_it_disagrees() -> None:
+    geometry = MatGeometry.fit(corner_detections(camera_homography(10)), LAYOUT)
+    before = geometry.homography.copy()
+    bumped = camera_homography(14, yaw_deg=3, dist_mm=720)
+    lone = corner_detections(bumped, ids=(233,))
+    assert geometry.disagreement_mm(lone) > 5
+    assert geometry.update(lone) is False
+    assert np.array_equal(geometry.homography, before)
 
 
 def test_no_corner_marker_is_an_error() -> None:
@@ -150,9 +163,9 @@ def test_bumped_camera_refits() -> None:
     assert geometry.update(visible) is False  # settled
 
 
-def test_more_corners_in_view_improve_a_one_marker_fit() -> None:
+def test_more_corners_in_view_improve_a_two_marker_fit() -> None:
     h = camera_homography(20)
-    geometry = MatGeometry.fit(corner_detections(h, ids=(232,), noise_px=0.4), LAYOUT)
+    geometry = MatGeometry.fit(corner_detections(h, ids=(232, 233), noise_px=0.4), LAYOUT)
     assert geometry.update(corner_detections(h, noise_px=0.4, seed=1)) is True
     assert geometry.markers_used == 4
 
@@ -206,3 +219,74 @@ def test_camera_profile_files(tmp_path: Path) -> None:
     bad.write_text("hfov_deg: 60\nresolution: 1080p\n")
     with pytest.raises(DataFileError, match="resolution"):
         load_camera_profile(bad)
+
+
+def camera_matrix(tilt_deg: float, yaw_deg: float, dist_mm: float,
+                  size: tuple[int, int] = (1920, 1080)) -> np.ndarray:
+    """The full 3x4 projection of `camera_homography` (mat z points into the table)."""
+    h = camera_homography(tilt_deg, yaw_deg, dist_mm, size)
+    w = size[0]
+    f = CAMERA.focal_px(w)
+    k = np.array([[f, 0, w / 2], [0, f, size[1] / 2], [0, 0, 1]])
+    r12t = np.linalg.inv(k) @ h
+    r3 = np.cross(r12t[:, 0], r12t[:, 1])
+    return k @ np.column_stack([r12t[:, 0], r12t[:, 1], r3, r12t[:, 2]])
+
+
+@settings(max_examples=20, deadline=None)
+@given(tilt=st.floats(15, 55), yaw=st.floats(-30, 30), dist=st.floats(450, 900),
+       seed=st.integers(0, 1000))
+def test_focal_length_and_plane_above_the_mat_from_the_corners_alone(
+        tilt: float, yaw: float, dist: float, seed: int) -> None:
+    """A point 16 mm above the mat (a die's top face) maps back to within 1 mm of its place,
+    with no camera profile given: the focal length comes from the homography."""
+    h = camera_homography(tilt, yaw, dist)
+    geometry = MatGeometry.fit(corner_detections(h, noise_px=0.3, seed=seed), LAYOUT)
+    pose = geometry.pose((1920, 1080))
+    assert pose.focal_estimated
+    assert pose.focal_px == pytest.approx(CAMERA.focal_px(1920), rel=0.03)
+    assert pose.tilt_deg == pytest.approx(tilt, abs=1.0)
+    rng = np.random.default_rng(seed)
+    pts = rng.uniform([50, 50], [550, 350], (20, 2))
+    p = camera_matrix(tilt, yaw, dist)
+    lifted = np.column_stack([pts, np.full(20, -16.0), np.ones(20)]) @ p.T  # z into the table
+    image = lifted[:, :2] / lifted[:, 2:]
+    on_plane = project(geometry.plane_homography(16.0, (1920, 1080)), image)
+    assert np.abs(on_plane - pts).max() < 1.0
+    flat = geometry.to_mat(image)  # the same pixels read on the mat are off by the parallax
+    assert np.abs(flat - pts).max() > 3.0
+
+
+def test_a_camera_straight_down_keeps_the_profile_focal_length() -> None:
+    geometry = MatGeometry.fit(corner_detections(camera_homography(2, 0, 650)), LAYOUT)
+    pose = geometry.pose((1920, 1080))
+    assert not pose.focal_estimated
+    assert pose.centre_mm[2] == pytest.approx(650, rel=0.05)
+
+
+def test_orientation_of_the_picture() -> None:
+    h = camera_homography(10)
+    assert MatGeometry.fit(corner_detections(h), LAYOUT).orientation() == "upright"
+    turn = np.array([[-1.0, 0, 1920], [0, -1.0, 1080], [0, 0, 1]])  # the picture turned 180
+    upside = MatGeometry.fit(corner_detections(turn @ h), LAYOUT)
+    assert upside.orientation() == "upside-down"
+
+
+def test_a_misread_corner_never_bends_the_mat() -> None:
+    """A corner marker read twice (one of them a misread) says nothing; markers that
+    contradict each other (a corner read as another corner's id) give no fit at all."""
+    h = camera_homography(15)
+    good = corner_detections(h)
+    twin = Detection("aruco", "aruco:233", good[0].corners + 300.0, 1.0, "aruco",
+                     marker_id=233)
+    geometry = MatGeometry.fit([*good, twin], LAYOUT)
+    assert geometry.markers_used == 3  # 233 left out, the other three fit
+    pts = np.array([[100.0, 100.0], [500.0, 300.0]])
+    assert np.abs(geometry.to_mat(project(h, pts)) - pts).max() < 0.5
+    swapped = [Detection("aruco", "aruco:235", d.corners, 1.0, "aruco", marker_id=235)
+               if d.marker_id == 232 else d for d in good if d.marker_id != 235]
+    with pytest.raises(GeometryError, match="disagree"):
+        MatGeometry.fit(swapped, LAYOUT)
+    before = geometry.homography.copy()
+    assert geometry.update(swapped) is False
+    assert np.array_equal(geometry.homography, before)

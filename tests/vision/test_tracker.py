@@ -184,3 +184,91 @@ def test_flaky_reads_and_hands_give_exactly_the_tables_that_were(seed: int, reca
     emitted = [frozenset(x.uid for x in s.cards) for s in c.emitted]
     distinct = [t for i, t in enumerate(truths) if i == 0 or t != truths[i - 1]]
     assert emitted == distinct
+
+
+def rolled_die(name: str, value: int, x: float, y: float, angle: float) -> Sighting:
+    return Sighting(name, "die", x, y, "p1.dice", angle_deg=angle, value=value)
+
+
+def test_a_die_thrown_again_to_the_same_value_counts_a_roll() -> None:
+    """Contract with the rules: `SeenDie.rolls` goes up each time a die was lifted and settled
+    again, so a re-roll that shows the same value is still seen."""
+    c = Clock(Tracker("creature-crush"))
+    for _ in range(10):
+        c.frame([rolled_die("p1.w1", 4, 300, 300, 10)])
+    first = c.emitted[-1].die("p1.w1")
+    assert first is not None and first.rolls == 0
+    for _ in range(6):  # picked up: hidden under the hand
+        c.frame([], hand=True, motion=0.05, occluded=lambda x, y: True)
+    for _ in range(10):  # thrown: lands elsewhere, again a 4
+        c.frame([rolled_die("p1.w1", 4, 318, 290, 37)])
+    again = c.emitted[-1].die("p1.w1")
+    assert again is not None and again.value == 4 and again.rolls == 1
+    assert len(c.emitted) == 2
+    assert '"rolls": 1' in c.emitted[-1].to_json()
+
+
+def test_a_hand_passing_over_a_die_is_no_roll() -> None:
+    c = Clock(Tracker("creature-crush"))
+    for _ in range(10):
+        c.frame([rolled_die("p1.w1", 4, 300, 300, 10)])
+    for _ in range(6):
+        c.frame([], hand=True, motion=0.05, occluded=lambda x, y: True)
+    for k in range(10):  # the same place and turn, up to the reading's jitter
+        c.frame([rolled_die("p1.w1", 4, 300.8 - 0.2 * k, 299.5, 10 + (k % 3))])
+    d = c.tracker.current().die("p1.w1")
+    assert d is not None and d.rolls == 0
+    assert len(c.emitted) == 1
+
+
+def test_a_die_misread_for_a_moment_is_no_roll() -> None:
+    c = Clock(Tracker("creature-crush"))
+    for _ in range(10):
+        c.frame([rolled_die("p1.w1", 4, 300, 300, 10)])
+    for _ in range(3):
+        c.frame([], motion=0.05)
+    for _ in range(10):
+        c.frame([rolled_die("p1.w1", 4, 300.5, 300, 11)])
+    d = c.tracker.current().die("p1.w1")
+    assert d is not None and d.rolls == 0
+
+
+def test_a_die_gone_from_view_and_thrown_back_keeps_counting_rolls() -> None:
+    """A hand the camera did not see as one: the die vanished for a moment and is back
+    elsewhere; back in its old place it is no roll."""
+    c = Clock(Tracker("creature-crush"))
+    for _ in range(10):
+        c.frame([rolled_die("p1.w1", 2, 300, 300, 10)])
+    for _ in range(8):
+        c.frame([])  # quiet and unseen: it vanishes
+    assert c.tracker.current().die("p1.w1") is None
+    for _ in range(10):
+        c.frame([rolled_die("p1.w1", 5, 330, 310, 50)])
+    d = c.tracker.current().die("p1.w1")
+    assert d is not None and (d.value, d.rolls) == (5, 1)
+    for _ in range(8):
+        c.frame([])
+    for _ in range(10):
+        c.frame([rolled_die("p1.w1", 5, 330.5, 310, 50)])
+    d = c.tracker.current().die("p1.w1")
+    assert d is not None and d.rolls == 1
+
+
+def test_a_die_carried_to_another_zone_showing_its_face_is_moved_not_rolled() -> None:
+    """As the table scripts count it: `burn` moves a die, `dice` throws it."""
+    c = Clock(Tracker("creature-crush"))
+    for _ in range(10):
+        c.frame([rolled_die("p1.w1", 5, 300, 300, 10)])
+    for _ in range(6):
+        c.frame([], hand=True, motion=0.05, occluded=lambda x, y: True)
+    burned = Sighting("p1.w1", "die", 320, 380, "p1.burned", angle_deg=31, value=5)
+    for _ in range(10):
+        c.frame([burned])
+    d = c.tracker.current().die("p1.w1")
+    assert d is not None and (d.zone, d.rolls) == ("p1.burned", 0)
+    for _ in range(6):
+        c.frame([], hand=True, motion=0.05, occluded=lambda x, y: True)
+    for _ in range(10):  # back into the dice area, thrown: another face
+        c.frame([rolled_die("p1.w1", 2, 290, 310, 66)])
+    d = c.tracker.current().die("p1.w1")
+    assert d is not None and (d.zone, d.rolls) == ("p1.dice", 1)

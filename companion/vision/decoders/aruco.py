@@ -25,6 +25,9 @@ class ArucoOptions:
     thresh_win_min: int = 7
     thresh_win_max: int = 7
     thresh_win_step: int = 10
+    min_marker_distance_rate: float = 0.125  # OpenCV's: lower, it loses corner markers framed
+    # by the mat's white square (measured); a big-cell symbol lost to its sticker's outline is
+    # found inside that outline instead (companion.vision.decoders.bigcell)
 
 
 def _parameters(options: ArucoOptions) -> cv2.aruco.DetectorParameters:
@@ -33,6 +36,7 @@ def _parameters(options: ArucoOptions) -> cv2.aruco.DetectorParameters:
     params.adaptiveThreshWinSizeMax = options.thresh_win_max
     params.adaptiveThreshWinSizeStep = options.thresh_win_step
     params.minMarkerPerimeterRate = options.min_perimeter_rate
+    params.minMarkerDistanceRate = options.min_marker_distance_rate
     params.cornerRefinementMethod = (
         cv2.aruco.CORNER_REFINE_SUBPIX if options.refine_subpix else cv2.aruco.CORNER_REFINE_NONE
     )
@@ -50,15 +54,33 @@ class ArucoReader:
         self, gray: np.ndarray, exclude: Sequence[np.ndarray] = ()
     ) -> list[tuple[int, np.ndarray]]:
         """ArUco ids and corners; `exclude` quads (4x2 px, e.g. decoded stickers) are ignored."""
+        return self.read_all(gray, exclude)[0]
+
+    def read_all(
+        self, gray: np.ndarray, exclude: Sequence[np.ndarray] = (), frame_px: int | None = None
+    ) -> tuple[list[tuple[int, np.ndarray]], list[np.ndarray]]:
+        """ArUco ids and corners, and every dark square it found but did not recognise (where
+        a big-cell card symbol may be). `frame_px`: the larger side of the whole frame when
+        `gray` is a crop of it, so that the smallest marker looked for keeps its size in
+        pixels (OpenCV's limit is a share of the picture it is given: on a small crop every
+        speck of card art would become a candidate)."""
         if exclude:
             gray = blank_quads(gray, exclude)
-        corners, ids, _ = self._detector.detectMarkers(gray)
+        if frame_px is not None and frame_px != max(gray.shape[:2]):
+            params = _parameters(self.options)
+            rate = self.options.min_perimeter_rate * frame_px / max(gray.shape[:2])
+            params.minMarkerPerimeterRate = min(rate, 4.0)
+            detector = cv2.aruco.ArucoDetector(aruco_dictionary(), params)
+            corners, ids, rejected = detector.detectMarkers(gray)
+        else:
+            corners, ids, rejected = self._detector.detectMarkers(gray)
+        squares = [np.asarray(q, dtype=np.float64).reshape(4, 2) for q in (rejected or ())]
         if ids is None:
-            return []
+            return [], squares
         return [
             (int(marker_id), np.asarray(quad, dtype=np.float64).reshape(4, 2))
             for marker_id, quad in zip(ids.ravel(), corners, strict=True)
-        ]
+        ], squares
 
 
 EXCLUDE_GROWTH = 1.15  # a sticker quad grown by its quiet zone, not enough to reach a neighbour

@@ -1,0 +1,48 @@
+"""Dice sets and how dice are read.
+
+Die names are `pN.<kind><k>` (`companion.markers.payload`). Which dice a game uses is the game's
+(its spec's `PrintHints.dice`: Creature Crush has white start dice w1..w5 and red damage dice
+r1..r5 per player; the others none): ask `companion.games.game_dice(game, counters)`, which adds
+`counters` counter dice pN.c1..cN (`counter_dice`) for people who want them on the table. The
+camera accepts no other dice: on a real table a die face outside the game's set is a misread, a
+mirrored marker or a die from another box.
+
+Dice are read either from their face stickers (ArUco, one marker per face: die and value) or,
+for ordinary dice without stickers, from their pips (white dice with dark pips, red dice with
+white pips; their names then come from colour, side and place).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from companion.errors import CompanionError
+from companion.markers.payload import DICE_PER_KIND, PLAYERS
+
+DiceMode = Literal["stickers", "pips"]
+DICE_MODES: tuple[DiceMode, ...] = ("stickers", "pips")
+DEFAULT_DICE_MODE: DiceMode = "stickers"
+"""How dice are read unless a command says otherwise (`--dice`): measured, see the README."""
+
+WHITE_DICE_PER_PLAYER = 5
+RED_DICE_PER_PLAYER = 5
+
+
+class DiceSetError(CompanionError):
+    """A dice request that no game allows (e.g. too many counters)."""
+
+
+def counter_dice(counters: int) -> list[str]:
+    """Counter dice pN.c1..cN for both players."""
+    if not 0 <= counters <= DICE_PER_KIND:
+        raise DiceSetError(f"counters must be 0-{DICE_PER_KIND}, not {counters}")
+    return [f"{player}.c{k}" for player in PLAYERS for k in range(1, counters + 1)]
+
+
+def dice_mode(name: str | None) -> DiceMode:
+    """The dice mode a command's `--dice` option names (None: the measured default)."""
+    if name is None:
+        return DEFAULT_DICE_MODE
+    if name not in DICE_MODES:
+        raise DiceSetError(f"dice are read as {' or '.join(DICE_MODES)}, not {name!r}")
+    return "pips" if name == "pips" else "stickers"
