@@ -19,7 +19,7 @@ DEMO_PACKAGES := libzbar0
 TEST_PACKAGES := chromium poppler-utils nats-server
 SYSTEM_PACKAGES := $(DEMO_PACKAGES) $(TEST_PACKAGES)
 
-.PHONY: demo test lint system-deps demo-deps clean
+.PHONY: demo test lint mutation mutation-sample system-deps demo-deps clean
 
 demo: $(VENV)/.installed
 	$(BIN)/companion demo --port $(PORT) --host $(HOST) $(if $(SCRIPT),--script $(SCRIPT),)
@@ -32,6 +32,14 @@ test: $(VENV)/.installed-test system-deps
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check companion tests
 	$(BIN)/mypy
+
+# Mutation testing of companion/engine and companion/games (mutmut; see README). The full run
+# takes hours; the sample (400 seeded mutants) about an hour. Both write tests/mutation/result.json.
+mutation: $(VENV)/.installed-test
+	$(BIN)/python -m tests.mutation.run full
+
+mutation-sample: $(VENV)/.installed-test
+	$(BIN)/python -m tests.mutation.run sample --size 400
 
 $(VENV)/.installed: pyproject.toml
 	@$(MAKE) --no-print-directory demo-deps
@@ -64,4 +72,4 @@ system-deps:
 	fi
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build dist
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build dist mutants

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+import companion.games  # noqa: F401  (the game registry: fills the engine's and cardsets' hooks)
 from companion import __version__
 from companion.lazy_group import LazyGroup
 

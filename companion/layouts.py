@@ -24,7 +24,7 @@ import yaml
 
 from companion import safeio
 from companion.errors import DataFileError
-from companion.games import game_info
+from companion.games import game_info, game_spec
 from companion.markers.payload import corner_id
 from companion.paths import calibration_dir
 
@@ -35,22 +35,9 @@ MAX_MAT_MM = (600.0, 400.0)
 PLAYERS = ("p1", "p2")
 
 
-def _each(*names: str) -> tuple[str, ...]:
-    return tuple(f"{p}.{n}" for p in PLAYERS for n in names)
-
-
-REQUIRED_ZONES: dict[str, tuple[str, ...]] = {
-    "trick-or-beat": ("shared.deck", "shared.discard", *_each("active", "passive", "trick")),
-    "fire-emblem-cipher": _each("deck", "bonds", "front", "back", "support", "retreat", "orbs"),
-    "my-little-pony-ccg": _each("deck", "discard", "problem-deck", "problem", "home"),
-    "challengers": _each(
-        "deck", "play", *(f"bench{i}" for i in range(1, 7)), "rest", "trophies"
-    ),
-    "creature-crush": _each(
-        "lager", "hell", *(f"{r}{c}" for r in "ABC" for c in (1, 2, 3)), "dice", "burned"
-    ),
-}
-"""The canonical zone ids of DESIGN.md "Zone ids", per game."""
+def required_zones(game: str) -> tuple[str, ...]:
+    """The canonical zone ids of `game` (its spec; DESIGN.md "Zone ids")."""
+    return game_spec(game).zones
 
 
 class LayoutError(DataFileError):
@@ -135,7 +122,9 @@ _ZONE_KEYS = {"kind", "x_mm", "y_mm", "w_mm", "h_mm", "en", "de"}
 
 
 def layout_path(game: str) -> Path:
-    return calibration_dir() / "layouts" / f"{game}.yaml"
+    """The game's own layout file when its spec names one, else calibration/layouts/<game>."""
+    own = game_spec(game).layout_file
+    return own if own is not None else calibration_dir() / "layouts" / f"{game}.yaml"
 
 
 @functools.lru_cache(maxsize=16)
@@ -258,7 +247,7 @@ def _zone(name: str, owner: str, node: yaml.Node, source: object, width: float, 
 
 def _validate(game: str, zones: dict[str, Zone], lines: dict[str, int],
               corners: tuple[Corner, ...], width: float, height: float, source: object) -> None:
-    missing = [z for z in REQUIRED_ZONES[game] if z not in zones]
+    missing = [z for z in required_zones(game) if z not in zones]
     if missing:
         raise LayoutError(source, f"missing zones for {game}: {', '.join(missing)}")
     for zone in zones.values():

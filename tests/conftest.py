@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+import companion.games  # noqa: F401  (the game registry: fills the engine's and cardsets' hooks)
+
 # CI runs the same hypothesis examples every time (a red CI run can be reproduced, and a
 # green one is not luck); on a developer's machine new examples are explored on every run.
 settings.register_profile("ci", derandomize=True, print_blob=True)

@@ -13,9 +13,11 @@ from hypothesis import strategies as st
 from companion.cardsets import Card, CardsetError, load_cardset
 from companion.cardsets.commands import cardset
 from companion.cardsets.csvio import export_csv, import_csv
+from companion.cardsets.games import SCHEMAS
 from companion.cardsets.loader import build_card
-from companion.cardsets.schema import CC_KEYWORDS, MLP_COLOURS, SCHEMAS
 from companion.cli import cli
+from companion.games.creature_crush.card_schema import CC_KEYWORDS
+from companion.games.my_little_pony.card_schema import MLP_COLOURS
 
 
 def run(*args: str) -> Any:

@@ -130,7 +130,7 @@ def test_cli_show_prints_steps_and_json() -> None:
         ("- draw: {p1: 1}\n  expect: {legl: true}\n", "legl", "unknown expect key 'legl'"),
         ("- expect: {legal: maybe}\n", "legal", "expect legal must be true or false"),
         ("- draw: {p3: 1}\n", "p3", "must be p1 or p2"),
-        ("- draw: {p2: 4}\n", "p2: 4", "p2 cannot draw: p2.lager is empty"),
+        ("- draw: {p2: 0}\n", "p2: 0", "draw p2 must be a whole number >= 1"),
         ("- tap: [T1]\n", "tap", "no copy of T1 is on the table"),
         ("- place: {T1#9: p1.B2}\n", "T1#9", "no physical card T1#9"),
         ("- burn: [p1.w1]\n", "burn", "die p1.w1 is not on the table"),
@@ -439,7 +439,7 @@ def test_setup_starts_from_a_position() -> None:
         setup:
           turn: 3
           active: p2
-          table: {p1.B2: [T1], p2.C1: [{card: K1, down: true}]}
+          table: {p1.B2: [T1#4], p2.C1: [{card: K1#2, down: true}]}
           hands: {p1: 2}
           dice: {p2.w1: 6}
         steps:
@@ -449,7 +449,7 @@ def test_setup_starts_from_a_position() -> None:
     assert setup.turn == 3 and setup.active == "p2" and setup.hands == {"p1": 2}
     table = initial_table(loaded)
     shot = visible_snapshot(table)
-    assert shot.card("T1#4") is not None  # setup cards are numbered after the decks
+    assert shot.card("T1#4") is not None  # a second copy of a deck card, written as one
     assert shot.in_zone("p2.C1")[0].uid.startswith("back:")
     assert table.hand("p1") == ("T1#1", "T2#1")
     assert shot.die("p2.w1").value == 6  # type: ignore[union-attr]

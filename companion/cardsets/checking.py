@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from companion.cardsets.decks import read_deck_file
+from companion.cardsets.games import SCHEMAS
 from companion.cardsets.loader import CardsetFile, game_files, merge_files, read_cardset_file
 from companion.cardsets.model import CardSet
-from companion.cardsets.schema import SCHEMAS
 from companion.errors import CompanionError, DataFileError
 from companion.paths import cardsets_dir
 

@@ -10,9 +10,9 @@ import click
 from companion.cardsets.checking import check_path
 from companion.cardsets.csvio import cardset_yaml, export_csv, import_csv
 from companion.cardsets.decks import list_decks, load_deck
+from companion.cardsets.games import SCHEMAS, schema_for
 from companion.cardsets.loader import load_cardset
 from companion.cardsets.model import Card
-from companion.cardsets.schema import SCHEMAS, schema_for
 from companion.errors import CompanionError
 from companion.lazy_group import LazyGroup
 from companion.paths import cardsets_dir

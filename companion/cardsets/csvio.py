@@ -16,10 +16,10 @@ from typing import Any
 
 import yaml
 
+from companion.cardsets.games import schema_for
 from companion.cardsets.kinds import LIST_SEPARATOR, IntKind, ListKind
 from companion.cardsets.loader import build_card
 from companion.cardsets.model import Card, CardsetError
-from companion.cardsets.schema import schema_for
 
 LEAD_COLUMNS = ("id", "number", "name", "type")
 

@@ -20,17 +20,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.cardsets.games import game_folder, schema_for
 from companion.cardsets.loader import load_cardset, read_yaml, shown_path
 from companion.cardsets.model import CardSet, CardsetError, UnknownCardError
-from companion.cardsets.schema import schema_for
 from companion.cardsets.yaml_lines import LineMap
 from companion.errors import CompanionError
 from companion.markers.payload import MAX_COPY
-from companion.paths import cardsets_dir
 
 DECK_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 DECK_FIELDS = ("name", "game", "cards", "mane", "problems", "lord", "note")
-GAME_EXTRAS = {"my-little-pony-ccg": ("mane", "problems"), "fire-emblem-cipher": ("lord",)}
 
 
 class UnknownDeckError(CompanionError):
@@ -68,8 +66,7 @@ class DeckList:
 
 
 def decks_dir(game: str, root: Path | None = None) -> Path:
-    schema_for(game)
-    return (root or cardsets_dir()) / game / "decks"
+    return game_folder(game, root) / "decks"
 
 
 def list_decks(game: str, root: Path | None = None) -> list[str]:
@@ -93,7 +90,8 @@ def read_deck_file(path: Path, cardset: CardSet, expected_game: str | None = Non
     if not isinstance(data, LineMap):
         raise CardsetError(where, "a deck file must be a mapping with name, game and cards", 1)
     game = cardset.game
-    allowed = ("name", "game", "cards", "note", *GAME_EXTRAS.get(game, ()))
+    slots = schema_for(game).deck_slots
+    allowed = ("name", "game", "cards", "note", *slots)
 
     def fail(key: str | None, message: str, entry: Any = None) -> CardsetError:
         owner = entry if isinstance(entry, LineMap) else data
@@ -161,18 +159,23 @@ def _check_roles(
     lord: str | None,
     fail: Any,
 ) -> None:
-    """The special slots hold the right kind of card; copies do not exceed what exists."""
-    if cardset.game == "my-little-pony-ccg":
-        if mane is None:
-            raise fail(None, "a My Little Pony deck needs a mane")
-        if cardset.get(mane).type != "mane":
-            raise fail("mane", f"{mane} is not a mane character")
-        for card_id in problems:
-            if cardset.get(card_id).type != "problem":
-                raise fail("problems", f"{card_id} in problems is not a problem card")
-        for card_id in cards:
-            if cardset.get(card_id).type in ("mane", "problem"):
-                raise fail("cards", f"{card_id} belongs in mane or problems, not in cards")
+    """The special slots hold the right kind of card (the game's `deck_slots`); copies do not
+    exceed what exists."""
+    slots = schema_for(cardset.game).deck_slots
+    given: dict[str, list[str]] = {"mane": [mane] if mane else [], "problems": list(problems),
+                                   "lord": [lord] if lord else []}
+    for name, slot in slots.items():
+        if slot.required and not given[name]:
+            raise fail(None, f"a {cardset.game} deck needs a {name}")
+        for card_id in given[name]:
+            if slot.card_type is not None and cardset.get(card_id).type != slot.card_type:
+                raise fail(name, f"{card_id} in {name} is not a {slot.card_type} card")
+    slot_types = {s.card_type: n for n, s in slots.items() if s.card_type is not None}
+    for card_id in cards:
+        card_type = cardset.get(card_id).type
+        if card_type in slot_types:
+            raise fail("cards", f"{card_id} is a {card_type}: it belongs in "
+                       f"{slot_types[card_type]}, not in cards")
     if lord is not None and lord not in cards:
         raise fail("lord", f"lord {lord} must also be one of the deck's cards")
     for card_id, n in cards.items():

@@ -23,6 +23,16 @@ def shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def canonical(value: Any, choices: Sequence[str]) -> Any:
+    """`value` spelled as one of `choices` when it is one in any case ("herocorps" ->
+    "Herocorps", "blue" -> "Blue"); otherwise unchanged (the caller reports it)."""
+    if not isinstance(value, str) or value in choices:
+        return value
+    folded = value.strip().casefold()
+    matches = [c for c in choices if c.casefold() == folded]
+    return matches[0] if len(matches) == 1 else value
+
+
 class Kind:
     """Base kind: subclasses check and convert one field's values."""
 
@@ -74,8 +84,10 @@ class StrKind(Kind):
             value = str(value)
         if not isinstance(value, str) or not value.strip():
             raise self.fail(value)
-        if self.choices and value not in self.choices:
-            raise self.fail(value)
+        if self.choices:
+            value = canonical(value, self.choices)
+            if value not in self.choices:
+                raise self.fail(value)
         return value
 
 

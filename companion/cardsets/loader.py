@@ -22,14 +22,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from companion.cardsets.games import SCHEMAS, game_folder, schema_for
 from companion.cardsets.model import Card, CardSet, CardsetError
-from companion.cardsets.schema import (
-    SCHEMAS,
-    FieldProblem,
-    card_label,
-    schema_for,
-    validate_card,
-)
+from companion.cardsets.schema import FieldProblem, card_label, validate_card
 from companion.cardsets.yaml_lines import LineMap, load_yaml_file, plain
 from companion.errors import DataFileError
 from companion.paths import cardsets_dir, user_cardsets_dir
@@ -120,7 +115,7 @@ def build_card(
     line: int | None = None,
 ) -> Card:
     try:
-        checked = validate_card(SCHEMAS[game], raw, require_number=require_number)
+        checked = validate_card(schema_for(game), raw, require_number=require_number)
     except FieldProblem as problem:
         at = _line(raw, problem.field) or _line(raw, None) or line
         raise CardsetError(where, f"{card_label(raw, index)}: {problem.message}", at) from None
@@ -205,9 +200,8 @@ def _check_unique(
 
 def game_files(game: str, root: Path | None = None) -> list[Path]:
     """The cardset files of `game`, in name order (the deck lists below are not cards);
-    without `root`, the bundled files and then the user's own (`user_cardsets_dir()`)."""
-    schema_for(game)
-    folder = (root or cardsets_dir()) / game
+    without `root`, the game's own files and then the user's own (`user_cardsets_dir()`)."""
+    folder = game_folder(game, root)
     files = sorted(folder.glob("*.yaml")) if folder.is_dir() else []
     if root is None:
         files += user_files(game)

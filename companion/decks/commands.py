@@ -6,17 +6,12 @@ from pathlib import Path
 
 import click
 
-from companion.games import GAMES
-
-DECK_ZONES = {
-    "trick-or-beat": "shared.deck",
-    "creature-crush": "{player}.lager",
-}
-"""The scan zone by default: the player's deck zone (DESIGN.md zone ids)."""
+from companion.games import GAMES, game_spec
 
 
 def default_zone(game: str, player: str) -> str:
-    return DECK_ZONES.get(game, "{player}.deck").format(player=player)
+    """The scan zone by default: the player's deck zone (the game's spec)."""
+    return game_spec(game).deck_zone(player)
 
 
 @click.group("deck")

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from companion.cardsets import CardSet, DeckList, UnknownCardError
+from companion.cardsets.games import schema_for
 from companion.decks.listfile import DeckFile
 from companion.games import game_info
 from companion.markers.payload import BackPayload, PayloadError, decode
@@ -66,11 +67,13 @@ class DeckScanner:
         problems: dict[str, int] = {}
         copies: dict[str, list[int]] = {}
         mane: str | None = None
+        slot_of = {s.card_type: name for name, s in schema_for(self.game).deck_slots.items()
+                   if s.card_type is not None}  # a mane character, problem cards
         for card_id, copy in self.registered:
-            card_type = self.cardset.get(card_id).type
-            if self.game == "my-little-pony-ccg" and card_type == "mane" and mane is None:
+            slot = slot_of.get(self.cardset.get(card_id).type)
+            if slot == "mane" and mane is None:
                 mane = card_id
-            elif self.game == "my-little-pony-ccg" and card_type == "problem":
+            elif slot == "problems":
                 problems[card_id] = problems.get(card_id, 0) + 1
             else:
                 cards[card_id] = cards.get(card_id, 0) + 1

@@ -26,15 +26,15 @@ from companion.engine.api import (
     Violation,
     blocking,
 )
+from companion.engine.registry import ruleset_for
 from companion.engine.ruleset import Ruleset
 from companion.engine.state import GameState
 from companion.engine.texts import register_flow
 
 
 def _ruleset(game_id: str) -> Ruleset:
-    from companion.games import get_ruleset
-
-    return get_ruleset(game_id)
+    """The game's ruleset through the engine's registry hook (filled by companion.games)."""
+    return ruleset_for(game_id)
 
 
 class Game:

@@ -24,41 +24,12 @@ from typing import Any
 from companion.engine.api import PLAYERS, Choice, LogEntry, Move, Question, Violation, blocking
 from companion.engine.game import Game
 from companion.engine.inference import Automatic, Explain, Inference, Plan, PlannedStep
+from companion.engine.snapshot_diff import SnapshotDiff
 from companion.engine.state import GameState
 from companion.snapshot import SeenCard, SeenDie, SeenToken, TableSnapshot, is_back
 
 MAX_CANDIDATES = 32
 MAX_REORDER = 5
-
-
-@dataclass(frozen=True)
-class SnapshotDiff:
-    """What changed between two settled snapshots (positions ignored)."""
-
-    appeared: tuple[SeenCard, ...] = ()
-    vanished: tuple[SeenCard, ...] = ()
-    moved: tuple[tuple[SeenCard, SeenCard], ...] = ()
-    flipped: tuple[SeenCard, ...] = ()
-    tapped: tuple[SeenCard, ...] = ()
-    untapped: tuple[SeenCard, ...] = ()
-    laid_on: tuple[SeenCard, ...] = ()
-    dice: tuple[tuple[SeenDie | None, SeenDie | None], ...] = ()
-    covered: tuple[SeenCard, ...] = ()
-    uncovered: tuple[SeenCard, ...] = ()
-    tokens: tuple[tuple[SeenToken | None, SeenToken | None], ...] = ()
-    """(before, after) of each token that appeared, vanished or now lies elsewhere (another
-    zone or another card, `on`); None where it was not seen."""
-    visible: frozenset[str] = frozenset()
-    """Every card uid the camera sees after the change (cards not in it are covered, in a
-    pile below its top, or off the table)."""
-
-    @property
-    def empty(self) -> bool:
-        return not any(
-            (self.appeared, self.vanished, self.moved, self.flipped, self.tapped,
-             self.untapped, self.laid_on, self.dice, self.covered, self.uncovered,
-             self.tokens)
-        )
 
 
 @dataclass

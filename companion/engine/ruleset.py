@@ -41,7 +41,7 @@ from companion.engine.flow import Flow
 from companion.engine.state import GameState
 
 if TYPE_CHECKING:
-    from companion.engine.interpreter import SnapshotDiff
+    from companion.engine.snapshot_diff import SnapshotDiff
 
 GENERIC = "Grundregeln / general rules"
 MAX_MOVE_VALUE = 10_000

@@ -38,6 +38,7 @@ from typing import Any
 
 import click
 
+from companion.games import game_ids
 from companion.hall.loop import LoopThread
 from companion.hall.natsd import NatsServer
 from companion.hall.netcut import CutRelay
@@ -48,8 +49,7 @@ from companion.record.store import GameHeader, Store
 STEP_S = 4.0
 """Game speed: one settled table change every 4 s (a brisk real game)."""
 TARGET_P99_MS = 500.0
-GAMES = ("trick-or-beat", "fire-emblem-cipher", "my-little-pony-ccg", "challengers",
-         "creature-crush")
+GAMES = tuple(game_ids())
 
 
 @dataclass

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from companion.errors import CompanionError
+from companion.games import dice_for_game as dice_for_game  # re-exported for the print jobs
 from companion.markers.dice_sets import (  # re-exported: the printing jobs import them here
     RED_DICE_PER_PLAYER as RED_DICE_PER_PLAYER,
 )
@@ -18,7 +19,6 @@ from companion.markers.dice_sets import (
 )
 from companion.markers.dice_sets import DiceSetError
 from companion.markers.dice_sets import counter_dice as _counter_dice
-from companion.markers.dice_sets import dice_for_game as dice_for_game
 from companion.markers.payload import FACES, die_face_id, token_id
 from companion.markers.render import aruco_modules
 from companion.printing.furniture import content_area, new_sheet

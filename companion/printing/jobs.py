@@ -12,7 +12,7 @@ from pathlib import Path
 from companion.cardsets import CardSet, DeckList, list_decks, load_cardset, load_deck
 from companion.cardsets.loader import game_files, read_cardset_file
 from companion.errors import CompanionError
-from companion.games import GAMES, game_info
+from companion.games import GAMES, game_info, game_spec
 from companion.markers.bigcell import fits
 from companion.markers.payload import MAX_SERIAL
 from companion.markers.render import DEFAULT_SYMBOLOGY, Symbology
@@ -38,9 +38,6 @@ from companion.printing.stickers import (
 
 SERIALS_PER_GAME = 5_000  # default back serials code x 5000 + 1: within the big-cell code's
 # 32767 (earlier runs printed code x 100000 + 1 as Micro QR backs, which still read)
-WHOLE_GAME = ("trick-or-beat", "challengers")
-"""Games whose cards are not owned as fixed decks: one shared pile (Trick or Beat), or decks
-built during play from the whole box (Challengers!). By default they print every card."""
 
 
 class PrintRequestError(CompanionError):
@@ -124,7 +121,7 @@ def sticker_job(
         cards = cardset_cards(game, cardset_name, copies, cardset)
         source = f"cardset {cardset_name}"
     else:
-        chosen = list(decks) or ([] if game in WHOLE_GAME else list_decks(game))
+        chosen = list(decks) or ([] if game_spec(game).printing.whole_cardset else list_decks(game))
         if chosen:
             cards = deck_cards(game, chosen, cardset)
             source = f"decks {', '.join(chosen)}"

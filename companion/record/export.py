@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import UTC, datetime
 from typing import Any
 
 from companion.record.library import STATUS_WORDS, game_name, notes_of, status_of
 from companion.record.replay import describe, main_line
 from companion.record.store import Store, decisions_of
-from companion.record.wording import Namer
+from companion.record.wording import Namer, started_label
 
 FORMATS = ("json", "text", "html")
 
@@ -143,10 +142,3 @@ def _clock(seconds: float) -> str:
     return f"{s // 60:02d}:{s % 60:02d}"
 
 
-def started_label(iso: str | None) -> str:
-    if not iso:
-        return ""
-    try:
-        return datetime.fromisoformat(iso).astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    except ValueError:
-        return iso

@@ -150,7 +150,7 @@ def game_record(
     """What the review page (and the HTML export) shows of one game: header with status,
     result and notes in plain words, the mat, every step and the cards that appear."""
     from companion.record import library
-    from companion.record.export import started_label
+    from companion.record.wording import started_label
 
     header = store.game(game_id)
     if layout is None:

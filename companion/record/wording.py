@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import UTC, datetime
 from typing import Any
+
+from companion.games import GAMES, game_spec
 
 CardInfo = Callable[[str], Mapping[str, Any] | None]
 """card id -> what is known about it (name, type, fields), or None."""
@@ -178,8 +181,8 @@ TYPE_DE = {"creature": "Wesen", "tactic": "Taktik", "unit": "Einheit", "event": 
            "resource": "Ressource", "troublemaker": "Widersacher", "bot": "Bot",
            "recruit": "Rekrut", "start": "Startkarte", "crush": "Crush",
            "character": "Charakter", "equipment": "Ausrüstung", "fighter": "Kämpfer"}
-"""Card types as the German rulebooks name them (Creature Crush keeps "Creature")."""
-GAME_TYPE_DE = {("creature-crush", "creature"): "Creature"}
+"""Card types in German, for a game whose spec does not name a type (its own names come
+first: `GameSpec.card_types_de`, e.g. Creature Crush keeps "Creature")."""
 
 COLOUR_WORDS = {
     "loyalty": ("blue (Loyalty)", "blau (Loyalty)", "#3b82c4"),
@@ -217,12 +220,17 @@ def _colours(fields: Mapping[str, Any]) -> list[dict[str, str]]:
     return out
 
 
+def _type_de(game: str, card_type: str) -> str:
+    own = game_spec(game).card_types_de.get(card_type) if game in GAMES else None
+    return own or TYPE_DE.get(card_type, card_type)
+
+
 def card_words(game: str, name: str, card_type: str, fields: Mapping[str, Any]) -> dict[str, Any]:
     """What the mat prints on a card, in both languages: name and title, type, numbers,
     colours."""
     title = fields.get("title") or fields.get("subname") or ""
     return {"name": name, "title": str(title) if title else "", "type": card_type,
-            "type_de": GAME_TYPE_DE.get((game, card_type), TYPE_DE.get(card_type, card_type)),
+            "type_de": _type_de(game, card_type),
             "stats": card_stats(fields), "stats_de": card_stats(fields, "de"),
             "colours": _colours(fields)}
 
@@ -350,3 +358,13 @@ def card_detail(card_id: str, card_info: CardInfo) -> dict[str, Any] | None:
         "colours": list(info.get("colours") or []),
         "fields": {k: v for k, v in fields.items() if k not in ("title", "subname", "color")},
     }
+
+
+def started_label(iso: str | None) -> str:
+    """When a game started, for people: "2026-11-21 18:05 UTC" (the text as given if odd)."""
+    if not iso:
+        return ""
+    try:
+        return datetime.fromisoformat(iso).astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    except ValueError:
+        return iso

@@ -13,12 +13,12 @@ from typing import Any
 import click
 
 from companion.errors import CompanionError
+from companion.games import game_ids
 from companion.server.security import needs_pin, new_pin
 
 RECONNECT_MAX_S = 2.0
 """A dropped camera is tried again at least every 2 s while the game runs."""
-GAME_IDS = ("trick-or-beat", "fire-emblem-cipher", "my-little-pony-ccg", "challengers",
-            "creature-crush")
+GAME_IDS = tuple(game_ids())
 
 
 def _browser_available() -> bool:

@@ -24,7 +24,7 @@ class ScriptNotFoundError(CompanionError):
 
 def bundled_scripts() -> list[str]:
     """Every bundled table script as "<game>/<name>", sorted."""
-    from companion.server.live_setup import scripts_dir
+    from companion.sim.script import bundled_scripts_dir as scripts_dir
 
     root = scripts_dir()
     return sorted(f"{p.parent.name}/{p.stem}" for p in root.glob("*/*.yaml"))
@@ -32,7 +32,7 @@ def bundled_scripts() -> list[str]:
 
 def find_script(name: str) -> Path:
     """A bundled script by "<game>/<name>" (or a unique "<name>"), or a YAML file's path."""
-    from companion.server.live_setup import scripts_dir
+    from companion.sim.script import bundled_scripts_dir as scripts_dir
 
     given = Path(name)
     if given.suffix in (".yaml", ".yml") and given.is_file():

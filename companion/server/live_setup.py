@@ -42,7 +42,9 @@ def default_db() -> Path:
 
 
 def scripts_dir() -> Path:
-    return Path(__file__).resolve().parent.parent / "sim" / "scripts"
+    from companion.sim.script import bundled_scripts_dir
+
+    return bundled_scripts_dir()
 
 
 def demo_script_path(game: str) -> Path:

@@ -13,19 +13,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from companion.engine.api import Move
+from companion.games import GAMES, game_spec
 
 BUTTON_KINDS = frozenset({"next-phase", "pass"})
 """Kinds the page has their own buttons for."""
 
-PERSON_KINDS: dict[str, frozenset[str]] = {
-    "trick-or-beat": frozenset({"attack", "activate", "redraw"}),
-    "fire-emblem-cipher": frozenset({"attack", "critical", "evade", "end-combat", "mulligan"}),
-    "my-little-pony-ccg": frozenset({"challenge", "flip", "keep", "send-home", "boost", "modify",
-                                     "identify"}),
-    "challengers": frozenset(),
-    "creature-crush": frozenset({"attack", "agree-draw", "settle", "mark", "control"}),
-}
-"""Per game, the move kinds only a person can tell the companion (see the rulebooks)."""
 ANY_GAME_PERSON_KINDS = frozenset({"concede", "declare"})
 
 
@@ -40,7 +32,10 @@ class Offers:
 
 
 def person_kinds(game: str) -> frozenset[str]:
-    return PERSON_KINDS.get(game, frozenset()) | ANY_GAME_PERSON_KINDS
+    """The move kinds only a person can tell the companion (the game's spec), and the kinds
+    of every game that only a person can give."""
+    own = game_spec(game).person_moves if game in GAMES else frozenset()
+    return own | ANY_GAME_PERSON_KINDS
 
 
 def offers(game: str, legal: Iterable[Move], visible: frozenset[str] | None) -> Offers:

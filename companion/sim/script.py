@@ -24,25 +24,31 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from companion import safeio
+from companion.cardsets.kinds import canonical
 from companion.errors import CompanionError, DataFileError
-from companion.games import GAMES, game_info
+from companion.games import GAMES, game_info, game_spec
 from companion.layouts import MatLayout, load_layout
-from companion.markers.payload import TOKENS, PayloadError, die_index
+from companion.markers.payload import MAX_COPY, TOKENS, PayloadError, die_index
+from companion.sim.script_model import (
+    DiceState,
+    Setup,
+    Step,
+    TableScript,
+    deck_key_zone,
+)
 from companion.sim.table_state import (
-    DECK_ZONE_NAMES,
     PHYSICAL_VERBS,
     TableError,
     TruthTable,
     apply_verb,
-    empty_table,
-    with_decks,
+    rename_card,
+    starting_table,
 )
 from companion.snapshot import card_uid, split_uid
 
@@ -50,7 +56,6 @@ if TYPE_CHECKING:
     from companion.cardsets import Card, CardSet
 
 PLAYERS = ("p1", "p2")
-DECK_PILE_NAMES = ("deck", "lager", "problem-deck")
 VERBS = (*PHYSICAL_VERBS, "phase", "pass", "declare", "expect", "note")
 TOP_KEYS = ("game", "title", "description", "players", "first", "seed", "cards", "decks",
             "setup", "steps")
@@ -58,6 +63,12 @@ SETUP_KEYS = ("turn", "active", "phase", "table", "hands", "dice", "on", "score"
               "manes", "action_tokens", "round", "fans")
 SETUP_ROLES = ("lords", "manes")
 """Setup keys naming one card on the table per player (a FE lord, a MLP mane character)."""
+
+DECLARE_KEYS = ("attack", "target", "combat", "activate", "ability", "redraw", "concede",
+                "move", "player", "choice")
+"""What a step's `declare` may say (the referee turns it into moves; docs/table-scripts.md)."""
+REDRAW_KINDS = ("show", "fresh")
+MOVE_KEYS = ("kind", "player", "cards", "to", "target", "value", "options")
 
 EXPECT_COMMON = ("legal", "phase", "active", "score", "winner", "violations", "turn", "hands",
                  "note", "refused")
@@ -74,126 +85,13 @@ def game_expect_keys(game: str) -> tuple[str, ...]:
 _REF = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._\-]*(#[0-9]+)?$")
 
 
+def bundled_scripts_dir() -> Path:
+    """Where the bundled table scripts lie: `companion/sim/scripts/<game>/*.yaml`."""
+    return Path(__file__).resolve().parent / "scripts"
+
+
 class ScriptError(DataFileError):
     """A table script is broken; the message names file and line."""
-
-
-@dataclass(frozen=True)
-class DiceState:
-    value: int
-    zone: str
-
-
-@dataclass(frozen=True)
-class Setup:
-    """A position to start from instead of the game's beginning (a referee joining late)."""
-
-    turn: int | None = None
-    active: str | None = None
-    phase: str | None = None
-    table: dict[str, list[str]] = field(default_factory=dict)  # zone -> uids, top first
-    face_down: tuple[str, ...] = ()
-    tapped: tuple[str, ...] = ()
-    hands: dict[str, int] = field(default_factory=dict)
-    dice: dict[str, DiceState] = field(default_factory=dict)
-    on: dict[str, str] = field(default_factory=dict)
-    roles: dict[str, dict[str, str]] = field(default_factory=dict)  # lords/manes: player -> uid
-    extra: dict[str, Any] = field(default_factory=dict)  # score, fans ... as written
-
-
-@dataclass(frozen=True)
-class Step:
-    """One settled change of the table (index 1 is the first step), card refs resolved."""
-
-    index: int
-    line: int
-    place: dict[str, str] = field(default_factory=dict)
-    place_down: dict[str, str] = field(default_factory=dict)
-    remove: list[str] = field(default_factory=list)
-    tap: list[str] = field(default_factory=list)
-    untap: list[str] = field(default_factory=list)
-    flip: list[str] = field(default_factory=list)
-    on: dict[str, str] = field(default_factory=dict)
-    draw: dict[str, int] = field(default_factory=dict)
-    dice: dict[str, DiceState] = field(default_factory=dict)
-    burn: list[str] = field(default_factory=list)
-    roll: list[str] = field(default_factory=list)
-    phase: bool | str = False
-    pass_turn: bool = False
-    declare: dict[str, Any] = field(default_factory=dict)
-    expect: dict[str, Any] = field(default_factory=dict)
-    note: str = ""
-
-
-@dataclass(frozen=True)
-class TableScript:
-    path: str
-    game: str
-    players: tuple[str, str]
-    first: str
-    seed: int
-    cards: tuple[Card, ...]  # inline cards, extending the cardset
-    decks: dict[str, list[str]]  # p1/p2/shared or a pile zone id -> uids, top card first
-    owners: dict[str, str]  # uid -> p1/p2/shared
-    setup: Setup | None
-    steps: tuple[Step, ...]
-    description: str = ""
-    title: str = ""
-
-    def card(self, card_id_or_uid: str) -> Card:
-        """The card behind an id or a uid: inline cards first, then the game's cardset."""
-        card_id = split_uid(card_id_or_uid)[0] if "#" in card_id_or_uid else card_id_or_uid
-        for card in self.cards:
-            if card.id == card_id:
-                return card
-        from companion.cardsets import load_cardset
-
-        return load_cardset(self.game).get(card_id)
-
-    def deck_zone(self, key: str) -> str:
-        return deck_key_zone(self.game, key)
-
-    def step(self, index: int) -> Step:
-        return self.steps[index - 1]
-
-
-def deck_key_zone(game: str, key: str) -> str:
-    """The pile a `decks:` key starts in: the owner's draw pile, or the pile zone named."""
-    layout = load_layout(game)
-    if key in layout.zones:
-        return key
-    zone = f"{key}.{DECK_ZONE_NAMES.get(game, 'deck')}"
-    if zone not in layout.zones:
-        raise CompanionError(f"{game} has no deck zone {zone}")
-    return zone
-
-
-def initial_from_script(script: TableScript) -> TruthTable:
-    """Decks face down in their piles, then the setup position."""
-    return _initial(script.game, script.seed, script.decks, script.owners, script.setup)
-
-
-def _initial(game: str, seed: int, decks: dict[str, list[str]], owners: dict[str, str],
-             setup: Setup | None) -> TruthTable:
-    placed = {key: (deck_key_zone(game, key), uids) for key, uids in decks.items()}
-    table = with_decks(empty_table(game), placed, owners, seed)
-    if setup is None:
-        return table
-    layout = load_layout(game)
-    for zone, uids in setup.table.items():
-        ordered = uids if layout.zones[zone].kind == "area" else list(reversed(uids))
-        for uid in ordered:
-            verb = "place_down" if uid in setup.face_down else "place"
-            table = apply_verb(table, verb, {uid: zone})
-    if setup.tapped:
-        table = apply_verb(table, "tap", list(setup.tapped))
-    if setup.hands:
-        table = apply_verb(table, "draw", setup.hands)
-    if setup.dice:
-        table = apply_verb(table, "dice", setup.dice)
-    if setup.on:
-        table = apply_verb(table, "on", setup.on)
-    return table
 
 
 # ----- loading -----------------------------------------------------------------------------------
@@ -258,6 +156,11 @@ class _Parser:
         self.inline: dict[str, Card] = {}
         self.cardset: CardSet | None = None
         self.table: TruthTable | None = None
+        self.root: yaml.Node | None = None
+        self.decks: dict[str, list[str]] = {}  # deck key -> uids, top first
+        self.owners: dict[str, str] = {}
+        self.unknown: set[str] = set()  # cards nobody named yet (hands beyond the decks)
+        self.filler: str | None = None
 
     # ----- small helpers ---------------------------------------------------------------------
 
@@ -300,14 +203,14 @@ class _Parser:
         return value
 
     def player(self, node: yaml.Node, what: str) -> str:
-        value = self.text(node, what)
+        value = canonical(self.text(node, what), PLAYERS)
         if value not in PLAYERS:
             raise self.error(f"{what} must be p1 or p2, not {value!r}", node)
-        return value
+        return str(value)
 
     def zone(self, node: yaml.Node) -> str:
         assert self.layout is not None
-        zone = self.text(node, "zone")
+        zone = str(canonical(self.text(node, "zone"), tuple(self.layout.zones)))
         if zone not in self.layout.zones:
             zones = sorted(self.layout.zones)
             raise self.error(
@@ -375,7 +278,7 @@ class _Parser:
                 raise self.error(f"{uid} is not on the table", node)
             return uid
         laid = [u for u in self.copies_of(ref, node) if self.table.on_table(u)
-                and not _is_deck_zone(self.table.cards[u].zone)]
+                and not _is_deck_zone(self.game, self.table.cards[u].zone)]
         if not laid:
             raise self.error(f"no copy of {ref} is on the table", node)
         if len(laid) > 1:
@@ -392,18 +295,27 @@ class _Parser:
         owner = self.layout.zones[zone].owner
         ranked: list[tuple[int, int, int, str]] = []
         laid: list[str] = []
+        unknown = sorted(u for u in self.unknown if table.cards[u].zone is None
+                         and table.cards[u].holder in ((owner,) if owner in PLAYERS
+                                                       else PLAYERS))
+        if not table.copies(ref) and unknown:
+            return self.reveal_from_hand(unknown, ref, node)
         for uid in self.copies_of(ref, node):
             state = table.cards[uid]
             copy = split_uid(uid)[1]
             if state.zone is None:
                 rank = 0 if state.holder == owner else (1 if state.owner == owner else 2)
                 ranked.append((rank, 0, copy, uid))
-            elif _is_deck_zone(state.zone):
+            elif _is_deck_zone(self.game, state.zone):
                 if table.top(state.zone) == uid:  # only a deck's top card comes out unasked
                     own_deck = state.zone.startswith(f"{owner}.") or owner == "shared"
                     ranked.append((3 if own_deck else 4, 0, copy, uid))
             else:
                 laid.append(uid)
+        if ranked and min(ranked)[0] <= 2:  # a copy in a hand
+            return min(ranked)[3]
+        if unknown:  # rather an unknown card from the hand than a deck's top card
+            return self.reveal_from_hand(unknown, ref, node)
         if ranked:
             return min(ranked)[3]
         if len(laid) == 1:
@@ -414,6 +326,7 @@ class _Parser:
     # ----- sections ----------------------------------------------------------------------------
 
     def script(self, root: yaml.Node) -> TableScript:
+        self.root = root
         top = self.mapping(root, "table script")
         for key, (key_node, _) in top.items():
             if key not in TOP_KEYS:
@@ -446,9 +359,15 @@ class _Parser:
             deck_keys = self.deck_refs(top["decks"][1], refs)
         setup_node = top["setup"][1] if "setup" in top else None
         setup_fields = self.mapping(setup_node, "setup") if setup_node is not None else {}
+        self.check_setup_keys(setup_fields)
         table_refs: list[tuple[str, Any, yaml.Node]] = []
+        counts: list[tuple[str, int, yaml.Node]] = []
         if "table" in setup_fields:
-            table_refs = self.setup_table_refs(setup_fields["table"][1])
+            self.setup_table_entries(setup_fields["table"][1], table_refs, counts)
+        for key, (key_node, value_node) in setup_fields.items():
+            if "." in key:  # `p1.orbs: 2` beside the setup keys: a zone of the setup table
+                self.setup_zone_entry(key_node, value_node, table_refs, counts)
+        self.no_card_twice(refs, table_refs)
         uids = self.number_copies([(k, r, n) for k, r, n in refs]
                                   + [(z, e["card"], n) for z, e, n in table_refs])
         owners: dict[str, str] = {}
@@ -460,10 +379,17 @@ class _Parser:
         for (zone, _, _), uid in zip(table_refs, setup_uids, strict=True):
             owner = self.layout.zones[zone].owner
             owners[uid] = owner
-        self.table = _initial(self.game, seed, decks, owners, None)
+        hands_node = setup_fields["hands"][1] if "hands" in setup_fields else None
+        hands = self.hands(hands_node) if hands_node is not None else {}
+        self.decks, self.owners = decks, owners
+        draws = self.planned_draws(top.get("steps", (None, None))[1])
+        self.add_unknown_cards(counts, {p: hands.get(p, 0) + draws.get(p, 0) for p in PLAYERS},
+                               hands_node, {*uids})
+        self.table = self.start(seed, None, setup_node)
         setup = None
         if setup_node is not None:
-            setup = self.setup(setup_fields, table_refs, setup_uids, decks, owners, seed)
+            setup = self.setup(setup_node, setup_fields, table_refs, setup_uids, counts, hands,
+                               seed)
         if "steps" not in top:
             raise self.error("steps are missing", root)
         steps_node = top["steps"][1]
@@ -561,37 +487,62 @@ class _Parser:
             result.append(card_uid(ref, copy))
         return result
 
-    def setup_table_refs(self, node: yaml.Node) -> list[tuple[str, Any, yaml.Node]]:
-        out: list[tuple[str, Any, yaml.Node]] = []
+    def check_setup_keys(self, fields: dict[str, tuple[yaml.Node, yaml.Node]]) -> None:
+        for key, (key_node, _) in fields.items():
+            if key not in SETUP_KEYS and "." not in key:
+                raise self.error(f"setup: unknown key {key!r}{_suggest(key, SETUP_KEYS)}; "
+                                 f"known: {', '.join(SETUP_KEYS)}, or a zone id with its "
+                                 "cards or a count (p1.orbs: 2)", key_node)
+
+    def setup_table_entries(self, node: yaml.Node, refs: list[tuple[str, Any, yaml.Node]],
+                            counts: list[tuple[str, int, yaml.Node]]) -> None:
         for _, (key_node, list_node) in self.mapping(node, "setup table").items():
-            zone = self.zone(key_node)
-            for item in self.items(list_node, f"setup table {zone}"):
-                if isinstance(item, yaml.MappingNode):
-                    fields = self.mapping(item, "setup card")
-                    for key, (k_node, _) in fields.items():
-                        if key not in ("card", "down", "tapped"):
-                            raise self.error(f"setup card: unknown key {key!r}; known: card, "
-                                             "down, tapped", k_node)
-                    if "card" not in fields:
-                        raise self.error("setup card: card is missing", item)
-                    entry = {
-                        "card": self.ref(fields["card"][1]),
-                        "down": bool(_value(fields["down"][1])) if "down" in fields else False,
-                        "tapped": bool(_value(fields["tapped"][1])) if "tapped" in fields
-                        else False,
-                    }
-                else:
-                    entry = {"card": self.ref(item), "down": False, "tapped": False}
-                out.append((zone, entry, item))
+            self.setup_zone_entry(key_node, list_node, refs, counts)
+
+    def setup_zone_entry(self, key_node: yaml.Node, list_node: yaml.Node,
+                         refs: list[tuple[str, Any, yaml.Node]],
+                         counts: list[tuple[str, int, yaml.Node]]) -> None:
+        """One zone of the setup table: its cards (top first), or how many unseen cards lie
+        there (`p1.orbs: 2`: face down, from the top of the owner's draw pile)."""
+        zone = self.zone(key_node)
+        if isinstance(list_node, yaml.ScalarNode) and isinstance(_value(list_node), int) \
+                and not isinstance(_value(list_node), bool):
+            if any(z == zone for z, _, _ in counts) or any(z == zone for z, _, _ in refs):
+                raise self.error(f"setup: {zone} is given twice", key_node)
+            counts.append((zone, self.integer(list_node, f"setup {zone}", 0), list_node))
+            return
+        if any(z == zone for z, _, _ in counts):
+            raise self.error(f"setup: {zone} is given twice", key_node)
+        refs.extend(self.setup_table_refs(zone, list_node))
+
+    def setup_table_refs(self, zone: str, list_node: yaml.Node
+                         ) -> list[tuple[str, Any, yaml.Node]]:
+        out: list[tuple[str, Any, yaml.Node]] = []
+        for item in self.items(list_node, f"setup table {zone}"):
+            if isinstance(item, yaml.MappingNode):
+                fields = self.mapping(item, "setup card")
+                for key, (k_node, _) in fields.items():
+                    if key not in ("card", "down", "tapped"):
+                        raise self.error(f"setup card: unknown key {key!r}; known: card, "
+                                         "down, tapped", k_node)
+                if "card" not in fields:
+                    raise self.error("setup card: card is missing", item)
+                entry = {
+                    "card": self.ref(fields["card"][1]),
+                    "down": bool(_value(fields["down"][1])) if "down" in fields else False,
+                    "tapped": bool(_value(fields["tapped"][1])) if "tapped" in fields
+                    else False,
+                }
+            else:
+                entry = {"card": self.ref(item), "down": False, "tapped": False}
+            out.append((zone, entry, item))
         return out
 
-    def setup(self, fields: dict[str, tuple[yaml.Node, yaml.Node]],
+    def setup(self, node: yaml.Node, fields: dict[str, tuple[yaml.Node, yaml.Node]],
               table_refs: list[tuple[str, Any, yaml.Node]], uids: list[str],
-              decks: dict[str, list[str]], owners: dict[str, str], seed: int) -> Setup:
-        for key, (key_node, _) in fields.items():
-            if key not in SETUP_KEYS:
-                raise self.error(f"setup: unknown key {key!r}{_suggest(key, SETUP_KEYS)}; "
-                                 f"known: {', '.join(SETUP_KEYS)}", key_node)
+              counts: list[tuple[str, int, yaml.Node]], hands: dict[str, int],
+              seed: int) -> Setup:
+        assert self.table is not None
         table: dict[str, list[str]] = {}
         down: list[str] = []
         tapped: list[str] = []
@@ -602,11 +553,15 @@ class _Parser:
             if entry["tapped"]:
                 tapped.append(uid)
         partial = Setup(table=table, face_down=tuple(down), tapped=tuple(tapped))
-        self.table = _initial(self.game, seed, decks, owners, partial)
-        hands: dict[str, int] = {}
-        if "hands" in fields:
-            for key, (k_node, v_node) in self.mapping(fields["hands"][1], "hands").items():
-                hands[self.player(k_node, "hands")] = self.integer(v_node, f"hands {key}", 0)
+        self.table = self.start(seed, partial, node)
+        for zone, count, count_node in counts:  # face down, from the top of the draw pile
+            pile = self.pile_of(zone, count_node)
+            taken = list(self.table.in_zone(pile)[:count])
+            table[zone] = [*table.get(zone, []), *taken]
+            down += taken
+            for uid in reversed(taken):
+                self.apply("place_down", {uid: zone}, count_node)
+        if hands:
             self.apply("draw", hands, fields["hands"][1])
         dice = self.dice_map(fields["dice"][1]) if "dice" in fields else {}
         on = self.on_map(fields["on"][1]) if "on" in fields else {}
@@ -619,14 +574,150 @@ class _Parser:
                 }
         turn = self.integer(fields["turn"][1], "turn", 1) if "turn" in fields else None
         active = self.player(fields["active"][1], "active") if "active" in fields else None
-        phase = self.text(fields["phase"][1], "phase") if "phase" in fields else None
-        extra: dict[str, Any] = {
-            k: _value(fields[k][1]) for k in ("score", "action_tokens", "round", "fans")
-            if k in fields
-        }
+        phase = self.phase_name(fields["phase"][1], turn_only=True) if "phase" in fields else None
+        extra: dict[str, Any] = {}
+        if "round" in fields:
+            extra["round"] = self.integer(fields["round"][1], "round", 1)
+        for key in ("score", "action_tokens", "fans"):  # per player: {p1: 6, p2: 2}
+            if key in fields:
+                extra[key] = {self.player(k_node, key): self.integer(v_node, f"{key} {k}", 0)
+                              for k, (k_node, v_node) in self.mapping(fields[key][1],
+                                                                      key).items()}
         return Setup(turn=turn, active=active, phase=phase, table=table, face_down=tuple(down),
                      tapped=tuple(tapped), hands=hands, dice=dice, on=on, roles=roles,
                      extra=extra)
+
+    def hands(self, node: yaml.Node) -> dict[str, int]:
+        return {self.player(k_node, "hands"): self.integer(v_node, f"hands {key}", 0)
+                for key, (k_node, v_node) in self.mapping(node, "hands").items()}
+
+    def start(self, seed: int, setup: Setup | None, node: yaml.Node | None) -> TruthTable:
+        """The table before the first step (decks, then `setup`'s cards on the table)."""
+        try:
+            return starting_table(self.game, seed, self.decks, self.owners, setup)
+        except (TableError, CompanionError) as exc:
+            raise self.error(f"setup: {exc}", node) from None
+
+    def pile_of(self, zone: str, node: yaml.Node | None) -> str:
+        """The draw pile that cards for `zone` (or a player's hand) come from."""
+        assert self.layout is not None
+        owner = zone if zone in PLAYERS else self.layout.zones[zone].owner
+        pile = game_spec(self.game).deck_zone_of(owner if owner in PLAYERS else "p1")
+        if pile is None:
+            raise self.error(f"{self.game} has no draw pile for {owner}", node)
+        return pile
+
+    def no_card_twice(self, refs: list[tuple[str, str, yaml.Node]],
+                      table_refs: list[tuple[str, Any, yaml.Node]]) -> None:
+        """A card in a deck list and on the setup table is one card written twice: an error
+        (two physical copies are written with their copy numbers, X#1 and X#2)."""
+        in_decks = {r.split("#")[0]: n for _, r, n in refs}
+        for zone, entry, node in table_refs:
+            ref = str(entry["card"])
+            if "#" not in ref and ref in in_decks:
+                raise self.error(
+                    f"{ref} is listed in decks (line {_line(in_decks[ref])}) and lies on "
+                    f"{zone} in setup: a card that starts on the table is not in a deck too. "
+                    f"Remove it from decks, or write two copies as {ref}#1 and {ref}#2", node)
+
+    def add_unknown_cards(self, counts: list[tuple[str, int, yaml.Node]],
+                          hands: dict[str, int], hands_node: yaml.Node | None,
+                          used: set[str]) -> None:
+        """Hands and setup piles take their cards from the top of the owner's draw pile; what
+        the pile lacks are unknown cards, added at its bottom. An unknown card in a hand
+        becomes the card a later step places from that hand (`to_place`)."""
+        assert self.layout is not None
+        needs: dict[str, int] = {}
+        for zone, count, node in counts:
+            pile = self.pile_of(zone, node)
+            needs[pile] = needs.get(pile, 0) + count
+        for player, count in hands.items():
+            pile = self.pile_of(player, hands_node)
+            needs[pile] = needs.get(pile, 0) + count
+        for pile, need in needs.items():
+            keys = [k for k in self.decks if deck_key_zone(self.game, k) == pile]
+            have = sum(len(self.decks[k]) for k in keys)
+            if have >= need:
+                continue
+            key = keys[0] if keys else self.pile_key(pile)
+            owner = self.key_owner(key)
+            deck = self.decks.setdefault(key, [])
+            for _ in range(need - have):
+                uid = self.unknown_uid(used)
+                used.add(uid)
+                deck.append(uid)
+                self.owners[uid] = owner
+                self.unknown.add(uid)
+
+    def planned_draws(self, steps_node: yaml.Node | None) -> dict[str, int]:
+        """How many cards each player draws over all steps (read before the steps are
+        checked, so the decks can hold them; a wrong entry is reported with its step)."""
+        draws: dict[str, int] = {}
+        if not isinstance(steps_node, yaml.SequenceNode):
+            return draws
+        for step in steps_node.value:
+            if not isinstance(step, yaml.MappingNode):
+                continue
+            for key_node, value_node in step.value:
+                if key_node.value != "draw" or not isinstance(value_node, yaml.MappingNode):
+                    continue
+                for k_node, v_node in value_node.value:
+                    player = canonical(str(k_node.value), PLAYERS)
+                    count = _value(v_node) if isinstance(v_node, yaml.ScalarNode) else None
+                    if player in PLAYERS and isinstance(count, int) and count > 0:
+                        draws[player] = draws.get(player, 0) + count
+        return draws
+
+    def pile_key(self, pile: str) -> str:
+        """The `decks:` key of a pile no deck list names."""
+        for key in (*PLAYERS, "shared"):
+            try:
+                if deck_key_zone(self.game, key) == pile:
+                    return key
+            except CompanionError:
+                continue
+        return pile
+
+    def unknown_uid(self, used: set[str]) -> str:
+        """A physical card standing for a card nobody has named: a card of the game's most
+        common type, with a copy number counted down from the highest."""
+        assert self.cardset is not None
+        if self.filler is None:
+            slots = {s.card_type for s in game_spec(self.game).card_schema.deck_slots.values()}
+            cards = [c for c in self.cardset if c.type not in slots] or list(self.cardset)
+            if not cards:
+                raise self.error(f"the {self.game} cardset has no card to stand for unknown "
+                                 "cards; list the cards in decks", self.root)
+            types = [c.type for c in cards]
+            common = max(sorted(set(types)), key=types.count)
+            self.filler = min(c.id for c in cards if c.type == common)
+        for copy in range(MAX_COPY, 0, -1):
+            uid = card_uid(self.filler, copy)
+            if uid not in used:
+                return uid
+        raise self.error("too many unknown cards", self.root)
+
+    def reveal_from_hand(self, unknown: list[str], ref: str, node: yaml.Node) -> str:
+        """`ref` is placed from a hand of unknown cards: one of them was that card."""
+        assert self.table is not None
+        holders = {self.table.cards[u].holder for u in unknown}
+        if len(holders) > 1:
+            raise self.error(f"{ref}: both hands hold unknown cards and {ref} is in no deck; "
+                             "place it on a zone of its owner, or list it in a deck", node)
+        return self.reveal_unknown(unknown[0], ref)
+
+    def reveal_unknown(self, uid: str, ref: str) -> str:
+        """Unknown card `uid` (in a hand) turns out to be a copy of card `ref`."""
+        assert self.table is not None
+        taken = {split_uid(u)[1] for u in self.table.copies(ref)}
+        new = card_uid(ref, next(c for c in range(1, MAX_COPY + 1) if c not in taken))
+        self.table = rename_card(self.table, uid, new)
+        for deck in self.decks.values():
+            if uid in deck:
+                deck[deck.index(uid)] = new
+        self.owners[new] = self.owners.pop(uid)
+        self.unknown.discard(uid)
+        return new
 
     # ----- steps -------------------------------------------------------------------------------
 
@@ -646,7 +737,7 @@ class _Parser:
             if not (raw is True or (isinstance(raw, str) and raw.strip())):
                 raise self.error("phase must be true (next phase) or a phase name",
                                  fields["phase"][1])
-            phase = raw
+            phase = True if raw is True else self.phase_name(fields["phase"][1])
         pass_turn = False
         if "pass" in fields:
             raw = _value(fields["pass"][1])
@@ -655,18 +746,122 @@ class _Parser:
             pass_turn = raw
         declare: dict[str, Any] = {}
         if "declare" in fields:
-            self.mapping(fields["declare"][1], "declare")
-            declare = dict(_value(fields["declare"][1]))
+            declare = self.declare(fields["declare"][1])
         expect = self.expect(fields["expect"][1]) if "expect" in fields else {}
         note = self.text(fields["note"][1], "note") if "note" in fields else ""
         return Step(index=index, line=_line(node), phase=phase, pass_turn=pass_turn,
                     declare=declare, expect=expect, note=note, **values)
 
+    def phases(self) -> tuple[list[str], list[str]]:
+        """The game's phase ids: (setup phases, turn phases), from its rules."""
+        from companion.games import get_ruleset
+
+        spec = get_ruleset(self.game).flow.spec
+        return [p.id for p in spec.setup_phases], [p.id for p in spec.turn_phases]
+
+    def phase_name(self, node: yaml.Node, turn_only: bool = False) -> str:
+        """A phase of the game, in any case (`Kampf` -> `kampf`)."""
+        setup_phases, turn_phases = self.phases()
+        known = turn_phases if turn_only else [*setup_phases, *turn_phases]
+        name = str(canonical(self.text(node, "phase"), known))
+        if name not in known:
+            raise self.error(f"unknown phase {name!r}{_suggest(name, known)}; {self.game} "
+                             f"phases: {', '.join(known)}", node)
+        return name
+
+    def declare(self, node: yaml.Node) -> dict[str, Any]:
+        """What a person tells the page (docs/table-scripts.md, "declare"): checked here so a
+        mistake points at its line instead of failing while the script is played."""
+        from companion.games import get_ruleset
+
+        fields = self.mapping(node, "declare")
+        out: dict[str, Any] = {}
+        for key, (k_node, v_node) in fields.items():
+            if key not in DECLARE_KEYS:
+                raise self.error(f"declare: unknown key {key!r}{_suggest(key, DECLARE_KEYS)}; "
+                                 f"known: {', '.join(DECLARE_KEYS)}", k_node)
+            value = _value(v_node)
+            if key == "player":
+                value = self.player(v_node, "declare player")
+            elif key in ("choice", "ability"):
+                value = self.integer(v_node, f"declare {key}", 0)
+            elif key == "concede":
+                if not isinstance(value, bool):
+                    raise self.error("declare concede must be true or false", v_node)
+            elif key == "redraw":
+                value = canonical(value, REDRAW_KINDS)
+                if value not in REDRAW_KINDS:
+                    raise self.error(f"declare redraw must be {' or '.join(REDRAW_KINDS)}",
+                                     v_node)
+            elif key in ("activate", "target"):
+                value = self.declared_ref(v_node, key)
+            elif key == "attack":
+                value = self.declared_attack(v_node)
+            elif key == "combat":
+                value = [self.text(n, "combat") for n in self.items(v_node, "combat")]
+            elif key == "move":
+                value = self.declared_move(v_node, get_ruleset(self.game).known_kinds)
+            out[key] = value
+        return out
+
+    def declared_ref(self, node: yaml.Node, what: str) -> str:
+        """A card (id or id#copy) or a player (a Creature Crush attack on p2)."""
+        name = self.text(node, what)
+        if canonical(name, PLAYERS) in PLAYERS:
+            return str(canonical(name, PLAYERS))
+        return self.ref(node, what)
+
+    def declared_attack(self, node: yaml.Node) -> Any:
+        if not isinstance(node, yaml.MappingNode):
+            refs = [self.declared_ref(n, "attacker") for n in self.items(node, "attack")]
+            return refs[0] if isinstance(node, yaml.ScalarNode) else refs
+        out: dict[str, Any] = {}
+        for key, (k_node, v_node) in self.mapping(node, "declare attack").items():
+            if key not in ("attackers", "attacker", "target", "combat"):
+                raise self.error(f"declare attack: unknown key {key!r}; known: attackers, "
+                                 "target, combat", k_node)
+            if key in ("attackers", "attacker"):
+                out[key] = [self.declared_ref(n, key) for n in self.items(v_node, key)]
+            elif key == "target":
+                out[key] = self.declared_ref(v_node, key)
+            else:
+                out[key] = [self.text(n, "combat") for n in self.items(v_node, "combat")]
+        return out
+
+    def declared_move(self, node: yaml.Node, kinds: frozenset[str]) -> dict[str, Any]:
+        fields = self.mapping(node, "declare move")
+        out: dict[str, Any] = {}
+        for key, (k_node, v_node) in fields.items():
+            if key not in MOVE_KEYS:
+                raise self.error(f"declare move: unknown key {key!r}; known: "
+                                 f"{', '.join(MOVE_KEYS)}", k_node)
+            if key == "kind":
+                kind = self.text(v_node, "move kind")
+                if kind not in kinds:
+                    raise self.error(f"declare move: {self.game} has no move {kind!r}"
+                                     f"{_suggest(kind, sorted(kinds))}; its moves: "
+                                     f"{', '.join(sorted(kinds))}", v_node)
+                out[key] = kind
+            elif key == "player":
+                out[key] = self.player(v_node, "move player")
+            elif key == "cards":
+                out[key] = [self.ref(n) for n in self.items(v_node, "move cards")]
+            elif key == "target":
+                out[key] = self.declared_ref(v_node, "move target")
+            elif key == "to":
+                out[key] = self.zone(v_node)
+            else:
+                out[key] = _value(v_node)
+        if "kind" not in out:
+            raise self.error("declare move: kind is missing", node)
+        return out
+
     def verb_draw(self, node: yaml.Node) -> dict[str, int]:
         draws: dict[str, int] = {}
         for key, (k_node, v_node) in self.mapping(node, "draw").items():
-            draws[self.player(k_node, "draw")] = self.integer(v_node, f"draw {key}", 1)
-            self.apply("draw", {key: draws[key]}, v_node)
+            player = self.player(k_node, "draw")
+            draws[player] = self.integer(v_node, f"draw {key}", 1)
+            self.apply("draw", {player: draws[player]}, v_node)
         return draws
 
     def verb_remove(self, node: yaml.Node) -> list[str]:
@@ -807,6 +1002,8 @@ class _Parser:
                 raise self.error(f"unknown expect key {key!r}{_suggest(key, allowed)}; "
                                  f"{self.game} checks: {', '.join(allowed)}", k_node)
             value = _value(v_node)
+            if key in ("active", "winner"):
+                value = canonical(value, PLAYERS)
             if key in ("legal", "refused") and not isinstance(value, bool):
                 raise self.error(f"expect {key} must be true or false", v_node)
             if key == "active" and value not in PLAYERS:
@@ -816,15 +1013,17 @@ class _Parser:
             if key == "violations" and not (
                     isinstance(value, list) and all(isinstance(v, str) for v in value)):
                 raise self.error("expect violations must be a list of violation codes", v_node)
-            if key == "phase" and not isinstance(value, str):
-                raise self.error("expect phase must be a phase name", v_node)
+            if key == "phase":
+                value = self.phase_name(v_node)
+            if key in ("active", "winner"):
+                value = canonical(value, PLAYERS)
             out[key] = value
         return out
 
 
-def _is_deck_zone(zone: str | None) -> bool:
+def _is_deck_zone(game: str, zone: str | None) -> bool:
     """Draw piles: their cards are not yet laid out (a bare id there is not 'on the table')."""
-    return zone is not None and zone.split(".", 1)[1] in DECK_PILE_NAMES
+    return zone is not None and game_spec(game).is_draw_pile(zone)
 
 
 def _shown(node: yaml.Node) -> str:

@@ -13,30 +13,29 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.errors import CompanionError
+from companion.games import game_spec
 from companion.layouts import MatLayout, load_layout
 from companion.markers.payload import MAX_SERIAL
+from companion.sim.script_model import Setup, Step, TableScript, deck_key_zone
 from companion.snapshot import SeenCard, SeenDie, SeenToken, TableSnapshot, back_uid, split_uid
-
-if TYPE_CHECKING:
-    from companion.sim.script import Step, TableScript
 
 PHYSICAL_VERBS = ("draw", "remove", "place", "place_down", "flip", "on", "tap", "untap", "dice",
                   "burn", "roll")
 """The verbs that change the table, in the order they apply within one step."""
 
-DECK_ZONE_NAMES: dict[str, str] = {"creature-crush": "lager"}
-"""Name of each player's draw pile where it is not `deck`."""
 
-COVERING_GAMES = frozenset({"fire-emblem-cipher", "challengers"})
-"""Games whose cards lie squarely on each other (a FE level-up, a Challengers! attack pushed
-together into one stack: only the top card shows); in the
-others a card on a card (equipment, a resource on a character) is laid beside it, overlapping
-its side edge, so both stickers stay in view."""
+def covering(game: str) -> bool:
+    """Cards of `game` lie squarely on each other (a FE level-up, a Challengers! attack pushed
+    together into one stack: only the top card shows); in the others a card on a card
+    (equipment, a resource on a character) is laid beside it, overlapping its side edge, so
+    both stickers stay in view. From the game's spec (`SimHints.covering`)."""
+    return game_spec(game).sim.covering
+
 
 COVER_OFFSET_MM = 4.0
 """A covering card lies this much right of the card beneath it (a pile that is not squared);
@@ -144,13 +143,11 @@ class TruthTable:
 
 
 def deck_zone(game: str, owner: str) -> str:
-    zones = load_layout(game).zones
-    own = f"{owner}.{DECK_ZONE_NAMES.get(game, 'deck')}"
-    if own in zones:
-        return own
-    if "shared.deck" in zones:
-        return "shared.deck"
-    raise TableError(f"{game} has no deck zone for {owner}")
+    """`owner`'s draw pile (the game's spec): their own, or the shared one."""
+    zone = game_spec(game).deck_zone_of(owner)
+    if zone is None:
+        raise TableError(f"{game} has no deck zone for {owner}")
+    return zone
 
 
 def assign_serials(uids: Iterable[str], seed: int) -> dict[str, int]:
@@ -166,7 +163,7 @@ def empty_table(game: str) -> TruthTable:
     return TruthTable(game, {}, {}, {}, {})
 
 
-def with_decks(table: TruthTable, decks: Mapping[str, tuple[str, Iterable[str]]],
+def with_decks(table: TruthTable, decks: Mapping[str, tuple[str, Sequence[str]]],
                owners: Mapping[str, str], seed: int) -> TruthTable:
     """Put each deck face down in its zone: {key: (zone, uids top first)}."""
     serials = assign_serials(owners, seed)
@@ -184,9 +181,48 @@ def with_decks(table: TruthTable, decks: Mapping[str, tuple[str, Iterable[str]]]
 
 def initial_table(script: TableScript) -> TruthTable:
     """The table before the first step: decks face down, then the `setup` position if any."""
-    from companion.sim.script import initial_from_script
+    return starting_table(script.game, script.seed, script.decks, script.owners, script.setup)
 
-    return initial_from_script(script)
+
+def starting_table(game: str, seed: int, decks: Mapping[str, list[str]],
+                   owners: Mapping[str, str], setup: Setup | None) -> TruthTable:
+    """Decks face down in their piles (`decks:` keys), then the setup position if any."""
+    placed = {key: (deck_key_zone(game, key), uids) for key, uids in decks.items()}
+    table = with_decks(empty_table(game), placed, owners, seed)
+    if setup is None:
+        return table
+    layout = load_layout(game)
+    for zone, uids in setup.table.items():
+        ordered = uids if layout.zones[zone].kind == "area" else list(reversed(uids))
+        for uid in ordered:
+            verb = "place_down" if uid in setup.face_down else "place"
+            table = apply_verb(table, verb, {uid: zone})
+    if setup.tapped:
+        table = apply_verb(table, "tap", list(setup.tapped))
+    if setup.hands:
+        table = apply_verb(table, "draw", setup.hands)
+    if setup.dice:
+        table = apply_verb(table, "dice", setup.dice)
+    if setup.on:
+        table = apply_verb(table, "on", setup.on)
+    return table
+
+
+def rename_card(table: TruthTable, old: str, new: str) -> TruthTable:
+    """The same table with card `old` called `new` (an unknown card in a hand turns out to be
+    `new` when it is played); its back serial, place and state stay."""
+    if new in table.cards:
+        raise TableError(f"{new} is on the table already")
+
+    def name(uid: str | None) -> str | None:
+        return new if uid == old else uid
+
+    cards = {name(u) or u: replace(c, uid=new, on=name(c.on)) if u == old
+             else replace(c, on=name(c.on)) for u, c in table.cards.items()}
+    zones = {z: tuple(name(u) or u for u in us) for z, us in table.zones.items()}
+    dice = {d: replace(s, on=name(s.on)) for d, s in table.dice.items()}
+    tokens = {t: replace(s, on=name(s.on)) for t, s in table.tokens.items()}
+    return TruthTable(table.game, cards, zones, dice, tokens)
 
 
 def apply_step(table: TruthTable, step: Step) -> TruthTable:
@@ -399,7 +435,7 @@ def visible_cards(table: TruthTable) -> list[str]:
     """Uids of the cards a camera sees: tops of piles and slots, every uncovered area card."""
     layout = table.layout
     covered = {c.on for c in table.cards.values() if c.on is not None and c.zone is not None}
-    if table.game not in COVERING_GAMES:
+    if not covering(table.game):
         covered = set()
     seen: list[str] = []
     for zone_id in layout.zones:
@@ -432,7 +468,7 @@ def _extent(table: TruthTable, base: str) -> tuple[float, float]:
     a tapped card lies sideways, its length across the row."""
     layout = table.layout
     half = (layout.card_h_mm if table.cards[base].tapped else layout.card_w_mm) / 2
-    if table.game in COVERING_GAMES:
+    if covering(table.game):
         return half, half + (COVER_OFFSET_MM if _attached(table, base) else 0.0)
     offsets = _side_offsets(len(_attached(table, base)))
     return half - min([0.0, *offsets]), half + max([0.0, *offsets])
@@ -443,7 +479,7 @@ def card_positions(table: TruthTable) -> dict[str, tuple[float, float]]:
 
     Piles and slots put their cards at the zone centre; an area fans its cards in one row (or
     column when taller than wide) 5 mm apart, squeezed to fit without covering a sticker; a card
-    lying on another card sits on it 4 mm to the right (covering it, see `COVERING_GAMES`) or
+    lying on another card sits on it 4 mm to the right (covering it, see `covering`) or
     beside it, overlapping its side edge (`SIDE_OFFSET_MM`, `SIDE_SHIFT_MM`: both stickers in
     view), and a row leaves room for those.
     """
@@ -486,7 +522,7 @@ def card_positions(table: TruthTable) -> dict[str, tuple[float, float]]:
                 continue
             bx, by = pos[base]
             for k, uid in enumerate(_attached(table, base)):
-                if table.game in COVERING_GAMES:
+                if covering(table.game):
                     pos[uid] = (bx + COVER_OFFSET_MM, by)
                 else:
                     inward = 1.0 if by < layout.height_mm / 2 else -1.0

@@ -78,8 +78,8 @@ def scan_image(path: Path, game: str | None, backend: str, mirror: bool | None =
     With the mat located, die faces are judged as the live pipeline judges them: only the top
     face of a die the game uses gives a value; side faces and strangers are said to be such.
     """
+    from companion.games import game_dice
     from companion.layouts import load_layout
-    from companion.markers.dice_sets import game_dice
     from companion.vision.dice import TopFaceFilter
 
     gray = read_image(path)

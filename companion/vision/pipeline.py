@@ -815,7 +815,7 @@ def build_pipeline(layout: Any, game: str, cards: CardNumbers | None, backend: s
     the dice the game uses (`dice` overrides, e.g. with counter dice) read from their face
     stickers or their pips (`dice_mode`), the mirror found from the corner markers unless
     `mirror` says."""
-    from companion.markers.dice_sets import game_dice
+    from companion.games import game_dice
     from companion.vision.tracker import TrackerSettings
 
     settings = TrackerSettings(card_w_mm=layout.card_w_mm, card_h_mm=layout.card_h_mm,

@@ -88,9 +88,9 @@ def watch(source: str, game: str, mirror: bool | None, as_json: bool, fps: float
     """Watch SOURCE (camera index, video file, image folder or stream URL) headless: print
     each settled table; ends with the file or folder."""
     from companion.cardsets import load_cardset
+    from companion.games import game_dice
     from companion.layouts import load_layout
     from companion.markers.dice_sets import dice_mode as dice_mode_named
-    from companion.markers.dice_sets import game_dice
     from companion.vision.pipeline import build_pipeline
     from companion.vision.sources import ImageFolderSource, ReconnectingSource, open_source
 

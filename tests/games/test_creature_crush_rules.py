@@ -8,13 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from companion.engine.api import GameOverError, Move, MoveFormatError, blocking
 from companion.engine.game import Game
 from companion.engine.state import hand_zone
-from companion.games.creature_crush import board as bd
 from companion.games.creature_crush import effects as fx
 
 P1_CAMP = ["CC-001", "CC-006", "CC-011", "CC-021", "CC-041", "CC-051", "CC-056", "CC-061",
@@ -145,15 +144,37 @@ def test_costs_are_paid_with_exact_sums_of_burned_dice() -> None:
     assert codes(g.check(later)) == ["cc.wrong-payment"]  # 2 + 5 burned: no way to 6
 
 
-@given(values=st.lists(st.integers(1, 6), min_size=1, max_size=5),
-       cost=st.integers(1, 12))
-@settings(max_examples=60, deadline=None)
-def test_exact_sum_finds_a_payment_exactly_when_one_exists(values: list[int], cost: int) -> None:
-    named = {f"p1.w{i + 1}": v for i, v in enumerate(values)}
-    chosen = bd.exact_sum(named, cost)
-    assert (chosen is not None) == (cost in bd.payable_sums(values))
-    if chosen is not None:
-        assert sum(named[d] for d in chosen) == cost
+def payable(values: list[int]) -> set[int]:
+    """Every cost the dice pay exactly, one die or several added (rulebook, Kampfphase), by
+    walking the dice one at a time: a cost is reachable with or without each die."""
+    reach = {0}
+    for v in values:
+        reach |= {r + v for r in reach}
+    return reach - {0}
+
+
+def test_the_rulebooks_worked_payment_examples() -> None:
+    # "Deine drei Startwürfel zeigen 2, 4 und 5 ... (7, 9 oder 11) ... (6, 5, 4 oder 2)"
+    assert payable([2, 4, 5]) == {2, 4, 5, 6, 7, 9, 11}
+    # "eine 6, 4 und eine 3 ... Kosten 3, 4, 6, 7, 9, 10 oder 13"
+    assert payable([6, 4, 3]) == {3, 4, 6, 7, 9, 10, 13}
+
+
+@given(values=st.lists(st.integers(1, 6), min_size=3, max_size=3), cost=st.integers(1, 12))
+@settings(max_examples=40, deadline=None)
+def test_a_creature_is_summoned_exactly_when_the_dice_pay_its_cost(values: list[int],
+                                                                  cost: int) -> None:
+    assume(len(set(values)) > 1)  # a triple brings a fourth die (tested on its own)
+    card = {"id": "TX-1", "name": "Testling", "type": "creature", "cost": cost, "attack": 1,
+            "life": 1}
+    setup = {"turn": 3, "active": "p1", "phase": "start", "hands": {"p1": 4, "p2": 4}}
+    g = Game.new("creature-crush", ("Ada", "Bo"), {"p1": ["TX-1", *P1_CAMP], "p2": P2_CAMP},
+                 "p1", 1, setup, [card])
+    uid = hand_card(g, "p1", "TX-1")
+    roll(g, *values)
+    found = codes(g.check(Move("summon", "p1", (uid,), to="p1.B1")))
+    assert (found == []) == (cost in payable(values)), found
+    assert found in ([], ["cc.cannot-pay"])
 
 
 def test_summon_only_in_own_kampfphase() -> None:

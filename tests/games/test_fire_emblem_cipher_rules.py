@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.engine.api import Move, Violation, blocking
+from companion.engine.api import Move, Violation
 from companion.engine.game import Game
 from companion.engine.state import hand_zone
 from companion.games.fire_emblem_cipher import effects as fx
@@ -50,6 +50,7 @@ def position(
     face_down: list[str] | None = None,
     tapped: list[str] | None = None,
     on: dict[str, str] | None = None,
+    cards: list[dict[str, Any]] | None = None,
 ) -> Game:
     """A mid-game position. `table` maps zones to card uids (the lord first in each front
     row); decks default to filler cards; hands are drawn from the decks."""
@@ -64,7 +65,7 @@ def position(
         "hands": hands or {"p1": 3, "p2": 3},
         "face_down": face_down or [], "tapped": tapped or [], "on": on or {},
     }
-    return Game.new("fire-emblem-cipher", ("Ada", "Bo"), full, "p1", 5, setup, CARDS)
+    return Game.new("fire-emblem-cipher", ("Ada", "Bo"), full, "p1", 5, setup, cards or CARDS)
 
 
 def codes(violations: list[Violation]) -> list[str]:
@@ -227,12 +228,25 @@ def test_range_counts_rows_between_attacker_and_target() -> None:
     assert codes(g.check(Move("attack", "p1", (uid(MARTH),), target=uid(CHROM)))) == []
 
 
+BATTLEFIELD = ("p1.back", "p1.front", "p2.front", "p2.back")
+"""The rows from p1's side to p2's: the rulebook's range counts the rows ahead of the attacker
+("Gegner 1, 2 oder 3 Reihen vor sich")."""
+
+
+@settings(max_examples=40, deadline=None)
 @given(attacker=st.sampled_from(["front", "back"]), target=st.sampled_from(["front", "back"]),
-       reach=st.sets(st.integers(1, 3)))
-def test_distance_is_one_plus_back_rows(attacker: str, target: str, reach: set[int]) -> None:
-    d = fx.distance(f"p1.{attacker}", f"p2.{target}")
-    assert d == 1 + (attacker == "back") + (target == "back")
-    assert (d in reach) == any(r == d for r in reach)
+       reach=st.lists(st.integers(1, 3), min_size=1, max_size=3, unique=True))
+def test_an_attack_reaches_the_rows_its_range_names(attacker: str, target: str,
+                                                    reach: list[int]) -> None:
+    rows_ahead = BATTLEFIELD.index(f"p2.{target}") - BATTLEFIELD.index(f"p1.{attacker}")
+    archer = {"id": "FX-RNG", "name": "Schütze", "title": "t", "type": "unit", "cost": 1,
+              "attack": 50, "support": 10, "range": sorted(reach), "symbols": ["Red"]}
+    table = {"p1.front": [uid(MARTH)], "p2.front": [uid(CHROM)]}
+    table.setdefault(f"p1.{attacker}", []).append(uid("FX-RNG"))
+    table.setdefault(f"p2.{target}", []).append(uid(GEROME))
+    g = position(table, phase="action", cards=[*CARDS, archer])
+    found = codes(g.check(Move("attack", "p1", (uid("FX-RNG"),), target=uid(GEROME))))
+    assert ("fe.out-of-range" in found) == (rows_ahead not in reach), (rows_ahead, found)
 
 
 # ----------------------------------------------------------------------------- combat
@@ -395,5 +409,5 @@ def test_random_games_never_break_invariants() -> None:
             legal = g.legal_moves
             if not legal:
                 break
-            assert blocking(g.push(rng.choice(legal), "automatic")) == []
+            g.push(rng.choice(legal), "automatic")  # legal by the rulebook: tests/rulebook
             assert g.ruleset.invariant_errors(g.state, g.card_total) == []

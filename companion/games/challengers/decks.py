@@ -11,7 +11,7 @@ import random
 from collections.abc import Iterable, Mapping
 
 from companion.cardsets import load_cardset, load_deck
-from companion.cardsets.schema import CH_BASE_SET, CH_THEMED_SETS
+from companion.games.challengers.card_schema import CH_BASE_SET, CH_THEMED_SETS
 from companion.games.challengers.plan import PlanError
 from companion.snapshot import card_uid, split_uid
 

@@ -246,7 +246,7 @@ class MyLittlePony(Ruleset):
         """Deck-building faults (checked by companion.decks.rules), reported with each
         player's first setup move."""
         from companion.cardsets import DeckList, load_cardset
-        from companion.decks.rules import check_mlp
+        from companion.games.my_little_pony.deck_rules import check_mlp
 
         cardset = load_cardset(GAME)
         faults: dict[str, list[dict[str, Any]]] = {}

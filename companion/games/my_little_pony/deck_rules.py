@@ -1,0 +1,151 @@
+"""My Little Pony CCG: deck-building rules, each fault a stable code with English and German text.
+
+Source: rulebook (`my-little-pony-ccg.de.txt`, "Was brauche ich zum Spielen?"
+and "Unique"): draw deck >= 45 cards without problems, <= 3 copies of a card, exactly one mane
+character outside the count, a problem deck of 10 with <= 2 copies of each, Unique cards once.
+"""
+
+from __future__ import annotations
+
+from companion.cardsets import CardSet, DeckList
+from companion.cardsets.deck_problems import DeckProblem, card_in
+
+MLP_MIN_DECK = 45
+MLP_MAX_COPIES = 3
+MLP_PROBLEM_DECK = 10
+MLP_MAX_PROBLEM_COPIES = 2
+
+MLP_RULE = "my-little-pony-ccg.de.txt: Was brauche ich zum Spielen?"
+
+
+def check_mlp(deck: DeckList, cardset: CardSet) -> list[DeckProblem]:
+    out: list[DeckProblem] = []
+    size = deck.size
+    if size < MLP_MIN_DECK:
+        out.append(
+            DeckProblem(
+                "mlp.deck-too-small",
+                f"the draw deck has {size} cards; at least {MLP_MIN_DECK} are needed",
+                f"das Spieldeck hat {size} Karten; mindestens {MLP_MIN_DECK} sind nötig",
+                rule=MLP_RULE,
+            )
+        )
+    for card_id, n in deck.cards.items():
+        card = card_in(cardset, card_id)
+        if card is None:
+            continue
+        if card.type == "problem":
+            out.append(
+                DeckProblem(
+                    "mlp.problem-in-deck",
+                    f"{card_id} ({card.name}) is a problem: problems go in the "
+                    "problem deck, never in the draw deck",
+                    f"{card_id} ({card.name}) ist ein Problem: Probleme gehören ins "
+                    "Problemdeck, nie ins Spieldeck",
+                    (card_id,),
+                    MLP_RULE,
+                )
+            )
+        elif card.type == "mane":
+            out.append(
+                DeckProblem(
+                    "mlp.mane-in-deck",
+                    f"{card_id} ({card.name}) is a mane character: it is given as "
+                    "the deck's mane, outside the draw deck",
+                    f"{card_id} ({card.name}) ist ein Hauptcharakter: er wird als 'mane' "
+                    "angegeben, nicht im Spieldeck",
+                    (card_id,),
+                    MLP_RULE,
+                )
+            )
+        elif card.has_keyword("Unique") and n > 1:
+            out.append(
+                DeckProblem(
+                    "mlp.unique-twice",
+                    f"{n} copies of {card_id} ({card.name}); Unique cards may be "
+                    "in the deck only once",
+                    f"{n} Exemplare von {card_id} ({card.name}); Unique-Karten dürfen nur "
+                    "einmal im Deck sein",
+                    (card_id,),
+                    "my-little-pony-ccg.de.txt: Unique",
+                )
+            )
+        elif n > MLP_MAX_COPIES:
+            out.append(
+                DeckProblem(
+                    "mlp.too-many-copies",
+                    f"{n} copies of {card_id} ({card.name}); at most {MLP_MAX_COPIES} allowed",
+                    f"{n} Exemplare von {card_id} ({card.name}); "
+                    f"höchstens {MLP_MAX_COPIES} erlaubt",
+                    (card_id,),
+                    MLP_RULE,
+                )
+            )
+    out += _mlp_mane(deck, cardset)
+    out += _mlp_problems(deck, cardset)
+    return out
+
+
+def _mlp_mane(deck: DeckList, cardset: CardSet) -> list[DeckProblem]:
+    if deck.mane is None:
+        return [
+            DeckProblem(
+                "mlp.no-mane",
+                "the deck names no mane character (mane: ...)",
+                "das Deck nennt keinen Hauptcharakter (mane: ...)",
+                rule=MLP_RULE,
+            )
+        ]
+    card = card_in(cardset, deck.mane)
+    if card is not None and card.type != "mane":
+        return [
+            DeckProblem(
+                "mlp.mane-not-mane",
+                f"{deck.mane} ({card.name}) is a {card.type}, not a mane character",
+                f"{deck.mane} ({card.name}) ist kein Hauptcharakter",
+                (deck.mane,),
+                MLP_RULE,
+            )
+        ]
+    return []
+
+
+def _mlp_problems(deck: DeckList, cardset: CardSet) -> list[DeckProblem]:
+    out: list[DeckProblem] = []
+    size = sum(deck.problems.values())
+    if size != MLP_PROBLEM_DECK:
+        out.append(
+            DeckProblem(
+                "mlp.problem-deck-size",
+                f"the problem deck has {size} cards; it must have exactly {MLP_PROBLEM_DECK}",
+                f"das Problemdeck hat {size} Karten; es muss genau {MLP_PROBLEM_DECK} haben",
+                rule=MLP_RULE,
+            )
+        )
+    for card_id, n in deck.problems.items():
+        card = card_in(cardset, card_id)
+        if card is None:
+            continue
+        if card.type != "problem":
+            out.append(
+                DeckProblem(
+                    "mlp.not-a-problem",
+                    f"{card_id} ({card.name}) in the problem deck is not a problem",
+                    f"{card_id} ({card.name}) im Problemdeck ist kein Problem",
+                    (card_id,),
+                    MLP_RULE,
+                )
+            )
+        elif n > MLP_MAX_PROBLEM_COPIES:
+            out.append(
+                DeckProblem(
+                    "mlp.too-many-problem-copies",
+                    f"{n} copies of problem {card_id} ({card.name}); "
+                    f"at most {MLP_MAX_PROBLEM_COPIES} allowed",
+                    f"{n} Exemplare des Problems {card_id} ({card.name}); höchstens "
+                    f"{MLP_MAX_PROBLEM_COPIES} erlaubt",
+                    (card_id,),
+                    MLP_RULE,
+                )
+            )
+    return out

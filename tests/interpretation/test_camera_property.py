@@ -1,0 +1,228 @@
+"""Property, for every game: what a camera sees of a random legal game is enough to follow it.
+
+A leader game plays random legal moves. After each move its state is laid out as a physical
+table (the simulator's `TruthTable`: cards in zones, face up or down, tapped, lying on each
+other; dice and the flag where the game keeps them) and seen as the simulator's camera sees it
+(`visible_snapshot`: pile tops and backs only, no hands). A follower game with other shuffles
+follows through the `Interpreter`, told by a person only the moves the camera cannot see (the
+game's `person_moves`, the phase and turn buttons). After every step the follower must have
+recorded the same move (kind and player), found it legal, asked nothing, and show the same
+public table, phase and turn.
+
+The camera model is the simulator's, not one written for this test, so what is checked here is
+what a rendered game would give the vision pipeline.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.engine.api import Move
+from companion.engine.game import Game
+from companion.engine.interpreter import Interpreter
+from companion.engine.state import GameState
+from companion.games import game_ids, game_spec
+from companion.layouts import load_layout
+from companion.sim.table_state import (
+    CardState,
+    DieState,
+    TokenState,
+    TruthTable,
+    visible_snapshot,
+)
+from companion.snapshot import TableSnapshot
+
+BUTTONS = frozenset({"next-phase", "pass", "concede", "declare"})
+RED = [f"{p}.r{n}" for p in ("p1", "p2") for n in range(1, 6)]
+
+
+class Table:
+    """Lays a game state out as a physical table, remembering what a tidy player leaves
+    where (burned dice stay burned, a red die stays on its creature)."""
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+        self.layout = load_layout(game)
+        self.serials: dict[str, int] = {}
+        self.white: dict[str, DieState] = {}
+        self.red: dict[str, list[str]] = {}
+
+    def serial(self, uid: str) -> int:
+        return self.serials.setdefault(uid, 1000 + len(self.serials))
+
+    def truth(self, state: GameState) -> TruthTable:
+        cards: dict[str, CardState] = {}
+        zones: dict[str, tuple[str, ...]] = {}
+        for zone, uids in state.zones.items():
+            on_mat = zone in self.layout.zones
+            if on_mat and uids:
+                pile = self.layout.zones[zone].kind != "area"
+                zones[zone] = tuple(reversed(uids)) if pile else tuple(uids)
+            for uid in uids:
+                owner = state.owner.get(uid, "shared")
+                if not on_mat:
+                    holder = zone.split(".")[0] if zone.split(".")[0] in ("p1", "p2") else owner
+                    cards[uid] = CardState(uid, owner, self.serial(uid), holder=holder)
+                    continue
+                up = not state.is_hidden(zone) and uid not in state.face_down
+                holder_card = state.attached.get(uid)
+                cards[uid] = CardState(uid, owner, self.serial(uid), zone=zone, face_up=up,
+                                       tapped=uid in state.tapped, on=holder_card)
+        for uid, card in list(cards.items()):  # a card lies on a card that is on the table
+            if card.on is not None and (card.on not in cards or cards[card.on].zone is None):
+                cards[uid] = CardState(uid, card.owner, card.serial, card.zone, card.holder,
+                                       card.face_up, card.tapped, None)
+        dice = self.dice(state, cards)
+        tokens = self.tokens(state)
+        return TruthTable(self.game, cards, zones, dice, tokens)
+
+    def dice(self, state: GameState, cards: dict[str, CardState]) -> dict[str, DieState]:
+        if "dice" not in state.flags:
+            return {}
+        for p in ("p1", "p2"):
+            avail = state.flags["dice"].get(p) or {}
+            for die, ds in list(self.white.items()):
+                if die.startswith(p) and die not in avail:
+                    self.white[die] = DieState(die, ds.value, f"{p}.burned")
+            for die, value in avail.items():
+                self.white[die] = DieState(die, int(value), f"{p}.dice")
+        out = dict(self.white)
+        damage = {u: int(d) for u, d in state.flags.get("damage", {}).items()
+                  if d > 0 and cards.get(u) is not None and cards[u].zone is not None}
+        for uid in list(self.red):
+            if uid not in damage:
+                del self.red[uid]
+        used = {d for dice in self.red.values() for d in dice}
+        for uid, amount in sorted(damage.items()):
+            values = [6] * (amount // 6) + ([amount % 6] if amount % 6 else [])
+            mine = self.red.setdefault(uid, [])
+            while len(mine) > len(values):
+                used.discard(mine.pop())
+            while len(mine) < len(values):
+                free = next(d for d in RED if d not in used)
+                used.add(free)
+                mine.append(free)
+            zone = cards[uid].zone or ""
+            out.update({d: DieState(d, v, zone, uid) for d, v in zip(mine, values, strict=True)})
+        return out
+
+    @staticmethod
+    def tokens(state: GameState) -> dict[str, TokenState]:
+        card = state.flags.get("flag_card")
+        if card is None or card not in state.where:
+            return {}
+        return {"flag": TokenState("flag", state.where[card], card)}
+
+    def seen(self, state: GameState) -> TableSnapshot:
+        return visible_snapshot(self.truth(state))
+
+
+def public_table(game: Game) -> dict[str, object]:
+    """The table as the page shows it: every face-up card in its zone, and how many cards lie
+    in each zone, except the size of face-down piles (a camera sees only their top; keeping
+    those counts is issue 11's memory of what the camera cannot see)."""
+    view = game.view("table")
+    return {z: (sorted(str(c.get("uid")) for c in v.get("cards", [])),
+                None if v.get("hidden") else v["count"])
+            for z, v in view["zones"].items() if not z.endswith(".hand")}
+
+
+def differences(leader: Game, follower: Game) -> list[str]:
+    """Zones where the follower's table contradicts the leader's. The follower may know more:
+    a card the leader's rules moved unseen (a destroyed camp card) the camera saw face up."""
+    lead, follow = public_table(leader), public_table(follower)
+    found = []
+    for zone in sorted(set(lead) | set(follow)):
+        (a_cards, a_count), (b_cards, b_count) = lead[zone], follow[zone]  # type: ignore[misc]
+        known = [c for c in a_cards if c != "None"]
+        if a_count != b_count or len(a_cards) != len(b_cards) or any(
+                known.count(c) > b_cards.count(c) for c in known):
+            found.append(f"{zone}: leader {lead[zone]}, follower {follow[zone]}")
+    return found
+
+
+def declared(move: Move) -> Move:
+    """What a person tells the page: the move without what the camera sees (dice, backs)."""
+    return Move(move.kind, move.player, move.cards, move.to, move.target, move.value)
+
+
+def same(a: Move, b: Move) -> bool:
+    return (a.kind, a.player, a.cards, a.target) == (b.kind, b.player, b.cards, b.target)
+
+
+def follow(game_id: str, seed: int, steps: int) -> int:
+    """Play `steps` random moves; return how many questions a person had to answer."""
+    person = game_spec(game_id).person_moves | BUTTONS
+    leader = Game.new(game_id, ("A", "B"), seed=seed)
+    follower = Game.new(game_id, ("A", "B"), seed=seed + 1)
+    if set(follower.state.where) != set(leader.state.where):
+        # the game builds its decks from the seed (Challengers!): the same cards, shuffled anew
+        decks = {z.split(".")[0]: list(reversed(u)) for z, u in leader.state.zones.items()
+                 if u and game_spec(game_id).is_draw_pile(z)}
+        follower = Game.new(game_id, ("A", "B"), decks=decks, seed=seed + 1)
+        assert set(follower.state.where) == set(leader.state.where)
+    table = Table(game_id)
+    interp = Interpreter(follower, table.seen(leader.state))
+    rng = random.Random(seed)
+    asked = 0
+    for step in range(steps):
+        legal = leader.legal_moves
+        if not legal or leader.outcome():
+            break
+        move = rng.choice(legal)
+        leader.push(move, "automatic")
+        before = len(follower.log)
+        if move.kind in person:
+            interp.person(declared(move))
+        seen = interp.observe(table.seen(leader.state), "camera")
+        where = (step, leader.phase, move)
+        if seen.question is not None:  # a person answers with what happened
+            fits = [i for i, c in enumerate(seen.question.choices)
+                    if any(same(m, move) for m in c.moves)]
+            assert fits, (*where, seen.question)
+            interp.answer(fits[0])
+            asked += 1
+        new = follower.log[before:]
+        assert all(e.legal for e in new), (*where, [e.to_dict() for e in new])
+        assert differences(leader, follower) == [], (*where, [e.move for e in new])
+        assert (follower.phase, follower.active, follower.state.turn) == (
+            leader.phase, leader.active, leader.state.turn), (*where, [e.move for e in new])
+        assert {p: s.value for p, s in follower.scores().items()} == {
+            p: s.value for p, s in leader.scores().items()}, where
+    return asked
+
+
+SEEDS = range(6)
+KNOWN_GAPS: dict[tuple[str, int], str] = {
+    # What the camera-only reading gets wrong today (issue 11, "Memory of what the camera
+    # cannot see"); each is a strict xfail, so a fix shows up as a failure to remove it here.
+    ("trick-or-beat", 1): "draft: a card discarded from the hand is taken from the face-down "
+    "creatures on a lane, whose identity the follower believed to be that card",
+    ("trick-or-beat", 2): "draft: p1's discard is asked as p2's discard or as p1 having moved "
+    "on to play it as a tactic; neither is what happened",
+    ("trick-or-beat", 3): "draft: as seed 2",
+    ("trick-or-beat", 4): "draft: as seed 1 (p2's discard, a card believed on p1's lane)",
+    ("trick-or-beat", 5): "draft: a discard is given to the player with more cards beyond "
+    "eight; the camera cannot see whose hand it left (no person move tells)",
+    ("fire-emblem-cipher", 0): "a defeated lord's orb, moved by the rules at the end of "
+    "combat, is seen leaving the orbs as a second orb-to-hand (fe.orb-unexplained): the "
+    "follower's believed top orb is another card",
+    ("fire-emblem-cipher", 3): "setup: after a mulligan the new hand's deck change is read as "
+    "one more deal (fe.deal-too-many)",
+    ("fire-emblem-cipher", 5): "setup: as seed 3",
+    ("my-little-pony-ccg", 3): "a face-down troublemaker the follower believes is another card "
+    "blocks the next phase (mlp.must-reveal)",
+    ("my-little-pony-ccg", 5): "as seed 3",
+}
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("game_id", game_ids())
+def test_the_camera_is_enough_to_follow_a_random_game(game_id: str, seed: int,
+                                                      request: pytest.FixtureRequest) -> None:
+    gap = KNOWN_GAPS.get((game_id, seed))
+    if gap is not None:
+        request.applymarker(pytest.mark.xfail(strict=True, reason=gap))
+    follow(game_id, seed, 80)

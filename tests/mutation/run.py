@@ -1,0 +1,144 @@
+"""Run mutmut over the rules and record the result (see the package docstring).
+
+    python -m tests.mutation.run sample [--size 400] [--seed 12] [--children 2]
+    python -m tests.mutation.run full [--children 2]
+
+Both leave `mutants/` (mutmut's working copy, git-ignored) and write
+tests/mutation/result.json: counts, the score (killed and timed out over all run), every
+survivor, and a few killed mutants with the test that kills each (CI re-checks those).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import subprocess
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from tests.mutation.patching import Patch, killing_test
+
+ROOT = Path(__file__).resolve().parents[2]
+RESULT = Path(__file__).resolve().parent / "result.json"
+MUTMUT = [sys.executable, "-m", "mutmut"]
+STATUS = {1: "killed", 3: "killed", 0: "survived", 5: "no tests", 33: "no tests",
+          34: "skipped", 36: "timeout", -24: "timeout", 24: "timeout", 152: "timeout",
+          255: "timeout", 37: "caught by type check"}
+SENTINELS = 8
+
+
+def metas() -> dict[str, dict[str, int | None]]:
+    """Mutant name -> exit code (None: not run), from mutmut's working copy."""
+    out: dict[str, dict[str, int | None]] = {}
+    for meta in sorted((ROOT / "mutants" / "companion").rglob("*.py.meta")):
+        data = json.loads(meta.read_text(encoding="utf-8"))
+        source = str(meta.relative_to(ROOT / "mutants")).removesuffix(".meta")
+        out[source] = data.get("exit_code_by_key", {})
+    return out
+
+
+def generate() -> None:
+    """Let mutmut make every mutant and measure which tests cover what (runs no mutant)."""
+    subprocess.run([*MUTMUT, "run", "--max-children", "1", "no.mutant.matches*"], cwd=ROOT,
+                   env=_env(), capture_output=True, text=True, check=False)
+    if not metas():
+        sys.exit("mutmut made no mutants: run `mutmut run` to see why")
+
+
+def _env() -> dict[str, str]:
+    import os
+
+    return {**os.environ, "CI": "1"}
+
+
+def sample(names_by_file: dict[str, list[str]], size: int, seed: int) -> list[str]:
+    """`size` mutants, each file in proportion to its mutants (at least one per file)."""
+    rng = random.Random(seed)
+    total = sum(len(v) for v in names_by_file.values())
+    chosen: list[str] = []
+    for _source, names in sorted(names_by_file.items()):
+        k = max(1, round(size * len(names) / total))
+        chosen += rng.sample(sorted(names), min(k, len(names)))
+    return chosen
+
+
+def run(names: list[str], children: int) -> None:
+    for i in range(0, len(names), 60):
+        batch = names[i:i + 60]
+        subprocess.run([*MUTMUT, "run", "--max-children", str(children), *batch], cwd=ROOT,
+                       env=_env(), capture_output=True, text=True, check=False)
+        print(f"  {min(i + 60, len(names))}/{len(names)} mutants run", flush=True)
+
+
+def show(name: str) -> str:
+    out = subprocess.run([*MUTMUT, "show", name], cwd=ROOT, capture_output=True, text=True,
+                         check=False)
+    return out.stdout
+
+
+def record(kind: str, names: list[str], seed: int, started: float) -> None:
+    codes = {n: c for per in metas().values() for n, c in per.items()}
+    status = Counter(STATUS.get(codes.get(n), "not run") for n in names)  # type: ignore[arg-type]
+    by_package: dict[str, Counter[str]] = defaultdict(Counter)
+    for n in names:
+        by_package[".".join(n.split(".")[:3])][STATUS.get(codes.get(n), "not run")] += 1  # type: ignore[arg-type]
+    tested = sum(v for k, v in status.items() if k not in ("skipped", "not run"))
+    score = (status["killed"] + status["timeout"]) / tested if tested else 0.0
+    survivors = sorted(n for n in names if STATUS.get(codes.get(n)) == "survived")  # type: ignore[arg-type]
+    rng = random.Random(seed)
+    killed = sorted(n for n in names if STATUS.get(codes.get(n)) == "killed")  # type: ignore[arg-type]
+    sentinels = []
+    for name in rng.sample(killed, len(killed)):
+        patch = Patch.from_mutmut(name, show(name))
+        if patch is None:
+            continue
+        test = killing_test(patch, _covering(name))
+        if test is not None:
+            sentinels.append({**patch.to_dict(), "test": test})
+        if len(sentinels) == SENTINELS:
+            break
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
+                            capture_output=True, text=True, check=False).stdout.strip()
+    result = {
+        "kind": kind, "seed": seed, "commit": commit, "date": time.strftime("%Y-%m-%d"),
+        "mutants_total": sum(len(v) for v in metas().values()),
+        "run": len(names), "status": dict(sorted(status.items())), "score": round(score, 4),
+        "by_package": {k: dict(sorted(v.items())) for k, v in sorted(by_package.items())},
+        "minutes": round((time.time() - started) / 60, 1),
+        "survivors": survivors, "sentinels": sentinels,
+    }
+    RESULT.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"score {score:.1%} of {tested} mutants run ({dict(status)}) -> {RESULT}")
+
+
+def _covering(name: str) -> list[str]:
+    out = subprocess.run([*MUTMUT, "tests-for-mutant", name], cwd=ROOT, capture_output=True,
+                         text=True, check=False)
+    return [t for t in out.stdout.split() if "::" in t]
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m tests.mutation.run")
+    parser.add_argument("kind", choices=["sample", "full"])
+    parser.add_argument("--size", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=12)
+    parser.add_argument("--children", type=int, default=2)
+    args = parser.parse_args(argv)
+    started = time.time()
+    generate()
+    names_by_file = {s: list(v) for s, v in metas().items() if v}
+    if args.kind == "full":
+        names = [n for v in names_by_file.values() for n in v]
+    else:
+        names = sample(names_by_file, args.size, args.seed)
+    print(f"{len(names)} of {sum(len(v) for v in names_by_file.values())} mutants", flush=True)
+    run(names, args.children)
+    record(args.kind, names, args.seed, started)
+
+
+if __name__ == "__main__":
+    main()
+
