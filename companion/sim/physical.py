@@ -18,7 +18,7 @@ import hashlib
 import math
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -26,15 +26,25 @@ import numpy as np
 from companion.markers.payload import die_face_id
 from companion.markers.render import Symbology, aruco_modules, card_back_modules, card_front_modules
 from companion.printing.sizes import (
-    DIE_MARKER_MM,
     DIE_MM,
-    DIE_STICKER_MM,
     STICKER_LABEL_MM,
     TOKEN_MARKER_MM,
 )
 from companion.sim import art
 from companion.sim.camera import Rig
-from companion.sim.cube import Cube
+from companion.sim.cube import Cube, Face
+from companion.sim.dice import (
+    DiceSet,
+    StickerFit,
+    dice_set,
+    edge_normals,
+    face_texture,
+    footprint,
+    marker_outline,
+    resting_tilt,
+    separate,
+    sticker_fit,
+)
 from companion.sim.hands import Hand, hand_parts, skin_colour
 from companion.sim.optics import (
     Conditions,
@@ -206,6 +216,8 @@ class PhysicalRenderer:
         self._poses: dict[Rig, _PoseCache] = {}
         self._scenes: OrderedDict[tuple[Scene, Rig], _SceneCache] = OrderedDict()
         self._textures: dict[tuple[object, ...], np.ndarray] = {}
+        self._faces: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray,
+                                                    np.ndarray | None]] = {}
         self._static = self._draw_static()
         self._modules: dict[str, int] = {}
         self._noise = NoiseBank(rig.height_px, rig.width_px, seed) if (
@@ -302,28 +314,27 @@ class PhysicalRenderer:
         return img
 
     def _die_face(self, die: str, value: int, body: tuple[int, int, int],
-                  pip: tuple[int, int, int]) -> np.ndarray:
-        key = ("die", die, value, self.dice_style)
+                  pip: tuple[int, int, int], dset: DiceSet
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """A die face seen flat: image, sticker mask and (stickered dice) the marker's corners
+        in face mm, with the sticker as this table's player cut and stuck it."""
+        key = ("die", die, value, self.dice_style, dset)
         if key in self._textures:
-            return self._textures[key]
-        side = max(24, round(DIE_MM * self.ppm * 2))
+            return self._faces[key]
+        side = max(24, round(dset.size_mm * self.ppm * 2))
         if self.dice_style == "pips":
-            img = art.pip_face(value, side, body, pip)
+            img, mask = face_texture(side, dset.size_mm, body, None, StickerFit(),
+                                     art.pip_positions(value), pip,
+                                     2.9 * dset.size_mm / DIE_MM)
+            out: tuple[np.ndarray, np.ndarray, np.ndarray | None] = (img, mask, None)
         else:
-            face = np.empty((side, side, 3), np.uint8)
-            face[:] = body
-            s = round(side * DIE_STICKER_MM / DIE_MM)
-            o = (side - s) // 2
-            face[o:o + s, o:o + s] = 242
-            m = round(side * DIE_MARKER_MM / DIE_MM)
-            mo = (side - m) // 2
-            cells = aruco_modules(die_face_id(die, value))
-            face[mo:mo + m, mo:mo + m] = cv2.resize(
-                np.where(cells, 25, 242).astype(np.uint8), (m, m),
-                interpolation=cv2.INTER_NEAREST)[..., None]
-            img = art.rounded_edges(face, art.DIE_ROUNDING)
+            fit = sticker_fit(self.seed, die, value)
+            img, mask = face_texture(side, dset.size_mm, body,
+                                     aruco_modules(die_face_id(die, value)), fit)
+            out = (img, mask, marker_outline(fit))
         self._textures[key] = img
-        return img
+        self._faces[key] = out
+        return out
 
     def _card_texture(self, card: SceneCard) -> np.ndarray:
         key = ("card", card.payload, card.face_up)
@@ -430,18 +441,29 @@ class PhysicalRenderer:
                 -0.5 * (outside / c.gloss_deg) ** 2)
         return np.asarray(out)
 
-    def _lambert(self, normal: np.ndarray, point: np.ndarray) -> float:
-        """Brightness of a surface turned to `normal`, relative to a flat one (lamp + sky)."""
+    def _lambert(self, normal: np.ndarray, point: np.ndarray, albedo: float = 0.0) -> float:
+        """Brightness of a surface turned to `normal`, relative to a flat one (lamp + room)."""
+        return float(self._irradiance(np.asarray(normal, float)[None, :], point, albedo)[0])
+
+    def _irradiance(self, normals: np.ndarray, point: np.ndarray, albedo: float = 0.0
+                    ) -> np.ndarray:
+        """Light falling on surfaces turned to `normals` (n x 3) near `point`, relative to a flat
+        one there: the room's light from the sky half above the surface's horizon
+        ((1 + n_z) / 2 of it, the isotropic-sky model), the lamp's direct light (cosine law),
+        and the light the table around reflects back from below ((1 - n_z) / 2 of the flat
+        surface's light times the table's `albedo`): a die's side faces on a white mat get
+        most of a top face's light, on a dark cloth about half."""
         c = self.conditions
+        n = np.asarray(normals, float)
+        nz = n[:, 2]
         ambient = 1 - c.lamp_share
-        sky = ambient * (0.5 + 0.5 * float(normal[2]))
-        direct = 0.0
+        out = ambient * (0.5 + 0.5 * nz) + albedo * (0.5 - 0.5 * nz)
         if c.lamp is not None and c.lamp_share > 0:
-            light = np.asarray(c.lamp) - point
+            light = np.asarray(c.lamp) - np.asarray(point, float)
             light = light / np.linalg.norm(light)
             flat = max(float(light[2]), 1e-3)
-            direct = c.lamp_share * max(float(normal @ light), 0.0) / flat
-        return sky + direct
+            out = out + c.lamp_share * np.maximum(n @ light, 0.0) / flat
+        return np.asarray(out)
 
     # ----- scene composition ----------------------------------------------------------------
 
@@ -694,25 +716,112 @@ class PhysicalRenderer:
     def _die_base(self, scene: Scene, x: float, y: float) -> float:
         return self._card_base(scene, x, y, len(scene.cards))
 
+    def _resting(self, scene: Scene) -> Scene:
+        """The scene with its dice where they can physically be: two cubes never overlap, so
+        dice whose footprints (at their real size and turn) would cross are pushed apart
+        until they touch."""
+        if len(scene.dice) < 2:
+            return scene
+        spots = [(d.x_mm, d.y_mm, d.angle_deg, self._dice_set(d.die).size_mm)
+                 for d in scene.dice]
+        moved = separate(spots)
+        if all(abs(a[0] - b[0]) < 1e-9 and abs(a[1] - b[1]) < 1e-9
+               for a, b in zip(spots, moved, strict=True)):
+            return scene
+        dice = tuple(replace(d, x_mm=x, y_mm=y)
+                     for d, (x, y) in zip(scene.dice, moved, strict=True))
+        return replace(scene, dice=dice)
+
+    def _dice_set(self, die: str) -> DiceSet:
+        return dice_set(self.seed, die.split(".")[-1][:1])
+
+    def _albedo(self, canvas: np.ndarray, x_mm: float, y_mm: float, reach_mm: float = 20.0
+                ) -> float:
+        """Reflectance of the table (mat, cards) around a point, as drawn so far: what lights
+        the lower half of a die's side faces."""
+        x0, y0 = (self._to_canvas(np.array([x_mm - reach_mm, y_mm - reach_mm]))).astype(int)
+        x1, y1 = (self._to_canvas(np.array([x_mm + reach_mm, y_mm + reach_mm]))).astype(int)
+        x0, y0 = max(int(x0), 0), max(int(y0), 0)
+        x1, y1 = min(int(x1), canvas.shape[1]), min(int(y1), canvas.shape[0])
+        if x1 - x0 < 2 or y1 - y0 < 2:
+            return 0.5
+        step = max(1, round(self.ppm))
+        patch = canvas[y0:y1:step, x0:x1:step].astype(np.float32)
+        return float(np.clip((patch @ np.array([0.114, 0.587, 0.299], np.float32)).mean()
+                             / 255, 0.05, 0.95))
+
     def _draw_die(self, rig: Rig, canvas: np.ndarray, spec: np.ndarray, labels: np.ndarray,
                   scene: Scene, die: SceneDie, index: int
                   ) -> tuple[MarkerTruth, np.ndarray, int, np.ndarray]:
+        """A die as the player owns it (size, rounded edges, stickers as cut and stuck), resting
+        on what lies under its four corners (cocked across a card's edge), shaded face by face
+        with its rounded edges' normals, its glossy plastic (and glossy stickers) mirroring the
+        lamp."""
         from companion.markers.payload import decode_aruco
 
         meaning = decode_aruco(die.marker_id)
         value = meaning.value or 1
         kind = die.die.split(".")[-1][:1]
         body, pip = DIE_COLOURS.get(kind, DIE_COLOURS["w"])
-        base = self._die_base(scene, die.x_mm, die.y_mm)
-        cube = Cube(die.x_mm, die.y_mm, value, die.angle_deg, DIE_MM, base)
-        faces = {v: self._die_face(die.die, v, body, pip) for v in range(1, 7)}
-        top = self._draw_block(rig, canvas, spec, labels, cube, index, faces, None, body,
-                               glossy=self.dice_style == "pips")  # acrylic; stickers are paper
-        centre = top.mean(axis=0)
-        marker_world = centre + (top - centre) * (DIE_MARKER_MM / DIE_MM)
+        dset = self._dice_set(die.die)
+        foot = footprint(die.x_mm, die.y_mm, die.angle_deg, dset.size_mm - 2 * dset.edge_mm)
+        supports = [self._card_base(scene, float(x), float(y), len(scene.cards))
+                    for x, y in foot]
+        tilt_x, tilt_y, base = resting_tilt(supports, dset.size_mm)
+        cube = Cube(die.x_mm, die.y_mm, value, die.angle_deg, dset.size_mm, base, tilt_x, tilt_y)
+        faces = cube.faces()
+        all_pts = np.vstack([f.corners for f in faces])
+        shadow = self._shadow_points(all_pts, base)
+        if shadow is not None:
+            self._darken(canvas, np.vstack([shadow, all_pts[:, :2]]),
+                         0.55 * self.conditions.lamp_share)
+        albedo = self._albedo(canvas, die.x_mm, die.y_mm)
+        drawn = [f for f in faces
+                 if f.normal[2] > -0.5 and float(f.normal @ (rig.centre - f.centre)) > 1e-9]
+        drawn.sort(key=lambda f: f.normal[2])  # sides first, the top last
+        top = max(faces, key=lambda f: f.normal[2])
+        marker_world = top.corners
+        for f in drawn:
+            img, mask, marker = self._die_face(die.die, f.value, body, pip, dset)
+            right = (f.corners[1] - f.corners[0]) / dset.size_mm
+            down = (f.corners[3] - f.corners[0]) / dset.size_mm
+            shaded, gloss = self._shade_die_face(rig, f, img, mask, right, down, dset, albedo)
+            self._warp_into(canvas, spec, shaded, gloss,
+                            self._to_canvas(self._ground(rig, f.corners)))
+            if f is top and marker is not None:
+                marker_world = f.centre + marker[:, :1] * right + marker[:, 1:] * down
+        if self.dice_style != "aruco":  # pips: the face inside its rounded edges
+            inner = (dset.size_mm - 2 * dset.edge_mm) / dset.size_mm
+            centre = top.centre
+            marker_world = centre + (top.corners - centre) * inner
+        self._fill_labels(labels, self._ground(rig, all_pts), index)
         text = f"aruco:{die.marker_id}" if self.dice_style == "aruco" else f"pips:{value}"
         truth = MarkerTruth(die.die, text, "die", die.zone, die.x_mm, die.y_mm, False, value)
-        return truth, self._ground(rig, marker_world), index, marker_world
+        return truth, self._ground(rig, marker_world), index, np.asarray(marker_world)
+
+    def _shade_die_face(self, rig: Rig, face: Face, img: np.ndarray, mask: np.ndarray,
+                        right: np.ndarray, down: np.ndarray, dset: DiceSet, albedo: float
+                        ) -> tuple[np.ndarray, np.ndarray]:
+        """The face lit point by point through its rounded edges (a 24 x 24 grid of normals,
+        interpolated), and its specular layer: the plastic body always mirrors, the sticker
+        paper only when glossy."""
+        grid = 24
+        normals = edge_normals(grid, dset.size_mm, dset.edge_mm, face.normal, right, down)
+        flat = float(self._irradiance(np.array([[0.0, 0.0, 1.0]]), face.centre, albedo)[0])
+        light = self._irradiance(normals.reshape(-1, 3), face.centre, albedo)
+        side = img.shape[0]
+        shade = cv2.resize((light / max(flat, 1e-6)).reshape(grid, grid).astype(np.float32),
+                           (side, side), interpolation=cv2.INTER_LINEAR)
+        shaded = np.clip(img.astype(np.float32) * shade[..., None], 0, 255).astype(np.uint8)
+        t = (np.arange(grid) + 0.5) / grid * dset.size_mm - dset.size_mm / 2
+        uu, vv = np.meshgrid(t, t)
+        pts = face.centre + uu.reshape(-1, 1) * right + vv.reshape(-1, 1) * down
+        s = self._specular(rig, pts, normals.reshape(-1, 3)).reshape(grid, grid)
+        layer = np.asarray(cv2.resize(s.astype(np.float32) * SPEC_SCALE, (side, side),
+                                      interpolation=cv2.INTER_LINEAR), np.float32)
+        if not dset.glossy_stickers:
+            layer *= 1 - mask.astype(np.float32) / 255
+        return shaded, np.clip(layer, 0, 255).astype(np.uint8)
 
     def _draw_token(self, rig: Rig, canvas: np.ndarray, spec: np.ndarray, labels: np.ndarray,
                     scene: Scene, token: SceneToken, index: int
@@ -827,7 +936,7 @@ class PhysicalRenderer:
             self._scenes.move_to_end(key)
             return cached
         pose = self._pose(rig)
-        canvas, spec, labels, markers = self._compose(scene, rig)
+        canvas, spec, labels, markers = self._compose(self._resting(scene), rig)
         if pose.colour_maps:
             image = cv2.merge([
                 cv2.remap(np.ascontiguousarray(canvas[..., k]), mx, my, cv2.INTER_LINEAR,
