@@ -75,6 +75,7 @@ from companion.sim.render import (
     SceneToken,
     _rotated_rect,
 )
+from companion.sim.temporal import FrameEffects, frame_effects
 
 CARD_MM = 0.32  # a card's thickness
 SLEEVED_CARD_MM = 0.55  # with a sleeve (two layers of about 0.1 mm plus air)
@@ -100,6 +101,7 @@ TOKEN_HEIGHT_MM = 3.0
 CURL_STRIPS = 6
 SPEC_SCALE = 255 / 4.0  # the specular layer stores up to 4x white in a byte
 AE_TARGET = 118.0  # mean grey level auto exposure aims for
+AF_SOFT = 0.4  # the focus error (share of the distance) of the defocused copy AF blends towards
 
 
 @dataclass(frozen=True)
@@ -168,6 +170,7 @@ class _SceneCache:
     raw: np.ndarray  # uint8 HxW: the same on the Bayer sensor's photosites
     saturated: np.ndarray | None  # uint8 HxW 255 where the sensor clips whatever the noise
     sigma16: np.ndarray | None  # per photosite noise sigma (NoiseBank units)
+    soft: tuple[np.ndarray, np.ndarray] | None = None  # developed and raw, focus hunted away
 
 
 class PhysicalRenderer:
@@ -478,6 +481,17 @@ class PhysicalRenderer:
                 base = max(base, self._card_top(card))
         return base
 
+    def _pile_under(self, piles: Sequence[tuple[int, SceneCard]], x: float, y: float
+                    ) -> SceneCard | None:
+        """The pile whose top card holds the point (x, y), if any."""
+        for _, card in piles:
+            quad = _rotated_rect(card.x_mm, card.y_mm, self.layout.card_w_mm,
+                                 self.layout.card_h_mm, card.angle_deg)
+            if cv2.pointPolygonTest(quad.astype(np.float32).reshape(-1, 1, 2), (x, y),
+                                    False) >= 0:
+                return card
+        return None
+
     def _sleeved(self, card: SceneCard) -> bool:
         return _hash01("sleeve", self.seed, card.key) < self.sleeved_share
 
@@ -675,15 +689,19 @@ class PhysicalRenderer:
         # things that stand up: far from the camera first, so nearer ones cover them
         cx, cy = rig.centre[0], rig.centre[1]
         n_cards, n_dice = len(cards), len(scene.dice)
-        tall: list[tuple[float, int]] = []  # (-distance, item index: cards, dice, tokens)
-        tall += [(-math.hypot(c.x_mm - cx, c.y_mm - cy), k) for k, c in piles]
-        tall += [(-math.hypot(d.x_mm - cx, d.y_mm - cy), n_cards + j)
-                 for j, d in enumerate(scene.dice)]
-        tall += [(-math.hypot(t.x_mm - cx, t.y_mm - cy), n_cards + n_dice + j)
-                 for j, t in enumerate(scene.tokens)]
+        # (-distance, on a pile, item index: cards, dice, tokens); a die or token lying on a
+        # pile is drawn right after that pile, at the pile's distance
+        tall: list[tuple[float, int, int]] = []
+        tall += [(-math.hypot(c.x_mm - cx, c.y_mm - cy), 0, k) for k, c in piles]
+        small = [(n_cards + j, d.x_mm, d.y_mm) for j, d in enumerate(scene.dice)]
+        small += [(n_cards + n_dice + j, t.x_mm, t.y_mm) for j, t in enumerate(scene.tokens)]
+        for idx, x, y in small:
+            support = self._pile_under(piles, x, y)
+            at = (x, y) if support is None else (support.x_mm, support.y_mm)
+            tall.append((-math.hypot(at[0] - cx, at[1] - cy), 0 if support is None else 1, idx))
         tall.sort()
         die_truth: dict[int, tuple[MarkerTruth, np.ndarray, int, np.ndarray]] = {}
-        for _, idx in tall:
+        for _, _, idx in tall:
             if idx < n_cards:
                 modules[idx] = self._draw_card(rig, canvas, spec, labels, cards[idx], idx, 0.0)
             elif idx < n_cards + n_dice:
@@ -1131,12 +1149,69 @@ class PhysicalRenderer:
                                    None if ppm is None else round(ppm, 3)))
         return FrameTruth(tuple(out), len(hands), labels == HAND_LABEL, in_view)
 
+    def frame_effects(self, frame_index: int) -> FrameEffects:
+        """What frame `frame_index` of a still scene gets: flicker bands, exposure and white
+        balance dither, focus wander, the arm's trembling, the JPEG quality's step."""
+        c = self.conditions
+        return frame_effects(c.temporal, self.seed, frame_index, self.height_px,
+                             c.lamp_share, self.rig.focal_px)
+
+    def _soft(self, cache: _SceneCache) -> tuple[np.ndarray, np.ndarray]:
+        """The still scene with the focus `AF_SOFT` of the distance away (made once per scene,
+        when autofocus first wanders): frames in between blend it with the sharp one."""
+        if cache.soft is None:
+            extra = 0.35 * self.conditions.coc_px * AF_SOFT
+            soft = cv2.GaussianBlur(cache.radiance, (0, 0), max(extra, 0.3))
+            developed = to_bytes(isp(soft, self.conditions))
+            cache.soft = (developed, mosaic(developed))
+        return cache.soft
+
+    def _still_raw(self, cache: _SceneCache, fx: FrameEffects) -> np.ndarray:
+        """The still scene's photosites for this frame: focus wander (a blend towards the
+        defocused scene) and the trembling camera (the picture shifted, smeared by the
+        motion within the exposure)."""
+        w = 0.0
+        if self.conditions.coc_px > 0 and abs(fx.defocus) > 0.005:
+            w = min(1.0, abs(fx.defocus) / AF_SOFT)
+        dx, dy = fx.shift_px
+        moving = math.hypot(dx, dy) >= 0.05 or math.hypot(*fx.smear_px) >= 1.0
+        if not moving:
+            if w < 0.02:
+                return cache.raw.copy()
+            return np.asarray(cv2.addWeighted(cache.raw, 1 - w, self._soft(cache)[1], w, 0))
+        developed = cache.developed
+        if w >= 0.02:
+            developed = cv2.addWeighted(developed, 1 - w, self._soft(cache)[0], w, 0)
+        m = np.array([[1, 0, dx], [0, 1, dy]], np.float32)
+        h, wid = developed.shape[:2]
+        moved = cv2.warpAffine(developed, m, (wid, h), flags=cv2.INTER_CUBIC,
+                               borderMode=cv2.BORDER_REFLECT)
+        kernel = line_kernel(*fx.smear_px)
+        if kernel is not None:
+            moved = cv2.filter2D(moved, -1, kernel)
+        return mosaic(moved)
+
+    @staticmethod
+    def _light(raw: np.ndarray, fx: FrameEffects) -> np.ndarray:
+        """The light's change on the photosites: flicker bands and exposure dither per row,
+        white balance dither on the blue and red sites."""
+        blue, red = fx.wb
+        if fx.row_gain is None and abs(blue - 1) < 1e-3 and abs(red - 1) < 1e-3:
+            return raw
+        f = raw.astype(np.float32)
+        if fx.row_gain is not None:
+            f *= fx.row_gain[:, None]
+        f[0::2, 0::2] *= blue
+        f[1::2, 1::2] *= red
+        return to_bytes(f)
+
     def render(self, scene: Scene, hands: Sequence[Hand] = (), frame_index: int = 0,
                jpeg: bool = True) -> RenderedFrame:
         rig = self.rig_at(frame_index)
         cache = self._scene(scene, rig)
         labels = cache.labels.copy()
-        raw = cache.raw.copy()
+        fx = self.frame_effects(frame_index)
+        raw = self._still_raw(cache, fx)
         in_view = False
         c = self.conditions
         if hands:
@@ -1146,6 +1221,7 @@ class PhysicalRenderer:
                 x0, y0 = x0 - x0 % 2, y0 - y0 % 2  # keep the colour filter's phase
                 raw[y0:y1, x0:x1] = mosaic(to_bytes(isp(radiance[y0:y1, x0:x1], c)))
             self._hand_labels(rig, labels, hands)
+        raw = self._light(raw, fx)
         b = self.bump
         if b is not None and b.frame <= frame_index < b.frame + b.blur_frames:
             before = self.rig_at(b.frame - 1)
@@ -1164,7 +1240,8 @@ class PhysicalRenderer:
         if rig.mirror:
             image = cv2.flip(image, 1)
         if jpeg:
-            image = jpeg_round_trip(image, self.conditions.jpeg_quality)
+            quality = int(np.clip(c.jpeg_quality + fx.jpeg_delta, 20, 95))
+            image = jpeg_round_trip(image, quality)
         return RenderedFrame(image, self._truth(rig, cache, labels, hands, in_view))
 
     def encode(self, image: np.ndarray) -> bytes:
