@@ -481,6 +481,18 @@ class PhysicalRenderer:
                 base = max(base, self._card_top(card))
         return base
 
+    def _support(self, scene: Scene, x: float, y: float) -> float:
+        """Height of the surface under (x, y) for a die: the cards there lie on each other
+        (neighbours in a row overlap), so their thicknesses add up."""
+        height = 0.0
+        for card in scene.cards:
+            quad = _rotated_rect(card.x_mm, card.y_mm, self.layout.card_w_mm,
+                                 self.layout.card_h_mm, card.angle_deg)
+            if cv2.pointPolygonTest(quad.astype(np.float32).reshape(-1, 1, 2), (x, y),
+                                    False) >= 0:
+                height += self._card_top(card)
+        return height
+
     def _pile_under(self, piles: Sequence[tuple[int, SceneCard]], x: float, y: float
                     ) -> SceneCard | None:
         """The pile whose top card holds the point (x, y), if any."""
@@ -783,8 +795,7 @@ class PhysicalRenderer:
         body, pip = DIE_COLOURS.get(kind, DIE_COLOURS["w"])
         dset = self._dice_set(die.die)
         foot = footprint(die.x_mm, die.y_mm, die.angle_deg, dset.size_mm - 2 * dset.edge_mm)
-        supports = [self._card_base(scene, float(x), float(y), len(scene.cards))
-                    for x, y in foot]
+        supports = [self._support(scene, float(x), float(y)) for x, y in foot]
         tilt_x, tilt_y, base = resting_tilt(supports, dset.size_mm)
         cube = Cube(die.x_mm, die.y_mm, value, die.angle_deg, dset.size_mm, base, tilt_x, tilt_y)
         faces = cube.faces()
@@ -1203,7 +1214,7 @@ class PhysicalRenderer:
             f *= fx.row_gain[:, None]
         f[0::2, 0::2] *= blue
         f[1::2, 1::2] *= red
-        return to_bytes(f)
+        return np.asarray(cv2.convertScaleAbs(f))  # light is never negative: saturate
 
     def render(self, scene: Scene, hands: Sequence[Hand] = (), frame_index: int = 0,
                jpeg: bool = True) -> RenderedFrame:
