@@ -322,3 +322,32 @@ def test_dice_sets_and_sticker_fits_stay_within_their_figures() -> None:
     assert max(sizes) - min(sizes) > 0.8 and max(edges) - min(edges) > 0.8
     glossy = sum(dice_set(seed, "w").glossy_stickers for seed in range(400)) / 400
     assert 0.15 < glossy < 0.35
+
+
+def test_glossy_stickers_wash_out_in_the_lamps_mirror_spot_matte_ones_do_not(layout) -> None:
+    """A die top placed where the lamp mirrors at the die's height (worked out by hand: the
+    lamp's image below the plane z = size, seen from the camera): on a table with glossy
+    stickers the sticker there saturates; with matte stickers only the plastic around it
+    shines and the sticker keeps its marker."""
+    glossy_seed = next(s for s in range(200) if dice_set(s, "w").glossy_stickers)
+    matte_seed = next(s for s in range(200) if not dice_set(s, "w").glossy_stickers)
+    rig = overhead_rig(W, H, 70.0, 560.0, 25.0, (300.0, 200.0))
+    cam = rig.centre
+    lamp = np.array([250.0, 120.0, 900.0])
+    found = {}
+    for name, seed in (("glossy", glossy_seed), ("matte", matte_seed)):
+        size = dice_set(seed, "w").size_mm
+        mirror = np.array([lamp[0], lamp[1], 2 * size - lamp[2]])
+        t = (cam[2] - size) / (cam[2] - mirror[2])
+        spot = cam + (mirror - cam) * t
+        r = _renderer(layout, rig, seed=seed, lamp=tuple(lamp), lamp_share=0.5,
+                      glare_peak=3.0, gloss_deg=1.5, lamp_radius_mm=40.0)
+        die = SceneDie("p1.w1", die_face_id("p1.w1", 6), float(spot[0]), float(spot[1]), 0.0,
+                       "x")
+        image = r.render(Scene(dice=(die,)), (), 0, jpeg=False).image
+        u, v = (round(c) for c in rig.project(spot[None, :])[0])
+        found[name] = (image[v - 2:v + 3, u - 2:u + 3], _aruco(image))
+    assert (found["glossy"][0] == 255).all()
+    assert (found["matte"][0] < 250).any()
+    assert die_face_id("p1.w1", 6) in found["matte"][1]
+    assert die_face_id("p1.w1", 6) not in found["glossy"][1]

@@ -198,3 +198,21 @@ def test_cameras_whose_exposure_follows_the_mains_show_no_bands() -> None:
     ideal = LOOKS["ideal"].sample(1).temporal
     assert ideal.band_amplitude == 0 and ideal.touch_rate_hz == 0 and ideal.ae_jitter == 0
     assert LOOKS["webcam-720p"].sample(1).temporal.af_hunt_rate_hz == 0  # fixed focus
+
+
+def test_each_frame_is_compressed_at_its_own_quality(layout, rig) -> None:
+    """No noise and nothing else changing: frame k is exactly the still picture through
+    OpenCV's JPEG at the scene's quality plus that frame's step, so frames differ only where
+    their steps differ."""
+    r = _renderer(layout, rig, Temporal(jpeg_jitter=4), jpeg_quality=70)
+    still = r.render(SCENE, (), 0, jpeg=False).image
+    steps = set()
+    for k in range(8):
+        delta = r.frame_effects(k).jpeg_delta
+        assert -4 <= delta <= 4
+        steps.add(delta)
+        ok, buf = cv2.imencode(".jpg", still, [cv2.IMWRITE_JPEG_QUALITY, 70 + delta])
+        assert ok
+        want = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        assert np.array_equal(r.render(SCENE, (), k).image, want)
+    assert len(steps) >= 3
