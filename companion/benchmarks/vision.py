@@ -43,6 +43,7 @@ import numpy as np
 
 from companion.markers.payload import corner_id
 from companion.markers.render import DEFAULT_SYMBOLOGY, Symbology
+from companion.sim.dice import rolled_positions
 from companion.sim.hands import Hand
 from companion.sim.physical import Bump
 from companion.sim.presets import (
@@ -236,14 +237,10 @@ def still_table(layout: Any, seed: int) -> TableSnapshot:
     red = 1
     for owner in ("p1", "p2"):
         area = layout.zones[f"{owner}.dice"]
-        placed: list[tuple[float, float]] = []
-        for k in range(3):  # rolled: anywhere in the area, touching at most (17 mm apart)
-            for _ in range(200):
-                x = rng.uniform(area.x_mm + 12, area.x_mm + area.w_mm - 12)
-                y = rng.uniform(area.y_mm + 12, area.y_mm + area.h_mm - 12)
-                if all(math.hypot(x - px, y - py) >= 17 * math.sqrt(2) for px, py in placed):
-                    break
-            placed.append((x, y))
+        # rolled together from one hand: a cluster, often touching (companion.sim.dice)
+        spots = rolled_positions((area.x_mm, area.y_mm, area.w_mm, area.h_mm), 3,
+                                 seed=rng.randrange(2**31))
+        for k, (x, y) in enumerate(spots):
             dice.append(SeenDie(f"{owner}.w{k + 1}", rng.randint(1, 6), area.id, None, x, y))
         creatures = [c for c in cards if c.zone.startswith(owner) and c.zone[3] in "AB"
                      and not c.tapped and c.face_up]

@@ -15,10 +15,6 @@ import math
 import cv2
 import numpy as np
 
-DIE_ROUNDING = 0.25
-"""Share of a die face's half-width that is the rounded edge: 2 mm of a 16 mm die (the corner
-radius of ordinary rounded dice), turning away from the light."""
-
 WORDS = ("Drache", "Feuer", "Wald", "Krieger", "Schatten", "Licht", "Sturm", "Golem", "Crush",
          "Kraft", "Angriff", "Leben", "Zauber", "Karte", "Wurf", "Runde", "Gegner", "Feld")
 
@@ -157,27 +153,6 @@ def pip_positions(value: int) -> list[tuple[float, float]]:
         6: [(-a, -a), (a, -a), (-a, 0), (a, 0), (-a, a), (a, a)],
     }
     return [(float(x), float(y)) for x, y in table[value]]
-
-
-def pip_face(value: int, side_px: int, body: tuple[int, int, int], pip: tuple[int, int, int],
-             rounding: float = DIE_ROUNDING) -> np.ndarray:
-    """An ordinary die face: body colour, round pips, darker rounded edges."""
-    img = np.empty((side_px, side_px, 3), np.uint8)
-    img[:] = body
-    r = max(1.0, side_px * 0.09)  # about 2.9 mm across on a 16 mm die
-    for x, y in pip_positions(value):
-        centre = (round((x + 1) / 2 * side_px * 4), round((y + 1) / 2 * side_px * 4))
-        cv2.circle(img, centre, round(r * 4), pip, -1, cv2.LINE_AA, 2)
-    return rounded_edges(img, rounding)
-
-
-def rounded_edges(img: np.ndarray, rounding: float) -> np.ndarray:
-    """Darken a face towards its rounded edges (they turn away from the light)."""
-    side = img.shape[0]
-    e = np.linspace(-1, 1, side, dtype=np.float32)
-    d = np.maximum(np.abs(e)[None, :], np.abs(e)[:, None])
-    shade = np.clip(1 - np.maximum(d - (1 - rounding), 0) / rounding * 0.45, 0.55, 1)
-    return np.asarray((img.astype(np.float32) * shade[..., None]).astype(np.uint8))
 
 
 def stack_side(length_px: int, height_px: int, cards: int) -> np.ndarray:

@@ -66,7 +66,12 @@ class Face:
 
 @dataclass(frozen=True)
 class Cube:
-    """A die of edge `size_mm` standing on a surface at height `base_mm`, `top` facing up."""
+    """A die of edge `size_mm` standing on a surface at height `base_mm`, `top` facing up.
+
+    A cocked die (lying across a card's edge) is tilted by `tilt_x_deg` about its own y axis
+    (its +x side up) and `tilt_y_deg` about its own x axis (its +y side up); its lowest corner
+    stays at `base_mm`.
+    """
 
     x_mm: float
     y_mm: float
@@ -74,15 +79,31 @@ class Cube:
     yaw_deg: float = 0.0
     size_mm: float = 16.0
     base_mm: float = 0.0
+    tilt_x_deg: float = 0.0
+    tilt_y_deg: float = 0.0
 
     def rotation(self) -> np.ndarray:
         a = math.radians(self.yaw_deg)
         yaw = np.array([[math.cos(a), -math.sin(a), 0], [math.sin(a), math.cos(a), 0], [0, 0, 1]])
-        return np.asarray(yaw @ resting_rotation(self.top))
+        rest = yaw @ resting_rotation(self.top)
+        if self.tilt_x_deg == 0 and self.tilt_y_deg == 0:
+            return np.asarray(rest)
+        bx, by = math.radians(self.tilt_x_deg), math.radians(self.tilt_y_deg)
+        # in the die's own (yawed) frame: +x side up is a turn about y by -bx, +y up about x by by
+        cx, sx, cy, sy = math.cos(bx), math.sin(bx), math.cos(by), math.sin(by)
+        ry = np.array([[cx, 0, -sx], [0, 1, 0], [sx, 0, cx]])
+        rx = np.array([[1, 0, 0], [0, cy, -sy], [0, sy, cy]])
+        tilt = yaw @ rx @ ry @ yaw.T
+        return np.asarray(tilt @ rest)
 
     @property
     def centre(self) -> np.ndarray:
-        return np.array([self.x_mm, self.y_mm, self.base_mm + self.size_mm / 2])
+        lift = self.size_mm / 2
+        if self.tilt_x_deg or self.tilt_y_deg:  # the lowest corner rests on the base
+            r = self.rotation()
+            corners = np.array(list(itertools.product((-1, 1), repeat=3)), float)
+            lift = -float((corners @ r.T)[:, 2].min()) * self.size_mm / 2
+        return np.array([self.x_mm, self.y_mm, self.base_mm + lift])
 
     def faces(self, inset_mm: float = 0.0) -> list[Face]:
         """All six faces; `inset_mm` shrinks each face square (a sticker inside the edges)."""

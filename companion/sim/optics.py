@@ -17,7 +17,22 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from companion.sim.temporal import Temporal
+
 Range = tuple[float, float]
+LAMPS: tuple[tuple[float, Range], ...] = (
+    (0.4, (0.0, 0.05)),  # a good LED lamp (constant-current driver)
+    (0.3, (0.05, 0.12)),  # incandescent or halogen: the filament cools a little each half-cycle
+    (0.3, (0.15, 0.4)),  # compact fluorescent, or an LED lamp with a cheap driver
+)
+"""(share of tables, percent flicker / 100) of the lamp over the table (IEEE 1789-2015; US DOE
+CALiPER measurements of retail lamps)."""
+ANTI_FLICKER = (0.5, 0.15)
+"""Share of cameras whose exposure follows the mains' half-period (no bands), and of cameras
+set for the other mains (50 Hz setting under 60 Hz light, or the reverse); the rest expose
+freely (anti-flicker off, or shorter than a half-period in bright light)."""
+STEADY = Temporal()  # a perfectly steady camera and lamp
+MAINS_50HZ_SHARE = 0.7  # tables on 50 Hz mains (Europe, most of the world) rather than 60 Hz
 
 
 @dataclass(frozen=True)
@@ -47,6 +62,7 @@ class Conditions:
     black_lift: float = 0.0  # grey levels the ISP lifts black by in low light
     contrast: float = 1.0
     auto_exposure: bool = True  # the camera scales the picture towards a mean grey
+    temporal: Temporal = STEADY  # what changes between frames of a still scene
 
 
 @dataclass(frozen=True)
@@ -76,6 +92,18 @@ class Look:
     curl_mm: Range = (0.0, 0.0)
     low_light_share: float = 0.0  # share of scenes shot in a dim room
     auto_exposure: bool = True
+    # frame to frame (companion.sim.temporal): flicker needs a lamp (lamp_share > 0)
+    flicker: bool = False
+    readout_ms: Range = (25.0, 30.0)
+    ae_jitter: Range = (0.0, 0.0)
+    wb_jitter: Range = (0.0, 0.0)
+    af_breathing: Range = (0.0, 0.0)
+    af_hunt_rate_hz: Range = (0.0, 0.0)
+    touch_rate_hz: Range = (0.0, 0.0)
+    tremble_mrad: Range = (0.0, 0.0)
+    tremble_hz: Range = (6.0, 6.0)
+    tremble_damping: Range = (0.05, 0.05)
+    jpeg_jitter: int = 0
 
     def sample(self, seed: int, centre: tuple[float, float] = (300.0, 200.0)) -> Conditions:
         rng = np.random.default_rng([seed, 4242])
@@ -94,6 +122,8 @@ class Look:
         wb = tuple(float(1 + rng.uniform(-self.wb_error, self.wb_error)) for _ in range(3))
         wb_gains = (wb[0], 1.0, wb[2])  # WB acts on blue and red against green
         lo, hi = self.jpeg_quality
+        exposure_ms = min(33.0, 16.0 * gain)
+        temporal = self._temporal(seed, exposure_ms)
         return Conditions(
             lens_blur_px=pick(self.lens_blur_px), corner_softness=pick(self.corner_softness),
             lateral_ca=pick(self.lateral_ca), coc_px=pick(self.coc_px),
@@ -104,9 +134,46 @@ class Look:
             lamp_share=pick(self.lamp_share), glare_peak=pick(self.glare_peak),
             gloss_deg=pick(self.gloss_deg), lamp_radius_mm=pick(self.lamp_radius_mm),
             env_reflect=pick(self.env_reflect),
-            curl_mm=pick(self.curl_mm), exposure_ms=min(33.0, 16.0 * gain),
+            curl_mm=pick(self.curl_mm), exposure_ms=exposure_ms,
             black_lift=min(40.0, 10.0 * (gain - 1)), contrast=1.0 - min(0.25, 0.06 * (gain - 1)),
-            auto_exposure=self.auto_exposure,
+            auto_exposure=self.auto_exposure, temporal=temporal,
+        )
+
+    def _temporal(self, seed: int, exposure_ms: float) -> Temporal:
+        """The scene's frame-to-frame behaviour, from its own random stream (so that adding
+        it leaves every other sampled value as it was)."""
+        rng = np.random.default_rng([seed, 4343])
+        depth = 0.0
+        flicker_hz = 100.0 if rng.random() < MAINS_50HZ_SHARE else 120.0
+        exposure = exposure_ms
+        if self.flicker:
+            r = rng.random()
+            for share, span in LAMPS:
+                if r < share:
+                    depth = float(rng.uniform(*span))
+                    break
+                r -= share
+            mode = rng.random()
+            if mode < ANTI_FLICKER[0]:  # whole half-periods of this mains: no bands
+                half = 1000 / flicker_hz
+                exposure = max(1, round(exposure_ms / half)) * half
+            elif mode < ANTI_FLICKER[0] + ANTI_FLICKER[1]:  # set for the other mains
+                half = 1000 / (220.0 - flicker_hz)
+                exposure = max(1, round(exposure_ms / half)) * half
+            else:  # free: in bright light the exposure may be much shorter
+                exposure = float(rng.uniform(2.0, exposure_ms))
+
+        def take(r: Range) -> float:
+            return float(rng.uniform(r[0], r[1])) if r[1] > r[0] else float(r[0])
+
+        return Temporal(
+            fps=30.0, flicker_hz=flicker_hz, flicker_depth=depth,
+            flicker_exposure_ms=exposure, readout_ms=take(self.readout_ms),
+            ae_jitter=take(self.ae_jitter), wb_jitter=take(self.wb_jitter),
+            af_breathing=take(self.af_breathing), af_hunt_rate_hz=take(self.af_hunt_rate_hz),
+            touch_rate_hz=take(self.touch_rate_hz), tremble_mrad=self.tremble_mrad,
+            tremble_hz=take(self.tremble_hz), tremble_damping=take(self.tremble_damping),
+            jpeg_jitter=self.jpeg_jitter,
         )
 
 

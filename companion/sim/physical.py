@@ -18,7 +18,7 @@ import hashlib
 import math
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -26,15 +26,25 @@ import numpy as np
 from companion.markers.payload import die_face_id
 from companion.markers.render import Symbology, aruco_modules, card_back_modules, card_front_modules
 from companion.printing.sizes import (
-    DIE_MARKER_MM,
     DIE_MM,
-    DIE_STICKER_MM,
     STICKER_LABEL_MM,
     TOKEN_MARKER_MM,
 )
 from companion.sim import art
 from companion.sim.camera import Rig
-from companion.sim.cube import Cube
+from companion.sim.cube import Cube, Face
+from companion.sim.dice import (
+    DiceSet,
+    StickerFit,
+    dice_set,
+    edge_normals,
+    face_texture,
+    footprint,
+    marker_outline,
+    resting_tilt,
+    separate,
+    sticker_fit,
+)
 from companion.sim.hands import Hand, hand_parts, skin_colour
 from companion.sim.optics import (
     Conditions,
@@ -65,6 +75,7 @@ from companion.sim.render import (
     SceneToken,
     _rotated_rect,
 )
+from companion.sim.temporal import FrameEffects, frame_effects
 
 CARD_MM = 0.32  # a card's thickness
 SLEEVED_CARD_MM = 0.55  # with a sleeve (two layers of about 0.1 mm plus air)
@@ -90,6 +101,7 @@ TOKEN_HEIGHT_MM = 3.0
 CURL_STRIPS = 6
 SPEC_SCALE = 255 / 4.0  # the specular layer stores up to 4x white in a byte
 AE_TARGET = 118.0  # mean grey level auto exposure aims for
+AF_SOFT = 0.4  # the focus error (share of the distance) of the defocused copy AF blends towards
 
 
 @dataclass(frozen=True)
@@ -158,6 +170,7 @@ class _SceneCache:
     raw: np.ndarray  # uint8 HxW: the same on the Bayer sensor's photosites
     saturated: np.ndarray | None  # uint8 HxW 255 where the sensor clips whatever the noise
     sigma16: np.ndarray | None  # per photosite noise sigma (NoiseBank units)
+    soft: tuple[np.ndarray, np.ndarray] | None = None  # developed and raw, focus hunted away
 
 
 class PhysicalRenderer:
@@ -206,6 +219,8 @@ class PhysicalRenderer:
         self._poses: dict[Rig, _PoseCache] = {}
         self._scenes: OrderedDict[tuple[Scene, Rig], _SceneCache] = OrderedDict()
         self._textures: dict[tuple[object, ...], np.ndarray] = {}
+        self._faces: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray,
+                                                    np.ndarray | None]] = {}
         self._static = self._draw_static()
         self._modules: dict[str, int] = {}
         self._noise = NoiseBank(rig.height_px, rig.width_px, seed) if (
@@ -302,28 +317,27 @@ class PhysicalRenderer:
         return img
 
     def _die_face(self, die: str, value: int, body: tuple[int, int, int],
-                  pip: tuple[int, int, int]) -> np.ndarray:
-        key = ("die", die, value, self.dice_style)
+                  pip: tuple[int, int, int], dset: DiceSet
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """A die face seen flat: image, sticker mask and (stickered dice) the marker's corners
+        in face mm, with the sticker as this table's player cut and stuck it."""
+        key = ("die", die, value, self.dice_style, dset)
         if key in self._textures:
-            return self._textures[key]
-        side = max(24, round(DIE_MM * self.ppm * 2))
+            return self._faces[key]
+        side = max(24, round(dset.size_mm * self.ppm * 2))
         if self.dice_style == "pips":
-            img = art.pip_face(value, side, body, pip)
+            img, mask = face_texture(side, dset.size_mm, body, None, StickerFit(),
+                                     art.pip_positions(value), pip,
+                                     2.9 * dset.size_mm / DIE_MM)
+            out: tuple[np.ndarray, np.ndarray, np.ndarray | None] = (img, mask, None)
         else:
-            face = np.empty((side, side, 3), np.uint8)
-            face[:] = body
-            s = round(side * DIE_STICKER_MM / DIE_MM)
-            o = (side - s) // 2
-            face[o:o + s, o:o + s] = 242
-            m = round(side * DIE_MARKER_MM / DIE_MM)
-            mo = (side - m) // 2
-            cells = aruco_modules(die_face_id(die, value))
-            face[mo:mo + m, mo:mo + m] = cv2.resize(
-                np.where(cells, 25, 242).astype(np.uint8), (m, m),
-                interpolation=cv2.INTER_NEAREST)[..., None]
-            img = art.rounded_edges(face, art.DIE_ROUNDING)
+            fit = sticker_fit(self.seed, die, value)
+            img, mask = face_texture(side, dset.size_mm, body,
+                                     aruco_modules(die_face_id(die, value)), fit)
+            out = (img, mask, marker_outline(fit))
         self._textures[key] = img
-        return img
+        self._faces[key] = out
+        return out
 
     def _card_texture(self, card: SceneCard) -> np.ndarray:
         key = ("card", card.payload, card.face_up)
@@ -430,18 +444,29 @@ class PhysicalRenderer:
                 -0.5 * (outside / c.gloss_deg) ** 2)
         return np.asarray(out)
 
-    def _lambert(self, normal: np.ndarray, point: np.ndarray) -> float:
-        """Brightness of a surface turned to `normal`, relative to a flat one (lamp + sky)."""
+    def _lambert(self, normal: np.ndarray, point: np.ndarray, albedo: float = 0.0) -> float:
+        """Brightness of a surface turned to `normal`, relative to a flat one (lamp + room)."""
+        return float(self._irradiance(np.asarray(normal, float)[None, :], point, albedo)[0])
+
+    def _irradiance(self, normals: np.ndarray, point: np.ndarray, albedo: float = 0.0
+                    ) -> np.ndarray:
+        """Light falling on surfaces turned to `normals` (n x 3) near `point`, relative to a flat
+        one there: the room's light from the sky half above the surface's horizon
+        ((1 + n_z) / 2 of it, the isotropic-sky model), the lamp's direct light (cosine law),
+        and the light the table around reflects back from below ((1 - n_z) / 2 of the flat
+        surface's light times the table's `albedo`): a die's side faces on a white mat get
+        most of a top face's light, on a dark cloth about half."""
         c = self.conditions
+        n = np.asarray(normals, float)
+        nz = n[:, 2]
         ambient = 1 - c.lamp_share
-        sky = ambient * (0.5 + 0.5 * float(normal[2]))
-        direct = 0.0
+        out = ambient * (0.5 + 0.5 * nz) + albedo * (0.5 - 0.5 * nz)
         if c.lamp is not None and c.lamp_share > 0:
-            light = np.asarray(c.lamp) - point
+            light = np.asarray(c.lamp) - np.asarray(point, float)
             light = light / np.linalg.norm(light)
             flat = max(float(light[2]), 1e-3)
-            direct = c.lamp_share * max(float(normal @ light), 0.0) / flat
-        return sky + direct
+            out = out + c.lamp_share * np.maximum(n @ light, 0.0) / flat
+        return np.asarray(out)
 
     # ----- scene composition ----------------------------------------------------------------
 
@@ -455,6 +480,29 @@ class PhysicalRenderer:
                                     False) >= 0:
                 base = max(base, self._card_top(card))
         return base
+
+    def _support(self, scene: Scene, x: float, y: float) -> float:
+        """Height of the surface under (x, y) for a die: the cards there lie on each other
+        (neighbours in a row overlap), so their thicknesses add up."""
+        height = 0.0
+        for card in scene.cards:
+            quad = _rotated_rect(card.x_mm, card.y_mm, self.layout.card_w_mm,
+                                 self.layout.card_h_mm, card.angle_deg)
+            if cv2.pointPolygonTest(quad.astype(np.float32).reshape(-1, 1, 2), (x, y),
+                                    False) >= 0:
+                height += self._card_top(card)
+        return height
+
+    def _pile_under(self, piles: Sequence[tuple[int, SceneCard]], x: float, y: float
+                    ) -> SceneCard | None:
+        """The pile whose top card holds the point (x, y), if any."""
+        for _, card in piles:
+            quad = _rotated_rect(card.x_mm, card.y_mm, self.layout.card_w_mm,
+                                 self.layout.card_h_mm, card.angle_deg)
+            if cv2.pointPolygonTest(quad.astype(np.float32).reshape(-1, 1, 2), (x, y),
+                                    False) >= 0:
+                return card
+        return None
 
     def _sleeved(self, card: SceneCard) -> bool:
         return _hash01("sleeve", self.seed, card.key) < self.sleeved_share
@@ -653,15 +701,19 @@ class PhysicalRenderer:
         # things that stand up: far from the camera first, so nearer ones cover them
         cx, cy = rig.centre[0], rig.centre[1]
         n_cards, n_dice = len(cards), len(scene.dice)
-        tall: list[tuple[float, int]] = []  # (-distance, item index: cards, dice, tokens)
-        tall += [(-math.hypot(c.x_mm - cx, c.y_mm - cy), k) for k, c in piles]
-        tall += [(-math.hypot(d.x_mm - cx, d.y_mm - cy), n_cards + j)
-                 for j, d in enumerate(scene.dice)]
-        tall += [(-math.hypot(t.x_mm - cx, t.y_mm - cy), n_cards + n_dice + j)
-                 for j, t in enumerate(scene.tokens)]
+        # (-distance, on a pile, item index: cards, dice, tokens); a die or token lying on a
+        # pile is drawn right after that pile, at the pile's distance
+        tall: list[tuple[float, int, int]] = []
+        tall += [(-math.hypot(c.x_mm - cx, c.y_mm - cy), 0, k) for k, c in piles]
+        small = [(n_cards + j, d.x_mm, d.y_mm) for j, d in enumerate(scene.dice)]
+        small += [(n_cards + n_dice + j, t.x_mm, t.y_mm) for j, t in enumerate(scene.tokens)]
+        for idx, x, y in small:
+            support = self._pile_under(piles, x, y)
+            at = (x, y) if support is None else (support.x_mm, support.y_mm)
+            tall.append((-math.hypot(at[0] - cx, at[1] - cy), 0 if support is None else 1, idx))
         tall.sort()
         die_truth: dict[int, tuple[MarkerTruth, np.ndarray, int, np.ndarray]] = {}
-        for _, idx in tall:
+        for _, _, idx in tall:
             if idx < n_cards:
                 modules[idx] = self._draw_card(rig, canvas, spec, labels, cards[idx], idx, 0.0)
             elif idx < n_cards + n_dice:
@@ -694,25 +746,111 @@ class PhysicalRenderer:
     def _die_base(self, scene: Scene, x: float, y: float) -> float:
         return self._card_base(scene, x, y, len(scene.cards))
 
+    def _resting(self, scene: Scene) -> Scene:
+        """The scene with its dice where they can physically be: two cubes never overlap, so
+        dice whose footprints (at their real size and turn) would cross are pushed apart
+        until they touch."""
+        if len(scene.dice) < 2:
+            return scene
+        spots = [(d.x_mm, d.y_mm, d.angle_deg, self._dice_set(d.die).size_mm)
+                 for d in scene.dice]
+        moved = separate(spots)
+        if all(abs(a[0] - b[0]) < 1e-9 and abs(a[1] - b[1]) < 1e-9
+               for a, b in zip(spots, moved, strict=True)):
+            return scene
+        dice = tuple(replace(d, x_mm=x, y_mm=y)
+                     for d, (x, y) in zip(scene.dice, moved, strict=True))
+        return replace(scene, dice=dice)
+
+    def _dice_set(self, die: str) -> DiceSet:
+        return dice_set(self.seed, die.split(".")[-1][:1])
+
+    def _albedo(self, canvas: np.ndarray, x_mm: float, y_mm: float, reach_mm: float = 20.0
+                ) -> float:
+        """Reflectance of the table (mat, cards) around a point, as drawn so far: what lights
+        the lower half of a die's side faces."""
+        x0, y0 = (self._to_canvas(np.array([x_mm - reach_mm, y_mm - reach_mm]))).astype(int)
+        x1, y1 = (self._to_canvas(np.array([x_mm + reach_mm, y_mm + reach_mm]))).astype(int)
+        x0, y0 = max(int(x0), 0), max(int(y0), 0)
+        x1, y1 = min(int(x1), canvas.shape[1]), min(int(y1), canvas.shape[0])
+        if x1 - x0 < 2 or y1 - y0 < 2:
+            return 0.5
+        step = max(1, round(self.ppm))
+        patch = canvas[y0:y1:step, x0:x1:step].astype(np.float32)
+        return float(np.clip((patch @ np.array([0.114, 0.587, 0.299], np.float32)).mean()
+                             / 255, 0.05, 0.95))
+
     def _draw_die(self, rig: Rig, canvas: np.ndarray, spec: np.ndarray, labels: np.ndarray,
                   scene: Scene, die: SceneDie, index: int
                   ) -> tuple[MarkerTruth, np.ndarray, int, np.ndarray]:
+        """A die as the player owns it (size, rounded edges, stickers as cut and stuck), resting
+        on what lies under its four corners (cocked across a card's edge), shaded face by face
+        with its rounded edges' normals, its glossy plastic (and glossy stickers) mirroring the
+        lamp."""
         from companion.markers.payload import decode_aruco
 
         meaning = decode_aruco(die.marker_id)
         value = meaning.value or 1
         kind = die.die.split(".")[-1][:1]
         body, pip = DIE_COLOURS.get(kind, DIE_COLOURS["w"])
-        base = self._die_base(scene, die.x_mm, die.y_mm)
-        cube = Cube(die.x_mm, die.y_mm, value, die.angle_deg, DIE_MM, base)
-        faces = {v: self._die_face(die.die, v, body, pip) for v in range(1, 7)}
-        top = self._draw_block(rig, canvas, spec, labels, cube, index, faces, None, body,
-                               glossy=self.dice_style == "pips")  # acrylic; stickers are paper
-        centre = top.mean(axis=0)
-        marker_world = centre + (top - centre) * (DIE_MARKER_MM / DIE_MM)
+        dset = self._dice_set(die.die)
+        foot = footprint(die.x_mm, die.y_mm, die.angle_deg, dset.size_mm - 2 * dset.edge_mm)
+        supports = [self._support(scene, float(x), float(y)) for x, y in foot]
+        tilt_x, tilt_y, base = resting_tilt(supports, dset.size_mm)
+        cube = Cube(die.x_mm, die.y_mm, value, die.angle_deg, dset.size_mm, base, tilt_x, tilt_y)
+        faces = cube.faces()
+        all_pts = np.vstack([f.corners for f in faces])
+        shadow = self._shadow_points(all_pts, base)
+        if shadow is not None:
+            self._darken(canvas, np.vstack([shadow, all_pts[:, :2]]),
+                         0.55 * self.conditions.lamp_share)
+        albedo = self._albedo(canvas, die.x_mm, die.y_mm)
+        drawn = [f for f in faces
+                 if f.normal[2] > -0.5 and float(f.normal @ (rig.centre - f.centre)) > 1e-9]
+        drawn.sort(key=lambda f: f.normal[2])  # sides first, the top last
+        top = max(faces, key=lambda f: f.normal[2])
+        marker_world = top.corners
+        for f in drawn:
+            img, mask, marker = self._die_face(die.die, f.value, body, pip, dset)
+            right = (f.corners[1] - f.corners[0]) / dset.size_mm
+            down = (f.corners[3] - f.corners[0]) / dset.size_mm
+            shaded, gloss = self._shade_die_face(rig, f, img, mask, right, down, dset, albedo)
+            self._warp_into(canvas, spec, shaded, gloss,
+                            self._to_canvas(self._ground(rig, f.corners)))
+            if f is top and marker is not None:
+                marker_world = f.centre + marker[:, :1] * right + marker[:, 1:] * down
+        if self.dice_style != "aruco":  # pips: the face inside its rounded edges
+            inner = (dset.size_mm - 2 * dset.edge_mm) / dset.size_mm
+            centre = top.centre
+            marker_world = centre + (top.corners - centre) * inner
+        self._fill_labels(labels, self._ground(rig, all_pts), index)
         text = f"aruco:{die.marker_id}" if self.dice_style == "aruco" else f"pips:{value}"
         truth = MarkerTruth(die.die, text, "die", die.zone, die.x_mm, die.y_mm, False, value)
-        return truth, self._ground(rig, marker_world), index, marker_world
+        return truth, self._ground(rig, marker_world), index, np.asarray(marker_world)
+
+    def _shade_die_face(self, rig: Rig, face: Face, img: np.ndarray, mask: np.ndarray,
+                        right: np.ndarray, down: np.ndarray, dset: DiceSet, albedo: float
+                        ) -> tuple[np.ndarray, np.ndarray]:
+        """The face lit point by point through its rounded edges (a 24 x 24 grid of normals,
+        interpolated), and its specular layer: the plastic body always mirrors, the sticker
+        paper only when glossy."""
+        grid = 24
+        normals = edge_normals(grid, dset.size_mm, dset.edge_mm, face.normal, right, down)
+        flat = float(self._irradiance(np.array([[0.0, 0.0, 1.0]]), face.centre, albedo)[0])
+        light = self._irradiance(normals.reshape(-1, 3), face.centre, albedo)
+        side = img.shape[0]
+        shade = cv2.resize((light / max(flat, 1e-6)).reshape(grid, grid).astype(np.float32),
+                           (side, side), interpolation=cv2.INTER_LINEAR)
+        shaded = np.clip(img.astype(np.float32) * shade[..., None], 0, 255).astype(np.uint8)
+        t = (np.arange(grid) + 0.5) / grid * dset.size_mm - dset.size_mm / 2
+        uu, vv = np.meshgrid(t, t)
+        pts = face.centre + uu.reshape(-1, 1) * right + vv.reshape(-1, 1) * down
+        s = self._specular(rig, pts, normals.reshape(-1, 3)).reshape(grid, grid)
+        layer = np.asarray(cv2.resize(s.astype(np.float32) * SPEC_SCALE, (side, side),
+                                      interpolation=cv2.INTER_LINEAR), np.float32)
+        if not dset.glossy_stickers:
+            layer *= 1 - mask.astype(np.float32) / 255
+        return shaded, np.clip(layer, 0, 255).astype(np.uint8)
 
     def _draw_token(self, rig: Rig, canvas: np.ndarray, spec: np.ndarray, labels: np.ndarray,
                     scene: Scene, token: SceneToken, index: int
@@ -827,7 +965,7 @@ class PhysicalRenderer:
             self._scenes.move_to_end(key)
             return cached
         pose = self._pose(rig)
-        canvas, spec, labels, markers = self._compose(scene, rig)
+        canvas, spec, labels, markers = self._compose(self._resting(scene), rig)
         if pose.colour_maps:
             image = cv2.merge([
                 cv2.remap(np.ascontiguousarray(canvas[..., k]), mx, my, cv2.INTER_LINEAR,
@@ -1022,12 +1160,69 @@ class PhysicalRenderer:
                                    None if ppm is None else round(ppm, 3)))
         return FrameTruth(tuple(out), len(hands), labels == HAND_LABEL, in_view)
 
+    def frame_effects(self, frame_index: int) -> FrameEffects:
+        """What frame `frame_index` of a still scene gets: flicker bands, exposure and white
+        balance dither, focus wander, the arm's trembling, the JPEG quality's step."""
+        c = self.conditions
+        return frame_effects(c.temporal, self.seed, frame_index, self.height_px,
+                             c.lamp_share, self.rig.focal_px)
+
+    def _soft(self, cache: _SceneCache) -> tuple[np.ndarray, np.ndarray]:
+        """The still scene with the focus `AF_SOFT` of the distance away (made once per scene,
+        when autofocus first wanders): frames in between blend it with the sharp one."""
+        if cache.soft is None:
+            extra = 0.35 * self.conditions.coc_px * AF_SOFT
+            soft = cv2.GaussianBlur(cache.radiance, (0, 0), max(extra, 0.3))
+            developed = to_bytes(isp(soft, self.conditions))
+            cache.soft = (developed, mosaic(developed))
+        return cache.soft
+
+    def _still_raw(self, cache: _SceneCache, fx: FrameEffects) -> np.ndarray:
+        """The still scene's photosites for this frame: focus wander (a blend towards the
+        defocused scene) and the trembling camera (the picture shifted, smeared by the
+        motion within the exposure)."""
+        w = 0.0
+        if self.conditions.coc_px > 0 and abs(fx.defocus) > 0.005:
+            w = min(1.0, abs(fx.defocus) / AF_SOFT)
+        dx, dy = fx.shift_px
+        moving = math.hypot(dx, dy) >= 0.05 or math.hypot(*fx.smear_px) >= 1.0
+        if not moving:
+            if w < 0.02:
+                return cache.raw.copy()
+            return np.asarray(cv2.addWeighted(cache.raw, 1 - w, self._soft(cache)[1], w, 0))
+        developed = cache.developed
+        if w >= 0.02:
+            developed = cv2.addWeighted(developed, 1 - w, self._soft(cache)[0], w, 0)
+        m = np.array([[1, 0, dx], [0, 1, dy]], np.float32)
+        h, wid = developed.shape[:2]
+        moved = cv2.warpAffine(developed, m, (wid, h), flags=cv2.INTER_CUBIC,
+                               borderMode=cv2.BORDER_REFLECT)
+        kernel = line_kernel(*fx.smear_px)
+        if kernel is not None:
+            moved = cv2.filter2D(moved, -1, kernel)
+        return mosaic(moved)
+
+    @staticmethod
+    def _light(raw: np.ndarray, fx: FrameEffects) -> np.ndarray:
+        """The light's change on the photosites: flicker bands and exposure dither per row,
+        white balance dither on the blue and red sites."""
+        blue, red = fx.wb
+        if fx.row_gain is None and abs(blue - 1) < 1e-3 and abs(red - 1) < 1e-3:
+            return raw
+        f = raw.astype(np.float32)
+        if fx.row_gain is not None:
+            f *= fx.row_gain[:, None]
+        f[0::2, 0::2] *= blue
+        f[1::2, 1::2] *= red
+        return np.asarray(cv2.convertScaleAbs(f))  # light is never negative: saturate
+
     def render(self, scene: Scene, hands: Sequence[Hand] = (), frame_index: int = 0,
                jpeg: bool = True) -> RenderedFrame:
         rig = self.rig_at(frame_index)
         cache = self._scene(scene, rig)
         labels = cache.labels.copy()
-        raw = cache.raw.copy()
+        fx = self.frame_effects(frame_index)
+        raw = self._still_raw(cache, fx)
         in_view = False
         c = self.conditions
         if hands:
@@ -1037,6 +1232,7 @@ class PhysicalRenderer:
                 x0, y0 = x0 - x0 % 2, y0 - y0 % 2  # keep the colour filter's phase
                 raw[y0:y1, x0:x1] = mosaic(to_bytes(isp(radiance[y0:y1, x0:x1], c)))
             self._hand_labels(rig, labels, hands)
+        raw = self._light(raw, fx)
         b = self.bump
         if b is not None and b.frame <= frame_index < b.frame + b.blur_frames:
             before = self.rig_at(b.frame - 1)
@@ -1055,7 +1251,8 @@ class PhysicalRenderer:
         if rig.mirror:
             image = cv2.flip(image, 1)
         if jpeg:
-            image = jpeg_round_trip(image, self.conditions.jpeg_quality)
+            quality = int(np.clip(c.jpeg_quality + fx.jpeg_delta, 20, 95))
+            image = jpeg_round_trip(image, quality)
         return RenderedFrame(image, self._truth(rig, cache, labels, hands, in_view))
 
     def encode(self, image: np.ndarray) -> bytes:

@@ -29,6 +29,15 @@ DEFAULT_PRESET = "overhead-webcam-1080p"
 EASY = "easy"
 EASY_ALIASES = ("easy", "legacy")
 
+TOUCHES = (1 / 15, 1 / 4)  # someone touches the table every 4-15 s on average
+STAND_WEBCAM: dict[str, Any] = {
+    "flicker": True, "readout_ms": (25.0, 30.0), "ae_jitter": (0.005, 0.015),
+    "wb_jitter": (0.003, 0.008), "touch_rate_hz": TOUCHES, "tremble_mrad": (0.1, 2.0),
+    "tremble_hz": (4.0, 10.0), "tremble_damping": (0.03, 0.1), "jpeg_jitter": 4,
+}
+"""Frame to frame (companion.sim.temporal): a webcam on a clamp arm or stand under a mains
+lamp; the 1080p class adds continuous autofocus, the cheap 720p module is fixed-focus."""
+
 LOOKS: dict[str, Look] = {
     "webcam": Look(
         "webcam",
@@ -40,6 +49,7 @@ LOOKS: dict[str, Look] = {
         lamp_share=(0.3, 0.7), lamp_height_mm=(700.0, 1400.0), lamp_spread_mm=500.0,
         glare_peak=(1.5, 4.0), gloss_deg=(2.5, 5.0), env_reflect=(0.5, 1.0),
         curl_mm=(0.5, 2.5),
+        **STAND_WEBCAM, af_breathing=(0.02, 0.04), af_hunt_rate_hz=(0.025, 0.1),
     ),
     "webcam-720p": Look(
         "webcam-720p",
@@ -51,6 +61,7 @@ LOOKS: dict[str, Look] = {
         lamp_share=(0.3, 0.7), lamp_height_mm=(700.0, 1400.0), lamp_spread_mm=500.0,
         glare_peak=(1.5, 4.0), gloss_deg=(2.5, 5.0), env_reflect=(0.5, 1.0),
         curl_mm=(0.5, 2.5),
+        **STAND_WEBCAM,
     ),
     "phone": Look(
         "phone",
@@ -62,6 +73,10 @@ LOOKS: dict[str, Look] = {
         lamp_share=(0.3, 0.7), lamp_height_mm=(700.0, 1400.0), lamp_spread_mm=500.0,
         glare_peak=(1.5, 4.0), gloss_deg=(2.5, 5.0), env_reflect=(0.5, 1.0),
         curl_mm=(0.5, 2.5),
+        flicker=True, readout_ms=(10.0, 20.0), ae_jitter=(0.005, 0.015),
+        wb_jitter=(0.003, 0.008), af_breathing=(0.005, 0.01), touch_rate_hz=TOUCHES,
+        tremble_mrad=(0.2, 3.0), tremble_hz=(2.0, 5.0), tremble_damping=(0.03, 0.1),
+        jpeg_jitter=6,
     ),
     "laptop": Look(
         "laptop",
@@ -73,6 +88,9 @@ LOOKS: dict[str, Look] = {
         lamp_share=(0.3, 0.7), lamp_height_mm=(700.0, 1400.0), lamp_spread_mm=500.0,
         glare_peak=(1.5, 4.0), gloss_deg=(2.5, 5.0), env_reflect=(0.5, 1.0),
         curl_mm=(0.5, 2.5),
+        flicker=True, readout_ms=(25.0, 33.0), ae_jitter=(0.005, 0.015),
+        wb_jitter=(0.003, 0.008), touch_rate_hz=TOUCHES, tremble_mrad=(0.1, 1.5),
+        tremble_hz=(8.0, 15.0), tremble_damping=(0.03, 0.1), jpeg_jitter=4,
     ),
     "ideal": Look("ideal", auto_exposure=False),
 }
