@@ -189,6 +189,23 @@ def edge_normals(grid: int, size_mm: float, edge_mm: float, normal: np.ndarray,
     return np.asarray(n / np.linalg.norm(n, axis=-1, keepdims=True))
 
 
+def _free_spot(p: np.ndarray, taken: list[np.ndarray], lo: np.ndarray, hi: np.ndarray,
+               size_mm: float) -> np.ndarray:
+    """The nearest place to `p` (on rings 1 mm apart) where a die touches no other: where a
+    die squeezed between several others and the area's edge could not slide off them."""
+    for ring in range(1, 400):
+        radius = float(ring)
+        steps = max(8, int(2 * math.pi * radius))
+        for k in range(steps):
+            a = 2 * math.pi * k / steps
+            c = p + radius * np.array([math.cos(a), math.sin(a)])
+            if (c < lo).any() or (c > hi).any():
+                continue
+            if all(np.linalg.norm(c - q) >= size_mm for q in taken):
+                return c
+    raise ValueError("no room left for another die in the dice area")
+
+
 def rolled_positions(area: tuple[float, float, float, float], count: int,
                      rng: np.random.Generator | None = None, seed: int = 0,
                      size_mm: float = DIE_MM) -> list[tuple[float, float]]:
@@ -233,6 +250,8 @@ def rolled_positions(area: tuple[float, float, float, float], count: int,
             p = np.clip(q + away * (size_mm + 0.01), lo, hi)
             if np.linalg.norm(p - q) < size_mm:  # pinned at the area's edge: go round it
                 p = np.clip(q + np.array([-away[1], away[0]]) * (size_mm + 0.01), lo, hi)
+        if any(np.linalg.norm(p - q) < size_mm for q in out):
+            p = _free_spot(p, out, lo, hi, size_mm)
         out.append(p)
     return [(float(p[0]), float(p[1])) for p in out]
 
