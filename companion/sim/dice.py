@@ -298,7 +298,11 @@ def separate(dice: Sequence[tuple[float, float, float, float]],
                     continue
                 d = pos[j] - pos[i]
                 norm = float(np.linalg.norm(d))
-                d = d / norm if norm > 1e-6 else np.array([1.0, 0.0])
+                if norm > 1e-6:
+                    d = d / norm
+                else:  # dice on the very same spot: each pair parts its own way
+                    turn = 2.399963 * (i * len(pos) + j)  # the golden angle
+                    d = np.array([math.cos(turn), math.sin(turn)])
                 share_i = 0.5 if free[i] and free[j] else (1.0 if free[i] else 0.0)
                 lo, hi = 0.0, (sizes[i] + sizes[j])  # how far apart they must move: bisect
                 for _ in range(30):

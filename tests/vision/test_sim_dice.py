@@ -289,7 +289,9 @@ def test_separated_dice_never_overlap_and_touch_where_they_were_pushed(dice) -> 
     overlaps again when moved 0.3 mm back towards each other."""
     spots = [(x, y, yaw, 16.0) for x, y, yaw in dice]
     moved = separate(spots)
-    feet = [footprint(x, y, yaw, 16.0).astype(np.float32)
+    # 0.02 mm smaller: dice that just touch share an edge, on which OpenCV's intersection
+    # is unreliable (it reported 256 mm² for two squares touching along a side)
+    feet = [footprint(x, y, yaw, 15.98).astype(np.float32)
             for (x, y), (_, _, yaw) in zip(moved, dice, strict=True)]
     for i in range(len(feet)):
         for j in range(i + 1, len(feet)):
