@@ -9,7 +9,7 @@ from companion.lazy_group import LazyGroup
 BENCHES: dict[str, tuple[str, str]] = {
     "vision": ("companion.benchmarks.vision:bench_vision",
                "The eye on every simulated camera: recall, dice, wrong ids, fps."),
-    "engine": ("companion.engine.bench:bench_engine", "Check/apply latency and replay speed."),
+    "engine": ("companion.benchmarks.engine:bench_engine", "Check/apply latency and replay speed."),
     "page": ("companion.server.bench:bench_page", "Settled table to page latency, memory."),
     "hall": ("companion.hall.bench:bench_hall", "Tables -> NATS -> hall page: lag, faults."),
 }

@@ -15,7 +15,7 @@ VERBS: dict[str, tuple[str, str]] = {
     "calibrate": ("companion.vision.commands:calibrate", "Check camera placement from one frame."),
     "watch": ("companion.vision.watch:watch", "Run the camera pipeline headless, print tables."),
     "bench": ("companion.bench:bench", "Measure speed and accuracy targets."),
-    "referee": ("companion.engine.commands:referee", "Referee a table script step by step."),
+    "referee": ("companion.referee.commands:referee", "Referee a table script step by step."),
     "demo": ("companion.server.commands:demo", "Play a built-in demo game and open the page."),
     "serve": ("companion.server.commands:serve", "Watch a real table with a camera."),
     "review": ("companion.server.commands:review", "Browse the recorded games on a page."),

@@ -37,7 +37,7 @@ class ScriptedTable:
 
     def step(self) -> bool:
         """Play the next script step; False when the script is over."""
-        from companion.engine.referee import declared_moves, resolve_refs
+        from companion.referee.script import declared_moves, resolve_refs
 
         if self.done >= len(self.script.steps):
             return False
@@ -123,7 +123,7 @@ def script_path(game: str, name: str = "opening") -> Path:
 
 @contextmanager
 def scripted(game: str, db: Path, name: str = "opening") -> Iterator[ScriptedTable]:
-    from companion.engine.referee import config_from_script
+    from companion.referee.script import config_from_script
     from companion.sim.script import load_script
     from companion.sim.table_state import snapshots, truth_tables
 

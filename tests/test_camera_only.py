@@ -13,8 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 from companion.cli import cli
-from companion.engine.referee import camera_steps, referee_script
 from companion.games import RULESETS
+from companion.referee.script import camera_steps, referee_script
 from companion.sim.script import load_script
 
 SCRIPTS = Path(__file__).resolve().parent.parent / "companion" / "sim" / "scripts"
@@ -95,7 +95,7 @@ def test_the_live_referee_passes_inferred_steps_and_absorbs_a_late_press() -> No
     """The contract with the live session: inferred ends reach it as `Applied` with source
     "automatic" and their reasons; a press the engine already inferred adds nothing."""
     from companion.engine.api import GameOverError, Move
-    from companion.engine.referee import config_from_script
+    from companion.referee.script import config_from_script
     from companion.server.engine_referee import EngineReferee
     from companion.sim.table_state import snapshots
 

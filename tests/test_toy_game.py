@@ -95,7 +95,7 @@ def test_toy_rules_by_hand() -> None:
 
 @pytest.mark.parametrize("camera_only", [False, True])
 def test_the_referee_plays_a_toy_script(camera_only: bool) -> None:
-    from companion.engine.referee import referee_script
+    from companion.referee.script import referee_script
 
     report = referee_script(str(TOY / "scripts" / "duel.yaml"), camera_only=camera_only)
     assert report.failures == []

@@ -65,6 +65,36 @@ class PrintHints:
                 for k in range(1, count + 1)]
 
 
+@dataclass(frozen=True)
+class TableFact:
+    """One thing the rules know and the table does not show (an action token count, a lane
+    limit, a lord), as a game's `table_facts` hook reports it; the page prints it beside the
+    player's half of the mat (companion.server.facts), hand and pile sizes it adds itself."""
+
+    key: str
+    label_en: str
+    label_de: str
+    value: str | int | Mapping[str, int] | None
+    value_de: str | None = None
+    """The value in German where it differs (a colour, a word); None: as `value`."""
+    warn: bool = False
+    """Something is owed or over a limit (the page marks it)."""
+    words: str = "plain"
+    """How the page words the value: "plain" (as it is), "engine" (the engine's words: card
+    ids, zone ids, p1/p2 and dice become the names the table uses), "dice" (a mapping die id ->
+    value, each die said with its colour)."""
+
+    def __post_init__(self) -> None:
+        if self.words not in ("plain", "engine", "dice"):
+            raise GameSpecError(f"fact {self.key}: unknown wording {self.words!r}")
+        if (self.words == "dice") != isinstance(self.value, Mapping):
+            raise GameSpecError(f"fact {self.key}: dice (and only dice) are a mapping")
+
+
+TableFacts = dict[str, list[TableFact]]
+"""`{"p1": [...], "p2": [...], "shared": [...]}`."""
+
+
 def _load(target: str) -> Any:
     module_name, _, attr = target.partition(":")
     return getattr(importlib.import_module(module_name), attr)
@@ -102,6 +132,10 @@ class GameSpec:
     """The mat layout; None: `calibration/layouts/<id>.yaml`."""
     cardset_dir: Path | None = None
     """The folder of card files (and `decks/`); None: `cardsets/<id>/`."""
+    table_facts: str | None = None
+    """"module:function" `(table view) -> TableFacts`: what the rules know and the table does
+    not show, per player and shared, read from the engine's public view (`Game.view("table")`)
+    so nothing hidden can reach the page. None: the page shows hand and pile sizes only."""
 
     def __post_init__(self) -> None:
         try:
@@ -124,6 +158,15 @@ class GameSpec:
     def violations(self) -> ViolationCatalog:
         catalog: ViolationCatalog = _load(self.texts)
         return catalog
+
+    def facts_of(self, view: Mapping[str, Any]) -> TableFacts:
+        """The game's own table facts (`table_facts`) of a table view; every side present."""
+        found: Mapping[str, list[TableFact]] = _load(self.table_facts)(view) if (
+            self.table_facts) else {}
+        if unknown := set(found) - {*PLAYERS, "shared"}:
+            raise GameSpecError(f"{self.id}: table facts for no side of the table: "
+                                f"{sorted(unknown)}")
+        return {side: list(found.get(side, [])) for side in (*PLAYERS, "shared")}
 
     # ------------------------------------------------------------------ table
     def deck_zone_of(self, player: str) -> str | None:

@@ -21,6 +21,7 @@ from companion.errors import CompanionError
 from companion.hall.view import HallView
 from companion.hall.wire import EVENT, FINISH, HEADER, TableMessage
 from companion.record.store import GameHeader, Store
+from companion.tournaments.book import GAME as TOURNAMENT_GAME
 from companion.tournaments.book import Link, TournamentBook
 from companion.tournaments.results import result_of
 
@@ -148,7 +149,7 @@ class Archive:
     def _tournament_result(self, message: TableMessage, local: int, outcome: dict[str, Any]
                            ) -> None:
         header = self.store.game(local)
-        if header.game != "challengers":
+        if header.game != TOURNAMENT_GAME:
             return
         tid = self.tournament_id if self.tournament_id is not None else self.book.latest()
         if tid is None:

@@ -67,7 +67,7 @@ class ScriptGame:
 
 def record_script(game: str, tmp: Path) -> ScriptGame:
     """Play a game's demo script through the live session once; keep what it recorded."""
-    from companion.engine.referee import config_from_script
+    from companion.referee.script import config_from_script
     from companion.server.bus import EventBus
     from companion.server.engine_referee import EngineReferee
     from companion.server.gamedata import card_lookup, layout_dict

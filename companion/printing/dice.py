@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from companion.errors import CompanionError
 from companion.games import dice_for_game as dice_for_game  # re-exported for the print jobs
+from companion.games import game_spec
 from companion.markers.dice_sets import (  # re-exported: the printing jobs import them here
     RED_DICE_PER_PLAYER as RED_DICE_PER_PLAYER,
 )
@@ -66,7 +67,8 @@ def counter_dice(counters: int) -> list[str]:
 
 
 def tokens_for_game(game: str) -> list[str]:
-    return ["flag"] if game == "challengers" else []
+    """The game's two-sided tokens (its spec's printing hints)."""
+    return list(game_spec(game).printing.tokens)
 
 
 def face_specs(dice: Sequence[str], tokens: Sequence[str]) -> list[FaceSpec]:

@@ -81,7 +81,7 @@ class SSEClient:
 
 
 def _session(script: Any, store: Any) -> Any:
-    from companion.engine.referee import config_from_script
+    from companion.referee.script import config_from_script
     from companion.server.bus import EventBus
     from companion.server.engine_referee import EngineReferee
     from companion.server.gamedata import card_lookup, layout_dict

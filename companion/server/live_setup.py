@@ -208,7 +208,7 @@ class ScriptDirector:
         return getattr(self.session.referee, "engine", None)
 
     def _before(self, i: int) -> None:
-        from companion.engine.referee import declared_moves, resolve_refs
+        from companion.referee.script import declared_moves, resolve_refs
 
         step = self.steps[i]
         game = self._engine()
@@ -273,9 +273,9 @@ def build_demo(
     """A bundled script (the game's demo, or `script_path`) played as simulator frames
     through the whole real pipeline (`resume`: go on with the last unfinished run of this
     demo from where it stopped)."""
-    from companion.engine.referee import config_from_script
     from companion.games import game_info
     from companion.layouts import load_layout
+    from companion.referee.script import config_from_script
     from companion.server.feeds import FrameFeed
     from companion.sim.script import load_script
     from companion.sim.source import ScriptFrameSource, script_cardset

@@ -95,7 +95,7 @@ def render_video(script_path: Path, out: Path, camera: str = "1080p",
 def expected_violations(script_path: Path) -> list[str]:
     """The violation codes the script's `expect`s name (with --camera-only, the presses left
     out), as the engine's own referee finds them on the true table."""
-    from companion.engine.referee import referee_script
+    from companion.referee.script import referee_script
 
     report = referee_script(str(script_path), camera_only=True)
     if report.failures:
@@ -105,8 +105,8 @@ def expected_violations(script_path: Path) -> list[str]:
 
 def run_video(script_path: Path, rendered: Rendered, db: Path) -> VideoReport:
     """The video through `serve --video`'s path; the script's person declares and answers."""
-    from companion.engine.referee import config_from_script
     from companion.layouts import load_layout
+    from companion.referee.script import config_from_script
     from companion.server.feeds import FrameFeed
     from companion.server.live_setup import ScriptDirector, build_live
     from companion.sim.script import load_script

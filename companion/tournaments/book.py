@@ -28,6 +28,7 @@ from companion.games.challengers.plan import DEFAULT_LEVELS, seats_for
 from companion.games.challengers.tournament import Match, Tournament, TournamentError
 
 GAME = "challengers"
+"""The one game with a tournament mode (Challengers!, its "Turnierplan"); named here only."""
 ACTIONS = ("draw", "redraw", "choose", "slim", "end-deck-phase", "result", "end-match-phase")
 
 _SCHEMA = """

@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from companion.errors import CompanionError
-from companion.tournaments.book import Link, Loaded, Settings, TournamentBook
+from companion.tournaments.book import GAME, Link, Loaded, Settings, TournamentBook
 
 DB_OPTION = click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None,
                          help="Game library (default ~/.companion/games.db).")
@@ -240,7 +240,7 @@ def decks(out: Path, tournament_id: int | None, db: Path | None) -> None:
             card_id, copy = split_uid(uid)
             counts[card_id] += 1
             copies.setdefault(card_id, []).append(copy)
-        body: dict[str, Any] = {"game": "challengers", "name": name, "cards": dict(counts),
+        body: dict[str, Any] = {"game": GAME, "name": name, "cards": dict(counts),
                                 "copies": copies}
         path = out / f"{_slug(name)}.yaml"
         import yaml

@@ -9,6 +9,7 @@ from typing import Any
 from companion.errors import CompanionError
 from companion.record.replay import main_line
 from companion.record.store import Event, Store
+from companion.tournaments.book import GAME
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,6 @@ def result_of(players: Sequence[str], outcome: Mapping[str, Any] | None,
 def stored_result(store: Store, game_id: int) -> GameResult:
     """The result of game `game_id` of this library."""
     header = store.game(game_id)
-    if header.game != "challengers":
+    if header.game != GAME:
         raise CompanionError(f"game #{game_id} is {header.game}, not a Challengers! match")
     return result_of(header.players, header.outcome, store.events(game_id))

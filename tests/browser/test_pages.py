@@ -96,7 +96,7 @@ def test_referee_enters_what_the_camera_cannot_see(browser: Any, tmp_path: Path)
 
 def test_demo_offers_play_again(browser: Any, tmp_path: Path) -> None:
     """A finished demo is played again from the page: a new recorded game on the same page."""
-    from companion.engine.referee import config_from_script
+    from companion.referee.script import config_from_script
     from companion.server.demo_tools import play_again
     from companion.server.feeds import SnapshotFeed
     from companion.server.live_setup import build_live

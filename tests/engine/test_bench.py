@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from click.testing import CliRunner
 
+from companion.benchmarks.engine import measure
 from companion.cli import cli
-from companion.engine.bench import measure
 
 
 def test_measure_small() -> None:

@@ -16,12 +16,12 @@ from hypothesis import strategies as st
 from companion.engine.api import GameOverError, Move, MoveFormatError, Violation, blocking
 from companion.engine.game import Game
 from companion.engine.interpreter import Interpreter, SnapshotDiff, diff_snapshots
-from companion.engine.referee import StepReport, check_expect, config_from_script
 from companion.engine.ruleset import NO_EXPECT_KEY
 from companion.engine.setup import CopyNumbers, card_ref
 from companion.engine.state import GameState
 from companion.engine.texts import ViolationCatalog
 from companion.games import RULESETS, get_ruleset
+from companion.referee.script import StepReport, check_expect, config_from_script
 from companion.snapshot import SeenCard, SeenToken, TableSnapshot
 from tests.engine.tob_fixtures import position
 

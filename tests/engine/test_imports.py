@@ -13,9 +13,9 @@ ENGINE_MODULES = [
     "companion.engine.ruleset",
     "companion.engine.game",
     "companion.engine.interpreter",
-    "companion.engine.referee",
-    "companion.engine.bench",
-    "companion.engine.commands",
+    "companion.referee.script",
+    "companion.benchmarks.engine",
+    "companion.referee.commands",
     "companion.games",
     "companion.games.trick_or_beat.rules",
 ]

@@ -18,9 +18,9 @@ from companion.engine.api import GameOverError, LogEntry, Move
 from companion.engine.game import Game
 from companion.engine.inference import Inference
 from companion.engine.interpreter import Interpreter, Observation
-from companion.engine.referee import config_from_script
 from companion.engine.state import GameState
 from companion.games import RULESETS
+from companion.referee.script import config_from_script
 from companion.sim.script import parse_script
 from companion.sim.table_state import snapshots
 

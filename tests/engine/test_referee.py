@@ -9,8 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from companion.cli import cli
-from companion.engine.referee import referee_script
 from companion.games import RULESETS
+from companion.referee.script import referee_script
 
 SCRIPTS = Path(__file__).resolve().parents[2] / "companion" / "sim" / "scripts"
 BUNDLED = sorted(p for g in RULESETS for p in (SCRIPTS / g).glob("*.yaml"))

@@ -14,10 +14,10 @@ from companion.cardsets import load_cardset
 from companion.engine.api import Move, blocking
 from companion.engine.cards import CardFacts, Catalog
 from companion.engine.game import Game
-from companion.engine.referee import referee_script
 from companion.engine.state import UNKNOWN
 from companion.games.challengers import effects as fx
 from companion.games.challengers.texts import VIOLATIONS
+from companion.referee.script import referee_script
 
 SCRIPTS = Path(__file__).resolve().parents[2] / "companion" / "sim" / "scripts" / "challengers"
 PLAIN = ["CH-001", "CH-002", "CH-103", "CH-106", "CH-107", "CH-109"]  # no effects

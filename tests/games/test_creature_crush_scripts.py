@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.engine.game import Game
-from companion.engine.referee import referee_script
 from companion.games.creature_crush import board as bd
+from companion.referee.script import referee_script
 
 SCRIPTS = sorted((Path(__file__).parents[2] / "companion/sim/scripts/creature-crush").glob(
     "*.yaml"))

@@ -8,7 +8,7 @@ from pathlib import Path
 from companion.engine.api import Move
 from companion.engine.game import Game
 from companion.engine.interpreter import SnapshotDiff
-from companion.engine.referee import RefereeReport, StepReport, referee_script
+from companion.referee.script import RefereeReport, StepReport, referee_script
 from companion.snapshot import SeenCard
 
 HEAD = """\

@@ -298,7 +298,7 @@ steps:
 
 
 def test_boosted_mane_is_followed_by_its_back(tmp_path: Any) -> None:
-    from companion.engine.referee import referee_script
+    from companion.referee.script import referee_script
 
     path = tmp_path / "boost.yaml"
     path.write_text(BOOST_SCRIPT)

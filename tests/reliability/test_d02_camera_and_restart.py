@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from companion.engine.referee import config_from_script, referee_script
 from companion.record.store import Store
+from companion.referee.script import config_from_script, referee_script
 from companion.server.feeds import FeedRunner
 from companion.server.session import LiveSession
 from tests.reliability.conftest import fill_up, make_room
@@ -88,7 +88,7 @@ PLAYER = textwrap.dedent(
     """
     import sys
     from types import SimpleNamespace
-    from companion.engine.referee import config_from_script
+    from companion.referee.script import config_from_script
     from companion.server.live_setup import ScriptDirector, build_live, demo_script_path
     from companion.server.feeds import SnapshotFeed
     from companion.sim.script import load_script

@@ -12,8 +12,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from companion.engine.referee import config_from_script
 from companion.record.store import Store
+from companion.referee.script import config_from_script
 from companion.server.app import create_app
 from companion.server.bus import EventBus
 from companion.server.engine_referee import EngineReferee

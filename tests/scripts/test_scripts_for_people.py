@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.engine.referee import referee_script
+from companion.referee.script import referee_script
 from companion.sim.script import ScriptError, parse_script
 from companion.sim.table_state import initial_table, truth_tables, visible_snapshot
 

@@ -10,10 +10,10 @@ from types import SimpleNamespace
 import pytest
 from click.testing import CliRunner
 
-from companion.engine.referee import config_from_script, referee_script
 from companion.games import GAMES
 from companion.record.replay import main_line
 from companion.record.store import Store
+from companion.referee.script import config_from_script, referee_script
 from companion.server import live_setup
 from companion.server.bus import EventBus
 from companion.server.engine_referee import EngineReferee

@@ -13,6 +13,7 @@ SPEC = GameSpec(
     rules_file="challengers.de.txt",
     ruleset="companion.games.challengers.rules:Challengers",
     texts="companion.games.challengers.texts:CATALOG",
+    table_facts="companion.games.challengers.table_facts:table_facts",
     zones=each_player("deck", "play", *(f"bench{i}" for i in range(1, 7)), "rest", "trophies"),
     card_schema=CHALLENGERS,
     deck_rules=check_challengers,

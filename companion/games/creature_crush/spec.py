@@ -13,6 +13,7 @@ SPEC = GameSpec(
     rules_file="creature-crush.de.txt",
     ruleset="companion.games.creature_crush.rules:CreatureCrush",
     texts="companion.games.creature_crush.texts:CATALOG",
+    table_facts="companion.games.creature_crush.table_facts:table_facts",
     zones=each_player("lager", "hell", *(f"{r}{c}" for r in "ABC" for c in (1, 2, 3)), "dice",
                       "burned"),
     draw_piles=("lager",),

@@ -13,6 +13,7 @@ SPEC = GameSpec(
     rules_file="fire-emblem-cipher.de.txt",
     ruleset="companion.games.fire_emblem_cipher.rules:FireEmblemCipher",
     texts="companion.games.fire_emblem_cipher.texts:CATALOG",
+    table_facts="companion.games.fire_emblem_cipher.table_facts:table_facts",
     zones=each_player("deck", "bonds", "front", "back", "support", "retreat", "orbs"),
     card_schema=FIRE_EMBLEM_CIPHER,
     deck_rules=check_fe,

@@ -13,6 +13,7 @@ SPEC = GameSpec(
     rules_file="my-little-pony-ccg.de.txt",
     ruleset="companion.games.my_little_pony.rules:MyLittlePony",
     texts="companion.games.my_little_pony.texts:CATALOG",
+    table_facts="companion.games.my_little_pony.table_facts:table_facts",
     zones=each_player("deck", "discard", "problem-deck", "problem", "home"),
     draw_piles=("deck", "problem-deck"),
     card_schema=MY_LITTLE_PONY,

@@ -13,6 +13,7 @@ SPEC = GameSpec(
     rules_file="trick-or-beat.de.txt",
     ruleset="companion.games.trick_or_beat.rules:TrickOrBeat",
     texts="companion.games.trick_or_beat.texts:CATALOG",
+    table_facts="companion.games.trick_or_beat.table_facts:table_facts",
     zones=("shared.deck", "shared.discard", *each_player("active", "passive", "trick")),
     draw_piles=("deck",),  # one shared draw pile
     card_schema=TRICK_OR_BEAT,

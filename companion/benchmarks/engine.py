@@ -86,7 +86,7 @@ def interpret_opening(game_id: str, times: list[float], cpu: list[float] | None 
     from pathlib import Path
 
     from companion.engine.interpreter import Interpreter
-    from companion.engine.referee import config_from_script, declared_moves, resolve_refs
+    from companion.referee.script import config_from_script, declared_moves, resolve_refs
     from companion.sim.script import load_script
     from companion.sim.table_state import truth_tables, visible_snapshot
 

@@ -1,4 +1,4 @@
-"""`companion referee SCRIPT`: referee a table script step by step (see engine/referee.py)."""
+"""`companion referee SCRIPT`: referee a table script step by step (see referee/script.py)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from typing import Any
 
 import click
 
-from companion.engine.referee import RefereeReport, StepReport, referee_script
 from companion.engine.ruleset import Ruleset
 from companion.games import get_ruleset
+from companion.referee.script import RefereeReport, StepReport, referee_script
 
 WORDS: dict[str, dict[str, Any]] = {
     "en": {"step": "step", "line": "line", "phase": "phase", "active": "active", "turn": "turn",
