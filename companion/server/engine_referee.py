@@ -37,7 +37,7 @@ class EngineReferee:
     def _applied(self, entries: tuple[LogEntry, ...]) -> tuple[Applied, ...]:
         state = self._state()
         return tuple(
-            Applied(e.move, e.violations, state,
+            Applied(e.move, e.violations, self._state_after(e.seq, state),
                     source="automatic" if e.source == "automatic" else None,
                     reason_en=e.reason_en, reason_de=e.reason_de)
             for e in entries
@@ -101,6 +101,16 @@ class EngineReferee:
     def describe(self, move: Move, lang: str) -> str:
         """`move` in words with this game's own texts."""
         return self._game.ruleset.describe(move, lang)
+
+    def _state_after(self, seq: int, now: dict[str, Any]) -> dict[str, Any]:
+        """Turn, player and phase right after log entry `seq`: several steps taken at once
+        (phases ended one by one) each show where that step led, not where all of them did."""
+        positions = self._game.positions
+        if seq >= len(positions):
+            return now
+        turn, active, phase = positions[seq]  # the position the next entry started from
+        return {**now, "turn": turn, "active": active, "phase": phase,
+                "phase_name": self._game.ruleset.flow.phase(phase).name.get("en") if phase else ""}
 
     def _state(self) -> dict[str, Any]:
         prompt = self._game.prompt("en")
