@@ -2,7 +2,8 @@
 
 The engine reads cards through this one small type, whatever the cardset loader returns, so
 rulesets never depend on the cardset file format. Inline cards (from a table script) extend or
-override the game's cardset.
+override the game's cardset. A catalog compiles every card's effects once when it loads them
+(`CardFacts.abilities`, typed: `companion.engine.effects`), so rules never read card text.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.engine.api import SetupError
+from companion.engine.effects.compiling import EffectCompiler, compile_card, compiler_for
+from companion.engine.effects.vocabulary import CardAbilities
 from companion.snapshot import split_uid
 
 _CORE = ("id", "name", "type", "keywords", "effects", "abilities")
@@ -27,7 +30,9 @@ class CardFacts:
     fields: Mapping[str, Any] = field(default_factory=dict)
     keywords: tuple[str, ...] = ()
     effects: tuple[Mapping[str, Any], ...] = ()
-    abilities: tuple[Mapping[str, Any], ...] = ()
+    """The card's structured `effects` entries as written (its game's compiler reads them)."""
+    abilities: CardAbilities = ()
+    """Its effects compiled to the engine's vocabulary when the catalog loaded it."""
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.fields.get(key, default)
@@ -56,7 +61,6 @@ class CardFacts:
             fields={k: v for k, v in data.items() if k not in _CORE},
             keywords=tuple(str(k) for k in data.get("keywords") or ()),
             effects=tuple(data.get("effects") or ()),
-            abilities=tuple(data.get("abilities") or ()),
         )
 
 
@@ -76,7 +80,7 @@ def _card_to_mapping(card: Any) -> dict[str, Any]:
     extra = getattr(card, "fields", None)
     if isinstance(extra, Mapping):
         data.update(extra)
-    for key in ("id", "name", "type", "number", "keywords", "effects", "abilities"):
+    for key in ("id", "name", "type", "number", "keywords", "effects"):
         if hasattr(card, key):
             value = getattr(card, key)
             if value is not None:
@@ -115,15 +119,29 @@ class Catalog:
 
     @classmethod
     def for_game(cls, game: str, inline: Iterable[Mapping[str, Any]] = ()) -> Catalog:
-        """The game's cardset (when one is installed) extended by `inline` cards."""
-        cards: dict[str, CardFacts] = {}
-        for item in [*_cardset_cards(game), *inline]:
-            facts = CardFacts.from_mapping(item)
+        """The game's cardset (when one is installed) extended by `inline` cards, every card's
+        effects compiled by the game's compiler (the cardset's once per process)."""
+        compiler = compiler_for(game)
+        cards: dict[str, CardFacts] = {c.id: c for c in _compiled_cardset(game, compiler)}
+        for item in inline:
+            facts = compile_card(CardFacts.from_mapping(item), compiler)
             cards[facts.id] = facts
         return cls(cards.values())
 
 
 _CARDSET_CACHE: dict[str, list[dict[str, Any]]] = {}
+_COMPILED_CACHE: dict[str, tuple[EffectCompiler | None, list[CardFacts]]] = {}
+
+
+def _compiled_cardset(game: str, compiler: EffectCompiler | None) -> list[CardFacts]:
+    """The bundled cardset's facts, compiled once per game and compiler."""
+    cached = _COMPILED_CACHE.get(game)
+    if cached is not None and cached[0] is compiler:
+        return cached[1]
+    facts = [compile_card(CardFacts.from_mapping(m), compiler) for m in _cardset_cards(game)]
+    if game in _CARDSET_CACHE:  # a cardset that failed to load is tried again next time
+        _COMPILED_CACHE[game] = (compiler, facts)
+    return facts
 
 
 def _cardset_cards(game: str) -> list[dict[str, Any]]:
