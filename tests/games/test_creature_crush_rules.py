@@ -346,7 +346,7 @@ def test_effect_chain_resolves_newest_first() -> None:
 
 
 def test_compiled_card_effects_become_permit_records() -> None:
-    """The state's permit records of compiled effects (card texts: tests/games/test_card_effects)."""
+    """The state's permit records of compiled effects (texts: tests/games/test_card_effects)."""
     catalog = position().state.catalog
     assert fx.card_effect(catalog.card("CC-017")) == {"do": "draw", "n": 1}
     assert fx.card_effect(catalog.card("CC-090")) == {"do": "hell-to-hand", "n": 2}

@@ -15,15 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
-from companion.engine.effects.parse import EffectError
-from companion.engine.effects.vocabulary import CardAbilities
+from companion.engine.card_facts import CardFacts
+from companion.engine.effects.parse import EffectError, parse_abilities
+from companion.engine.effects.vocabulary import Ability, CardAbilities, Prompt
 
-if TYPE_CHECKING:
-    from companion.engine.cards import CardFacts
-
-EffectCompiler = Callable[["CardFacts"], CardAbilities]
+EffectCompiler = Callable[[CardFacts], CardAbilities]
 CompilerLookup = Callable[[str], EffectCompiler | None]
 
 _lookup: CompilerLookup | None = None
@@ -51,3 +48,14 @@ def compile_card(facts: CardFacts, compiler: EffectCompiler | None) -> CardFacts
     except (ValueError, TypeError, KeyError) as exc:  # a compiler's own slip: still name the card
         raise EffectError(facts.id, "effects", str(exc)) from exc
     return replace(facts, abilities=tuple(abilities))
+
+
+def structured_abilities(facts: CardFacts) -> CardAbilities:
+    """The compiler of a game whose cards write no sentences the companion reads (My Little
+    Pony, Fire Emblem Cipher: their keywords are rules of their own): a structured `effects`
+    list in the engine's YAML form, else the card's `text` as one `Prompt` (shown to the
+    players, never applied)."""
+    if facts.effects:
+        return parse_abilities(facts.id, list(facts.effects))
+    text = str(facts.get("text") or "").strip()
+    return (Ability("play", Prompt(text), text=text),) if text else ()

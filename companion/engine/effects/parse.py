@@ -45,6 +45,8 @@ from companion.engine.effects.vocabulary import (
     Prompt,
     Return,
     Selector,
+    Until,
+    When,
 )
 
 
@@ -182,7 +184,7 @@ def _effect(r: _Reader, do: str, data: Mapping[str, Any]) -> Effect:
     if do == "return":
         return Return(r.selector(data["target"]), zone("to", "hand"))
     if do == "prevent":
-        until = r.word(data, "until", UNTILS) if "until" in data else "now"
+        until: Until = r.word(data, "until", UNTILS) if "until" in data else "now"
         return Prevent(r.word(data, "what", PREVENTED), r.selector(data["target"]),
                        until)
     if do == "permit":
@@ -191,7 +193,7 @@ def _effect(r: _Reader, do: str, data: Mapping[str, Any]) -> Effect:
     return Prompt(r.text(data, "text"))
 
 
-def parse_ability(card: str, index: int, raw: Any, default_when: str = "play") -> Ability:
+def parse_ability(card: str, index: int, raw: Any, default_when: When = "play") -> Ability:
     """One entry of a card's `effects` list (`index` counts from 1) as a typed `Ability`."""
     r = _Reader(card, f"effects[{index}]")
     data = r.mapping(raw)
@@ -200,14 +202,14 @@ def parse_ability(card: str, index: int, raw: Any, default_when: str = "play") -
     do = r.word(data, "do", tuple(KEYS))
     required, optional = KEYS[do]
     r.keys(data, required, (*optional, *COMMON_KEYS))
-    when = r.word(data, "when", WHENS) if "when" in data else default_when
+    when: When = r.word(data, "when", WHENS) if "when" in data else default_when
     lane = r.word(data, "lane", LANES) if "lane" in data else None
     text = r.text(data, "text") if do != "prompt" and "text" in data else ""
     effect = _effect(r, do, data)
     return Ability(when, effect, lane, text)
 
 
-def parse_abilities(card: str, raw: Any, default_when: str = "play") -> tuple[Ability, ...]:
+def parse_abilities(card: str, raw: Any, default_when: When = "play") -> tuple[Ability, ...]:
     """A card's whole `effects` list."""
     if not isinstance(raw, list | tuple):
         raise EffectError(card, "effects", f"must be a list of mappings, got {_shown(raw)}")

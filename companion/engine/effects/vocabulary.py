@@ -28,7 +28,7 @@ and card filters (maximum cost, same name, faction, card type).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, get_args
+from typing import Final, Literal, get_args
 
 Side = Literal["self", "ally", "enemy", "any"]
 """`self`: the card that has the ability; `ally`: its controller's cards; `enemy`: the
@@ -79,7 +79,7 @@ WHENS: tuple[str, ...] = get_args(When)
 Lane = Literal["active", "passive"]
 LANES: tuple[str, ...] = get_args(Lane)
 
-EACH = "each"
+EACH: Final = "each"
 
 
 @dataclass(frozen=True)

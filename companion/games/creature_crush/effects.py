@@ -106,7 +106,8 @@ def permits(state: GameState) -> list[dict[str, Any]]:
     return found
 
 
-def grant(state: GameState, player: str, source: str, effect: Effect, **context: Any) -> None:
+def grant(state: GameState, player: str, source: str, effect: PermitRecord,
+          **context: Any) -> None:
     """Add a permit for `player` from `source` (the newest link of the chain)."""
     permit = {**effect, "player": player, "source": source, "uses": 1, **context}
     permits(state).append(permit)
