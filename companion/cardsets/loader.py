@@ -147,7 +147,7 @@ def _check_effects(game: str, card: Card, raw: Any, where: str, line: int | None
         top = field_name.split("[", 1)[0].split(".", 1)[0]
         detail = getattr(exc, "detail", None) or str(exc)
         at = _line(raw, top) or _line(raw, None) or line
-        raise CardsetError(where, f"card {card.id} ({card.name}): field {field_name}: {detail}",
+        raise CardsetError(where, f"card {card.id} ({card.name}): field {field_name!r} {detail}",
                            at) from None
 
 
