@@ -190,3 +190,36 @@ def test_every_bundled_card_compiles_and_the_counts_are_exact(game: str) -> None
     report = effect_report(game)
     assert (report.cards, report.with_effects, report.typed, report.prompted) == COUNTS[game]
     assert report.prompted_cards == ()
+
+
+# ----------------------------------------------------------------------------- rules use them
+
+
+def _flip_inline_crush(text: str) -> list[dict[str, object]]:
+    """Play an inline crush card with `text` (cost 1) face down, flip it, return the permits."""
+    from companion.engine.api import Move
+    from companion.engine.game import Game
+    from companion.engine.state import hand_zone
+    from companion.games.creature_crush import effects as cc
+
+    crush = {"id": "XK", "name": "Probe", "type": "crush", "cost": 1, "text": text}
+    camp = ["CC-001", "CC-002", "CC-003", "CC-004", "CC-005", "CC-006", "XK"]
+    setup = {"turn": 3, "active": "p1", "phase": "start", "table": {"p2.B1": ["CC-028"]},
+             "hands": {"p1": 2, "p2": 2}}
+    g = Game.new("creature-crush", ("Ada", "Bo"), {"p1": camp, "p2": list(camp[:6])}, "p1", 1,
+                 setup, cards=[crush])
+    assert g.push(Move("draw", "p1", value=1)) == []
+    g.push(Move("roll", "p1", options=(("dice", "p1.w1=4,p1.w2=2,p1.w3=6"),)))
+    g.push(Move("next-phase", "p1"))
+    assert g.state.resolve("XK#1", hand_zone("p1"))
+    g.push(Move("burn", "p1", options=(("dice", "p1.w1=4"),)))
+    g.push(Move("set-crush", "p1", ("?",), to="p1.C1"))
+    g.push(Move("flip", "p1", ("XK#1",), to="p1.C1"))
+    assert g.state.where["XK#1"] == "p1.hell"  # played: its effect happened or was prompted
+    return [dict(p) for p in cc.permits(g.state)]
+
+
+def test_a_compiled_sentence_permits_what_it_says_and_a_prompted_one_nothing() -> None:
+    (permit,) = _flip_inline_crush("Verursache 2 Schaden an einem Feind.")
+    assert (permit["do"], permit["n"], permit["side"]) == ("damage", 2, "enemy")
+    assert _flip_inline_crush("Verursache 2 Schaden an einem Feind, wenn es regnet.") == []
