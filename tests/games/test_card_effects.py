@@ -185,6 +185,13 @@ COUNTS = {
 }
 
 
+def test_every_game_names_its_compiler() -> None:
+    from companion.games import game_ids, game_spec
+
+    assert sorted(COUNTS) == sorted(game_ids())
+    assert all(game_spec(g).effect_compiler is compiler_for(g) is not None for g in COUNTS)
+
+
 @pytest.mark.parametrize("game", list(COUNTS))
 def test_every_bundled_card_compiles_and_the_counts_are_exact(game: str) -> None:
     report = effect_report(game)
