@@ -17,7 +17,6 @@ from companion.engine.state import GameState
 
 ROWS_FIELD = ("A", "B")
 COLUMNS = (1, 2, 3)
-MAX_START_DICE = 5
 
 
 def lager(p: str) -> str:

@@ -22,6 +22,7 @@ from companion.engine.api import PLAYERS, Move
 from companion.engine.interpreter import SnapshotDiff, candidate_product
 from companion.engine.state import UNKNOWN, GameState, hand_zone
 from companion.games.creature_crush import board as bd
+from companion.games.creature_crush.numbers import OPENING_HAND
 from companion.snapshot import SeenCard, SeenDie, is_back
 
 
@@ -57,7 +58,7 @@ def _camps(state: GameState, diff: SnapshotDiff) -> list[list[Move]]:
         if state.flags.get("expect_lager", {}).get(p, 0) > 0:
             slots.append([Move("settle", p, value="lager")])
             continue
-        count = 4 - state.flags["opening"][p] if state.phase == "opening" else 1
+        count = OPENING_HAND - state.flags["opening"][p] if state.phase == "opening" else 1
         slots.append([Move("draw", p, value=max(count, 1))])
     return slots
 

@@ -56,10 +56,22 @@ from companion.engine.state import UNKNOWN, GameState, hand_zone
 from companion.games.creature_crush import board as bd
 from companion.games.creature_crush import effects as fx
 from companion.games.creature_crush import interpret as cc_interpret
+from companion.games.creature_crush.numbers import (
+    DIE_FACES,
+    LAGER_SIZE,
+    MAX_START_DICE,
+    MOVE_COST,
+    MUNTER_ACTIONS,
+    OPENER_FIRST_TURN_DICE,
+    OPENING_HAND,
+    QUAD_DICE,
+    START_DICE,
+    SWAP_COST,
+    TRAEGE_DAMAGE,
+    TRIPLE_DICE,
+)
 from companion.games.creature_crush.texts import MOVE_TEXTS, violation
 
-LAGER_SIZE = 20
-OPENING_HAND = 4
 DEFAULT_DECKS = {"p1": "glutlager", "p2": "moorlager"}
 
 MOVE_KINDS = (
@@ -89,11 +101,14 @@ class CreatureCrush(Ruleset):
                     PhaseSpec(
                         "opening",
                         Text("Battle preparation", "Schlachtvorbereitung"),
-                        must=(Text("both players take their top 4 camp cards",
-                                 "beide Spieler nehmen ihre obersten 4 Lagerkarten"),),
-                        ends=Text("both players hold 4 cards", "beide Spieler halten 4 Karten"),
-                        automatic=(Text("the battle begins when both took 4 cards",
-                                      "die Schlacht beginnt, wenn beide 4 Karten genommen haben"),),
+                        must=(Text(f"both players take their top {OPENING_HAND} camp cards",
+                                   f"beide Spieler nehmen ihre obersten {OPENING_HAND} "
+                                   "Lagerkarten"),),
+                        ends=Text(f"both players hold {OPENING_HAND} cards",
+                                  f"beide Spieler halten {OPENING_HAND} Karten"),
+                        automatic=(Text(f"the battle begins when both took {OPENING_HAND} cards",
+                                        f"die Schlacht beginnt, wenn beide {OPENING_HAND} Karten "
+                                        "genommen haben"),),
                         end_check=self._opening_missing,
                         setup=True,
                         moves=("draw",),
@@ -106,11 +121,14 @@ class CreatureCrush(Ruleset):
                         must=(Text("draw a card", "eine Karte ziehen"),
                               Text("roll the start dice", "die Startwürfel werfen")),
                         ends=Text("you drew and rolled", "du hast gezogen und gewürfelt"),
-                        automatic=(Text("3 start dice (2 in the opening player's first turn); "
-                                      "a triple adds a 4th, a quad a 5th; at most 5",
-                                      "3 Startwürfel (2 im ersten Zug des Eröffners); ein "
-                                      "Drilling gibt einen 4., ein Vierling einen 5.; "
-                                      "höchstens 5"),),
+                        automatic=(Text(f"{START_DICE} start dice ({OPENER_FIRST_TURN_DICE} in "
+                                        "the opening player's first turn); a triple adds a "
+                                        f"{TRIPLE_DICE}th, a quad a {QUAD_DICE}th; at most "
+                                        f"{MAX_START_DICE}",
+                                        f"{START_DICE} Startwürfel ({OPENER_FIRST_TURN_DICE} im "
+                                        "ersten Zug des Eröffners); ein Drilling gibt einen "
+                                        f"{TRIPLE_DICE}., ein Vierling einen {QUAD_DICE}.; "
+                                        f"höchstens {MAX_START_DICE}"),),
                         end_check=self._start_missing,
                         moves=("draw", "roll"),
                     ),
@@ -138,11 +156,13 @@ class CreatureCrush(Ruleset):
                         "taktik",
                         Text("Tactics phase", "Taktikphase"),
                         may=(
-                            Text("move a creature to a free place (1 die)",
-                               "eine Creature auf einen freien Platz verschieben (1 Würfel)"),
-                            Text("swap two allies (2 dice); Träge takes 1 damage when moved",
-                               "zwei Verbündete tauschen (2 Würfel); Träge erleidet beim "
-                               "Verschieben 1 Schaden"),
+                            Text(f"move a creature to a free place ({MOVE_COST} die)",
+                                 "eine Creature auf einen freien Platz verschieben "
+                                 f"({MOVE_COST} Würfel)"),
+                            Text(f"swap two allies ({SWAP_COST} dice); Träge takes "
+                                 f"{TRAEGE_DAMAGE} damage when moved",
+                                 f"zwei Verbündete tauschen ({SWAP_COST} Würfel); Träge "
+                                 f"erleidet beim Verschieben {TRAEGE_DAMAGE} Schaden"),
                         ),
                         ends=Text("you end your turn", "du beendest deinen Zug"),
                         automatic=(Text("unused start dice burn at the end of the phase",
@@ -300,15 +320,16 @@ class CreatureCrush(Ruleset):
     # ================================================================== dice
     def expected_dice(self, state: GameState, values: list[int]) -> tuple[int, str, str]:
         """How many start dice the rules give for these rolled values (in roll order)."""
-        base = 2 if self._first_turn_of_opener(state) else 3
+        base = OPENER_FIRST_TURN_DICE if self._first_turn_of_opener(state) else START_DICE
         count = base
         why, why_de = [f"{base} base"], [f"{base} Grundwürfel"]
-        if base == 3 and len(values) >= 3 and values[0] == values[1] == values[2]:
-            count = 4
+        if base == START_DICE and len(values) >= START_DICE \
+                and len(set(values[:START_DICE])) == 1:
+            count = TRIPLE_DICE
             why.append("triple: +1")
             why_de.append("Drilling: +1")
-            if len(values) >= 4 and values[3] == values[0]:
-                count = 5
+            if len(values) >= TRIPLE_DICE and len(set(values[:TRIPLE_DICE])) == 1:
+                count = QUAD_DICE
                 why.append("quad: +1")
                 why_de.append("Vierling: +1")
         extra = int(state.flags.get("turn_extra", 0))
@@ -316,7 +337,7 @@ class CreatureCrush(Ruleset):
             count += extra
             why.append(f"effects: +{extra}")
             why_de.append(f"Effekte: +{extra}")
-        count = min(count, bd.MAX_START_DICE)
+        count = min(count, MAX_START_DICE)
         return count, ", ".join(why), ", ".join(why_de)
 
     def _roll_values(self, state: GameState) -> dict[str, int]:
@@ -327,7 +348,7 @@ class CreatureCrush(Ruleset):
             need, _, _ = self.expected_dice(state, values)
             if len(values) >= need:
                 break
-            values.append(rng.randint(1, 6))
+            values.append(rng.randint(1, DIE_FACES))
         return {f"{state.active}.w{i + 1}": v for i, v in enumerate(values[:need])}
 
     def _available(self, state: GameState, p: str) -> dict[str, int]:
@@ -423,7 +444,7 @@ class CreatureCrush(Ruleset):
     # ================================================================== helpers
     def _actions_allowed(self, state: GameState, uid: str) -> int:
         summoned = state.counter("turn", f"summoned:{uid}") > 0
-        return 2 if summoned and state.facts(uid).has_keyword("Munter") else 1
+        return MUNTER_ACTIONS if summoned and state.facts(uid).has_keyword("Munter") else 1
 
     def _acted(self, state: GameState, uid: str) -> list[Violation]:
         if state.counter("turn", f"acted:{uid}") >= self._actions_allowed(state, uid):
@@ -826,7 +847,7 @@ class CreatureCrush(Ruleset):
                                    other=state.cards_in(zone)[-1]))
         if not free:
             found += self._acted(state, uid)
-            found += self._payment(state, move, state.facts(uid).name, 1, "count")
+            found += self._payment(state, move, state.facts(uid).name, MOVE_COST, "count")
         return found
 
     def _check_swap(self, state: GameState, move: Move) -> list[Violation]:
@@ -840,8 +861,8 @@ class CreatureCrush(Ruleset):
         if not free:
             for uid in pair:
                 found += self._acted(state, uid)
-            found += self._payment(state, move, " + ".join(state.facts(u).name for u in pair), 2,
-                                   "count")
+            found += self._payment(state, move, " + ".join(state.facts(u).name for u in pair),
+                                   SWAP_COST, "count")
         return found
 
     def _check_mark(self, state: GameState, move: Move) -> list[Violation]:
@@ -1184,7 +1205,7 @@ class CreatureCrush(Ruleset):
         if permit is not None:
             fx.use(state, permit)
         else:
-            self._pay(state, move, state.facts(uid).name, 1, "count")
+            self._pay(state, move, state.facts(uid).name, MOVE_COST, "count")
             state.bump("turn", f"acted:{uid}")
         state.move(uid, str(move.to))
         self._moved(state, uid)
@@ -1192,7 +1213,7 @@ class CreatureCrush(Ruleset):
     def _moved(self, state: GameState, uid: str) -> None:
         state.flags["last_moved"] = uid
         if state.phase == "taktik" and state.facts(uid).has_keyword("Träge"):
-            self._add_damage(state, uid, 1)
+            self._add_damage(state, uid, TRAEGE_DAMAGE)
 
     def _apply_swap(self, state: GameState, move: Move) -> None:
         p = move.player
@@ -1203,7 +1224,8 @@ class CreatureCrush(Ruleset):
         if permit is not None:
             fx.use(state, permit)
         else:
-            self._pay(state, move, " + ".join(state.facts(u).name for u in pair), 2, "count")
+            self._pay(state, move, " + ".join(state.facts(u).name for u in pair), SWAP_COST,
+                      "count")
             for uid in pair:
                 state.bump("turn", f"acted:{uid}")
         a, b = pair

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from companion.games.creature_crush.card_schema import CREATURE_CRUSH
 from companion.games.creature_crush.deck_rules import check_cc
+from companion.games.creature_crush.numbers import DICE_PER_COLOUR
 from companion.games.spec import GameSpec, PrintHints, each_player
 
 SPEC = GameSpec(
@@ -22,5 +23,5 @@ SPEC = GameSpec(
     person_moves=frozenset({"attack", "agree-draw", "settle", "mark", "control"}),
     card_types_de={"creature": "Creature", "crush": "Crush"},  # the rulebook keeps "Creature"
     # five white start dice and five red damage dice per player
-    printing=PrintHints(dice=(("w", 5), ("r", 5))),
+    printing=PrintHints(dice=(("w", DICE_PER_COLOUR), ("r", DICE_PER_COLOUR))),
 )

@@ -14,6 +14,7 @@ from typing import Any
 
 from companion.engine.api import other
 from companion.engine.state import GameState
+from companion.games.trick_or_beat import numbers
 
 LANES = ("active", "passive")
 
@@ -135,7 +136,7 @@ def parse_picks(text: str | None) -> list[tuple[str, int]]:
 
 def lane_limit(state: GameState, player: str) -> int:
     """2 creatures per lane, 3/4/5 with 1/2/3 cards on the trick pile."""
-    return 2 + min(state.count(trick(player)), 3)
+    return numbers.lane_limit_for(state.count(trick(player)))
 
 
 def attack_value(
@@ -145,10 +146,9 @@ def attack_value(
     total += permanent_bonus(state, "attack", player, attackers, "attackers")
     total += turn_bonus(state, "attack", player, attackers)
     total += combat_bonus(state, "attack", picks, attackers)
-    if state.count(trick(player)) >= 4:
-        total += 2
+    total += numbers.attack_bonus_for(state.count(trick(player)))
     if state.flags.get("first_turn") and state.active == player:
-        total -= 3
+        total -= numbers.FIRST_TURN_ATTACK_MALUS
     return total
 
 
@@ -158,8 +158,7 @@ def survival_value(state: GameState, target: str, picks: list[tuple[str, int]]) 
     total += permanent_bonus(state, "survival", owner, [target], "defender")
     total += turn_bonus(state, "survival", owner, [target])
     total += combat_bonus(state, "survival", picks, [target])
-    if state.count(trick(owner)) >= 5:
-        total += 2
+    total += numbers.survival_bonus_for(state.count(trick(owner)))
     return total
 
 

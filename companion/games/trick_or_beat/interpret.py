@@ -17,6 +17,7 @@ from companion.engine.api import PLAYERS, Move
 from companion.engine.interpreter import SnapshotDiff, candidate_product
 from companion.engine.state import UNKNOWN, GameState, hand_zone
 from companion.games.trick_or_beat import effects as fx
+from companion.games.trick_or_beat.numbers import KEEP
 from companion.snapshot import SeenCard, is_back
 
 DECK = "shared.deck"
@@ -188,16 +189,16 @@ def _discards(
 
 def _draft_discarder(state: GameState, hints: Mapping[str, Any]) -> str:
     """Who put a card on the shared discard pile in the draft: the one told, else the player
-    with the most cards beyond the 8 to keep (the camera cannot see whose hand it left)."""
+    with the most cards beyond the KEEP (8) to keep (the camera cannot see whose hand it left)."""
     if hints.get("player") in PLAYERS:
         return str(hints["player"])
     return max(PLAYERS, key=lambda p: (_excess(state, p), p == "p1"))
 
 
 def _excess(state: GameState, player: str) -> int:
-    """Cards `player` holds beyond the 8 to keep in the draft."""
+    """Cards `player` holds beyond the KEEP (8) to keep in the draft."""
     on_lanes = sum(len(state.cards_in(z)) for z in fx.lanes(player))
-    return state.count(hand_zone(player)) + on_lanes - 8
+    return state.count(hand_zone(player)) + on_lanes - KEEP
 
 
 def _tricks(state: GameState, diff: SnapshotDiff) -> list[list[Move]]:

@@ -45,14 +45,21 @@ from companion.engine.setup import (
 from companion.engine.state import UNKNOWN, GameState, hand_zone
 from companion.games.trick_or_beat import effects as fx
 from companion.games.trick_or_beat import interpret as tob_interpret
+from companion.games.trick_or_beat.numbers import (
+    DEAL,
+    KEEP,
+    REDRAW_FRESH_FEWER,
+    REDRAW_SHOW_BELOW,
+    TRICK_WIN,
+    attack_bonus_for,
+    blocks_trick_win,
+    survival_bonus_for,
+)
 from companion.games.trick_or_beat.texts import violation
 from companion.snapshot import card_uid
 
 DECK = "shared.deck"
 DISCARD = "shared.discard"
-DEAL = 15
-KEEP = 8
-TRICK_WIN = 7
 
 MOVE_KINDS = (
     "deal",
@@ -109,10 +116,12 @@ class TrickOrBeat(Ruleset):
                         Text("Draft", "Draft"),
                         may=(
                             Text(
-                                "redraw: fewer than 3 creatures, show and draw as many; "
-                                "or discard all and draw 3 fewer",
-                                "Redraw: weniger als 3 Wesen zeigen und gleich viele ziehen; "
-                                "oder alle ablegen und 3 weniger ziehen",
+                                f"redraw: fewer than {REDRAW_SHOW_BELOW} creatures, show and "
+                                f"draw as many; or discard all and draw {REDRAW_FRESH_FEWER} "
+                                "fewer",
+                                f"Redraw: weniger als {REDRAW_SHOW_BELOW} Wesen zeigen und gleich "
+                                f"viele ziehen; oder alle ablegen und {REDRAW_FRESH_FEWER} "
+                                "weniger ziehen",
                             ),
                             Text(
                                 "place creatures face down on your lanes",
@@ -121,8 +130,8 @@ class TrickOrBeat(Ruleset):
                         ),
                         must=(
                             Text(
-                                "keep 8 of your cards, the others to the discard pile",
-                                "8 Karten behalten, die anderen auf den Ablagestapel",
+                                f"keep {KEEP} of your cards, the others to the discard pile",
+                                f"{KEEP} Karten behalten, die anderen auf den Ablagestapel",
                             ),
                             Text(
                                 "reveal the face-down creatures together",
@@ -130,14 +139,15 @@ class TrickOrBeat(Ruleset):
                             ),
                         ),
                         ends=Text(
-                            "both players kept 8 cards and revealed their creatures",
-                            "beide Spieler haben 8 Karten behalten und Wesen aufgedeckt",
+                            f"both players kept {KEEP} cards and revealed their creatures",
+                            f"beide Spieler haben {KEEP} Karten behalten und Wesen aufgedeckt",
                         ),
                         automatic=(
                             Text(
-                                "at the end of the draft, cards beyond 8 count as discarded "
+                                f"at the end of the draft, cards beyond {KEEP} count as "
+                                "discarded "
                                 "(the camera sees only the discard pile's top)",
-                                "am Ende des Drafts gelten Karten über 8 als abgelegt "
+                                f"am Ende des Drafts gelten Karten über {KEEP} als abgelegt "
                                 "(die Kamera sieht nur die oberste Karte des Ablagestapels)",
                             ),
                         ),
@@ -269,7 +279,7 @@ class TrickOrBeat(Ruleset):
         return found
 
     def _draft_ends(self, state: GameState) -> None:
-        """Each player keeps 8: unseen cards beyond that went to the discard pile unseen."""
+        """Each player keeps KEEP (8): unseen cards beyond that went to the discard pile unseen."""
         for p in PLAYERS:
             down = sum(1 for z in fx.lanes(p) for _ in state.cards_in(z))
             extra = state.count(hand_zone(p)) + down - KEEP
@@ -440,11 +450,11 @@ class TrickOrBeat(Ruleset):
             if len(move.cards) != hand_size:
                 found.append(violation("tob.redraw-hand", count=hand_size, shown=len(move.cards)))
             creatures = sum(1 for u in move.cards if self._known_facts_type(state, u) == "creature")
-            if creatures >= 3:
+            if creatures >= REDRAW_SHOW_BELOW:
                 found.append(violation("tob.redraw-creatures", cards=move.cards, count=creatures))
             return found
         if move.value == "fresh":
-            if hand_size - 3 < KEEP:
+            if hand_size - REDRAW_FRESH_FEWER < KEEP:
                 return [violation("tob.redraw-too-small", count=hand_size)]
             return []
         return [violation("tob.redraw-kind", value=move.value)]
@@ -686,7 +696,7 @@ class TrickOrBeat(Ruleset):
         count = state.count(hand)
         for uid in list(state.cards_in(hand)):
             state.move(uid, DISCARD, reveal=move.value == "show")
-        new = count if move.value == "show" else max(0, count - 3)
+        new = count if move.value == "show" else max(0, count - REDRAW_FRESH_FEWER)
         info = state.flags["draft"][p]
         info["hand"] = new
         info["dealt"] = 0
@@ -922,7 +932,8 @@ class TrickOrBeat(Ruleset):
 
     def after_move(self, state: GameState) -> None:
         for p in PLAYERS:
-            if state.count(fx.trick(p)) >= TRICK_WIN and state.count(fx.trick(other(p))) < 6:
+            if state.count(fx.trick(p)) >= TRICK_WIN \
+                    and not blocks_trick_win(state.count(fx.trick(other(p)))):
                 state.outcome = Outcome(
                     p, "trick",
                     f"{p} has {TRICK_WIN} cards on the trick pile (trick)",
@@ -971,9 +982,9 @@ class TrickOrBeat(Ruleset):
             t = state.count(fx.trick(p))
             out[p] = {
                 "lane_limit": fx.lane_limit(state, p),
-                "attack_bonus": 2 if t >= 4 else 0,
-                "survival_bonus": 2 if t >= 5 else 0,
-                "trick_win_blocked_for_opponent": t >= 6,
+                "attack_bonus": attack_bonus_for(t),
+                "survival_bonus": survival_bonus_for(t),
+                "trick_win_blocked_for_opponent": blocks_trick_win(t),
             }
         out["first_turn"] = bool(state.flags.get("first_turn"))
         return out
