@@ -14,6 +14,7 @@ from typing import Any
 
 from companion.engine.api import PLAYERS, Outcome, other
 from companion.engine.state import GameState, hand_zone
+from companion.games.fire_emblem_cipher import numbers
 
 ROWS = ("front", "back")
 NO_SYMBOL = ("Colorless",)
@@ -219,7 +220,7 @@ def powers(state: GameState, c: dict[str, Any]) -> tuple[int, int]:
     a, d = c["attacker"], c["target"]
     attack = (attack_of(state, a) if a in state.where else 0) + c["support_power"][c["attacking"]]
     if c["critical"]:
-        attack *= 2
+        attack *= numbers.CRITICAL_FACTOR
     defence = (attack_of(state, d) if d in state.where else 0) + c["support_power"][c["defending"]]
     return attack, defence
 

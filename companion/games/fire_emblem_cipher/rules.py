@@ -47,10 +47,9 @@ from companion.engine.setup import (
 from companion.engine.state import UNKNOWN, GameState, hand_zone
 from companion.games.fire_emblem_cipher import effects as fx
 from companion.games.fire_emblem_cipher import interpret as fe_interpret
+from companion.games.fire_emblem_cipher.numbers import BONDS_PER_TURN, HAND_SIZE, LORD_COST, ORBS
 from companion.games.fire_emblem_cipher.texts import violation
 
-HAND_SIZE = 6
-ORBS = 5
 DEFAULT_DECKS = {"p1": "marth-red", "p2": "chrom-blue"}
 
 SETUP_KINDS = ("choose-lord", "deal", "mulligan", "orbs", "reveal-lord")
@@ -115,16 +114,16 @@ class FireEmblemCipher(Ruleset):
                     PhaseSpec(
                         "setup",
                         Text("Preparation", "Spielvorbereitung"),
-                        may=(Text("redraw the six starting cards once (mulligan)",
-                                "die sechs Startkarten einmal neu ziehen (Mulligan)"),),
+                        may=(Text(f"redraw the {HAND_SIZE} starting cards once (mulligan)",
+                                  f"die {HAND_SIZE} Startkarten einmal neu ziehen (Mulligan)"),),
                         must=(
-                            Text("lay a cost-1 unit from your deck face down on the front row "
-                               "(lord)",
-                               "eine Einheit mit Kosten 1 aus dem Deck verdeckt in die "
-                               "Vorderreihe legen (Hauptcharakter)"),
-                            Text("draw six cards", "sechs Karten ziehen"),
-                            Text("lay the next five deck cards face down as orbs",
-                               "die nächsten fünf Deckkarten verdeckt als Juwelen legen"),
+                            Text(f"lay a cost-{LORD_COST} unit from your deck face down on the "
+                                 "front row (lord)",
+                                 f"eine Einheit mit Kosten {LORD_COST} aus dem Deck verdeckt in "
+                                 "die Vorderreihe legen (Hauptcharakter)"),
+                            Text(f"draw {HAND_SIZE} cards", f"{HAND_SIZE} Karten ziehen"),
+                            Text(f"lay the next {ORBS} deck cards face down as orbs",
+                                 f"die nächsten {ORBS} Deckkarten verdeckt als Juwelen legen"),
                             Text("reveal both lords together", "beide Hauptcharaktere aufdecken"),
                         ),
                         ends=Text("both lords are revealed: the first player's turn begins",
@@ -355,7 +354,7 @@ class FireEmblemCipher(Ruleset):
             seen: dict[str, str] = {}
             for uid in state.cards_in(deck):
                 facts = state.facts(uid)
-                if facts.type == "unit" and facts.number("cost", -1) == 1:
+                if facts.type == "unit" and facts.number("cost", -1) == LORD_COST:
                     seen.setdefault(facts.id, uid)
             return [Move("choose-lord", p, (u,), to=fx.zone(p, "front")) for u in seen.values()]
         moves: list[Move] = []
@@ -490,7 +489,7 @@ class FireEmblemCipher(Ruleset):
         facts = state.facts(uid)
         if facts.type != "unit":
             return [violation("fe.not-unit", cards=(uid,))]
-        if facts.number("cost", -1) != 1:
+        if facts.number("cost", -1) != LORD_COST:
             return [violation("fe.lord-cost", cards=(uid,), cost=facts.get("cost"))]
         return []
 
@@ -521,7 +520,7 @@ class FireEmblemCipher(Ruleset):
         count = move.value if isinstance(move.value, int) else 1
         if info["dealt"] < HAND_SIZE:
             return [violation("fe.setup-order", action="orbs",
-                              missing="draw the six starting cards first")]
+                              missing=f"draw the {HAND_SIZE} starting cards first")]
         if count > ORBS - info["orbs"]:
             return [violation("fe.orbs-too-many", player=p, count=count,
                               limit=ORBS - info["orbs"])]
@@ -538,7 +537,8 @@ class FireEmblemCipher(Ruleset):
         prep = state.flags["prep"]
         if any(prep[q]["dealt"] < HAND_SIZE or prep[q]["orbs"] < ORBS for q in PLAYERS):
             found.append(violation("fe.setup-order", action="reveal-lord",
-                                   missing="both players draw six cards and lay five orbs"))
+                                   missing=f"both players draw {HAND_SIZE} cards and lay "
+                                           f"{ORBS} orbs"))
         uid = self._card(move)
         if uid != UNKNOWN:
             back = move.option("back")
@@ -564,7 +564,7 @@ class FireEmblemCipher(Ruleset):
     def _check_bond(self, state: GameState, move: Move) -> list[Violation]:
         found = self._own_turn(state, move) + self._phase_is(state, move, "bond")
         found += self._from_hand(state, move)
-        if state.counter("turn", "bonds") >= 1:
+        if state.counter("turn", "bonds") >= BONDS_PER_TURN:
             found.append(violation("fe.bond-once", zones=(fx.zone(move.player, "bonds"),)))
         return found
 
@@ -1116,7 +1116,7 @@ class FireEmblemCipher(Ruleset):
             examples.append(Move("attack", p, (), target="nobody"))
             examples.append(Move("bond", p, (UNKNOWN,), value="down"))
             return examples
-        examples.append(Move("deal", p, value=6))
+        examples.append(Move("deal", p, value=HAND_SIZE))
         examples.append(Move("deploy", p, ("nope#1",), to=fx.zone(p, "front")))
         examples.append(Move("attack", p, (), target="nobody"))
         if fx.combat(state) is None:

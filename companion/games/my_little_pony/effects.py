@@ -12,11 +12,9 @@ from typing import Any
 
 from companion.engine.api import PLAYERS, other
 from companion.engine.state import GameState
+from companion.games.my_little_pony import numbers
 
 CHARACTER_TYPES = ("mane", "friend")
-WIN_POINTS = 15
-HAND_LIMIT = 8
-OPENING_HAND = 6
 CRITTER = "Critter"
 
 
@@ -109,7 +107,7 @@ def power(state: GameState, uid: str) -> int:
             and CRITTER in traits(state, u)
             for u in state.cards_in(zone)
         ):
-            value += 1
+            value += numbers.CARETAKER_BONUS
     return value
 
 
@@ -158,11 +156,11 @@ def home_limit(state: GameState, player: str) -> int:
     """From the mane character (its boosted side when boosted); 3 without a mane."""
     mane = mane_of(state, player)
     if mane is None or mane not in state.where:
-        return 3
+        return numbers.DEFAULT_HOME_LIMIT
     facts = state.facts(mane)
     if boosted(state, mane) and facts.get("boosted_home_limit") is not None:
         return facts.number("boosted_home_limit")
-    return facts.number("home_limit", 3)
+    return facts.number("home_limit", numbers.DEFAULT_HOME_LIMIT)
 
 
 def problem_at(state: GameState, zone: str) -> str | None:
@@ -269,20 +267,13 @@ def token_gain(state: GameState) -> int:
     """Action tokens gained in the ready phase, from the highest score (official rules: 0-1
     -> 2, 2-5 -> 3, 6-10 -> 4, 11+ -> 5); the first player's first turn gains 1."""
     if state.turn == 1 and state.active == state.first:
-        return 1
-    high = max(points(state, p) for p in PLAYERS)
-    if high >= 11:
-        return 5
-    if high >= 6:
-        return 4
-    if high >= 2:
-        return 3
-    return 2
+        return numbers.FIRST_TURN_TOKENS
+    return numbers.tokens_for(max(points(state, p) for p in PLAYERS))
 
 
 def move_cost(state: GameState, uid: str) -> int:
     """Moving a character costs 1 action token; Swift ones move for 1 less."""
-    return 0 if has(state, uid, "Swift") else 1
+    return numbers.MOVE_COST - (numbers.SWIFT_DISCOUNT if has(state, uid, "Swift") else 0)
 
 
 def random_count(state: GameState, uids: Iterable[str]) -> int:

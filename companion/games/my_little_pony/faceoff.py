@@ -13,6 +13,7 @@ from typing import Any
 from companion.engine.api import PLAYERS, other
 from companion.engine.state import GameState
 from companion.games.my_little_pony import effects as fx
+from companion.games.my_little_pony.numbers import RANDOM_REFLIP_POWER
 
 
 def current(state: GameState) -> dict[str, Any] | None:
@@ -62,7 +63,7 @@ def may_flip(state: GameState, player: str) -> tuple[bool, int]:
     left = int(f["random_left"][player])
     if not f["flips"][player]:
         return True, left
-    return f["flips"][player][-1] == 1 and left > 0, left
+    return f["flips"][player][-1] == RANDOM_REFLIP_POWER and left > 0, left
 
 
 def record_flip(state: GameState, player: str, power: int, card: str | None) -> None:
@@ -73,8 +74,8 @@ def record_flip(state: GameState, player: str, power: int, card: str | None) -> 
     f["flips"][player].append(power)
     if card is not None:
         f["cards"][player].append(card)
-    f["done"][player] = not (power == 1 and int(f["random_left"][player]) > 0) or (
-        state.count(fx.deck(player)) == 0)
+    may_reflip = power == RANDOM_REFLIP_POWER and int(f["random_left"][player]) > 0
+    f["done"][player] = not may_reflip or state.count(fx.deck(player)) == 0
 
 
 def keep(state: GameState, player: str) -> None:

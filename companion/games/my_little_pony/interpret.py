@@ -20,6 +20,7 @@ from companion.engine.api import PLAYERS, Move
 from companion.engine.interpreter import SnapshotDiff, candidate_product
 from companion.engine.state import UNKNOWN, GameState, hand_zone
 from companion.games.my_little_pony import effects as fx
+from companion.games.my_little_pony import numbers
 from companion.snapshot import SeenCard, is_back
 
 PILES = tuple(z for p in PLAYERS for z in (fx.deck(p), fx.discard(p), fx.problem_deck(p)))
@@ -101,7 +102,7 @@ def _hand_discard_sets(state: GameState, readings: list[list[Move]]) -> list[lis
     unseen ones beneath it as the limit asks (those readings first; the single card last,
     being the most literal)."""
     p = state.active
-    over = state.count(hand_zone(p)) - fx.HAND_LIMIT
+    over = state.count(hand_zone(p)) - numbers.HAND_LIMIT
     if over < 2:
         return readings
     sets: list[list[Move]] = []

@@ -62,6 +62,7 @@ from companion.engine.state import UNKNOWN, GameState, hand_zone
 from companion.games.my_little_pony import effects as fx
 from companion.games.my_little_pony import faceoff as fo
 from companion.games.my_little_pony import interpret as mlp_interpret
+from companion.games.my_little_pony import numbers
 from companion.games.my_little_pony.texts import deck_violation, violation
 
 GAME = "my-little-pony-ccg"
@@ -111,10 +112,14 @@ class MyLittlePony(Ruleset):
             setup_phases=(
                 PhaseSpec(
                     "setup", Text("Setup", "Spielvorbereitung"),
-                    may=(Text("each player brings a Starting Problem into play and draws 6",
-                            "jeder Spieler bringt ein Startproblem ins Spiel und zieht 6"),),
-                    ends=Text("both problems are in play and both hands have 6 cards",
-                            "beide Probleme liegen und beide Hände haben 6 Karten"),
+                    may=(Text("each player brings a Starting Problem into play and draws "
+                               f"{numbers.OPENING_HAND}",
+                            "jeder Spieler bringt ein Startproblem ins Spiel und zieht "
+                            f"{numbers.OPENING_HAND}"),),
+                    ends=Text("both problems are in play and both hands have "
+                              f"{numbers.OPENING_HAND} cards",
+                            f"beide Probleme liegen und beide Hände haben {numbers.OPENING_HAND} "
+                            "Karten"),
                     end_check=self._setup_missing, setup=True,
                     moves=("starting-problem", "draw"),
                 ),
@@ -141,11 +146,16 @@ class MyLittlePony(Ruleset):
                     "main", Text("Main phase", "Main Phase"),
                     may=(
                         Text("play cards (cost in action tokens)", "Karten spielen (Kosten)"),
-                        Text("move a character (1 token; Swift 0)",
-                           "einen Charakter bewegen (1 Aktionspunkt; Swift 0)"),
-                        Text("draw a card for 1 token", "für 1 Aktionspunkt eine Karte ziehen"),
-                        Text("play a troublemaker face down (1 token)",
-                           "einen Widersacher verdeckt spielen (1 Aktionspunkt)"),
+                        Text(f"move a character ({numbers.MOVE_COST} token; Swift "
+                             f"{numbers.MOVE_COST - numbers.SWIFT_DISCOUNT})",
+                           f"einen Charakter bewegen ({numbers.MOVE_COST} Aktionspunkt; Swift "
+                           f"{numbers.MOVE_COST - numbers.SWIFT_DISCOUNT})"),
+                        Text(f"draw a card for {numbers.DRAW_COST} token",
+                             f"für {numbers.DRAW_COST} Aktionspunkt eine Karte ziehen"),
+                        Text("play a troublemaker face down "
+                             f"({numbers.TROUBLEMAKER_COST} token)",
+                           "einen Widersacher verdeckt spielen "
+                           f"({numbers.TROUBLEMAKER_COST} Aktionspunkt)"),
                         Text("Inspired: look at the top of the opponent's deck",
                            "Inspired: oberste Karten des gegnerischen Decks ansehen"),
                     ),
@@ -162,8 +172,8 @@ class MyLittlePony(Ruleset):
                 ),
                 PhaseSpec(
                     "end", Text("End phase", "Zug Ende"),
-                    must=(Text("hand limit 8, then the home limit",
-                             "Handlimit 8, dann das Zuhauselimit"),),
+                    must=(Text(f"hand limit {numbers.HAND_LIMIT}, then the home limit",
+                             f"Handlimit {numbers.HAND_LIMIT}, dann das Zuhauselimit"),),
                     ends=Text("you end your turn", "du beendest deinen Zug"),
                     end_check=self._end_missing,
                     moves=("discard", "retire"),
@@ -352,7 +362,7 @@ class MyLittlePony(Ruleset):
                 continue
             if not fx.can_confront(state, p, zone):
                 continue
-            fx.add_points(state, p, 1)
+            fx.add_points(state, p, numbers.SOLVE_POINTS)
             solvers = confronted.setdefault(problem, [])
             if not solvers:
                 fx.add_points(state, p, state.facts(problem).number("bonus"))
@@ -378,7 +388,7 @@ class MyLittlePony(Ruleset):
         return [
             violation("mlp.setup-missing", player=p) for p in PLAYERS
             if fx.problem_at(state, fx.problem_zone(p)) is None
-            or state.count(hand_zone(p)) < min(fx.OPENING_HAND, state.count(hand_zone(p))
+            or state.count(hand_zone(p)) < min(numbers.OPENING_HAND, state.count(hand_zone(p))
                                                 + state.count(fx.deck(p)))
         ]
 
@@ -415,7 +425,7 @@ class MyLittlePony(Ruleset):
         p = state.active
         found: list[Violation] = []
         hand = state.count(hand_zone(p))
-        if hand > fx.HAND_LIMIT:
+        if hand > numbers.HAND_LIMIT:
             found.append(violation("mlp.hand-limit", player=p, count=hand))
         friends = len(fx.friends_at_home(state, p))
         limit = fx.home_limit(state, p)
@@ -448,7 +458,7 @@ class MyLittlePony(Ruleset):
                         if fx.has(state, u, "Starting Problem") and card_id_of(u) not in seen:
                             seen.add(card_id_of(u))
                             moves.append(Move("starting-problem", q, (u,)))
-                if state.count(hand_zone(q)) < fx.OPENING_HAND:
+                if state.count(hand_zone(q)) < numbers.OPENING_HAND:
                     moves.append(Move("draw", q))
         elif fo.current(state) is not None:
             for q in PLAYERS:
@@ -489,7 +499,7 @@ class MyLittlePony(Ruleset):
                 moves += [Move("move", p, (u,), to=z) for z in targets if z != state.where[u]]
             moves.append(Move("draw", p))
         elif state.phase == "end":
-            if len(hand) > fx.HAND_LIMIT:
+            if len(hand) > numbers.HAND_LIMIT:
                 moves += [Move("discard", p, (u,)) for u in dict.fromkeys(hand)]
             if len(fx.friends_at_home(state, p)) > fx.home_limit(state, p):
                 moves += [Move("retire", p, (u,)) for u in fx.friends_at_home(state, p)]
@@ -556,7 +566,7 @@ class MyLittlePony(Ruleset):
     def _check_setup_draw(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
         count = state.count(hand_zone(p))
-        if count >= fx.OPENING_HAND:
+        if count >= numbers.OPENING_HAND:
             return [violation("mlp.setup-hand", player=p, count=count + 1)]
         if state.count(fx.deck(p)) == 0:
             return [violation("mlp.deck-empty", player=p)]
@@ -576,7 +586,8 @@ class MyLittlePony(Ruleset):
                 return [violation("mlp.draw-once")]
             return []
         found += self._blocked_by_faceoff(state)
-        return found + self._cost(state, p, 1, ("drawing a card", "Eine Karte zu ziehen"))
+        return found + self._cost(state, p, numbers.DRAW_COST,
+                                  ("drawing a card", "Eine Karte zu ziehen"))
 
     def _cost(
         self, state: GameState, player: str, cost: int, action: tuple[str, str]
@@ -660,7 +671,7 @@ class MyLittlePony(Ruleset):
         elif any(state.owner.get(u) == p for u in fx.troublemakers_at(state, to)):
             found.append(violation("mlp.troublemaker-limit", player=p, zones=(to,)))
         action = ("playing a troublemaker", "Einen Widersacher zu spielen")
-        return found + self._cost(state, p, 1, action)
+        return found + self._cost(state, p, numbers.TROUBLEMAKER_COST, action)
 
     def _check_move(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
@@ -685,7 +696,7 @@ class MyLittlePony(Ruleset):
         if found:
             return found
         if state.phase != "end" or p != state.active or \
-                state.count(hand_zone(p)) <= fx.HAND_LIMIT:
+                state.count(hand_zone(p)) <= numbers.HAND_LIMIT:
             found.append(violation("mlp.no-reason", cards=(uid,)))
         return found
 
@@ -876,15 +887,15 @@ class MyLittlePony(Ruleset):
     def _apply_draw(self, state: GameState, move: Move) -> None:
         p = move.player
         if state.phase == "setup":
-            want = move.value if isinstance(move.value, int) else fx.OPENING_HAND - state.count(
-                hand_zone(p))
+            want = move.value if isinstance(move.value, int) \
+                else numbers.OPENING_HAND - state.count(hand_zone(p))
             for _ in range(max(1, want)):
                 state.draw(fx.deck(p), hand_zone(p))
             return
         if state.draw(fx.deck(p), hand_zone(p)) is None:
             return
         if state.phase == "main" and p == state.active:
-            self._pay(state, p, 1)
+            self._pay(state, p, numbers.DRAW_COST)
         state.bump("turn", "drawn")
 
     def _apply_play(self, state: GameState, move: Move) -> None:
@@ -913,7 +924,7 @@ class MyLittlePony(Ruleset):
         back = move.option("back")
         if back:
             state.backs[back] = uid
-        self._pay(state, p, 1)
+        self._pay(state, p, numbers.TROUBLEMAKER_COST)
 
     def _apply_move(self, state: GameState, move: Move) -> None:
         uid = move.cards[0] if move.cards else UNKNOWN
@@ -1039,7 +1050,7 @@ class MyLittlePony(Ruleset):
         state.flags.setdefault("faceoffs", []).append(fo.result_summary(state, f, won))
         state.flags["faceoff"] = None
         if won is not None and any(fx.has(state, u, "Studious") for u in f["sides"][won]):
-            fx.add_tokens(state, won, 1)
+            fx.add_tokens(state, won, numbers.STUDIOUS_TOKENS)
         if f["kind"] == "troublemaker":
             challenger = str(f["challenger"])
             target = str(f["target"])
@@ -1150,7 +1161,7 @@ class MyLittlePony(Ruleset):
             self.flow.advance(state)
         order = [state.active, other(state.active)]
         for p in order:
-            if fx.points(state, p) >= fx.WIN_POINTS:
+            if fx.points(state, p) >= numbers.WIN_POINTS:
                 state.outcome = Outcome(
                     p, "points",
                     f"{p} reached {fx.points(state, p)} points",
