@@ -20,8 +20,7 @@ from typing import Any
 
 from companion.engine.cards import CardFacts
 from companion.engine.state import GameState
-
-SEATS = 6
+from companion.games.challengers.numbers import SEATS
 
 KEYWORD_WHEN: dict[str, str] = {
     "im angriff": "attack",

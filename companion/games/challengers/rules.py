@@ -46,6 +46,7 @@ from companion.engine.setup import card_ref, table_cards
 from companion.engine.state import UNKNOWN, GameState
 from companion.games.challengers import effects as fx
 from companion.games.challengers import interpret as ch_interpret
+from companion.games.challengers.numbers import DEFAULT_COPIES, ROUNDS
 from companion.games.challengers.texts import violation
 from companion.snapshot import card_uid
 
@@ -571,7 +572,7 @@ class Challengers(Ruleset):
             en = f"{loser} has no bench seat for the beaten cards: {winner} wins the match"
             de = (f"{loser} hat keinen Sitz auf der Bank für die besiegten Karten: {winner} "
                   "gewinnt das Match")
-        if round_no > 7:
+        if round_no > ROUNDS:
             en += " and the final"
             de += " und das Finale"
         else:
@@ -685,7 +686,7 @@ def default_decks(state: GameState, seed: int) -> dict[str, list[str]]:
     taken: dict[str, int] = {}
 
     def take(card_id: str) -> str | None:
-        copies = state.catalog.card(card_id).number("copies", 4)
+        copies = state.catalog.card(card_id).number("copies", DEFAULT_COPIES)
         if taken.get(card_id, 0) >= copies:
             return None
         taken[card_id] = taken.get(card_id, 0) + 1
@@ -695,9 +696,10 @@ def default_decks(state: GameState, seed: int) -> dict[str, list[str]]:
     decks: dict[str, list[str]] = {}
     for p in PLAYERS:
         cards: list[str] = []
-        for card_id, count in load_deck("challengers", "starter").cards.items():
+        starter = load_deck("challengers", "starter").cards
+        for card_id, count in starter.items():
             cards += [u for u in (take(card_id) for _ in range(count)) if u]
-        while len(cards) < 6 + DEFAULT_RECRUITS:
+        while len(cards) < sum(starter.values()) + DEFAULT_RECRUITS:
             uid = take(rng.choice(recruits))
             if uid:
                 cards.append(uid)
