@@ -43,6 +43,7 @@ from companion.engine.api import (
 from companion.engine.cards import card_id_of
 from companion.engine.flow import Flow, FlowSpec, PhaseSpec, Text
 from companion.engine.interpreter import SnapshotDiff
+from companion.engine.rule_helpers import RuleChecks, take_from_hand
 from companion.engine.ruleset import CORE_KINDS, Ruleset
 from companion.engine.setup import (
     CopyNumbers,
@@ -72,6 +73,8 @@ from companion.games.creature_crush.numbers import (
 )
 from companion.games.creature_crush.texts import MOVE_TEXTS, violation
 
+CHECKS = RuleChecks(violation, not_in_hand="cc.not-in-hand", hand_empty="cc.hand-empty",
+                    wrong_phase="cc.wrong-phase", not_your_turn="cc.not-your-turn")
 DEFAULT_DECKS = {"p1": "glutlager", "p2": "moorlager"}
 
 MOVE_KINDS = (
@@ -451,30 +454,6 @@ class CreatureCrush(Ruleset):
             return [violation("cc.acted", cards=(uid,))]
         return []
 
-    def _own_turn(self, state: GameState, move: Move, action: str) -> list[Violation]:
-        if move.player == state.active:
-            return []
-        return [violation("cc.not-your-turn", active=state.active, player=move.player,
-                          action=action)]
-
-    def _phase_is(self, state: GameState, move: Move, *phases: str) -> list[Violation]:
-        if state.phase in phases:
-            return []
-        return [violation("cc.wrong-phase", action=move.kind, phase=state.phase)]
-
-    def _from_hand(self, state: GameState, move: Move, uid: str) -> list[Violation]:
-        hand = hand_zone(move.player)
-        if uid == UNKNOWN:
-            return [] if state.cards_in(hand) else [violation("cc.hand-empty",
-                                                              player=move.player)]
-        if uid not in state.where or not state.can_resolve(uid, hand):
-            return [violation("cc.not-in-hand", cards=(uid,), player=move.player)]
-        return []
-
-    @staticmethod
-    def _take_from_hand(state: GameState, player: str, uid: str) -> str | None:
-        return state.take(uid, hand_zone(player))
-
     def _summon_place(self, state: GameState, p: str, zone: str, uid: str) -> list[Violation]:
         if not bd.is_field(zone) or bd.side(zone) != p:
             return [violation("cc.bad-place", cards=(uid,), zones=(zone,), player=p)]
@@ -688,7 +667,7 @@ class CreatureCrush(Ruleset):
 
     def _check_roll(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        found = self._own_turn(state, move, "roll")
+        found = CHECKS.own_turn(state, move, "roll")
         if state.phase != "start" or state.flags.get("rolled"):
             return [*found, violation("cc.roll-once", zones=(f"{p}.dice",))]
         dice = bd.parse_dice(move.option("dice"))
@@ -723,8 +702,8 @@ class CreatureCrush(Ruleset):
     def _check_summon(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
         uid = move.cards[0] if move.cards else UNKNOWN
-        found = self._own_turn(state, move, "summon") + self._phase_is(state, move, "kampf")
-        found += self._from_hand(state, move, uid)
+        found = CHECKS.own_turn(state, move, "summon") + CHECKS.in_phase(state, move, "kampf")
+        found += CHECKS.from_hand(state, move.player, (uid,))
         if uid != UNKNOWN and uid in state.where and state.facts(uid).type != "creature":
             found.append(violation("cc.not-creature", cards=(uid,)))
         found += self._summon_place(state, p, str(move.to), uid)
@@ -735,7 +714,7 @@ class CreatureCrush(Ruleset):
 
     def _check_attack(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        found = self._own_turn(state, move, "attack") + self._phase_is(state, move, "kampf")
+        found = CHECKS.own_turn(state, move, "attack") + CHECKS.in_phase(state, move, "kampf")
         uid = move.cards[0] if move.cards else UNKNOWN
         if uid not in state.where or bd.controller(state, uid) != p:
             return [*found, violation("cc.not-own-creature", cards=(uid,), player=p)]
@@ -781,8 +760,8 @@ class CreatureCrush(Ruleset):
         p = move.player
         uid = move.cards[0] if move.cards else UNKNOWN
         zone = str(move.to)
-        found = self._own_turn(state, move, "set-crush") + self._phase_is(state, move, "kampf")
-        found += self._from_hand(state, move, uid)
+        found = CHECKS.own_turn(state, move, "set-crush") + CHECKS.in_phase(state, move, "kampf")
+        found += CHECKS.from_hand(state, move.player, (uid,))
         if move.option("face_up"):
             found.append(violation("cc.crush-face-down", cards=(uid,), zones=(zone,)))
         if not bd.is_crush_place(zone) or bd.side(zone) != p:
@@ -834,9 +813,9 @@ class CreatureCrush(Ruleset):
         p = move.player
         uid = move.cards[0] if move.cards else UNKNOWN
         free = fx.find(state, lambda x: x["do"] == "free-move" and x["player"] == p)
-        found = self._own_turn(state, move, "move") if not free else []
+        found = CHECKS.own_turn(state, move, "move") if not free else []
         if not free:
-            found += self._phase_is(state, move, "taktik")
+            found += CHECKS.in_phase(state, move, "taktik")
         if uid not in state.where or bd.controller(state, uid) != p:
             return [*found, violation("cc.not-own-creature", cards=(uid,), player=p)]
         zone = str(move.to)
@@ -853,8 +832,8 @@ class CreatureCrush(Ruleset):
     def _check_swap(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
         free = fx.find(state, lambda x: x["do"] == "free-swap" and x["player"] == p)
-        found = [] if free else (self._own_turn(state, move, "swap")
-                                 + self._phase_is(state, move, "taktik"))
+        found = [] if free else (CHECKS.own_turn(state, move, "swap")
+                                 + CHECKS.in_phase(state, move, "taktik"))
         pair = [u for u in move.cards if u in state.where and bd.controller(state, u) == p]
         if len(move.cards) != 2 or len(pair) != 2 or pair[0] == pair[1]:
             return [*found, violation("cc.swap-own", cards=move.cards)]
@@ -1076,7 +1055,7 @@ class CreatureCrush(Ruleset):
 
     def _apply_summon(self, state: GameState, move: Move) -> None:
         p = move.player
-        uid = self._take_from_hand(state, p, move.cards[0] if move.cards else UNKNOWN)
+        uid = take_from_hand(state, p, move.cards[0] if move.cards else UNKNOWN)
         if uid is None or not bd.is_field(move.to):
             return
         state.move(uid, str(move.to))
@@ -1144,7 +1123,7 @@ class CreatureCrush(Ruleset):
 
     def _apply_set_crush(self, state: GameState, move: Move) -> None:
         p = move.player
-        uid = self._take_from_hand(state, p, move.cards[0] if move.cards else UNKNOWN)
+        uid = take_from_hand(state, p, move.cards[0] if move.cards else UNKNOWN)
         if uid is None or not move.to or move.to not in state.zones:
             return
         face_up = bool(move.option("face_up"))

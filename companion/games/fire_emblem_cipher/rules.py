@@ -33,6 +33,7 @@ from companion.engine.api import (
 )
 from companion.engine.flow import Flow, FlowSpec, PhaseSpec, Text
 from companion.engine.interpreter import SnapshotDiff
+from companion.engine.rule_helpers import RuleChecks
 from companion.engine.ruleset import CORE_KINDS, Ruleset
 from companion.engine.setup import (
     attach_cards,
@@ -50,6 +51,8 @@ from companion.games.fire_emblem_cipher import interpret as fe_interpret
 from companion.games.fire_emblem_cipher.numbers import BONDS_PER_TURN, HAND_SIZE, LORD_COST, ORBS
 from companion.games.fire_emblem_cipher.texts import violation
 
+CHECKS = RuleChecks(violation, not_in_hand="fe.not-in-hand", hand_empty="fe.hand-empty",
+                    wrong_phase="fe.wrong-phase", not_your_turn="fe.not-your-turn")
 DEFAULT_DECKS = {"p1": "marth-red", "p2": "chrom-blue"}
 
 SETUP_KINDS = ("choose-lord", "deal", "mulligan", "orbs", "reveal-lord")
@@ -435,27 +438,6 @@ class FireEmblemCipher(Ruleset):
         found: list[Violation] = checker(state, move)
         return found
 
-    def _own_turn(self, state: GameState, move: Move) -> list[Violation]:
-        if move.player == state.active:
-            return []
-        return [violation("fe.not-your-turn", action=move.kind, active=state.active,
-                          player=move.player)]
-
-    def _phase_is(self, state: GameState, move: Move, *phases: str) -> list[Violation]:
-        if state.phase in phases:
-            return []
-        return [violation("fe.wrong-phase", action=move.kind, phase=state.phase)]
-
-    def _from_hand(self, state: GameState, move: Move) -> list[Violation]:
-        found = []
-        for uid in move.cards:
-            if uid == UNKNOWN:
-                if not state.cards_in(hand_zone(move.player)):
-                    found.append(violation("fe.hand-empty", player=move.player))
-            elif uid not in state.where or not state.can_resolve(uid, hand_zone(move.player)):
-                found.append(violation("fe.not-in-hand", cards=(uid,), player=move.player))
-        return found
-
     @staticmethod
     def _card(move: Move) -> str:
         return move.cards[0] if move.cards else UNKNOWN
@@ -562,8 +544,8 @@ class FireEmblemCipher(Ruleset):
         return [violation("fe.extra-draw", player=p, zones=(fx.zone(p, "deck"),))]
 
     def _check_bond(self, state: GameState, move: Move) -> list[Violation]:
-        found = self._own_turn(state, move) + self._phase_is(state, move, "bond")
-        found += self._from_hand(state, move)
+        found = CHECKS.own_turn(state, move) + CHECKS.in_phase(state, move, "bond")
+        found += CHECKS.from_hand(state, move.player, move.cards)
         if state.counter("turn", "bonds") >= BONDS_PER_TURN:
             found.append(violation("fe.bond-once", zones=(fx.zone(move.player, "bonds"),)))
         return found
@@ -584,8 +566,8 @@ class FireEmblemCipher(Ruleset):
         return found
 
     def _deploy_common(self, state: GameState, move: Move) -> tuple[list[Violation], str | None]:
-        found = self._own_turn(state, move) + self._phase_is(state, move, "deploy")
-        found += self._from_hand(state, move)
+        found = CHECKS.own_turn(state, move) + CHECKS.in_phase(state, move, "deploy")
+        found += CHECKS.from_hand(state, move.player, move.cards)
         uid = self._card(move)
         if not self._facts_known(state, uid):
             return found, None
@@ -631,7 +613,7 @@ class FireEmblemCipher(Ruleset):
         return found + self._pay(state, p, uid, facts.number("cost"))
 
     def _check_use_bond(self, state: GameState, move: Move) -> list[Violation]:
-        found = self._own_turn(state, move) + self._phase_is(state, move, "deploy", "action")
+        found = CHECKS.own_turn(state, move) + CHECKS.in_phase(state, move, "deploy", "action")
         uid = self._card(move)
         if uid not in fx.bonds(state, move.player):
             found.append(violation("fe.unexplained", cards=(uid,), zones=(str(move.to),)))
@@ -654,7 +636,7 @@ class FireEmblemCipher(Ruleset):
         return []
 
     def _check_move(self, state: GameState, move: Move) -> list[Violation]:
-        found = self._own_turn(state, move) + self._phase_is(state, move, "action")
+        found = CHECKS.own_turn(state, move) + CHECKS.in_phase(state, move, "action")
         found += self._own_ready_unit(state, move)
         uid = self._card(move)
         to = str(move.to)
@@ -666,7 +648,7 @@ class FireEmblemCipher(Ruleset):
 
     def _check_attack(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        found = self._own_turn(state, move) + self._phase_is(state, move, "action")
+        found = CHECKS.own_turn(state, move) + CHECKS.in_phase(state, move, "action")
         if state.turn == 1 and p == state.first:
             found.append(violation("fe.first-turn-attack"))
         if len(move.cards) != 1:
@@ -712,7 +694,7 @@ class FireEmblemCipher(Ruleset):
 
     def _check_discard_for(self, state: GameState, move: Move, kind: str) -> list[Violation]:
         found, c = self._combat_for(state, move)
-        found += self._from_hand(state, move)
+        found += CHECKS.from_hand(state, move.player, move.cards)
         if c is None:
             return found
         role = "attacking" if kind == "critical" else "defending"

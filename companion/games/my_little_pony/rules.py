@@ -48,6 +48,12 @@ from companion.engine.api import (
 from companion.engine.cards import card_id_of
 from companion.engine.flow import Flow, FlowSpec, PhaseSpec, Text
 from companion.engine.interpreter import SnapshotDiff
+from companion.engine.rule_helpers import (
+    RuleChecks,
+    move_with_attached,
+    release_attached,
+    take_from_hand,
+)
 from companion.engine.ruleset import Ruleset
 from companion.engine.setup import (
     CopyNumbers,
@@ -66,6 +72,9 @@ from companion.games.my_little_pony import numbers
 from companion.games.my_little_pony.texts import deck_violation, violation
 
 GAME = "my-little-pony-ccg"
+CHECKS = RuleChecks(violation, not_in_hand="mlp.not-in-hand", wrong_phase="mlp.wrong-phase",
+                    not_your_turn="mlp.not-your-turn")
+"""An unseen card from an empty hand is "?" not in hand (MLP has no hand-empty text)."""
 DEFAULT_DECKS = {"p1": "twilight-sparkle", "p2": "rainbow-dash"}
 MOVE_KINDS = (
     "starting-problem", "draw", "reveal", "challenge", "play", "play-troublemaker", "move",
@@ -532,13 +541,7 @@ class MyLittlePony(Ruleset):
 
     def _turn_only(self, state: GameState, move: Move, phases: tuple[str, ...]
                    ) -> list[Violation]:
-        found: list[Violation] = []
-        if move.player != state.active:
-            found.append(violation("mlp.not-your-turn", player=move.player,
-                                   active=state.active))
-        if state.phase not in phases:
-            found.append(violation("mlp.wrong-phase", action=move.kind, phase=state.phase))
-        return found
+        return CHECKS.own_turn(state, move) + CHECKS.in_phase(state, move, *phases)
 
     def _blocked_by_faceoff(self, state: GameState) -> list[Violation]:
         return self._faceoff_missing(state)
@@ -603,15 +606,6 @@ class MyLittlePony(Ruleset):
             ]
         return []
 
-    def _from_hand(self, state: GameState, player: str, uid: str) -> list[Violation]:
-        if uid == UNKNOWN:
-            return [] if state.count(hand_zone(player)) else [
-                violation("mlp.not-in-hand", cards=(uid,), player=player)]
-        if uid not in state.where or state.owner.get(uid) != player or not state.can_resolve(
-                uid, hand_zone(player)):
-            return [violation("mlp.not-in-hand", cards=(uid,), player=player)]
-        return []
-
     def _check_play(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
         uid = move.cards[0] if move.cards else UNKNOWN
@@ -627,7 +621,7 @@ class MyLittlePony(Ruleset):
             else:
                 found += timing
             found += self._blocked_by_faceoff(state)
-        found += self._from_hand(state, p, uid)
+        found += CHECKS.from_hand(state, p, (uid,), owned=True)
         if not known or (found and found[-1].code == "mlp.not-in-hand"):
             return found
         facts = state.facts(uid)
@@ -661,7 +655,7 @@ class MyLittlePony(Ruleset):
         p = move.player
         uid = move.cards[0] if move.cards else UNKNOWN
         found = self._turn_only(state, move, ("main",)) + self._blocked_by_faceoff(state)
-        found += self._from_hand(state, p, uid)
+        found += CHECKS.from_hand(state, p, (uid,), owned=True)
         if uid != UNKNOWN and uid in state.where and fx.kind(state, uid) != "troublemaker":
             found.append(violation("mlp.bad-destination", kind=fx.kind(state, uid),
                                    zones=(str(move.to),)))
@@ -692,7 +686,7 @@ class MyLittlePony(Ruleset):
     def _check_discard(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
         uid = move.cards[0] if move.cards else UNKNOWN
-        found = self._from_hand(state, p, uid)
+        found = CHECKS.from_hand(state, p, (uid,), owned=True)
         if found:
             return found
         if state.phase != "end" or p != state.active or \
@@ -872,7 +866,7 @@ class MyLittlePony(Ruleset):
                     typed = [spare[-1]]
             pick = typed or unseen
             return pick[-1] if pick else None
-        return state.take(uid, hand)
+        return take_from_hand(state, player, uid)
 
     def _pay(self, state: GameState, player: str, cost: int) -> None:
         fx.add_tokens(state, player, -cost)
@@ -935,12 +929,9 @@ class MyLittlePony(Ruleset):
 
     def _relocate(self, state: GameState, uid: str, to: str) -> None:
         """A card moves on the table: attached resources follow, fright ends."""
-        state.move(uid, to)
+        move_with_attached(state, uid, to)
         if uid in state.flags.get("frightened", []):
             state.flags["frightened"].remove(uid)
-        for item, holder in list(state.attached.items()):
-            if holder == uid:
-                state.move(item, to)
 
     def _apply_discard(self, state: GameState, move: Move) -> None:
         p = move.player
@@ -954,11 +945,7 @@ class MyLittlePony(Ruleset):
             self._leave_table(state, uid, fx.discard(state.owner[uid]))
 
     def _leave_table(self, state: GameState, uid: str, to: str, reveal: bool = True) -> None:
-        for item, holder in list(state.attached.items()):
-            if holder == uid:
-                del state.attached[item]
-                state.move(item, fx.discard(state.owner[item]))
-        state.attached.pop(uid, None)
+        release_attached(state, uid, lambda item: fx.discard(state.owner[item]))
         state.tapped.discard(uid)
         if uid in state.flags.get("frightened", []):
             state.flags["frightened"].remove(uid)

@@ -33,6 +33,12 @@ from companion.engine.api import (
 from companion.engine.effects import run_hook
 from companion.engine.flow import Flow, FlowSpec, PhaseSpec, Text
 from companion.engine.interpreter import SnapshotDiff
+from companion.engine.rule_helpers import (
+    RuleChecks,
+    move_with_attached,
+    release_attached,
+    take_from_hand,
+)
 from companion.engine.ruleset import CORE_KINDS, Ruleset
 from companion.engine.setup import (
     attach_cards,
@@ -60,6 +66,15 @@ from companion.snapshot import card_uid
 
 DECK = "shared.deck"
 DISCARD = "shared.discard"
+
+CHECKS = RuleChecks(violation, not_in_hand="tob.not-in-hand", hand_empty="tob.hand-empty",
+                    wrong_phase="tob.wrong-phase")
+
+
+def _to_discard(_: str) -> str:
+    """Where equipment goes when its creature leaves the table: the shared discard pile."""
+    return DISCARD
+
 
 MOVE_KINDS = (
     "deal",
@@ -399,21 +414,6 @@ class TrickOrBeat(Ruleset):
         result: list[Violation] = checker(state, move)
         return found + result
 
-    def _phase_is(self, state: GameState, move: Move, phase: str) -> list[Violation]:
-        if state.phase == phase:
-            return []
-        return [violation("tob.wrong-phase", action=move.kind, phase=state.phase)]
-
-    def _from_hand(self, state: GameState, move: Move) -> list[Violation]:
-        found = []
-        for uid in move.cards:
-            if uid == UNKNOWN:
-                if not state.cards_in(hand_zone(move.player)):
-                    found.append(violation("tob.hand-empty", player=move.player))
-            elif uid not in state.where or not state.can_resolve(uid, hand_zone(move.player)):
-                found.append(violation("tob.not-in-hand", cards=(uid,), player=move.player))
-        return found
-
     def _known_facts_type(self, state: GameState, uid: str) -> str:
         return "" if uid == UNKNOWN or uid not in state.where else state.facts(uid).type
 
@@ -446,7 +446,7 @@ class TrickOrBeat(Ruleset):
         if move.value == "show":
             if not move.cards:
                 return []  # declared on the page without the cards: nothing to verify
-            found = self._from_hand(state, move)
+            found = CHECKS.from_hand(state, move.player, move.cards)
             if len(move.cards) != hand_size:
                 found.append(violation("tob.redraw-hand", count=hand_size, shown=len(move.cards)))
             creatures = sum(1 for u in move.cards if self._known_facts_type(state, u) == "creature")
@@ -460,7 +460,7 @@ class TrickOrBeat(Ruleset):
         return [violation("tob.redraw-kind", value=move.value)]
 
     def _check_discard(self, state: GameState, move: Move) -> list[Violation]:
-        found = self._from_hand(state, move)
+        found = CHECKS.from_hand(state, move.player, move.cards)
         left = self._draft_left(state, move.player)
         if len(move.cards) > left:
             info = state.flags["draft"][move.player]
@@ -469,7 +469,7 @@ class TrickOrBeat(Ruleset):
         return found
 
     def _check_place_down(self, state: GameState, move: Move) -> list[Violation]:
-        found = self._from_hand(state, move)
+        found = CHECKS.from_hand(state, move.player, move.cards)
         uid = move.cards[0] if move.cards else UNKNOWN
         return found + self._lane_room(state, move.player, str(move.to), uid)
 
@@ -525,7 +525,8 @@ class TrickOrBeat(Ruleset):
 
     def _check_summon(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        found = self._phase_is(state, move, "main") + self._from_hand(state, move)
+        found = CHECKS.in_phase(state, move, "main")
+        found += CHECKS.from_hand(state, move.player, move.cards)
         uid = move.cards[0] if move.cards else UNKNOWN
         if self._known_facts_type(state, uid) not in ("creature", ""):
             found.append(violation("tob.not-creature", cards=(uid,)))
@@ -537,7 +538,7 @@ class TrickOrBeat(Ruleset):
 
     def _check_attack(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        found = self._phase_is(state, move, "main")
+        found = CHECKS.in_phase(state, move, "main")
         if not move.cards:
             found.append(violation("tob.no-attackers"))
         for a in move.cards:
@@ -572,7 +573,8 @@ class TrickOrBeat(Ruleset):
         return found
 
     def _check_tactic(self, state: GameState, move: Move) -> list[Violation]:
-        found = self._phase_is(state, move, "main") + self._from_hand(state, move)
+        found = CHECKS.in_phase(state, move, "main")
+        found += CHECKS.from_hand(state, move.player, move.cards)
         uid = move.cards[0] if move.cards else UNKNOWN
         if uid == UNKNOWN or uid not in state.where:
             return found
@@ -618,7 +620,8 @@ class TrickOrBeat(Ruleset):
 
     def _check_equip(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        found = self._phase_is(state, move, "main") + self._from_hand(state, move)
+        found = CHECKS.in_phase(state, move, "main")
+        found += CHECKS.from_hand(state, move.player, move.cards)
         uid = move.cards[0] if move.cards else UNKNOWN
         if uid != UNKNOWN and uid in state.where and \
                 state.facts(uid).get("category") != "equipment":
@@ -632,7 +635,7 @@ class TrickOrBeat(Ruleset):
 
     def _check_activate(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        found = self._phase_is(state, move, "main")
+        found = CHECKS.in_phase(state, move, "main")
         uid = move.cards[0] if move.cards else UNKNOWN
         if uid not in fx.creatures_of(state, p):
             return [*found, violation("tob.not-own-card", cards=(uid,), player=p)]
@@ -648,7 +651,8 @@ class TrickOrBeat(Ruleset):
         return found + self._effect_target(state, move, uid, effects[index])
 
     def _check_trick(self, state: GameState, move: Move) -> list[Violation]:
-        found = self._phase_is(state, move, "end") + self._from_hand(state, move)
+        found = CHECKS.in_phase(state, move, "end")
+        found += CHECKS.from_hand(state, move.player, move.cards)
         if state.counter("turn", "tricked") >= 1:
             found.append(self._lift(state, violation("tob.trick-once",
                                                      zones=(fx.trick(move.player),)), "trick"))
@@ -681,18 +685,13 @@ class TrickOrBeat(Ruleset):
             state.flags["supply_draws"] = 0
         self.handler("_apply_", move.kind)(state, move)
 
-    @staticmethod
-    def _take_from_hand(state: GameState, player: str, uid: str) -> str | None:
-        """The card leaving `player`'s hand: `uid` (resolved) or any unseen card for "?"."""
-        return state.take(uid, hand_zone(player))
-
     def _apply_redraw(self, state: GameState, move: Move) -> None:
         if any(v.blocking for v in self._check_redraw(state, move)):
             return  # declared, not done: the table shows what really happened
         p = move.player
         hand = hand_zone(p)
         for uid in move.cards:
-            self._take_from_hand(state, p, uid)
+            take_from_hand(state, p, uid)
         count = state.count(hand)
         for uid in list(state.cards_in(hand)):
             state.move(uid, DISCARD, reveal=move.value == "show")
@@ -710,10 +709,10 @@ class TrickOrBeat(Ruleset):
     def _apply_discard(self, state: GameState, move: Move) -> None:
         for uid in move.cards:
             from_hand = uid == UNKNOWN or (uid in state.where and state.is_hidden(state.where[uid]))
-            card = self._take_from_hand(state, move.player, uid) if from_hand else uid
+            card = take_from_hand(state, move.player, uid) if from_hand else uid
             if card is None or card not in state.where:
                 continue
-            self._leave_table(state, card)
+            release_attached(state, card, _to_discard)
             state.move(card, DISCARD)
         if state.phase == "draft":
             info = state.flags["draft"][move.player]
@@ -722,7 +721,7 @@ class TrickOrBeat(Ruleset):
 
     def _apply_place_down(self, state: GameState, move: Move) -> None:
         uid = move.cards[0] if move.cards else UNKNOWN
-        card = self._take_from_hand(state, move.player, uid)
+        card = take_from_hand(state, move.player, uid)
         if card is None:
             return
         state.move(card, str(move.to), face_down=True)
@@ -789,14 +788,11 @@ class TrickOrBeat(Ruleset):
             return
         if state.phase != "lane":
             self._use_lift(state, "move")
-        state.move(uid, str(move.to))
-        for item, holder in state.attached.items():
-            if holder == uid:
-                state.move(item, str(move.to))
+        move_with_attached(state, uid, str(move.to))
 
     def _apply_summon(self, state: GameState, move: Move) -> None:
         p = move.player
-        card = self._take_from_hand(state, p, move.cards[0]) if move.cards else None
+        card = take_from_hand(state, p, move.cards[0]) if move.cards else None
         if card is not None:
             state.move(card, str(move.to or f"{p}.passive"))
 
@@ -817,7 +813,7 @@ class TrickOrBeat(Ruleset):
         survival = fx.survival_value(state, target, picks)
         state.flags["last_attack"] = {"target": target, "attack": attack, "survival": survival}
         if attack >= survival:
-            self._leave_table(state, target)
+            release_attached(state, target, _to_discard)
             state.move(target, DISCARD)
             if not fx.creatures_of(state, other(p)):
                 state.outcome = Outcome(
@@ -826,17 +822,9 @@ class TrickOrBeat(Ruleset):
                     f"{p} hat alle liegenden Wesen von {other(p)} besiegt (Beat)",
                 )
 
-    def _leave_table(self, state: GameState, uid: str) -> None:
-        """A creature leaving the table takes its equipment to the discard pile."""
-        for item, holder in list(state.attached.items()):
-            if holder == uid:
-                del state.attached[item]
-                state.move(item, DISCARD)
-        state.attached.pop(uid, None)
-
     def _apply_tactic(self, state: GameState, move: Move) -> None:
         p = move.player
-        card = self._take_from_hand(state, p, move.cards[0]) if move.cards else None
+        card = take_from_hand(state, p, move.cards[0]) if move.cards else None
         if card is None:
             return
         state.move(card, DISCARD)
@@ -880,12 +868,12 @@ class TrickOrBeat(Ruleset):
             state.flags.setdefault("turn_mods", []).append([p, scope, stat, amount])
         elif do in ("destroy", "return_to_hand") and target in fx.all_creatures(state):
             owner = fx.side_of(state, target)
-            self._leave_table(state, target)
+            release_attached(state, target, _to_discard)
             dest = DISCARD if do == "destroy" else hand_zone(owner)
             state.move(target, dest)
 
     def _apply_equip(self, state: GameState, move: Move) -> None:
-        card = self._take_from_hand(state, move.player, move.cards[0]) if move.cards else None
+        card = take_from_hand(state, move.player, move.cards[0]) if move.cards else None
         target = move.target
         if card is None or target is None or target not in state.where:
             return
@@ -906,7 +894,7 @@ class TrickOrBeat(Ruleset):
 
     def _apply_trick(self, state: GameState, move: Move) -> None:
         p = move.player
-        card = self._take_from_hand(state, p, move.cards[0] if move.cards else UNKNOWN)
+        card = take_from_hand(state, p, move.cards[0] if move.cards else UNKNOWN)
         if card is None:
             return
         state.move(card, fx.trick(p))
@@ -921,7 +909,7 @@ class TrickOrBeat(Ruleset):
         uid = move.cards[0] if move.cards else UNKNOWN
         if uid not in state.where:
             return
-        self._leave_table(state, uid)
+        release_attached(state, uid, _to_discard)
         state.move(uid, str(move.to or DISCARD))
 
     def _apply_untrick(self, state: GameState, move: Move) -> None:
