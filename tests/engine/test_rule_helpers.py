@@ -120,3 +120,8 @@ def test_attached_cards_follow_and_leave_with_their_holder() -> None:
     release_attached(state, "E#1", lambda item: "p1.discard")
     assert state.cards_in("p1.discard") == ["F#1"] and state.attached == {}
     assert state.where["E#1"] == "p1.other"  # the holder itself is the caller's to move
+
+
+def test_a_moves_card_is_its_first_or_unseen() -> None:
+    assert Move("summon", "p1", ("A#1", "B#1")).card == "A#1"
+    assert Move("draw", "p1").card == "?"

@@ -324,7 +324,7 @@ class Challengers(Ruleset):
         if not state.cards_in(fx.deck(p)):
             found.append(violation("ch.deck-empty", zones=(fx.deck(p),), player=p))
             return found
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid != UNKNOWN and not state.can_resolve(uid, fx.deck(p)):
             found.append(violation("ch.not-from-deck", cards=(uid,), zones=(fx.deck(p),),
                                    player=p))
@@ -332,7 +332,7 @@ class Challengers(Ruleset):
 
     def _check_bench(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         to = str(move.to)
         if state.phase != "bench":
             return [violation("ch.no-bench-now", cards=(uid,), zones=(to,))]
@@ -375,7 +375,7 @@ class Challengers(Ruleset):
 
     def _check_rest(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         found: list[Violation] = []
         if not self.pending_rest(state, p):
             found.append(violation("ch.rest-none", cards=(uid,), player=p))
@@ -384,14 +384,14 @@ class Challengers(Ruleset):
         return found
 
     def _check_move(self, state: GameState, move: Move) -> list[Violation]:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         zone = str(move.to)
         return [violation("ch.unexplained", cards=(uid,), zones=(zone,))]
 
     def _check_flag(self, state: GameState, move: Move) -> list[Violation]:
         """The flag lies on the defending card (the rules' flag card); no check while the
         rules know no flag card or after the match."""
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         expected = state.flags["flag_card"]
         if expected is None or uid == expected or state.outcome is not None:
             return []
@@ -399,7 +399,7 @@ class Challengers(Ruleset):
                           expected=expected)]
 
     def _check_remove(self, state: GameState, move: Move) -> list[Violation]:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         return [violation("ch.left-table", cards=(uid,), zones=(state.where.get(uid, "-"),))]
 
     # ================================================================== apply
@@ -409,7 +409,7 @@ class Challengers(Ruleset):
     def _apply_reveal(self, state: GameState, move: Move) -> None:
         p = move.player
         source = fx.deck(p)
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid == UNKNOWN or uid not in state.where:
             uid = state.top(source) or UNKNOWN
         elif not state.resolve(uid, source) and state.where[uid] == fx.play(p):
@@ -444,7 +444,7 @@ class Challengers(Ruleset):
             bonus[uid] = bonus.get(uid, 0) + effect.amount
 
     def _apply_bench(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in state.where:
             return
         self._leave(state, uid)
@@ -466,7 +466,7 @@ class Challengers(Ruleset):
 
     def _apply_rest(self, state: GameState, move: Move) -> None:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in state.where:
             return
         self._leave(state, uid)
@@ -474,7 +474,7 @@ class Challengers(Ruleset):
         state.flags["rest"][p] = max(0, state.flags["rest"][p] - 1)
 
     def _apply_move(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in state.where or move.to is None:
             return
         self._leave(state, uid)
@@ -485,7 +485,7 @@ class Challengers(Ruleset):
         flag card, kept on top of the holder's stack)."""
 
     def _apply_remove(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in state.where:
             return
         self._leave(state, uid)

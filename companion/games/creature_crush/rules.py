@@ -701,7 +701,7 @@ class CreatureCrush(Ruleset):
 
     def _check_summon(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         found = CHECKS.own_turn(state, move, "summon") + CHECKS.in_phase(state, move, "kampf")
         found += CHECKS.from_hand(state, move.player, (uid,))
         if uid != UNKNOWN and uid in state.where and state.facts(uid).type != "creature":
@@ -715,7 +715,7 @@ class CreatureCrush(Ruleset):
     def _check_attack(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
         found = CHECKS.own_turn(state, move, "attack") + CHECKS.in_phase(state, move, "kampf")
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in state.where or bd.controller(state, uid) != p:
             return [*found, violation("cc.not-own-creature", cards=(uid,), player=p)]
         facts = state.facts(uid)
@@ -758,7 +758,7 @@ class CreatureCrush(Ruleset):
 
     def _check_set_crush(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         zone = str(move.to)
         found = CHECKS.own_turn(state, move, "set-crush") + CHECKS.in_phase(state, move, "kampf")
         found += CHECKS.from_hand(state, move.player, (uid,))
@@ -779,7 +779,7 @@ class CreatureCrush(Ruleset):
 
     def _check_flip(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         down = self._face_down_in_c(state, p, move)
         if uid == UNKNOWN or uid not in state.where or not down or (
                 uid not in down and state.known(uid)):
@@ -811,7 +811,7 @@ class CreatureCrush(Ruleset):
 
     def _check_move(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         free = fx.find(state, lambda x: x["do"] == "free-move" and x["player"] == p)
         found = CHECKS.own_turn(state, move, "move") if not free else []
         if not free:
@@ -845,7 +845,7 @@ class CreatureCrush(Ruleset):
         return found
 
     def _check_mark(self, state: GameState, move: Move) -> list[Violation]:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in state.where or not bd.is_field(state.where[uid]):
             return []
         shown = self._shown_after(state, move, uid)
@@ -886,7 +886,7 @@ class CreatureCrush(Ruleset):
         return fx.find(state, fits)
 
     def _check_to_hell(self, state: GameState, move: Move) -> list[Violation]:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in state.where:
             return [violation("cc.unexplained", cards=(uid,), zones=(str(move.to),))]
         zone = state.where[uid]
@@ -932,7 +932,7 @@ class CreatureCrush(Ruleset):
 
     def _check_revive(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         zone = str(move.to)
         if uid in state.where and state.where[uid] == zone:
             return []  # back already (an effect undid its destruction)
@@ -950,7 +950,7 @@ class CreatureCrush(Ruleset):
 
     def _check_control(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         zone = str(move.to)
         if uid not in state.where or bd.controller(state, uid) != other(p):
             return [violation("cc.unexplained", cards=(uid,), zones=(zone,))]
@@ -962,7 +962,7 @@ class CreatureCrush(Ruleset):
         return found
 
     def _check_to_hand(self, state: GameState, move: Move) -> list[Violation]:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         p = move.player
         if uid in state.where and bd.is_hell(state.where[uid]) and fx.find(
                 state, lambda x: x["do"] == "hell-to-hand" and x["player"] == p):
@@ -980,7 +980,7 @@ class CreatureCrush(Ruleset):
             if state.flags["expect_lager"].get(p, 0) > 0:
                 return []
             return [violation("cc.unexplained", cards=("top",), zones=(bd.lager(p),))]
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         hell = bd.hell(p)
         if uid in state.where and (state.where[uid] == hell or (
                 state.flags["unseen_hell"].get(p, 0) > 0 and state.can_resolve(uid, hell))):
@@ -993,7 +993,7 @@ class CreatureCrush(Ruleset):
         if move.value == "lager":
             state.flags["expect_lager"][p] = max(0, state.flags["expect_lager"].get(p, 0) - 1)
             return
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         hell = bd.hell(p)
         if uid not in state.where or not state.resolve(uid, hell):
             return
@@ -1055,7 +1055,7 @@ class CreatureCrush(Ruleset):
 
     def _apply_summon(self, state: GameState, move: Move) -> None:
         p = move.player
-        uid = take_from_hand(state, p, move.cards[0] if move.cards else UNKNOWN)
+        uid = take_from_hand(state, p, move.card)
         if uid is None or not bd.is_field(move.to):
             return
         state.move(uid, str(move.to))
@@ -1068,7 +1068,7 @@ class CreatureCrush(Ruleset):
             self._run_effect(state, p, uid, move.target)
 
     def _apply_attack(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in state.where or not bd.is_field(state.where[uid]):
             return
         facts = state.facts(uid)
@@ -1123,7 +1123,7 @@ class CreatureCrush(Ruleset):
 
     def _apply_set_crush(self, state: GameState, move: Move) -> None:
         p = move.player
-        uid = take_from_hand(state, p, move.cards[0] if move.cards else UNKNOWN)
+        uid = take_from_hand(state, p, move.card)
         if uid is None or not move.to or move.to not in state.zones:
             return
         face_up = bool(move.option("face_up"))
@@ -1133,13 +1133,13 @@ class CreatureCrush(Ruleset):
         back = move.option("back")
         if back:
             state.backs[back] = uid
-        named = move.cards[0] if move.cards else UNKNOWN  # a face-down card's cost is unseen
+        named = move.card  # a face-down card's cost is unseen
         cost = state.facts(uid).number("cost") if named != UNKNOWN else 0
         state.flags["crush_paid"][uid] = self._pay(state, move, "crush", cost, "count")
 
     def _apply_flip(self, state: GameState, move: Move) -> None:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in state.where:
             return
         believed = self._believed(state, p, move, uid)
@@ -1176,7 +1176,7 @@ class CreatureCrush(Ruleset):
 
     def _apply_move(self, state: GameState, move: Move) -> None:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in state.where or not bd.is_field(move.to) or not bd.is_field(
                 state.where[uid]):
             return
@@ -1217,7 +1217,7 @@ class CreatureCrush(Ruleset):
                 self._moved(state, uid)
 
     def _apply_mark(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         red = state.flags["red"]
         self._update_red(red, move, uid)
         if uid not in state.where or not bd.is_field(state.where[uid]):
@@ -1232,7 +1232,7 @@ class CreatureCrush(Ruleset):
         self._add_damage(state, uid, delta)
 
     def _apply_to_hell(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in state.where:
             return
         zone = state.where[uid]
@@ -1248,7 +1248,7 @@ class CreatureCrush(Ruleset):
 
     def _apply_revive(self, state: GameState, move: Move) -> None:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in state.where or not bd.is_field(move.to) or state.where[uid] == move.to:
             return
         permit = self._revive_permit(state, p, uid)
@@ -1262,7 +1262,7 @@ class CreatureCrush(Ruleset):
 
     def _apply_control(self, state: GameState, move: Move) -> None:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in state.where or not bd.is_field(move.to):
             return
         cost = state.facts(uid).number("cost")
@@ -1273,7 +1273,7 @@ class CreatureCrush(Ruleset):
         state.move(uid, str(move.to))
 
     def _apply_to_hand(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         p = move.player
         if uid not in state.where:
             return

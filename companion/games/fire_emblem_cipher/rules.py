@@ -438,10 +438,6 @@ class FireEmblemCipher(Ruleset):
         found: list[Violation] = checker(state, move)
         return found
 
-    @staticmethod
-    def _card(move: Move) -> str:
-        return move.cards[0] if move.cards else UNKNOWN
-
     def _facts_known(self, state: GameState, uid: str) -> bool:
         return uid != UNKNOWN and uid in state.where
 
@@ -457,7 +453,7 @@ class FireEmblemCipher(Ruleset):
             found.append(violation("fe.lord-twice", player=p))
         if move.to != fx.zone(p, "front"):
             found.append(violation("fe.lord-zone", zones=(str(move.to),)))
-        uid = self._card(move)
+        uid = move.card
         if uid != UNKNOWN:
             if uid not in state.where or not state.can_resolve(uid, fx.zone(p, "deck")):
                 found.append(violation("fe.unexplained", cards=(uid,), zones=(str(move.to),)))
@@ -521,7 +517,7 @@ class FireEmblemCipher(Ruleset):
             found.append(violation("fe.setup-order", action="reveal-lord",
                                    missing=f"both players draw {HAND_SIZE} cards and lay "
                                            f"{ORBS} orbs"))
-        uid = self._card(move)
+        uid = move.card
         if uid != UNKNOWN:
             back = move.option("back")
             ok = uid == lord or (uid in state.where and not state.known(uid)) or (
@@ -568,7 +564,7 @@ class FireEmblemCipher(Ruleset):
     def _deploy_common(self, state: GameState, move: Move) -> tuple[list[Violation], str | None]:
         found = CHECKS.own_turn(state, move) + CHECKS.in_phase(state, move, "deploy")
         found += CHECKS.from_hand(state, move.player, move.cards)
-        uid = self._card(move)
+        uid = move.card
         if not self._facts_known(state, uid):
             return found, None
         if state.facts(uid).type != "unit":
@@ -614,21 +610,21 @@ class FireEmblemCipher(Ruleset):
 
     def _check_use_bond(self, state: GameState, move: Move) -> list[Violation]:
         found = CHECKS.own_turn(state, move) + CHECKS.in_phase(state, move, "deploy", "action")
-        uid = self._card(move)
+        uid = move.card
         if uid not in fx.bonds(state, move.player):
             found.append(violation("fe.unexplained", cards=(uid,), zones=(str(move.to),)))
         return found
 
     def _check_flip_bond(self, state: GameState, move: Move) -> list[Violation]:
         found = self._check_use_bond(state, move)
-        uid = self._card(move)
+        uid = move.card
         if uid in state.face_down:
             found.append(violation("fe.flip-bond", cards=(uid,)))
         return found
 
     # ---------------------------------------------------------------- action
     def _own_ready_unit(self, state: GameState, move: Move) -> list[Violation]:
-        uid = self._card(move)
+        uid = move.card
         if uid not in fx.units_of(state, move.player):
             return [violation("fe.not-own-unit", cards=(uid,), player=move.player)]
         if uid in state.tapped:
@@ -638,7 +634,7 @@ class FireEmblemCipher(Ruleset):
     def _check_move(self, state: GameState, move: Move) -> list[Violation]:
         found = CHECKS.own_turn(state, move) + CHECKS.in_phase(state, move, "action")
         found += self._own_ready_unit(state, move)
-        uid = self._card(move)
+        uid = move.card
         to = str(move.to)
         if to not in fx.field_zones(move.player):
             found.append(violation("fe.bad-zone", zones=(to,), player=move.player))
@@ -685,7 +681,7 @@ class FireEmblemCipher(Ruleset):
         if c is not None and p in c["supports"]:
             found.append(violation("fe.support-twice", player=p))
         deck = fx.zone(p, "deck")
-        uid = self._card(move)
+        uid = move.card
         if state.count(deck) == 0:
             found.append(violation("fe.deck-empty", player=p, zones=(deck,)))
         elif uid != UNKNOWN and (uid not in state.where or not state.can_resolve(uid, deck)):
@@ -705,7 +701,7 @@ class FireEmblemCipher(Ruleset):
             found.append(violation("fe.support-missing"))
         if kind == "critical" and c["critical"]:
             found.append(violation("fe.critical-twice"))
-        uid = self._card(move)
+        uid = move.card
         unit = fx.fighter(c, move.player)
         if self._facts_known(state, uid) and unit in state.where and \
                 fx.name_of(state, uid) != fx.name_of(state, unit):
@@ -733,7 +729,7 @@ class FireEmblemCipher(Ruleset):
 
     # ---------------------------------------------------------------- seen, no rule
     def _check_seen(self, state: GameState, move: Move) -> list[Violation]:
-        uid = self._card(move)
+        uid = move.card
         to = str(move.to or "")
         if move.kind == "untap":
             return [violation("fe.untap", cards=(uid,))]
@@ -762,16 +758,16 @@ class FireEmblemCipher(Ruleset):
         return state.take(uid, source)
 
     def _from_hand_card(self, state: GameState, move: Move) -> str | None:
-        return self._take(state, move.player, self._card(move), hand_zone(move.player))
+        return self._take(state, move.player, move.card, hand_zone(move.player))
 
     # ---------------------------------------------------------------- preparation
     def _apply_choose_lord(self, state: GameState, move: Move) -> None:
         p = move.player
-        card = self._take(state, p, self._card(move), fx.zone(p, "deck"))
+        card = self._take(state, p, move.card, fx.zone(p, "deck"))
         if card is None:
             return
         to = str(move.to or fx.zone(p, "front"))
-        face_up = self._card(move) != UNKNOWN and move.option("back") is None and \
+        face_up = move.card != UNKNOWN and move.option("back") is None and \
             move.value == "up"
         state.move(card, to, face_down=not face_up)
         if not face_up:
@@ -812,7 +808,7 @@ class FireEmblemCipher(Ruleset):
     def _apply_reveal_lord(self, state: GameState, move: Move) -> None:
         p = move.player
         lord = fx.lord_of(state, p)
-        uid = self._card(move)
+        uid = move.card
         if lord is None:
             return
         if uid != UNKNOWN and uid != lord and uid in state.where:
@@ -843,7 +839,7 @@ class FireEmblemCipher(Ruleset):
         card = self._from_hand_card(state, move)
         if card is None:
             return
-        down = move.value == "down" or self._card(move) == UNKNOWN
+        down = move.value == "down" or move.card == UNKNOWN
         state.move(card, fx.zone(p, "bonds"), face_down=down)
         if down:
             state.public.discard(card)
@@ -891,12 +887,12 @@ class FireEmblemCipher(Ruleset):
         return True
 
     def _apply_use_bond(self, state: GameState, move: Move) -> None:
-        uid = self._card(move)
+        uid = move.card
         if uid in state.where:
             state.tapped.add(uid)
 
     def _apply_flip_bond(self, state: GameState, move: Move) -> None:
-        uid = self._card(move)
+        uid = move.card
         if uid in state.where:
             state.face_down.add(uid)
             back = move.option("back")
@@ -904,7 +900,7 @@ class FireEmblemCipher(Ruleset):
                 state.backs[back] = uid
 
     def _apply_move(self, state: GameState, move: Move) -> None:
-        uid = self._card(move)
+        uid = move.card
         to = str(move.to)
         if uid not in state.where or not fx.is_field(to):
             return
@@ -924,7 +920,7 @@ class FireEmblemCipher(Ruleset):
 
     def _apply_support(self, state: GameState, move: Move) -> None:
         p = move.player
-        card = self._take(state, p, self._card(move), fx.zone(p, "deck"))
+        card = self._take(state, p, move.card, fx.zone(p, "deck"))
         if card is None:
             return
         state.move(card, fx.zone(p, "support"))
@@ -972,7 +968,7 @@ class FireEmblemCipher(Ruleset):
 
     # ---------------------------------------------------------------- seen, no rule
     def _apply_remove(self, state: GameState, move: Move) -> None:
-        uid = self._card(move)
+        uid = move.card
         to = str(move.to or fx.zone(move.player, "retreat"))
         if uid not in state.where:
             return
@@ -1000,7 +996,7 @@ class FireEmblemCipher(Ruleset):
             state.backs[back] = card
 
     def _apply_reveal_bond(self, state: GameState, move: Move) -> None:
-        uid = self._card(move)
+        uid = move.card
         back = move.option("back")
         if back and back in state.backs:
             state.resolve_back(back, uid)
@@ -1014,12 +1010,12 @@ class FireEmblemCipher(Ruleset):
             state.public.add(uid)
 
     def _apply_tap(self, state: GameState, move: Move) -> None:
-        uid = self._card(move)
+        uid = move.card
         if uid in state.where:
             state.tapped.add(uid)
 
     def _apply_untap(self, state: GameState, move: Move) -> None:
-        state.tapped.discard(self._card(move))
+        state.tapped.discard(move.card)
 
     # ================================================================== after every move
     def after_move(self, state: GameState) -> None:

@@ -555,7 +555,7 @@ class MyLittlePony(Ruleset):
 
     def _check_starting_problem(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         found: list[Violation] = []
         if fx.problem_at(state, fx.problem_zone(p)) is not None:
             found.append(violation("mlp.problem-in-play", player=p))
@@ -608,7 +608,7 @@ class MyLittlePony(Ruleset):
 
     def _check_play(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         known = uid != UNKNOWN and uid in state.where
         kind = fx.kind(state, uid) if known else "friend"
         found: list[Violation] = []
@@ -653,7 +653,7 @@ class MyLittlePony(Ruleset):
 
     def _check_play_troublemaker(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         found = self._turn_only(state, move, ("main",)) + self._blocked_by_faceoff(state)
         found += CHECKS.from_hand(state, p, (uid,), owned=True)
         if uid != UNKNOWN and uid in state.where and fx.kind(state, uid) != "troublemaker":
@@ -669,7 +669,7 @@ class MyLittlePony(Ruleset):
 
     def _check_move(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         found = self._turn_only(state, move, ("main",)) + self._blocked_by_faceoff(state)
         if uid not in state.where or state.where[uid] not in fx.AREAS or \
                 state.owner.get(uid) != p:
@@ -685,7 +685,7 @@ class MyLittlePony(Ruleset):
 
     def _check_discard(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         found = CHECKS.from_hand(state, p, (uid,), owned=True)
         if found:
             return found
@@ -696,7 +696,7 @@ class MyLittlePony(Ruleset):
 
     def _check_retire(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in fx.friends_at_home(state, p) or state.owner.get(uid) != p:
             return [violation("mlp.not-own-card", cards=(uid,), player=p)]
         if state.phase != "end" or p != state.active or \
@@ -706,7 +706,7 @@ class MyLittlePony(Ruleset):
 
     def _check_reveal(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         found = self._turn_only(state, move, ("troublemaker",))
         zone = self._face_down_zone(state, move)
         if zone is None:
@@ -725,7 +725,7 @@ class MyLittlePony(Ruleset):
 
     def _face_down_zone(self, state: GameState, move: Move) -> str | None:
         """Where the face-down card that `move` uncovers lies (by back serial or belief)."""
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         back = move.option("back")
         if back and back in state.backs:
             holder = state.backs[back]
@@ -788,7 +788,7 @@ class MyLittlePony(Ruleset):
 
     def _check_send_home(self, state: GameState, move: Move) -> list[Violation]:
         due = state.flags.get("send_home")
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if not due or due["player"] != move.player:
             return [violation("mlp.send-home-wrong", cards=(uid,), zones=("-",))]
         if uid not in due["cards"] or state.where.get(uid) != due["zone"]:
@@ -828,20 +828,20 @@ class MyLittlePony(Ruleset):
         return self._in_play(state, move)
 
     def _check_boost(self, state: GameState, move: Move) -> list[Violation]:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid != fx.mane_of(state, move.player) or fx.boosted(state, uid):
             return [violation("mlp.boosted", cards=(uid,), player=move.player)]
         return []
 
     def _check_identify(self, state: GameState, move: Move) -> list[Violation]:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         zone = move.to or ""
         if uid not in state.where or not state.can_resolve(uid, zone):
             return [violation("mlp.not-seen-there", cards=(uid,), zones=(zone,))]
         return []
 
     def _check_remove(self, state: GameState, move: Move) -> list[Violation]:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid == fx.mane_of(state, state.owner.get(uid, "")):
             return [violation("mlp.mane-stays", cards=(uid,))]
         return [violation("mlp.unexplained", cards=(uid,), zones=(str(move.to),))]
@@ -872,7 +872,7 @@ class MyLittlePony(Ruleset):
         fx.add_tokens(state, player, -cost)
 
     def _apply_starting_problem(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in state.where:
             return
         state.resolve(uid, fx.problem_deck(move.player))
@@ -894,7 +894,7 @@ class MyLittlePony(Ruleset):
 
     def _apply_play(self, state: GameState, move: Move) -> None:
         p = move.player
-        uid = self._take_from_hand(state, p, move.cards[0] if move.cards else UNKNOWN)
+        uid = self._take_from_hand(state, p, move.card)
         if uid is None:
             return
         facts = state.facts(uid)
@@ -908,7 +908,7 @@ class MyLittlePony(Ruleset):
 
     def _apply_play_troublemaker(self, state: GameState, move: Move) -> None:
         p = move.player
-        uid = self._take_from_hand(state, p, move.cards[0] if move.cards else UNKNOWN,
+        uid = self._take_from_hand(state, p, move.card,
                                    prefer="troublemaker")
         if uid is None:
             return
@@ -921,7 +921,7 @@ class MyLittlePony(Ruleset):
         self._pay(state, p, numbers.TROUBLEMAKER_COST)
 
     def _apply_move(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in state.where or move.to not in state.zones:
             return
         self._relocate(state, uid, str(move.to))
@@ -935,12 +935,12 @@ class MyLittlePony(Ruleset):
 
     def _apply_discard(self, state: GameState, move: Move) -> None:
         p = move.player
-        uid = self._take_from_hand(state, p, move.cards[0] if move.cards else UNKNOWN)
+        uid = self._take_from_hand(state, p, move.card)
         if uid is not None:
             state.move(uid, fx.discard(p))
 
     def _apply_retire(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid in state.where:
             self._leave_table(state, uid, fx.discard(state.owner[uid]))
 
@@ -956,7 +956,7 @@ class MyLittlePony(Ruleset):
         zone = self._face_down_zone(state, move)
         if zone is None:
             return  # nothing face down there: the table shows what really happened
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         back = move.option("back")
         holder = state.backs.pop(back, None) if back else None
         if holder is None:
@@ -1081,7 +1081,7 @@ class MyLittlePony(Ruleset):
             due.append(owner)
 
     def _apply_send_home(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid in state.where:
             self._relocate(state, uid, fx.home(state.owner[uid]))
         due = state.flags.get("send_home")
@@ -1101,16 +1101,16 @@ class MyLittlePony(Ruleset):
             due.remove(p)
 
     def _apply_exhaust(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid in state.where:
             state.tapped.add(uid)
 
     def _apply_ready(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         state.tapped.discard(uid)
 
     def _apply_boost(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in state.where:
             return
         if uid not in state.flags["boosted"]:
@@ -1120,20 +1120,20 @@ class MyLittlePony(Ruleset):
             state.flags["mane_backs"][back] = uid
 
     def _apply_modify(self, state: GameState, move: Move) -> None:
-        uid = move.target or (move.cards[0] if move.cards else UNKNOWN)
+        uid = move.target or move.card
         amount = move.value if isinstance(move.value, int) else 0
         mods = state.flags.setdefault("power_mods", {})
         mods[uid] = int(mods.get(uid, 0)) + amount
 
     def _apply_identify(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         zone = move.to or ""
         if uid in state.where and state.resolve(uid, zone) and not state.is_hidden(zone):
             state.face_down.discard(uid)
             state.public.add(uid)
 
     def _apply_remove(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         to = move.to or fx.discard(state.owner.get(uid, move.player))
         if uid not in state.where or to not in state.zones:
             return

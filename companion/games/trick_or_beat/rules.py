@@ -470,7 +470,7 @@ class TrickOrBeat(Ruleset):
 
     def _check_place_down(self, state: GameState, move: Move) -> list[Violation]:
         found = CHECKS.from_hand(state, move.player, move.cards)
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         return found + self._lane_room(state, move.player, str(move.to), uid)
 
     def _check_reveal(self, state: GameState, move: Move) -> list[Violation]:
@@ -515,7 +515,7 @@ class TrickOrBeat(Ruleset):
     def _check_shift(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
         found: list[Violation] = []
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in fx.creatures_of(state, p):
             return [violation("tob.not-own-card", cards=(uid,), player=p)]
         if state.phase != "lane":
@@ -527,7 +527,7 @@ class TrickOrBeat(Ruleset):
         p = move.player
         found = CHECKS.in_phase(state, move, "main")
         found += CHECKS.from_hand(state, move.player, move.cards)
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if self._known_facts_type(state, uid) not in ("creature", ""):
             found.append(violation("tob.not-creature", cards=(uid,)))
         to = str(move.to or f"{p}.passive")
@@ -575,7 +575,7 @@ class TrickOrBeat(Ruleset):
     def _check_tactic(self, state: GameState, move: Move) -> list[Violation]:
         found = CHECKS.in_phase(state, move, "main")
         found += CHECKS.from_hand(state, move.player, move.cards)
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid == UNKNOWN or uid not in state.where:
             return found
         facts = state.facts(uid)
@@ -612,7 +612,7 @@ class TrickOrBeat(Ruleset):
             return [violation("tob.deck-empty", zones=(DECK,))]
         if state.flags.get("supply_draws", 0) <= 0:
             return [violation("tob.no-supply-draw", cards=move.cards)]
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid != UNKNOWN and not state.can_resolve(uid, DECK):
             return [violation("tob.unexplained", cards=(uid,), zones=(hand_zone(move.player),),
                               zone=hand_zone(move.player))]
@@ -622,7 +622,7 @@ class TrickOrBeat(Ruleset):
         p = move.player
         found = CHECKS.in_phase(state, move, "main")
         found += CHECKS.from_hand(state, move.player, move.cards)
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid != UNKNOWN and uid in state.where and \
                 state.facts(uid).get("category") != "equipment":
             found.append(violation("tob.equip-not-equipment", cards=(uid,)))
@@ -636,7 +636,7 @@ class TrickOrBeat(Ruleset):
     def _check_activate(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
         found = CHECKS.in_phase(state, move, "main")
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in fx.creatures_of(state, p):
             return [*found, violation("tob.not-own-card", cards=(uid,), player=p)]
         effects = fx.effects_of(state, uid)
@@ -659,12 +659,12 @@ class TrickOrBeat(Ruleset):
         return found
 
     def _check_unexplained(self, state: GameState, move: Move) -> list[Violation]:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         zone = str(move.to or DISCARD)
         return [violation("tob.unexplained", cards=(uid,), zones=(zone,), zone=zone)]
 
     def _check_remove(self, state: GameState, move: Move) -> list[Violation]:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         last = state.flags.get("last_attack")
         if last and last.get("target") == uid:
             return [violation("tob.not-defeated", cards=(uid,), zones=(str(move.to),),
@@ -720,7 +720,7 @@ class TrickOrBeat(Ruleset):
             info["started"] = True
 
     def _apply_place_down(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         card = take_from_hand(state, move.player, uid)
         if card is None:
             return
@@ -766,7 +766,7 @@ class TrickOrBeat(Ruleset):
             sources.pop(0)
 
     def _apply_supply_draw(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid != UNKNOWN and uid in state.where:
             state.resolve(uid, DECK)
             state.move(uid, hand_zone(move.player))
@@ -783,7 +783,7 @@ class TrickOrBeat(Ruleset):
             state.flags["supply_draws"] = max(0, state.flags.get("supply_draws", 0) - 1)
 
     def _apply_shift(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in state.where:
             return
         if state.phase != "lane":
@@ -883,7 +883,7 @@ class TrickOrBeat(Ruleset):
     def _apply_activate(self, state: GameState, move: Move) -> None:
         if any(v.blocking for v in self._check_activate(state, move)):
             return  # declared, not done: the table shows what really happened
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         index = move.value if isinstance(move.value, int) else -1
         state.bump("turn", f"activated:{uid}/{index}")
         if uid not in state.where:
@@ -894,7 +894,7 @@ class TrickOrBeat(Ruleset):
 
     def _apply_trick(self, state: GameState, move: Move) -> None:
         p = move.player
-        card = take_from_hand(state, p, move.cards[0] if move.cards else UNKNOWN)
+        card = take_from_hand(state, p, move.card)
         if card is None:
             return
         state.move(card, fx.trick(p))
@@ -906,7 +906,7 @@ class TrickOrBeat(Ruleset):
         state.bump("turn", "tricked")
 
     def _apply_remove(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in state.where:
             return
         release_attached(state, uid, _to_discard)
