@@ -17,12 +17,20 @@ import copy
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, TypedDict, cast
 
 from companion.engine.api import ChanceEvent, Outcome, SetupError
 from companion.engine.cards import CardFacts, Catalog
 
 UNKNOWN = "?"
+
+
+class CoreFlags(TypedDict, total=False):
+    """The keys of `GameState.flags` the engine itself writes; each game's typed flags
+    (companion/games/<game>/state.py) extend this, so mypy checks every key a game uses."""
+
+    declared: list[list[str]]
+    """[player, value] of every `declare` move, in order (Ruleset.apply)."""
 
 
 def hand_zone(player: str) -> str:

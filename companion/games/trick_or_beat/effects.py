@@ -15,6 +15,7 @@ from typing import Any
 from companion.engine.api import other
 from companion.engine.state import GameState
 from companion.games.trick_or_beat import numbers
+from companion.games.trick_or_beat.state import flags
 
 LANES = ("active", "passive")
 
@@ -97,7 +98,7 @@ def permanent_bonus(
 def turn_bonus(state: GameState, stat: str, player: str, subjects: list[str]) -> int:
     """Bonuses from abilities activated this turn (stored as [player, target, stat, amount])."""
     total = 0
-    for owner, target, kind, amount in state.flags.get("turn_mods", []):
+    for owner, target, kind, amount in flags(state).get("turn_mods", []):
         if owner != player or kind != stat:
             continue
         if target == "*" or target in subjects:
@@ -147,7 +148,7 @@ def attack_value(
     total += turn_bonus(state, "attack", player, attackers)
     total += combat_bonus(state, "attack", picks, attackers)
     total += numbers.attack_bonus_for(state.count(trick(player)))
-    if state.flags.get("first_turn") and state.active == player:
+    if flags(state).get("first_turn") and state.active == player:
         total -= numbers.FIRST_TURN_ATTACK_MALUS
     return total
 

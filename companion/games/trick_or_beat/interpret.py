@@ -18,6 +18,7 @@ from companion.engine.interpreter import SnapshotDiff, candidate_product
 from companion.engine.state import UNKNOWN, GameState, hand_zone
 from companion.games.trick_or_beat import effects as fx
 from companion.games.trick_or_beat.numbers import KEEP
+from companion.games.trick_or_beat.state import flags
 from companion.snapshot import SeenCard, is_back
 
 DECK = "shared.deck"
@@ -53,10 +54,10 @@ def _draws(
     ]
     if not took:
         return [], set()
-    if state.flags.get("expected_deck_draws", 0) > 0:
+    if flags(state).get("expected_deck_draws", 0) > 0:
         return [], set()  # an effect already moved deck cards (add_to_trick)
     if state.phase == "draft":
-        info = state.flags.get("draft", {})
+        info = flags(state).get("draft", {})
         owed = [(p, info[p]["hand"] - info[p]["dealt"]) for p in PLAYERS if p in info]
         owed = [(p, n) for p, n in owed if n > 0]
         if owed:
@@ -65,7 +66,7 @@ def _draws(
             return [[Move("draw", str(hints["player"]))]], set()
         return [], set()  # dealing seen again: the camera cannot count cards dealt
     player = state.active
-    if state.flags.get("supply_draws", 0) > 0:
+    if flags(state).get("supply_draws", 0) > 0:
         # a supply card drawn face up goes straight to the discard pile (and is replaced)
         shown = [c.uid for c in diff.appeared if c.zone == DISCARD and _is_supply(state, c.uid)]
         if shown:
@@ -212,7 +213,7 @@ def _tricks(state: GameState, diff: SnapshotDiff) -> list[list[Move]]:
             new = []  # the top now showing lay there before: cards were taken off, none added
         for card in new:
             if is_back(card.uid):
-                if state.flags.get("expected_deck_draws", 0) > 0:
+                if flags(state).get("expected_deck_draws", 0) > 0:
                     continue  # the engine already put it there (add_to_trick)
                 if card.uid not in state.backs:
                     slots.append([Move("trick", p, (UNKNOWN,), options=(("back", card.uid),))])

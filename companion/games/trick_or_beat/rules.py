@@ -61,6 +61,7 @@ from companion.games.trick_or_beat.numbers import (
     blocks_trick_win,
     survival_bonus_for,
 )
+from companion.games.trick_or_beat.state import flags
 from companion.games.trick_or_beat.texts import violation
 from companion.snapshot import card_uid
 
@@ -244,7 +245,7 @@ class TrickOrBeat(Ruleset):
         if setup:
             self._setup_midgame(state, setup)
             return state
-        state.flags["draft"] = {
+        flags(state)["draft"] = {
             p: {"hand": DEAL, "dealt": 0, "discarded": 0, "started": False} for p in PLAYERS
         }
         self.flow.start(state)
@@ -268,17 +269,14 @@ class TrickOrBeat(Ruleset):
         lay_face_down(state, setup)
         attach_cards(state, setup)
         self.start_midgame(state, setup, phase="main", turn=2)
-        state.flags["first_turn"] = state.turn == 1 and state.active == state.first
+        flags(state)["first_turn"] = state.turn == 1 and state.active == state.first
 
     def _turn_begins(self, state: GameState) -> None:
         state.reset_counters("turn")
-        state.flags["turn_mods"] = []
-        state.flags["first_turn"] = state.turn == 1
-        state.flags["supply_draws"] = 0
-        state.flags["extra_draws"] = 0
-        state.flags["extra_tricks"] = 0
-        for what in ("draw", "trick", "move"):
-            state.flags[f"lift_{what}"] = []
+        flags(state)["turn_mods"] = []
+        flags(state)["first_turn"] = state.turn == 1
+        flags(state)["supply_draws"] = 0
+        flags(state)["lifts"] = {what: [] for what in ("draw", "trick", "move")}
 
     # ================================================================== phase checks
     def _draft_missing(self, state: GameState) -> list[Violation]:
@@ -308,13 +306,13 @@ class TrickOrBeat(Ruleset):
 
     def _owed(self, state: GameState, player: str) -> int:
         """Cards still to be dealt to `player` in the draft."""
-        info = state.flags.get("draft", {}).get(player)
+        info = flags(state).get("draft", {}).get(player)
         if not info:
             return 0
         return max(0, info["hand"] - info["dealt"])
 
     def _draft_left(self, state: GameState, player: str) -> int:
-        info = state.flags.get("draft", {}).get(player)
+        info = flags(state).get("draft", {}).get(player)
         if not info:
             return 0
         return max(0, info["hand"] - KEEP - info["discarded"])
@@ -338,7 +336,7 @@ class TrickOrBeat(Ruleset):
 
     def _draft_moves(self, state: GameState, p: str) -> list[Move]:
         hand = state.cards_in(hand_zone(p))
-        info = state.flags["draft"][p]
+        info = flags(state)["draft"][p]
         owed = self._owed(state, p)
         if owed:
             return [Move("deal", p, value=owed)]
@@ -386,7 +384,7 @@ class TrickOrBeat(Ruleset):
                 for i, e in enumerate(fx.effects_of(state, u)):
                     if e.get("kind") == "activatable":
                         moves.append(Move("activate", p, (u,), value=i))
-            if state.flags.get("supply_draws", 0) > 0 and state.top(DECK):
+            if flags(state).get("supply_draws", 0) > 0 and state.top(DECK):
                 moves.append(Move("supply-draw", p, (str(state.top(DECK)),)))
         elif state.phase == "end" and hand:
             moves.append(Move("trick", p, (UNKNOWN,)))
@@ -439,7 +437,7 @@ class TrickOrBeat(Ruleset):
 
     def _check_redraw(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        info = state.flags["draft"][p]
+        info = flags(state)["draft"][p]
         hand_size = state.count(hand_zone(p))
         if info["started"] or self._owed(state, p) > 0:
             return [violation("tob.redraw-late")]
@@ -463,7 +461,7 @@ class TrickOrBeat(Ruleset):
         found = CHECKS.from_hand(state, move.player, move.cards)
         left = self._draft_left(state, move.player)
         if len(move.cards) > left:
-            info = state.flags["draft"][move.player]
+            info = flags(state)["draft"][move.player]
             found.append(violation("tob.draft-discard-too-many", cards=move.cards,
                                    player=move.player, limit=info["hand"] - KEEP))
         return found
@@ -499,14 +497,14 @@ class TrickOrBeat(Ruleset):
             if state.counter("turn", "drawn") >= 1:
                 return [self._lift(state, violation("tob.draw-once", zones=(DECK,)), "draw")]
             return []
-        if state.flags.get("first_turn") and state.counter("turn", "drawn") == 0 \
+        if flags(state).get("first_turn") and state.counter("turn", "drawn") == 0 \
                 and state.phase == "lane":
             return [violation("tob.first-turn-draw", zones=(DECK,))]
         return [self._lift(state, violation("tob.extra-draw", zones=(DECK,)), "draw")]
 
     def _lift(self, state: GameState, v: Violation, what: str) -> Violation:
         """Mark `v` lifted when an effect used this turn allows one more `what`."""
-        sources: list[str] = state.flags.get(f"lift_{what}", [])
+        sources = flags(state).get("lifts", {}).get(what, [])
         if sources:
             return Violation(v.code, v.message_en, v.message_de, v.rule, v.cards, v.zones,
                              lifted_by=sources[0])
@@ -610,7 +608,7 @@ class TrickOrBeat(Ruleset):
     def _check_supply_draw(self, state: GameState, move: Move) -> list[Violation]:
         if state.count(DECK) == 0:
             return [violation("tob.deck-empty", zones=(DECK,))]
-        if state.flags.get("supply_draws", 0) <= 0:
+        if flags(state).get("supply_draws", 0) <= 0:
             return [violation("tob.no-supply-draw", cards=move.cards)]
         uid = move.card
         if uid != UNKNOWN and not state.can_resolve(uid, DECK):
@@ -665,7 +663,7 @@ class TrickOrBeat(Ruleset):
 
     def _check_remove(self, state: GameState, move: Move) -> list[Violation]:
         uid = move.card
-        last = state.flags.get("last_attack")
+        last = flags(state).get("last_attack")
         if last and last.get("target") == uid:
             return [violation("tob.not-defeated", cards=(uid,), zones=(str(move.to),),
                               attack=last["attack"], survival=last["survival"])]
@@ -680,9 +678,9 @@ class TrickOrBeat(Ruleset):
     draws are over (the card's effect happens at once: draws not seen were not made)."""
 
     def apply_specific(self, state: GameState, move: Move) -> None:
-        state.flags["expected_deck_draws"] = 0
+        flags(state)["expected_deck_draws"] = 0
         if move.kind not in self.SUPPLY_DRAW_KINDS:
-            state.flags["supply_draws"] = 0
+            flags(state)["supply_draws"] = 0
         self.handler("_apply_", move.kind)(state, move)
 
     def _apply_redraw(self, state: GameState, move: Move) -> None:
@@ -696,7 +694,7 @@ class TrickOrBeat(Ruleset):
         for uid in list(state.cards_in(hand)):
             state.move(uid, DISCARD, reveal=move.value == "show")
         new = count if move.value == "show" else max(0, count - REDRAW_FRESH_FEWER)
-        info = state.flags["draft"][p]
+        info = flags(state)["draft"][p]
         info["hand"] = new
         info["dealt"] = 0
 
@@ -704,7 +702,7 @@ class TrickOrBeat(Ruleset):
         count = move.value if isinstance(move.value, int) else 1
         for _ in range(count):
             state.draw(DECK, hand_zone(move.player))
-        state.flags["draft"][move.player]["dealt"] += count
+        flags(state)["draft"][move.player]["dealt"] += count
 
     def _apply_discard(self, state: GameState, move: Move) -> None:
         for uid in move.cards:
@@ -715,7 +713,7 @@ class TrickOrBeat(Ruleset):
             release_attached(state, card, _to_discard)
             state.move(card, DISCARD)
         if state.phase == "draft":
-            info = state.flags["draft"][move.player]
+            info = flags(state)["draft"][move.player]
             info["discarded"] += len(move.cards)
             info["started"] = True
 
@@ -729,7 +727,7 @@ class TrickOrBeat(Ruleset):
         if back:
             state.backs[back] = card
         if state.phase == "draft":
-            state.flags["draft"][move.player]["started"] = True
+            flags(state)["draft"][move.player]["started"] = True
 
     def _apply_reveal(self, state: GameState, move: Move) -> None:
         back = move.option("back")
@@ -761,7 +759,7 @@ class TrickOrBeat(Ruleset):
 
     @staticmethod
     def _use_lift(state: GameState, what: str) -> None:
-        sources = state.flags.get(f"lift_{what}", [])
+        sources = flags(state).get("lifts", {}).get(what, [])
         if sources:
             sources.pop(0)
 
@@ -774,13 +772,13 @@ class TrickOrBeat(Ruleset):
             uid = state.draw(DECK, hand_zone(move.player)) or UNKNOWN
             if move.cards and move.cards[0] == UNKNOWN:
                 state.public.discard(uid)
-                state.flags["supply_draws"] = max(0, state.flags.get("supply_draws", 0) - 1)
+                flags(state)["supply_draws"] = max(0, flags(state).get("supply_draws", 0) - 1)
                 return
         state.public.add(uid)
         if state.facts(uid).get("category") == "supply":
             state.move(uid, DISCARD)  # drawn supply cards are discarded and replaced
         else:
-            state.flags["supply_draws"] = max(0, state.flags.get("supply_draws", 0) - 1)
+            flags(state)["supply_draws"] = max(0, flags(state).get("supply_draws", 0) - 1)
 
     def _apply_shift(self, state: GameState, move: Move) -> None:
         uid = move.card
@@ -811,7 +809,7 @@ class TrickOrBeat(Ruleset):
         picks = fx.parse_picks(move.option("combat"))
         attack = fx.attack_value(state, p, attackers, picks)
         survival = fx.survival_value(state, target, picks)
-        state.flags["last_attack"] = {"target": target, "attack": attack, "survival": survival}
+        flags(state)["last_attack"] = {"target": target, "attack": attack, "survival": survival}
         if attack >= survival:
             release_attached(state, target, _to_discard)
             state.move(target, DISCARD)
@@ -844,14 +842,15 @@ class TrickOrBeat(Ruleset):
         amount = effect.get("amount", 0) if isinstance(effect.get("amount", 0), int) else 0
         if do == "draw":
             if face_up:
-                state.flags["supply_draws"] = state.flags.get("supply_draws", 0) + amount
+                flags(state)["supply_draws"] = flags(state).get("supply_draws", 0) + amount
             else:
-                state.flags.setdefault("lift_draw", []).extend([source] * max(amount, 1))
+                lifts = flags(state).setdefault("lifts", {})
+                lifts.setdefault("draw", []).extend([source] * max(amount, 1))
         elif do == "add_to_trick":
             for _ in range(amount):
                 if state.draw(DECK, fx.trick(p)) is None:
                     break
-                state.flags["expected_deck_draws"] = state.flags.get("expected_deck_draws", 0) + 1
+                flags(state)["expected_deck_draws"] = flags(state).get("expected_deck_draws", 0) + 1
         elif do == "move" and target in fx.all_creatures(state):
             side = fx.side_of(state, target)
             here = state.where[target]
@@ -865,7 +864,7 @@ class TrickOrBeat(Ruleset):
             who = effect.get("target")
             scope = target if who in ("own_creatures", "opponent_creature") and target else (
                 source if who == "self" else "*")
-            state.flags.setdefault("turn_mods", []).append([p, scope, stat, amount])
+            flags(state).setdefault("turn_mods", []).append([p, scope, stat, amount])
         elif do in ("destroy", "return_to_hand") and target in fx.all_creatures(state):
             owner = fx.side_of(state, target)
             release_attached(state, target, _to_discard)
@@ -974,7 +973,7 @@ class TrickOrBeat(Ruleset):
                 "survival_bonus": survival_bonus_for(t),
                 "trick_win_blocked_for_opponent": blocks_trick_win(t),
             }
-        out["first_turn"] = bool(state.flags.get("first_turn"))
+        out["first_turn"] = bool(flags(state).get("first_turn"))
         return out
 
     def illegal_examples(self, state: GameState) -> list[Move]:
