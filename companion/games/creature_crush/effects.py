@@ -17,6 +17,7 @@ from typing import Any
 
 from companion.engine.cards import CardFacts
 from companion.engine.state import GameState
+from companion.games.creature_crush.state import flags
 
 KEYWORDS = ("Aktion", "Falle", "Hölle", "Munter", "Nachtragend", "Träge")
 Effect = dict[str, Any]
@@ -93,7 +94,7 @@ def effect_text(facts: CardFacts) -> str:
 # ----------------------------------------------------------------------------- permits
 
 def permits(state: GameState) -> list[dict[str, Any]]:
-    found: list[dict[str, Any]] = state.flags.setdefault("permits", [])
+    found: list[dict[str, Any]] = flags(state).setdefault("permits", [])
     return found
 
 

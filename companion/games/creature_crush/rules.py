@@ -71,6 +71,7 @@ from companion.games.creature_crush.numbers import (
     TRAEGE_DAMAGE,
     TRIPLE_DICE,
 )
+from companion.games.creature_crush.state import LastAttack, flags
 from companion.games.creature_crush.texts import MOVE_TEXTS, violation
 
 CHECKS = RuleChecks(violation, not_in_hand="cc.not-in-hand", hand_empty="cc.hand-empty",
@@ -196,7 +197,7 @@ class CreatureCrush(Ruleset):
                 if uid not in on_table:
                     state.register(uid, bd.lager(p), p)
             state.shuffle(bd.lager(p))
-        state.flags.update({
+        flags(state).update({
             "lager_lists": {p: [card_id_of(u) for u in uids] for p, uids in decks.items()},
             "opening": {p: 0 for p in PLAYERS},
             "dice": {p: {} for p in PLAYERS},
@@ -251,10 +252,10 @@ class CreatureCrush(Ruleset):
                 state.register(uid, zone, owner if owner in PLAYERS else side)
                 state.public.add(uid)
         for uid in lay_face_down(state, setup):
-            state.flags["crush_paid"][uid] = -1  # paid before the referee joined
+            flags(state)["crush_paid"][uid] = -1  # paid before the referee joined
         deal_hands(state, setup, bd.lager)
         self.start_midgame(state, setup, phase="kampf", turn=3)
-        state.flags["opening"] = {p: OPENING_HAND for p in PLAYERS}
+        flags(state)["opening"] = {p: OPENING_HAND for p in PLAYERS}
         self._setup_dice(state, setup)
 
     def _setup_dice(self, state: GameState, setup: Mapping[str, Any]) -> None:
@@ -269,34 +270,34 @@ class CreatureCrush(Ruleset):
             holder = on.get(die)
             if kind == "r" and holder is not None:
                 uid = card_ref(holder)
-                state.flags["red"][die] = [uid, value]
-                state.flags["damage"][uid] = self.damage_of(state, uid) + value
+                flags(state)["red"][die] = [uid, value]
+                flags(state)["damage"][uid] = self.damage_of(state, uid) + value
             elif kind == "w" and p == state.active and zone in (None, f"{p}.dice"):
-                state.flags["dice"][p][die] = value
+                flags(state)["dice"][p][die] = value
                 rolled += 1
         if rolled:
-            state.flags["rolled"] = rolled
+            flags(state)["rolled"] = rolled
 
     # ================================================================== turn hooks
     def _turn_begins(self, state: GameState) -> None:
         state.reset_counters("turn")
         p = state.active
-        extra = state.flags.get("extra_dice", {})
-        state.flags["turn_extra"] = int(extra.get(p, 0))
+        extra = flags(state).get("extra_dice", {})
+        flags(state)["turn_extra"] = int(extra.get(p, 0))
         extra[p] = 0
-        state.flags["rolled"] = 0
-        state.flags["drawn"] = 0
-        state.flags["draw_offer"] = None
+        flags(state)["rolled"] = 0
+        flags(state)["drawn"] = 0
+        flags(state)["draw_offer"] = None
 
     def _turn_ends(self, state: GameState) -> None:
         """Unused start dice burn; open payments and effect permits lapse with the turn."""
         for p in PLAYERS:
-            state.flags["dice"][p] = {}
-            state.flags["pool"][p] = {}
-        state.flags["owed"] = []
-        state.flags["permits"] = []
-        state.flags["last_attack"] = None
-        state.flags["last_moved"] = None
+            flags(state)["dice"][p] = {}
+            flags(state)["pool"][p] = {}
+        flags(state)["owed"] = []
+        flags(state)["permits"] = []
+        flags(state)["last_attack"] = None
+        flags(state)["last_moved"] = None
 
     def _first_turn_of_opener(self, state: GameState) -> bool:
         return state.turn == 1 and state.active == state.first
@@ -304,21 +305,21 @@ class CreatureCrush(Ruleset):
     # ================================================================== phase checks
     def _opening_missing(self, state: GameState) -> list[Violation]:
         return [violation("cc.opening-missing", player=p) for p in PLAYERS
-                if state.flags["opening"][p] < OPENING_HAND]
+                if flags(state)["opening"][p] < OPENING_HAND]
 
     def _start_missing(self, state: GameState) -> list[Violation]:
         found = []
         p = state.active
-        if not state.flags.get("drawn") and state.count(bd.lager(p)) > 0:
+        if not flags(state).get("drawn") and state.count(bd.lager(p)) > 0:
             found.append(violation("cc.must-draw", zones=(bd.lager(p),)))
-        if not state.flags.get("rolled"):
+        if not flags(state).get("rolled"):
             found.append(violation("cc.must-roll", zones=(f"{p}.dice",)))
         return found
 
     def _unpaid(self, state: GameState) -> list[Violation]:
         return [violation("cc.unpaid", what=o["what"], cost=o["cost"],
                           unit=" dice" if o["mode"] == "count" else "")
-                for o in state.flags.get("owed", [])]
+                for o in flags(state).get("owed", [])]
 
     # ================================================================== dice
     def expected_dice(self, state: GameState, values: list[int]) -> tuple[int, str, str]:
@@ -335,7 +336,7 @@ class CreatureCrush(Ruleset):
                 count = QUAD_DICE
                 why.append("quad: +1")
                 why_de.append("Vierling: +1")
-        extra = int(state.flags.get("turn_extra", 0))
+        extra = int(flags(state).get("turn_extra", 0))
         if extra:
             count += extra
             why.append(f"effects: +{extra}")
@@ -355,11 +356,11 @@ class CreatureCrush(Ruleset):
         return {f"{state.active}.w{i + 1}": v for i, v in enumerate(values[:need])}
 
     def _available(self, state: GameState, p: str) -> dict[str, int]:
-        result: dict[str, int] = state.flags["dice"][p]
+        result: dict[str, int] = flags(state)["dice"][p]
         return result
 
     def _pool(self, state: GameState, p: str) -> dict[str, int]:
-        result: dict[str, int] = state.flags["pool"][p]
+        result: dict[str, int] = flags(state)["pool"][p]
         return result
 
     def _payment(self, state: GameState, move: Move, what: str, cost: int,
@@ -426,12 +427,12 @@ class CreatureCrush(Ruleset):
         both = {**pool, **avail}
         payable = len(both) >= cost if mode == "count" else bd.exact_sum(both, cost) is not None
         if payable:  # the dice are burned next (a declared attack, the camera one step late)
-            state.flags["owed"].append({"player": p, "what": what, "cost": cost, "mode": mode})
+            flags(state)["owed"].append({"player": p, "what": what, "cost": cost, "mode": mode})
         return 0
 
     def _settle(self, state: GameState, p: str) -> None:
         pool = self._pool(state, p)
-        for owed in list(state.flags["owed"]):
+        for owed in list(flags(state)["owed"]):
             if owed["player"] != p:
                 continue
             if owed["mode"] == "count":
@@ -442,7 +443,7 @@ class CreatureCrush(Ruleset):
                 continue
             for d in chosen:
                 pool.pop(d)
-            state.flags["owed"].remove(owed)
+            flags(state)["owed"].remove(owed)
 
     # ================================================================== helpers
     def _actions_allowed(self, state: GameState, uid: str) -> int:
@@ -469,13 +470,13 @@ class CreatureCrush(Ruleset):
         return found
 
     def damage_of(self, state: GameState, uid: str) -> int:
-        return int(state.flags["damage"].get(uid, 0))
+        return int(flags(state)["damage"].get(uid, 0))
 
     def _add_damage(self, state: GameState, uid: str, amount: int) -> None:
         if uid not in state.where or not bd.is_field(state.where[uid]) or amount == 0:
             return
         damage = max(0, self.damage_of(state, uid) + amount)
-        state.flags["damage"][uid] = damage
+        flags(state)["damage"][uid] = damage
         if damage >= state.facts(uid).number("life", 1):
             self._destroy(state, uid)
 
@@ -484,9 +485,9 @@ class CreatureCrush(Ruleset):
         zone = state.where[uid]
         p = bd.side(zone) if bd.side(zone) in PLAYERS else state.owner.get(uid, "p1")
         state.move(uid, to or bd.hell(p))
-        state.flags["damage"].pop(uid, None)
-        state.flags["red"] = {d: v for d, v in state.flags["red"].items() if v[0] != uid}
-        state.flags["destroyed"].append(uid)
+        flags(state)["damage"].pop(uid, None)
+        flags(state)["red"] = {d: v for d, v in flags(state)["red"].items() if v[0] != uid}
+        flags(state)["destroyed"].append(uid)
         facts = state.facts(uid)
         if bd.is_field(zone) and facts.type == "creature" and fx.trigger(facts) == "Hölle":
             self._run_effect(state, p, uid)
@@ -499,15 +500,15 @@ class CreatureCrush(Ruleset):
             return
         name = state.facts(source).name
         do = effect["do"]
-        last = state.flags.get("last_attack") or {}
+        last = flags(state).get("last_attack") or {}
         if do == "extra-dice":
-            state.flags["extra_dice"][player] += int(effect.get("n", 1))
+            flags(state)["extra_dice"][player] += int(effect.get("n", 1))
         elif do == "prevent-attack":
             self._prevent(state, last)
         elif do == "no-attack":
             chosen = self._on_field(state, target)
             if chosen:
-                state.flags["no_attack"][chosen] = [state.turn, name]
+                flags(state)["no_attack"][chosen] = [state.turn, name]
         elif do == "search":
             fx.grant(state, player, source, {"do": "draw", "n": 1}, source_name=name)
             state.shuffle(bd.lager(player))
@@ -515,7 +516,7 @@ class CreatureCrush(Ruleset):
             fx.grant(state, player, source, {**effect, "target": last.get("attacker")},
                      source_name=name)
         elif do == "damage" and effect.get("side") == "moved":
-            fx.grant(state, player, source, {**effect, "target": state.flags.get("last_moved")},
+            fx.grant(state, player, source, {**effect, "target": flags(state).get("last_moved")},
                      source_name=name)
         elif do == "damage-each":
             enemies = [u for u in bd.creatures_of(state, other(player))
@@ -547,18 +548,18 @@ class CreatureCrush(Ruleset):
             place = str(last.get("target_zone"))
             if not state.cards_in(place):
                 state.move(target, place)
-                if target in state.flags["destroyed"]:
-                    state.flags["destroyed"].remove(target)
-                state.flags["damage"][target] = int(last.get("before", 0))
+                if target in flags(state)["destroyed"]:
+                    flags(state)["destroyed"].remove(target)
+                flags(state)["damage"][target] = int(last.get("before", 0))
             return
-        state.flags["damage"][target] = max(0, self.damage_of(state, target) - amount)
+        flags(state)["damage"][target] = max(0, self.damage_of(state, target) - amount)
 
     # ================================================================== legal moves
     def candidate_moves(self, state: GameState) -> list[Move]:
         moves: list[Move] = []
         if state.phase == "opening":
             moves += [Move("draw", p, value=OPENING_HAND) for p in PLAYERS
-                      if state.flags["opening"][p] < OPENING_HAND]
+                      if flags(state)["opening"][p] < OPENING_HAND]
         else:
             moves += self._turn_moves(state, state.active)
             moves.append(Move("pass", state.active))
@@ -569,9 +570,9 @@ class CreatureCrush(Ruleset):
         moves: list[Move] = []
         avail = self._available(state, p)
         if state.phase == "start":
-            if not state.flags.get("drawn"):
+            if not flags(state).get("drawn"):
                 moves.append(Move("draw", p, value=1))
-            if not state.flags.get("rolled"):
+            if not flags(state).get("rolled"):
                 moves.append(Move("roll", p, options=(("dice",
                                                        bd.dice_text(self._roll_values(state))),)))
             return moves
@@ -640,22 +641,22 @@ class CreatureCrush(Ruleset):
         if state.count(bd.lager(p)) == 0:
             return [violation("cc.lager-empty", player=p, zones=(bd.lager(p),))]
         if state.phase == "opening":
-            if state.flags["opening"][p] + count != OPENING_HAND:
+            if flags(state)["opening"][p] + count != OPENING_HAND:
                 found.append(violation("cc.opening-draw", player=p,
-                                       count=state.flags["opening"][p] + count))
+                                       count=flags(state)["opening"][p] + count))
             return found + self._lager_rules(state, p)
         if fx.find(state, lambda x: x["do"] == "draw" and x["player"] == p):
             return []
         if state.phase != "start" or p != state.active:
             return [violation("cc.draw-phase", phase=state.phase, player=p, active=state.active,
                               zones=(bd.lager(p),))]
-        if state.flags.get("drawn", 0) + count > 1:
+        if flags(state).get("drawn", 0) + count > 1:
             return [violation("cc.draw-once", zones=(bd.lager(p),))]
         return found
 
     def _lager_rules(self, state: GameState, p: str) -> list[Violation]:
         """Every variant: a camp of exactly 20 cards, each card once."""
-        cards: list[str] = state.flags.get("lager_lists", {}).get(p, [])
+        cards: list[str] = flags(state).get("lager_lists", {}).get(p, [])
         found = []
         if len(cards) != LAGER_SIZE:
             found.append(violation("cc.lager-size", player=p, count=len(cards),
@@ -668,7 +669,7 @@ class CreatureCrush(Ruleset):
     def _check_roll(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
         found = CHECKS.own_turn(state, move, "roll")
-        if state.phase != "start" or state.flags.get("rolled"):
+        if state.phase != "start" or flags(state).get("rolled"):
             return [*found, violation("cc.roll-once", zones=(f"{p}.dice",))]
         dice = bd.parse_dice(move.option("dice"))
         wrong = [d for d in dice if bd.die_owner(d) != p or bd.die_kind(d) != "w"]
@@ -690,7 +691,7 @@ class CreatureCrush(Ruleset):
         if missing:
             found.append(violation("cc.die-unavailable", dice=",".join(missing), player=p))
         pool = {**self._pool(state, p), **{d: avail[d] for d in dice if d in avail}}
-        owed = [o for o in state.flags["owed"] if o["player"] == p]
+        owed = [o for o in flags(state)["owed"] if o["player"] == p]
         if owed:
             first = owed[0]
             if first["mode"] == "sum" and bd.exact_sum(pool, first["cost"]) is None \
@@ -722,7 +723,7 @@ class CreatureCrush(Ruleset):
         found += self._acted(state, uid)
         if facts.number("attack") <= 0:
             found.append(violation("cc.zero-attack", cards=(uid,)))
-        blocked = state.flags["no_attack"].get(uid)
+        blocked = flags(state)["no_attack"].get(uid)
         if blocked and blocked[0] >= state.turn - 1:
             found.append(violation("cc.attack-blocked", cards=(uid,), source=blocked[1]))
         found += self._target_rules(state, uid, str(move.target))
@@ -788,7 +789,7 @@ class CreatureCrush(Ruleset):
         found: list[Violation] = []
         if facts.type != "crush":
             return [violation("cc.not-crush", cards=(uid,))]
-        paid = state.flags["crush_paid"].get(self._believed(state, p, move, uid), -1)
+        paid = flags(state)["crush_paid"].get(self._believed(state, p, move, uid), -1)
         cost = facts.number("cost")
         if paid >= 0 and cost > 0 and paid != cost:
             found.append(violation("cc.crush-cost", cards=(uid,), cost=cost, paid=paid))
@@ -856,7 +857,7 @@ class CreatureCrush(Ruleset):
                           shown=shown, expected=expected)]
 
     def _shown_after(self, state: GameState, move: Move, uid: str) -> int:
-        red = {d: list(v) for d, v in state.flags["red"].items()}
+        red = {d: list(v) for d, v in flags(state)["red"].items()}
         self._update_red(red, move, uid)
         return sum(int(v[1]) for v in red.values() if v[0] == uid)
 
@@ -970,20 +971,20 @@ class CreatureCrush(Ruleset):
         return [violation("cc.unexplained", cards=(uid,), zones=(hand_zone(p),))]
 
     def _check_agree_draw(self, state: GameState, move: Move) -> list[Violation]:
-        if state.flags.get("draw_offer") == move.player:
+        if flags(state).get("draw_offer") == move.player:
             return [violation("cc.no-draw-offer", player=move.player)]
         return []
 
     def _check_settle(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
         if move.value == "lager":
-            if state.flags["expect_lager"].get(p, 0) > 0:
+            if flags(state)["expect_lager"].get(p, 0) > 0:
                 return []
             return [violation("cc.unexplained", cards=("top",), zones=(bd.lager(p),))]
         uid = move.card
         hell = bd.hell(p)
         if uid in state.where and (state.where[uid] == hell or (
-                state.flags["unseen_hell"].get(p, 0) > 0 and state.can_resolve(uid, hell))):
+                flags(state)["unseen_hell"].get(p, 0) > 0 and state.can_resolve(uid, hell))):
             return []
         return [violation("cc.unexplained", cards=(uid,), zones=(hell,))]
 
@@ -991,7 +992,7 @@ class CreatureCrush(Ruleset):
     def _apply_settle(self, state: GameState, move: Move) -> None:
         p = move.player
         if move.value == "lager":
-            state.flags["expect_lager"][p] = max(0, state.flags["expect_lager"].get(p, 0) - 1)
+            flags(state)["expect_lager"][p] = max(0, flags(state)["expect_lager"].get(p, 0) - 1)
             return
         uid = move.card
         hell = bd.hell(p)
@@ -999,7 +1000,7 @@ class CreatureCrush(Ruleset):
             return
         if uid not in state.public:
             state.public.add(uid)
-            state.flags["unseen_hell"][p] = max(0, state.flags["unseen_hell"].get(p, 0) - 1)
+            flags(state)["unseen_hell"][p] = max(0, flags(state)["unseen_hell"].get(p, 0) - 1)
             facts = state.facts(uid)
             if facts.type == "creature" and fx.trigger(facts) == "Falle":
                 self._run_effect(state, p, uid)
@@ -1022,13 +1023,13 @@ class CreatureCrush(Ruleset):
         p = move.player
         count = move.value if isinstance(move.value, int) else 1
         if state.phase == "opening":
-            state.flags["opening"][p] += count
+            flags(state)["opening"][p] += count
         else:
             permit = fx.find(state, lambda x: x["do"] == "draw" and x["player"] == p)
-            if permit is not None and (state.phase != "start" or state.flags.get("drawn")):
+            if permit is not None and (state.phase != "start" or flags(state).get("drawn")):
                 fx.use(state, permit)
             else:
-                state.flags["drawn"] = state.flags.get("drawn", 0) + count
+                flags(state)["drawn"] = flags(state).get("drawn", 0) + count
         for _ in range(count):
             state.draw(bd.lager(p), hand_zone(p))
 
@@ -1036,9 +1037,9 @@ class CreatureCrush(Ruleset):
         p = move.player
         dice = bd.parse_dice(move.option("dice"))
         if state.phase == "start" and p == state.active:
-            state.flags["dice"][p] = dict(dice)
-            state.flags["pool"][p] = {}
-            state.flags["rolled"] = len(dice)
+            flags(state)["dice"][p] = dict(dice)
+            flags(state)["pool"][p] = {}
+            flags(state)["rolled"] = len(dice)
         else:
             self._available(state, p).update(dice)
         state.pending_chance.append(ChanceEvent("roll", (("player", p),
@@ -1076,21 +1077,22 @@ class CreatureCrush(Ruleset):
         self._pay(state, move, facts.name, facts.number("cost"), "sum")
         target = str(move.target)
         if target in PLAYERS:
-            state.flags["last_attack"] = {"attacker": uid, "target": None, "damage": 0}
+            flags(state)["last_attack"] = {"attacker": uid, "target": None, "damage": 0}
             self._direct_hit(state, target)
             return
         if target not in state.where or not bd.is_field(state.where[target]):
             return
         attack = facts.number("attack")
         before = self.damage_of(state, target)
-        state.flags["last_attack"] = {
+        last: LastAttack = {
             "attacker": uid, "target": target, "damage": attack, "before": before,
             "target_zone": state.where[target],
         }
+        flags(state)["last_attack"] = last
         block = state.facts(target).number("attack") if state.facts(target).has_keyword(
             "Nachtragend") else 0
         self._add_damage(state, target, attack)
-        state.flags["last_attack"]["destroyed"] = bd.is_hell(state.where[target])
+        last["destroyed"] = bd.is_hell(state.where[target])
         if block:
             self._add_damage(state, uid, block)
 
@@ -1100,8 +1102,8 @@ class CreatureCrush(Ruleset):
         top = state.top(lager)
         if top is not None:
             state.move(top, bd.hell(p), reveal=False)
-            state.flags["expect_lager"][p] += 1
-            state.flags["unseen_hell"][p] += 1
+            flags(state)["expect_lager"][p] += 1
+            flags(state)["unseen_hell"][p] += 1
             return
         for pool, what in (
             (state.cards_in(hand_zone(p)), "hand"),
@@ -1115,10 +1117,10 @@ class CreatureCrush(Ruleset):
                 hidden = what == "hand" or uid in state.face_down
                 state.move(uid, bd.hell(p), reveal=not hidden)
                 if hidden:
-                    state.flags["unseen_hell"][p] += 1
+                    flags(state)["unseen_hell"][p] += 1
                 else:
-                    state.flags["destroyed"].append(uid)
-                    state.flags["damage"].pop(uid, None)
+                    flags(state)["destroyed"].append(uid)
+                    flags(state)["damage"].pop(uid, None)
                 return
 
     def _apply_set_crush(self, state: GameState, move: Move) -> None:
@@ -1135,7 +1137,7 @@ class CreatureCrush(Ruleset):
             state.backs[back] = uid
         named = move.card  # a face-down card's cost is unseen
         cost = state.facts(uid).number("cost") if named != UNKNOWN else 0
-        state.flags["crush_paid"][uid] = self._pay(state, move, "crush", cost, "count")
+        flags(state)["crush_paid"][uid] = self._pay(state, move, "crush", cost, "count")
 
     def _apply_flip(self, state: GameState, move: Move) -> None:
         p = move.player
@@ -1149,7 +1151,7 @@ class CreatureCrush(Ruleset):
             state.backs.pop(back, None)
         elif believed != uid and believed in state.where:
             self._swap_into(state, uid, believed)
-        state.flags["crush_paid"][uid] = state.flags["crush_paid"].pop(believed, -1)
+        flags(state)["crush_paid"][uid] = flags(state)["crush_paid"].pop(believed, -1)
         state.face_down.discard(uid)
         state.public.add(uid)
         if state.facts(uid).type == "crush" and bd.is_crush_place(state.where[uid]):
@@ -1190,7 +1192,7 @@ class CreatureCrush(Ruleset):
         self._moved(state, uid)
 
     def _moved(self, state: GameState, uid: str) -> None:
-        state.flags["last_moved"] = uid
+        flags(state)["last_moved"] = uid
         if state.phase == "taktik" and state.facts(uid).has_keyword("Träge"):
             self._add_damage(state, uid, TRAEGE_DAMAGE)
 
@@ -1218,7 +1220,7 @@ class CreatureCrush(Ruleset):
 
     def _apply_mark(self, state: GameState, move: Move) -> None:
         uid = move.card
-        red = state.flags["red"]
+        red = flags(state)["red"]
         self._update_red(red, move, uid)
         if uid not in state.where or not bd.is_field(state.where[uid]):
             return
@@ -1255,8 +1257,8 @@ class CreatureCrush(Ruleset):
         if permit is not None:
             fx.use(state, permit)
         state.move(uid, str(move.to))
-        if uid in state.flags["destroyed"]:
-            state.flags["destroyed"].remove(uid)
+        if uid in flags(state)["destroyed"]:
+            flags(state)["destroyed"].remove(uid)
         state.bump("turn", f"summoned:{uid}")
         state.bump("turn", f"acted:{uid}")
 
@@ -1280,15 +1282,15 @@ class CreatureCrush(Ruleset):
         permit = fx.find(state, lambda x: x["do"] == "hell-to-hand" and x["player"] == p)
         if permit is not None and bd.is_hell(state.where[uid]):
             fx.use(state, permit)
-        state.flags["damage"].pop(uid, None)
+        flags(state)["damage"].pop(uid, None)
         state.move(uid, hand_zone(p))
 
     def _apply_agree_draw(self, state: GameState, move: Move) -> None:
-        if state.flags.get("draw_offer") == other(move.player):
+        if flags(state).get("draw_offer") == other(move.player):
             state.outcome = Outcome(None, "agreement", "both players agreed to a draw",
                                     "beide Spieler haben sich auf ein Unentschieden geeinigt")
         else:
-            state.flags["draw_offer"] = move.player
+            flags(state)["draw_offer"] = move.player
 
     def after_move(self, state: GameState) -> None:
         if state.phase == "opening" and not self._opening_missing(state):
@@ -1377,28 +1379,28 @@ class CreatureCrush(Ruleset):
 
     def expect_value(self, state: GameState, key: str) -> Any:
         if key == "damage":
-            return {u: d for u, d in state.flags["damage"].items()}
+            return {u: d for u, d in flags(state)["damage"].items()}
         if key == "start_dice":
-            return int(state.flags.get("rolled", 0))
+            return int(flags(state).get("rolled", 0))
         if key == "destroyed":
-            return list(state.flags["destroyed"]) + [card_id_of(u) for u in
-                                                     state.flags["destroyed"]]
+            return list(flags(state)["destroyed"]) + [card_id_of(u) for u in
+                                                     flags(state)["destroyed"]]
         if key == "hell":
             return {p: state.count(bd.hell(p)) for p in PLAYERS}
         return super().expect_value(state, key)
 
     def view_extra(self, state: GameState, observer: str) -> dict[str, Any]:
-        shown_damage = {u: d for u, d in state.flags["damage"].items() if u in state.public}
+        shown_damage = {u: d for u, d in flags(state)["damage"].items() if u in state.public}
         return {
             "damage": shown_damage,
             "start_dice": {p: dict(self._available(state, p)) for p in PLAYERS},
             "burned_unassigned": {p: dict(self._pool(state, p)) for p in PLAYERS},
-            "unpaid": [dict(o) for o in state.flags.get("owed", [])],
-            "rolled": int(state.flags.get("rolled", 0)),
+            "unpaid": [dict(o) for o in flags(state).get("owed", [])],
+            "rolled": int(flags(state).get("rolled", 0)),
             "first_turn": self._first_turn_of_opener(state),
-            "next_turn_extra_dice": dict(state.flags.get("extra_dice", {})),
+            "next_turn_extra_dice": dict(flags(state).get("extra_dice", {})),
             "crush_dice_paid": {
-                state.where[u]: n for u, n in state.flags["crush_paid"].items()
+                state.where[u]: n for u, n in flags(state)["crush_paid"].items()
                 if u in state.where and bd.is_crush_place(state.where[u]) and n >= 0
             },
             "effects": [fx.describe(self._public_permit(state, x), "en")
