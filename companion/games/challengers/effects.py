@@ -21,6 +21,7 @@ from typing import Any
 from companion.engine.cards import CardFacts
 from companion.engine.state import GameState
 from companion.games.challengers.numbers import SEATS
+from companion.games.challengers.state import flags
 
 KEYWORD_WHEN: dict[str, str] = {
     "im angriff": "attack",
@@ -167,7 +168,7 @@ def total(effects: list[Effect]) -> int:
 
 def base_strength(state: GameState, uid: str) -> int:
     """Printed strength plus an immediate bonus the card got when revealed (it keeps it)."""
-    bonus = int(state.flags.get("bonus", {}).get(uid, 0))
+    bonus = int(flags(state).get("bonus", {}).get(uid, 0))
     return state.facts(uid).number("strength") + bonus
 
 
