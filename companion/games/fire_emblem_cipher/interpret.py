@@ -22,6 +22,7 @@ from companion.engine.api import PLAYERS, Move
 from companion.engine.interpreter import SnapshotDiff, candidate_product
 from companion.engine.state import UNKNOWN, GameState, hand_zone
 from companion.games.fire_emblem_cipher import effects as fx
+from companion.games.fire_emblem_cipher.state import flags
 from companion.snapshot import SeenCard, is_back
 
 if TYPE_CHECKING:
@@ -97,7 +98,7 @@ class _Explainer:
         return candidate_product(self.slots)
 
     def preparation(self) -> None:
-        prep = self.sim.flags.get("prep", {})
+        prep = flags(self.sim).get("prep", {})
         for p in PLAYERS:
             front = fx.zone(p, "front")
             for card in [c for c in self.arrivals("front") if c.zone == front]:

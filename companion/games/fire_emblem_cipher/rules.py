@@ -49,6 +49,7 @@ from companion.engine.state import UNKNOWN, GameState, hand_zone
 from companion.games.fire_emblem_cipher import effects as fx
 from companion.games.fire_emblem_cipher import interpret as fe_interpret
 from companion.games.fire_emblem_cipher.numbers import BONDS_PER_TURN, HAND_SIZE, LORD_COST, ORBS
+from companion.games.fire_emblem_cipher.state import PrepInfo, flags
 from companion.games.fire_emblem_cipher.texts import violation
 
 CHECKS = RuleChecks(violation, not_in_hand="fe.not-in-hand", hand_empty="fe.hand-empty",
@@ -235,12 +236,12 @@ class FireEmblemCipher(Ruleset):
                 if uid not in on_table:
                     state.register(uid, fx.zone(p, "deck"), p)
             state.shuffle(fx.zone(p, "deck"))
-        state.flags.update(lord={}, draws_owed={"p1": 0, "p2": 0}, combat=None,
-                           last_combat=None, defeated=[], orb_acks={})
+        flags(state).update({"lord": {}, "draws_owed": {"p1": 0, "p2": 0}, "combat": None,
+                             "last_combat": None, "defeated": [], "orb_acks": {}})
         if setup:
             self._setup_midgame(state, setup)
             return state
-        state.flags["prep"] = {
+        flags(state)["prep"] = {
             p: {"lord": False, "dealt": 0, "mulligan": False, "orbs": 0, "revealed": False}
             for p in PLAYERS
         }
@@ -267,7 +268,7 @@ class FireEmblemCipher(Ruleset):
         self._setup_lords(state, setup, setup.get("table") or {})
         self.start_midgame(state, setup, phase="deploy", turn=2)
         if state.phase != "start":
-            state.flags["draws_owed"] = {"p1": 0, "p2": 0}
+            flags(state)["draws_owed"] = {"p1": 0, "p2": 0}
         tap_cards(state, setup)  # after the turn began (which untaps the active side)
 
     def _setup_lords(self, state: GameState, setup: Mapping[str, Any],
@@ -289,19 +290,19 @@ class FireEmblemCipher(Ruleset):
             uid = card_ref(uid)
             if uid not in state.where:
                 raise SetupError(f"setup: lord {uid} of {p} is not on the table")
-            state.flags["lord"][p] = fx.unit_with(state, uid) or uid
+            flags(state)["lord"][p] = fx.unit_with(state, uid) or uid
 
     def _turn_begins(self, state: GameState) -> None:
         """Start phase, automatic part: untap, used bonds back, draw owed, forced march."""
         p = state.active
         state.reset_counters("turn")
-        state.flags["combat"] = None
-        state.flags["orb_acks"] = {}
+        flags(state)["combat"] = None
+        flags(state)["orb_acks"] = {}
         for zone_id in (*fx.field_zones(p), fx.zone(p, "bonds")):
             for uid in state.cards_in(zone_id):
                 state.tapped.discard(uid)
         first_turn = state.turn == 1 and p == state.first
-        owed = state.flags.setdefault("draws_owed", {"p1": 0, "p2": 0})
+        owed = flags(state).setdefault("draws_owed", {"p1": 0, "p2": 0})
         owed[other(p)] = 0
         owed[p] = 0 if first_turn else 1
         for q in (other(p), p):
@@ -310,7 +311,7 @@ class FireEmblemCipher(Ruleset):
     # ================================================================== phase checks
     def _setup_missing(self, state: GameState) -> list[Violation]:
         found: list[Violation] = []
-        prep = state.flags.get("prep", {})
+        prep = flags(state).get("prep", {})
         for p in PLAYERS:
             info = prep.get(p)
             if not info:
@@ -336,7 +337,7 @@ class FireEmblemCipher(Ruleset):
 
     @staticmethod
     def _owed(state: GameState, player: str) -> int:
-        return int(state.flags.get("draws_owed", {}).get(player, 0))
+        return int(flags(state).get("draws_owed", {}).get(player, 0))
 
     # ================================================================== legal moves
     def candidate_moves(self, state: GameState) -> list[Move]:
@@ -351,7 +352,7 @@ class FireEmblemCipher(Ruleset):
         return moves
 
     def _setup_moves(self, state: GameState, p: str) -> list[Move]:
-        info = state.flags["prep"][p]
+        info = flags(state)["prep"][p]
         deck = fx.zone(p, "deck")
         if not info["lord"]:
             seen: dict[str, str] = {}
@@ -377,7 +378,7 @@ class FireEmblemCipher(Ruleset):
         moves: list[Move] = []
         if self._owed(state, p):
             moves.append(Move("draw", p))
-        if state.flags["orb_acks"].get(p):
+        if flags(state)["orb_acks"].get(p):
             moves.append(Move("orb-to-hand", p))
         if state.phase == "bond":
             for uid in hand:
@@ -442,9 +443,8 @@ class FireEmblemCipher(Ruleset):
         return uid != UNKNOWN and uid in state.where
 
     # ---------------------------------------------------------------- preparation
-    def _prep(self, state: GameState, player: str) -> dict[str, Any]:
-        info: dict[str, Any] = state.flags["prep"][player]
-        return info
+    def _prep(self, state: GameState, player: str) -> PrepInfo:
+        return flags(state)["prep"][player]
 
     def _check_choose_lord(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
@@ -512,7 +512,7 @@ class FireEmblemCipher(Ruleset):
         if lord is None or lord not in state.face_down:
             return [violation("fe.not-face-down", cards=move.cards, player=p)]
         found: list[Violation] = []
-        prep = state.flags["prep"]
+        prep = flags(state)["prep"]
         if any(prep[q]["dealt"] < HAND_SIZE or prep[q]["orbs"] < ORBS for q in PLAYERS):
             found.append(violation("fe.setup-order", action="reveal-lord",
                                    missing=f"both players draw {HAND_SIZE} cards and lay "
@@ -722,7 +722,7 @@ class FireEmblemCipher(Ruleset):
         return found
 
     def _check_orb_to_hand(self, state: GameState, move: Move) -> list[Violation]:
-        if state.flags["orb_acks"].get(move.player, 0) > 0:
+        if flags(state)["orb_acks"].get(move.player, 0) > 0:
             return []
         return [violation("fe.orb-unexplained", player=move.player,
                           zones=(fx.zone(move.player, "orbs"),))]
@@ -742,7 +742,7 @@ class FireEmblemCipher(Ruleset):
         if move.kind == "remove" and to.endswith(".retreat") and fx.is_field(state.where.get(uid)):
             if fx.is_lord(state, uid):
                 return [violation("fe.lord-to-retreat", cards=(uid,), zones=(to,))]
-            last = state.flags.get("last_combat") or {}
+            last = flags(state).get("last_combat") or {}
             if last.get("target") == uid and not last.get("defeated"):
                 return [violation("fe.not-defeated", cards=(uid,), zones=(to,),
                                   attack=last.get("attack"), defence=last.get("defence"))]
@@ -775,7 +775,7 @@ class FireEmblemCipher(Ruleset):
         back = move.option("back")
         if back:
             state.backs[back] = card
-        state.flags["lord"][p] = card
+        flags(state)["lord"][p] = card
         self._prep(state, p)["lord"] = True
         self._prep(state, p)["revealed"] = face_up
 
@@ -824,14 +824,14 @@ class FireEmblemCipher(Ruleset):
         for back, card in list(state.backs.items()):
             if card == lord:
                 del state.backs[back]
-        state.flags["lord"][p] = lord
+        flags(state)["lord"][p] = lord
         self._prep(state, p)["revealed"] = True
 
     # ---------------------------------------------------------------- turn
     def _apply_draw(self, state: GameState, move: Move) -> None:
         p = move.player
         if state.draw(fx.zone(p, "deck"), hand_zone(p)) is not None:
-            owed = state.flags["draws_owed"]
+            owed = flags(state)["draws_owed"]
             owed[p] = max(0, owed.get(p, 0) - 1)
 
     def _apply_bond(self, state: GameState, move: Move) -> None:
@@ -862,7 +862,7 @@ class FireEmblemCipher(Ruleset):
 
     def _apply_class_change(self, state: GameState, move: Move) -> None:
         if self._apply_onto(state, move, "cc_cost"):
-            owed = state.flags["draws_owed"]
+            owed = flags(state)["draws_owed"]
             owed[move.player] = owed.get(move.player, 0) + 1
 
     def _apply_onto(self, state: GameState, move: Move, cost_field: str) -> bool:
@@ -880,9 +880,9 @@ class FireEmblemCipher(Ruleset):
         if target in state.tapped:
             state.tapped.discard(target)
             state.tapped.add(card)
-        for q, lord in state.flags["lord"].items():
+        for q, lord in flags(state)["lord"].items():
             if lord == target:
-                state.flags["lord"][q] = card
+                flags(state)["lord"][q] = card
         state.bump("turn", "spent", state.facts(card).number(cost_field))
         return True
 
@@ -958,7 +958,7 @@ class FireEmblemCipher(Ruleset):
 
     def _apply_orb_to_hand(self, state: GameState, move: Move) -> None:
         p = move.player
-        acks = state.flags["orb_acks"]
+        acks = flags(state)["orb_acks"]
         if acks.get(p, 0) > 0:
             acks[p] -= 1  # the engine moved the orb when the lord was defeated
             return
@@ -1058,8 +1058,8 @@ class FireEmblemCipher(Ruleset):
         if key == "bonds":
             return {p: fx.bond_count(state, p) for p in PLAYERS}
         if key == "defeated":
-            return list(state.flags.get("defeated", []))
-        c = fx.combat(state) or state.flags.get("last_combat")
+            return list(flags(state).get("defeated", []))
+        c = fx.combat(state) or flags(state).get("last_combat")
         if key == "attack":
             return fx.powers(state, c)[0] if c else 0
         if key == "support":
@@ -1088,7 +1088,7 @@ class FireEmblemCipher(Ruleset):
     def illegal_examples(self, state: GameState) -> list[Move]:
         examples = super().illegal_examples(state)
         p = state.active
-        if not state.flags["orb_acks"].get(p):
+        if not flags(state)["orb_acks"].get(p):
             examples.append(Move("orb-to-hand", p))
         if state.phase == "setup":
             examples.append(Move("attack", p, (), target="nobody"))
