@@ -2,7 +2,7 @@
 
 Pure functions over a `GameState`; rules.py decides what is legal, this module only computes.
 Per-player facts the camera cannot see (action tokens, points, boosted manes, frightened
-friends, power changes declared from card texts) live in `state.flags`, see `Flags`.
+friends, power changes declared from card texts) live in `state.flags` (typed: state.py).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import Any
 from companion.engine.api import PLAYERS, other
 from companion.engine.state import GameState
 from companion.games.my_little_pony import numbers
+from companion.games.my_little_pony.state import flags
 
 CHARACTER_TYPES = ("mane", "friend")
 CRITTER = "Critter"
@@ -58,7 +59,7 @@ def is_character(state: GameState, uid: str) -> bool:
 
 
 def boosted(state: GameState, uid: str) -> bool:
-    return uid in state.flags.get("boosted", [])
+    return uid in flags(state).get("boosted", [])
 
 
 def keywords(state: GameState, uid: str) -> set[str]:
@@ -98,7 +99,7 @@ def color(state: GameState, uid: str) -> str | None:
 def power(state: GameState, uid: str) -> int:
     """Current power: printed, plus declared changes this turn, plus Caretaker (+1 next to one
     of its player's Critter friends at the same problem). May be negative."""
-    value = printed_power(state, uid) + int(state.flags.get("power_mods", {}).get(uid, 0))
+    value = printed_power(state, uid) + int(flags(state).get("power_mods", {}).get(uid, 0))
     zone = state.where.get(uid, "")
     if has(state, uid, "Caretaker") and zone in PROBLEM_ZONES:
         mine = state.owner.get(uid)
@@ -121,7 +122,7 @@ def exhausted(state: GameState, uid: str) -> bool:
 
 
 def frightened(state: GameState, uid: str) -> bool:
-    return uid in state.flags.get("frightened", [])
+    return uid in flags(state).get("frightened", [])
 
 
 def contributes(state: GameState, uid: str) -> bool:
@@ -136,7 +137,7 @@ def contributes(state: GameState, uid: str) -> bool:
 
 
 def mane_of(state: GameState, player: str) -> str | None:
-    return state.flags.get("mane", {}).get(player)
+    return flags(state).get("mane", {}).get(player)
 
 
 def characters_of(state: GameState, player: str, zones: Iterable[str] = AREAS) -> list[str]:
@@ -246,20 +247,20 @@ def play_power(state: GameState, player: str, wanted: str) -> int:
 
 
 def tokens(state: GameState, player: str) -> int:
-    return int(state.flags.get("tokens", {}).get(player, 0))
+    return int(flags(state).get("tokens", {}).get(player, 0))
 
 
 def points(state: GameState, player: str) -> int:
-    return int(state.flags.get("points", {}).get(player, 0))
+    return int(flags(state).get("points", {}).get(player, 0))
 
 
 def add_tokens(state: GameState, player: str, amount: int) -> None:
-    bank = state.flags.setdefault("tokens", {p: 0 for p in PLAYERS})
+    bank = flags(state).setdefault("tokens", {p: 0 for p in PLAYERS})
     bank[player] = max(0, int(bank.get(player, 0)) + amount)
 
 
 def add_points(state: GameState, player: str, amount: int) -> None:
-    bank = state.flags.setdefault("points", {p: 0 for p in PLAYERS})
+    bank = flags(state).setdefault("points", {p: 0 for p in PLAYERS})
     bank[player] = int(bank.get(player, 0)) + amount
 
 

@@ -69,6 +69,7 @@ from companion.games.my_little_pony import effects as fx
 from companion.games.my_little_pony import faceoff as fo
 from companion.games.my_little_pony import interpret as mlp_interpret
 from companion.games.my_little_pony import numbers
+from companion.games.my_little_pony.state import flags
 from companion.games.my_little_pony.texts import deck_violation, violation
 
 GAME = "my-little-pony-ccg"
@@ -199,7 +200,7 @@ class MyLittlePony(Ruleset):
                                  (fx.problem_deck(p), True), (fx.discard(p), False),
                                  (fx.problem_zone(p), False), (fx.home(p), False)):
                 state.add_zone(zone, hidden=hidden)
-        state.flags.update({
+        flags(state).update({
             "tokens": {p: 0 for p in PLAYERS}, "points": {p: 0 for p in PLAYERS},
             "mane": {}, "boosted": [], "frightened": [], "confronted": {}, "solved": [],
             "problem_due": [], "faceoff": None, "faceoff_queue": [], "send_home": None,
@@ -211,7 +212,7 @@ class MyLittlePony(Ruleset):
             if mane:
                 state.register(mane, fx.home(p), p)
                 state.public.add(mane)
-                state.flags["mane"][p] = mane
+                flags(state)["mane"][p] = mane
             for uid in cards:
                 state.register(uid, fx.deck(p), p)
             for uid in problems:
@@ -223,7 +224,7 @@ class MyLittlePony(Ruleset):
         else:
             self.flow.start(state)
         if state.phase == "setup":  # from the beginning: deck rules are checked
-            state.flags["deck_faults"] = self._deck_faults(state, lists)
+            flags(state)["deck_faults"] = self._deck_faults(state, lists)
         return state
 
     def _deck_lists(self, state: GameState, config: GameConfig
@@ -308,7 +309,7 @@ class MyLittlePony(Ruleset):
                     if not state.is_hidden(zone):
                         state.public.add(uid)
                 if state.facts(uid).type == "mane":
-                    state.flags["mane"][state.owner[uid]] = uid
+                    flags(state)["mane"][state.owner[uid]] = uid
         deal_hands(state, setup, fx.deck)
         lay_face_down(state, setup)
         tap_cards(state, setup)
@@ -329,15 +330,15 @@ class MyLittlePony(Ruleset):
         self._turn_begins(state)
         score = setup.get("score") or {}
         for p in PLAYERS:
-            state.flags["points"][p] = int(score.get(p, 0)) if isinstance(score, Mapping) else 0
+            flags(state)["points"][p] = int(score.get(p, 0)) if isinstance(score, Mapping) else 0
         state.phase = phase
         tokens = setup.get("action_tokens")
         given = isinstance(tokens, Mapping)
         if isinstance(tokens, Mapping):
             for p in PLAYERS:
-                state.flags["tokens"][p] = int(tokens.get(p, 0))
+                flags(state)["tokens"][p] = int(tokens.get(p, 0))
         elif phase != "ready":
-            state.flags["tokens"][active] = fx.token_gain(state)  # this turn's gain
+            flags(state)["tokens"][active] = fx.token_gain(state)  # this turn's gain
         if phase == "ready":
             self._ready_begins(state, gain=not given)
             return
@@ -348,8 +349,8 @@ class MyLittlePony(Ruleset):
     # ================================================================== phase hooks
     def _turn_begins(self, state: GameState) -> None:
         state.reset_counters("turn")
-        state.flags["power_mods"] = {}
-        state.flags["turn_confronted"] = []
+        flags(state)["power_mods"] = {}
+        flags(state)["turn_confronted"] = []
 
     def _ready_begins(self, state: GameState, gain: bool = True) -> None:
         p = state.active
@@ -363,7 +364,7 @@ class MyLittlePony(Ruleset):
         """Confront step: one point per problem met, the first solver's bonus; then queue the
         faceoffs (double when both problems were confronted)."""
         p = state.active
-        confronted = state.flags.setdefault("confronted", {})
+        confronted = flags(state).setdefault("confronted", {})
         done: list[str] = []
         for zone in fx.PROBLEM_ZONES:
             problem = fx.problem_at(state, zone)
@@ -378,13 +379,13 @@ class MyLittlePony(Ruleset):
             if p not in solvers:
                 solvers.append(p)
             done.append(zone)
-        state.flags["turn_confronted"] = done
+        flags(state)["turn_confronted"] = done
         if len(done) == 2:
             queue = [{"kind": "double", "zones": done}]
         else:
             queue = [{"kind": "problem", "zones": [z]} for z in done
                      if fx.can_confront(state, other(p), z)]
-        state.flags["faceoff_queue"] = queue
+        flags(state)["faceoff_queue"] = queue
         self._next_faceoff(state)
 
     def _next_faceoff(self, state: GameState) -> None:
@@ -412,7 +413,7 @@ class MyLittlePony(Ruleset):
         found: list[Violation] = []
         if fo.pending(state):
             found.append(violation("mlp.faceoff-pending"))
-        due = state.flags.get("send_home")
+        due = flags(state).get("send_home")
         if due:
             found.append(violation("mlp.send-home-due", player=due["player"],
                                    zones=(due["zone"],)))
@@ -426,7 +427,7 @@ class MyLittlePony(Ruleset):
 
     def _score_missing(self, state: GameState) -> list[Violation]:
         found = self._faceoff_missing(state)
-        for p in state.flags.get("problem_due", []):
+        for p in flags(state).get("problem_due", []):
             found.append(violation("mlp.problem-due", player=p, zones=(fx.problem_zone(p),)))
         return found
 
@@ -473,11 +474,10 @@ class MyLittlePony(Ruleset):
             for q in PLAYERS:
                 moves.append(Move("flip", q))
                 moves.append(Move("keep", q))
-        elif state.flags.get("send_home"):
-            due = state.flags["send_home"]
+        elif (due := flags(state).get("send_home")) is not None:
             moves += [Move("send-home", due["player"], (u,)) for u in due["cards"]]
-        elif state.flags.get("problem_due"):
-            moves += [Move("new-problem", q) for q in state.flags["problem_due"]]
+        elif flags(state).get("problem_due"):
+            moves += [Move("new-problem", q) for q in flags(state)["problem_due"]]
         else:
             moves += self._phase_moves(state, p)
             moves.append(Move("next-phase", p))
@@ -534,10 +534,10 @@ class MyLittlePony(Ruleset):
         return found
 
     def _deck_faults_for(self, state: GameState, player: str) -> list[Violation]:
-        if state.flags.get("setup_started", {}).get(player):
+        if flags(state).get("setup_started", {}).get(player):
             return []
         return [Violation.from_dict(v) for v in
-                state.flags.get("deck_faults", {}).get(player, [])]
+                flags(state).get("deck_faults", {}).get(player, [])]
 
     def _turn_only(self, state: GameState, move: Move, phases: tuple[str, ...]
                    ) -> list[Violation]:
@@ -787,7 +787,7 @@ class MyLittlePony(Ruleset):
         return []
 
     def _check_send_home(self, state: GameState, move: Move) -> list[Violation]:
-        due = state.flags.get("send_home")
+        due = flags(state).get("send_home")
         uid = move.card
         if not due or due["player"] != move.player:
             return [violation("mlp.send-home-wrong", cards=(uid,), zones=("-",))]
@@ -799,7 +799,7 @@ class MyLittlePony(Ruleset):
         p = move.player
         uid = move.cards[0] if move.cards else None
         found: list[Violation] = []
-        if p not in state.flags.get("problem_due", []):
+        if p not in flags(state).get("problem_due", []):
             found.append(violation("mlp.no-problem-due", cards=(uid or "-",), player=p))
         pile = fx.problem_deck(p)
         if uid is not None:
@@ -850,7 +850,7 @@ class MyLittlePony(Ruleset):
     def apply_specific(self, state: GameState, move: Move) -> None:
         kind = move.kind
         if state.phase == "setup" and kind in ("starting-problem", "draw"):
-            state.flags["setup_started"][move.player] = True
+            flags(state)["setup_started"][move.player] = True
         self.handler("_apply_", kind)(state, move)
 
     def _take_from_hand(self, state: GameState, player: str, uid: str,
@@ -930,8 +930,8 @@ class MyLittlePony(Ruleset):
     def _relocate(self, state: GameState, uid: str, to: str) -> None:
         """A card moves on the table: attached resources follow, fright ends."""
         move_with_attached(state, uid, to)
-        if uid in state.flags.get("frightened", []):
-            state.flags["frightened"].remove(uid)
+        if uid in flags(state).get("frightened", []):
+            flags(state)["frightened"].remove(uid)
 
     def _apply_discard(self, state: GameState, move: Move) -> None:
         p = move.player
@@ -947,8 +947,8 @@ class MyLittlePony(Ruleset):
     def _leave_table(self, state: GameState, uid: str, to: str, reveal: bool = True) -> None:
         release_attached(state, uid, lambda item: fx.discard(state.owner[item]))
         state.tapped.discard(uid)
-        if uid in state.flags.get("frightened", []):
-            state.flags["frightened"].remove(uid)
+        if uid in flags(state).get("frightened", []):
+            flags(state)["frightened"].remove(uid)
         state.move(uid, to, reveal=reveal)
 
     def _apply_reveal(self, state: GameState, move: Move) -> None:
@@ -982,7 +982,7 @@ class MyLittlePony(Ruleset):
             if uid != villain:
                 unseen = uid in state.face_down
                 self._leave_table(state, uid, fx.discard(state.owner[uid]), reveal=not unseen)
-        scared = state.flags.setdefault("frightened", [])
+        scared = flags(state).setdefault("frightened", [])
         for uid in state.cards_in(zone):
             if fx.kind(state, uid) == "friend" and uid not in scared:
                 scared.append(uid)
@@ -993,9 +993,9 @@ class MyLittlePony(Ruleset):
         target = str(move.target)
         state.bump("turn", f"challenged:{target}")
         zone = state.where[target]
-        state.flags["faceoff"] = fo.new_faceoff(state, "troublemaker", [zone], move.player,
-                                                target)
-        state.flags["faceoff"]["sides"][other(move.player)] = []
+        faceoff = fo.new_faceoff(state, "troublemaker", [zone], move.player, target)
+        faceoff["sides"][other(move.player)] = []
+        flags(state)["faceoff"] = faceoff
         self._maybe_resolve(state)
 
     def _apply_flip(self, state: GameState, move: Move) -> None:
@@ -1033,9 +1033,9 @@ class MyLittlePony(Ruleset):
         f = fo.current(state)
         assert f is not None
         won = fo.winner(state, f)
-        state.flags["last_faceoff"] = won
-        state.flags.setdefault("faceoffs", []).append(fo.result_summary(state, f, won))
-        state.flags["faceoff"] = None
+        flags(state)["last_faceoff"] = won
+        flags(state).setdefault("faceoffs", []).append(fo.result_summary(state, f, won))
+        flags(state)["faceoff"] = None
         if won is not None and any(fx.has(state, u, "Studious") for u in f["sides"][won]):
             fx.add_tokens(state, won, numbers.STUDIOUS_TOKENS)
         if f["kind"] == "troublemaker":
@@ -1048,7 +1048,7 @@ class MyLittlePony(Ruleset):
                 left = [u for u in f["sides"][challenger]
                         if state.where.get(u) == f["zones"][0]]
                 if left:
-                    state.flags["send_home"] = {"player": challenger, "zone": f["zones"][0],
+                    flags(state)["send_home"] = {"player": challenger, "zone": f["zones"][0],
                                                 "cards": left}
             return
         if won is not None:
@@ -1074,9 +1074,9 @@ class MyLittlePony(Ruleset):
         owner = state.owner[problem]
         state.move(problem, fx.problem_deck(owner), bottom=True)
         state.public.add(problem)
-        state.flags.get("confronted", {}).pop(problem, None)
-        state.flags.setdefault("solved", []).append(problem)
-        due = state.flags.setdefault("problem_due", [])
+        flags(state).get("confronted", {}).pop(problem, None)
+        flags(state).setdefault("solved", []).append(problem)
+        due = flags(state).setdefault("problem_due", [])
         if owner not in due:
             due.append(owner)
 
@@ -1084,9 +1084,9 @@ class MyLittlePony(Ruleset):
         uid = move.card
         if uid in state.where:
             self._relocate(state, uid, fx.home(state.owner[uid]))
-        due = state.flags.get("send_home")
+        due = flags(state).get("send_home")
         if due and due["player"] == move.player:
-            state.flags["send_home"] = None
+            flags(state)["send_home"] = None
 
     def _apply_new_problem(self, state: GameState, move: Move) -> None:
         p = move.player
@@ -1096,7 +1096,7 @@ class MyLittlePony(Ruleset):
             return
         state.resolve(uid, pile)
         state.move(uid, fx.problem_zone(p))
-        due = state.flags.get("problem_due", [])
+        due = flags(state).get("problem_due", [])
         if p in due:
             due.remove(p)
 
@@ -1113,16 +1113,16 @@ class MyLittlePony(Ruleset):
         uid = move.card
         if uid not in state.where:
             return
-        if uid not in state.flags["boosted"]:
-            state.flags["boosted"].append(uid)
+        if uid not in flags(state)["boosted"]:
+            flags(state)["boosted"].append(uid)
         back = move.option("back")
         if back:
-            state.flags["mane_backs"][back] = uid
+            flags(state)["mane_backs"][back] = uid
 
     def _apply_modify(self, state: GameState, move: Move) -> None:
         uid = move.target or move.card
         amount = move.value if isinstance(move.value, int) else 0
-        mods = state.flags.setdefault("power_mods", {})
+        mods = flags(state).setdefault("power_mods", {})
         mods[uid] = int(mods.get(uid, 0)) + amount
 
     def _apply_identify(self, state: GameState, move: Move) -> None:
@@ -1159,10 +1159,10 @@ class MyLittlePony(Ruleset):
     @staticmethod
     def _read_declarations(state: GameState) -> None:
         """`declare` corrections of points and action tokens from the page."""
-        declared = state.flags.get("declared", [])
-        start = int(state.flags.get("declared_seen", 0))
+        declared = flags(state).get("declared", [])
+        start = int(flags(state).get("declared_seen", 0))
         for player, text in declared[start:]:
-            for what, bank in (("points", "points"), ("tokens", "tokens")):
+            for what in ("points", "tokens"):
                 for sign in ("=", "+", "-"):
                     prefix = f"{what}{sign}"
                     if not str(text).startswith(prefix):
@@ -1171,13 +1171,13 @@ class MyLittlePony(Ruleset):
                         amount = int(str(text)[len(prefix):])
                     except ValueError:
                         continue
-                    values = state.flags[bank]
+                    values = flags(state)["points" if what == "points" else "tokens"]
                     if sign == "=":
                         values[player] = amount
                     else:
                         values[player] = int(values.get(player, 0)) + (
                             amount if sign == "+" else -amount)
-        state.flags["declared_seen"] = len(declared)
+        flags(state)["declared_seen"] = len(declared)
 
     # ================================================================== interpreter
     def pile_zones(self) -> list[str]:
@@ -1204,12 +1204,12 @@ class MyLittlePony(Ruleset):
                 f"Faceoff events and actions alternate, {first} first",
                 f"Konfrontation: beide Spieler decken die oberste Deckkarte auf (nur Kraft); "
                 f"Faceoff-Events und -Aktionen abwechselnd, {first} beginnt"))
-        due = state.flags.get("send_home")
+        due = flags(state).get("send_home")
         if due:
             extra.append(Text(f"{due['player']} sends one character at {due['zone']} home",
                             f"{due['player']} schickt einen Charakter von {due['zone']} "
                             f"nach Hause"))
-        for p in state.flags.get("problem_due", []):
+        for p in flags(state).get("problem_due", []):
             extra.append(Text(f"{p} brings the top problem of the problem deck into play",
                             f"{p} bringt das oberste Problem des Problemdecks ins Spiel"))
         extra.append(Text(
@@ -1238,11 +1238,11 @@ class MyLittlePony(Ruleset):
         if key == "points":
             return {p: fx.points(state, p) for p in PLAYERS}
         if key == "solved":
-            return list(state.flags.get("solved", []))
+            return list(flags(state).get("solved", []))
         if key == "faceoff":
-            return state.flags.get("last_faceoff")
+            return flags(state).get("last_faceoff")
         if key == "frightened":
-            return list(state.flags.get("frightened", []))
+            return list(flags(state).get("frightened", []))
         if key == "home_limit":
             return {p: fx.home_limit(state, p) for p in PLAYERS}
         return super().expect_value(state, key)
@@ -1259,9 +1259,9 @@ class MyLittlePony(Ruleset):
                 "home_limit": fx.home_limit(state, p),
                 "friends_at_home": len(fx.friends_at_home(state, p)),
             }
-        out["frightened"] = list(state.flags.get("frightened", []))
-        out["confronted"] = {k: list(v) for k, v in state.flags.get("confronted", {}).items()}
-        out["problem_due"] = list(state.flags.get("problem_due", []))
+        out["frightened"] = list(flags(state).get("frightened", []))
+        out["confronted"] = {k: list(v) for k, v in flags(state).get("confronted", {}).items()}
+        out["problem_due"] = list(flags(state).get("problem_due", []))
         f = fo.current(state)
         if f is not None:
             out["faceoff"] = {
@@ -1270,7 +1270,7 @@ class MyLittlePony(Ruleset):
                 "totals": {p: fo.side_total(state, f, p) for p in PLAYERS},
                 "actions_first": other(state.active),
             }
-        out["last_faceoff"] = state.flags.get("last_faceoff")
+        out["last_faceoff"] = flags(state).get("last_faceoff")
         return out
 
     def illegal_examples(self, state: GameState) -> list[Move]:
