@@ -33,6 +33,11 @@ class CoreFlags(TypedDict, total=False):
     """[player, value] of every `declare` move, in order (Ruleset.apply)."""
 
 
+def core_flags(state: GameState) -> CoreFlags:
+    """The state's flags as the engine types them (games type theirs in their state.py)."""
+    return cast(CoreFlags, state.flags)
+
+
 def hand_zone(player: str) -> str:
     return f"{player}.hand"
 
