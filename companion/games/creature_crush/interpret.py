@@ -22,7 +22,7 @@ from companion.engine.api import PLAYERS, Move
 from companion.engine.interpreter import SnapshotDiff, candidate_product
 from companion.engine.state import UNKNOWN, GameState, hand_zone
 from companion.games.creature_crush import board as bd
-from companion.games.creature_crush.numbers import OPENING_HAND
+from companion.games.creature_crush.numbers import OPENING_HAND, TRAEGE_DAMAGE
 from companion.games.creature_crush.state import flags
 from companion.snapshot import SeenCard, SeenDie, is_back
 
@@ -302,7 +302,7 @@ def _trage_death(state: GameState, uid: str, where: str) -> Move | None:
         return None
     facts = state.facts(uid)
     damage = int(flags(state).get("damage", {}).get(uid, 0))
-    if not facts.has_keyword("Träge") or damage + 1 < facts.number("life", 1):
+    if not facts.has_keyword("Träge") or damage + TRAEGE_DAMAGE < facts.number("life", 1):
         return None
     p = bd.side(where)
     free = [z for z in bd.field_places(p) if not state.cards_in(z)]

@@ -605,12 +605,12 @@ class CreatureCrush(Ruleset):
             names = sorted(avail)
             free = [z for z in bd.field_places(p) if not state.cards_in(z)]
             own = bd.creatures_of(state, p)
-            if names:
-                opt = (("dice", bd.dice_text({names[0]: avail[names[0]]})),)
+            if len(names) >= MOVE_COST:
+                opt = (("dice", bd.dice_text({d: avail[d] for d in names[:MOVE_COST]})),)
                 for uid in own:
                     moves += [Move("move", p, (uid,), to=z, options=opt) for z in free]
-            if len(names) >= 2:
-                opt = (("dice", bd.dice_text({d: avail[d] for d in names[:2]})),)
+            if len(names) >= SWAP_COST:
+                opt = (("dice", bd.dice_text({d: avail[d] for d in names[:SWAP_COST]})),)
                 for i, a in enumerate(own):
                     moves += [Move("swap", p, (a, b), options=opt) for b in own[i + 1:]]
         return moves

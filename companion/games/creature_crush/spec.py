@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.games.creature_crush.card_schema import CREATURE_CRUSH
 from companion.games.creature_crush.deck_rules import check_cc
-from companion.games.creature_crush.numbers import DICE_PER_COLOUR
+from companion.games.creature_crush.numbers import DICE_PER_COLOUR, FIELD_COLUMNS
 from companion.games.spec import GameSpec, PrintHints, each_player
 
 SPEC = GameSpec(
@@ -15,8 +15,9 @@ SPEC = GameSpec(
     ruleset="companion.games.creature_crush.rules:CreatureCrush",
     texts="companion.games.creature_crush.texts:CATALOG",
     table_facts="companion.games.creature_crush.table_facts:table_facts",
-    zones=each_player("lager", "hell", *(f"{r}{c}" for r in "ABC" for c in (1, 2, 3)), "dice",
-                      "burned"),
+    zones=each_player("lager", "hell",
+                      *(f"{r}{c}" for r in "ABC" for c in range(1, FIELD_COLUMNS + 1)),
+                      "dice", "burned"),
     draw_piles=("lager",),
     card_schema=CREATURE_CRUSH,
     deck_rules=check_cc,
