@@ -157,6 +157,10 @@ class GameState:
     def count(self, zone: str) -> int:
         return len(self.zones.get(zone, []))
 
+    def count_in(self, zones: Iterable[str]) -> int:
+        """Cards in all of `zones` together (a player's lanes, rows or seats)."""
+        return sum(len(self.zones.get(z, [])) for z in zones)
+
     def top(self, zone: str) -> str | None:
         cards = self.zones.get(zone)
         return cards[-1] if cards else None

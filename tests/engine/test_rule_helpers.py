@@ -125,3 +125,9 @@ def test_attached_cards_follow_and_leave_with_their_holder() -> None:
 def test_a_moves_card_is_its_first_or_unseen() -> None:
     assert Move("summon", "p1", ("A#1", "B#1")).card == "A#1"
     assert Move("draw", "p1").card == "?"
+
+
+def test_count_in_adds_the_zones_up() -> None:
+    state = position()  # 2 in hand, 2 in the deck, 2 on the table
+    assert state.count_in(("p1.hand", "p1.table")) == 4
+    assert state.count_in(("p1.deck", "nowhere")) == 2

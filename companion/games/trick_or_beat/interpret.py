@@ -170,7 +170,7 @@ def _discards(
             continue
         if state.phase == "draft":
             who = _draft_discarder(state, hints)
-            if _excess(state, who) <= 0 and uid not in state.public and \
+            if beyond_keep(state, who) <= 0 and uid not in state.public and \
                     state.unseen_in(DISCARD):
                 continue  # one of the cards a redraw put there unseen shows on top
             slots.append([Move("discard", who, (uid,))])
@@ -193,13 +193,13 @@ def _draft_discarder(state: GameState, hints: Mapping[str, Any]) -> str:
     with the most cards beyond the KEEP (8) to keep (the camera cannot see whose hand it left)."""
     if hints.get("player") in PLAYERS:
         return str(hints["player"])
-    return max(PLAYERS, key=lambda p: (_excess(state, p), p == "p1"))
+    return max(PLAYERS, key=lambda p: (beyond_keep(state, p), p == "p1"))
 
 
-def _excess(state: GameState, player: str) -> int:
-    """Cards `player` holds beyond the KEEP (8) to keep in the draft."""
-    on_lanes = sum(len(state.cards_in(z)) for z in fx.lanes(player))
-    return state.count(hand_zone(player)) + on_lanes - KEEP
+def beyond_keep(state: GameState, player: str) -> int:
+    """Cards `player` holds in the draft (hand and face down on the lanes) beyond the KEEP (8)
+    to keep; negative while fewer are held."""
+    return state.count(hand_zone(player)) + state.count_in(fx.lanes(player)) - KEEP
 
 
 def _tricks(state: GameState, diff: SnapshotDiff) -> list[list[Move]]:

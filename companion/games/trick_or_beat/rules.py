@@ -294,8 +294,7 @@ class TrickOrBeat(Ruleset):
     def _draft_ends(self, state: GameState) -> None:
         """Each player keeps KEEP (8): unseen cards beyond that went to the discard pile unseen."""
         for p in PLAYERS:
-            down = sum(1 for z in fx.lanes(p) for _ in state.cards_in(z))
-            extra = state.count(hand_zone(p)) + down - KEEP
+            extra = tob_interpret.beyond_keep(state, p)
             unseen = state.unseen_in(hand_zone(p))
             for uid in unseen[: max(0, extra)]:
                 state.move(uid, DISCARD, reveal=False)
