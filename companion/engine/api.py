@@ -186,6 +186,11 @@ class Move:
     def option(self, key: str, default: str | None = None) -> str | None:
         return dict(self.options).get(key, default)
 
+    @property
+    def card(self) -> str:
+        """The move's first card; "?" (unseen) when it names none. Most kinds act on one."""
+        return self.cards[0] if self.cards else "?"
+
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"kind": self.kind, "player": self.player}
         if self.cards:

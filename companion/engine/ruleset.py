@@ -38,7 +38,7 @@ from companion.engine.api import (
 from companion.engine.cards import Catalog
 from companion.engine.effects import check_hooks
 from companion.engine.flow import Flow
-from companion.engine.state import GameState
+from companion.engine.state import GameState, core_flags
 
 if TYPE_CHECKING:
     from companion.engine.snapshot_diff import SnapshotDiff
@@ -202,7 +202,7 @@ class Ruleset(ABC):
                 f"{move.player} hat aufgegeben",
             )
         elif move.kind == "declare":
-            state.flags.setdefault("declared", []).append([move.player, str(move.value)])
+            core_flags(state).setdefault("declared", []).append([move.player, str(move.value)])
         else:
             self.apply_specific(state, move)
         if state.outcome is None:

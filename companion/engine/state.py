@@ -17,12 +17,25 @@ import copy
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, TypedDict, cast
 
 from companion.engine.api import ChanceEvent, Outcome, SetupError
 from companion.engine.cards import CardFacts, Catalog
 
 UNKNOWN = "?"
+
+
+class CoreFlags(TypedDict, total=False):
+    """The keys of `GameState.flags` the engine itself writes; each game's typed flags
+    (companion/games/<game>/state.py) extend this, so mypy checks every key a game uses."""
+
+    declared: list[list[str]]
+    """[player, value] of every `declare` move, in order (Ruleset.apply)."""
+
+
+def core_flags(state: GameState) -> CoreFlags:
+    """The state's flags as the engine types them (games type theirs in their state.py)."""
+    return cast(CoreFlags, state.flags)
 
 
 def hand_zone(player: str) -> str:
@@ -143,6 +156,10 @@ class GameState:
 
     def count(self, zone: str) -> int:
         return len(self.zones.get(zone, []))
+
+    def count_in(self, zones: Iterable[str]) -> int:
+        """Cards in all of `zones` together (a player's lanes, rows or seats)."""
+        return sum(len(self.zones.get(z, [])) for z in zones)
 
     def top(self, zone: str) -> str | None:
         cards = self.zones.get(zone)

@@ -55,7 +55,7 @@ def test_several_legal_explanations_ask_a_person() -> None:
     interp = Interpreter(game, snap(SeenCard("XB#1", "p1.active")))
     # a tactic with a pending face-up supply draw: the deck top vanishing could be either
     game.state.flags["supply_draws"] = 1
-    game.state.flags["lift_draw"] = ["XC#1"]
+    game.state.flags["lifts"] = {"draw": ["XC#1"]}
     interp.observe(snap(SeenCard("XB#1", "p1.active"), SeenCard("back:5", "shared.deck",
                                                                 face_up=False)))
     seen = interp.observe(snap(SeenCard("XB#1", "p1.active"),

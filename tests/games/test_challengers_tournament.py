@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from companion.engine.game import Game
 from companion.errors import CompanionError
 from companion.games.challengers.decks import CardPool
+from companion.games.challengers.numbers import TROPHY_FANS
 from companion.games.challengers.plan import (
     BOT,
-    TROPHY_FANS,
     PlanError,
     check_levels,
     pairings,

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from companion.engine.game import Game
 from companion.games.creature_crush import board as bd
+from companion.games.creature_crush.numbers import MAX_START_DICE
 from companion.referee.script import referee_script
 
 SCRIPTS = sorted((Path(__file__).parents[2] / "companion/sim/scripts/creature-crush").glob(
@@ -54,7 +55,7 @@ def rule_errors(game: Game) -> list[str]:
         for zone in bd.crush_places(p):
             if any(u not in s.face_down for u in s.cards_in(zone)):
                 errors.append(f"a face-up card stays in {zone}")
-        if len(s.flags["dice"][p]) + len(s.flags["pool"][p]) > bd.MAX_START_DICE:
+        if len(s.flags["dice"][p]) + len(s.flags["pool"][p]) > MAX_START_DICE:
             errors.append(f"{p} has more than 5 start dice")
     return errors
 

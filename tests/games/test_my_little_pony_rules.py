@@ -13,6 +13,7 @@ from companion.engine.api import Move, Violation
 from companion.engine.game import Game
 from companion.games.my_little_pony import effects as fx
 from companion.games.my_little_pony import faceoff as fo
+from companion.games.my_little_pony.numbers import WIN_POINTS
 
 GAME = "my-little-pony-ccg"
 DECKS = {
@@ -323,4 +324,4 @@ def test_seeded_random_games_play_to_a_winner(seed: int) -> None:
         assert g.ruleset.invariant_errors(g.state, g.card_total) == []
     outcome = g.outcome()
     assert outcome is not None and outcome.reason == "points"
-    assert max(fx.points(g.state, p) for p in ("p1", "p2")) >= fx.WIN_POINTS
+    assert max(fx.points(g.state, p) for p in ("p1", "p2")) >= WIN_POINTS

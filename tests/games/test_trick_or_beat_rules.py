@@ -247,7 +247,7 @@ def test_effects_destroy_target_and_extra_draw_lifted() -> None:
     assert g.push(Move("tactic", "p1", ("XT#1",), target="XB#1")) == []
     assert g.state.where["XB#1"] == "shared.discard"
     g = position(p1_active=["XA#1"], p2_active=["XB#1"])
-    g.state.flags["lift_draw"] = ["XC#1"]
+    g.state.flags["lifts"] = {"draw": ["XC#1"]}
     (v,) = g.check(Move("draw", "p1"))
     assert v.code == "tob.extra-draw" and v.lifted_by == "XC#1" and not v.blocking
     g.push(Move("draw", "p1"))

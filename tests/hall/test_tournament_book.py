@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from companion.cli import cli
 from companion.engine.game import Game
 from companion.errors import CompanionError
-from companion.games.challengers.plan import TROPHY_FANS
+from companion.games.challengers.numbers import TROPHY_FANS
 from companion.games.challengers.tournament import Tournament, TournamentError
 from companion.record.store import GameHeader, Store
 from companion.tournaments.book import Link, Settings, TournamentBook, table_names

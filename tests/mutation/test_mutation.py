@@ -23,8 +23,9 @@ FLOORS = [float(line.split()[0]) for line in (HERE / "floor.txt").read_text().sp
 
 PLANTED = [
     (Patch("planted: Trick or Beat attack bonus from 3 trick cards",
-           "companion/games/trick_or_beat/effects.py", "attack_value",
-           "if state.count(trick(player)) >= 4:", "if state.count(trick(player)) >= 3:"),
+           "companion/games/trick_or_beat/numbers.py", "attack_bonus_for",
+           "return ATTACK_BONUS if trick_cards >= TRICK_ATTACK_BONUS_AT else 0",
+           "return ATTACK_BONUS if trick_cards >= 3 else 0"),
      "tests/rulebook/test_trick_or_beat_numbers.py::test_attack_bonus_from_four_trick_cards"
      "[3-False]"),
     (Patch("planted: the tracker's stacking tie-break inverted",
@@ -35,7 +36,7 @@ PLANTED = [
      "[equipment-False]"),
     (Patch("planted: Creature Crush effect permits outlive the turn",
            "companion/games/creature_crush/rules.py", "_turn_ends",
-           'state.flags["permits"] = []', "pass"),
+           'flags(state)["permits"] = []', "pass"),
      "tests/rulebook/test_creature_crush_numbers.py::"
      "test_an_effect_not_carried_out_lapses_with_the_turn"),
     (Patch("planted: the interpreter's player hint inverted",

@@ -9,16 +9,16 @@ from typing import Any
 
 from companion.cardsets.kinds import IntKind, StrKind
 from companion.cardsets.schema import FieldProblem, GameSchema, TypeSpec
+from companion.games.challengers.numbers import DEFAULT_COPIES, LEVEL_MAX_STRENGTH, THEMED_SETS
 
 CH_BASE_SET = "Stadt"
 CH_THEMED_SETS = ("Weltraum", "Burg", "Spukhaus", "Freizeitpark", "Filmstudio", "Tiefsee")
 CH_BOT_SET = "Bot"
+assert len(CH_THEMED_SETS) == THEMED_SETS
 CH_SETS = (CH_BASE_SET, *CH_THEMED_SETS, CH_BOT_SET)
 CH_LEVELS = ("S", "A", "B", "C", "R")
-CH_LEVEL_MAX_STRENGTH = {"A": 3, "B": 5, "C": 10}
 CH_KEYWORDS = ("Im Angriff", "Von der Bank", "Im Fahnenbesitz", "Fahnenverlust", "Ausgewählt")
 CH_TYPE_LEVELS = {"start": ("S",), "recruit": ("A", "B", "C"), "bot": ("R",)}
-CH_DEFAULT_COPIES = 4
 
 
 def _challengers_cross_check(card_type: str, fields: dict[str, Any]) -> None:
@@ -26,7 +26,7 @@ def _challengers_cross_check(card_type: str, fields: dict[str, Any]) -> None:
     if level not in CH_TYPE_LEVELS[card_type]:
         allowed = " or ".join(CH_TYPE_LEVELS[card_type])
         raise FieldProblem("level", f"field 'level' of a {card_type} card must be {allowed}")
-    top = CH_LEVEL_MAX_STRENGTH.get(level)
+    top = LEVEL_MAX_STRENGTH.get(level)
     if top is not None and fields["strength"] > top:
         raise FieldProblem(
             "strength", f"field 'strength' is {fields['strength']}, level {level} allows <= {top}"
@@ -53,6 +53,6 @@ CHALLENGERS = GameSchema(
         "copies": IntKind(1, 99),
     },
     keywords=CH_KEYWORDS,
-    defaults={t: {"copies": CH_DEFAULT_COPIES} for t in ("start", "recruit", "bot")},
+    defaults={t: {"copies": DEFAULT_COPIES} for t in ("start", "recruit", "bot")},
     cross_check=_challengers_cross_check,
 )

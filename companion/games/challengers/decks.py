@@ -12,12 +12,19 @@ from collections.abc import Iterable, Mapping
 
 from companion.cardsets import load_cardset, load_deck
 from companion.games.challengers.card_schema import CH_BASE_SET, CH_THEMED_SETS
+from companion.games.challengers.numbers import (
+    BOT_MAX_LEVEL,
+    BOT_MIN_LEVEL,
+    DEFAULT_COPIES,
+    SETS_IN_PLAY,
+)
 from companion.games.challengers.plan import PlanError
 from companion.snapshot import card_uid, split_uid
 
-SETS_IN_PLAY = 5
 BOT_REPLACED: dict[int, int] = {1: 0, 2: 1, 3: 2, 4: 4, 5: 6}
-"""How many of the bot's start cards difficulty 1-5 replaces by stronger random bot cards."""
+"""How many of the bot's start cards each difficulty (BOT_MIN_LEVEL to BOT_MAX_LEVEL) replaces
+by stronger random bot cards (not in the rulebook: Board Game Arena's bot)."""
+assert sorted(BOT_REPLACED) == list(range(BOT_MIN_LEVEL, BOT_MAX_LEVEL + 1))
 
 
 class CardPool:
@@ -32,7 +39,7 @@ class CardPool:
         for card in cards:
             fields = dict(getattr(card, "fields", {}))
             self.info[card.id] = {"name": card.name, "type": card.type, **fields}
-            self.free[card.id] = list(range(1, int(str(fields.get("copies", 4))) + 1))
+            self.free[card.id] = list(range(1, int(str(fields.get("copies", DEFAULT_COPIES))) + 1))
 
     def strength(self, uid_or_id: str) -> int:
         card_id = split_uid(uid_or_id)[0] if "#" in uid_or_id else uid_or_id
@@ -67,7 +74,8 @@ class CardPool:
         """The bot's start deck; higher difficulty replaces its weakest cards by random
         stronger bot cards (as far as the box holds stronger ones)."""
         if difficulty not in BOT_REPLACED:
-            raise PlanError(f"bot difficulty is 1 to 5, got {difficulty}")
+            raise PlanError(f"bot difficulty is {BOT_MIN_LEVEL} to {BOT_MAX_LEVEL}, "
+                            f"got {difficulty}")
         deck = sorted(self.start_deck("bot"), key=lambda u: (self.strength(u), u))
         for i in range(BOT_REPLACED[difficulty]):
             weak = deck[i]

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from companion.engine.cards import CardFacts
 from companion.engine.effects import SELF, Ability, Gain, Modify, Move, Prompt
 from companion.engine.state import GameState
-
-SEATS = 6
+from companion.games.challengers.numbers import SEATS
+from companion.games.challengers.state import flags
 
 WHENS = ("reveal", "attack", "bench", "flag", "flag-loss", "chosen")
 DOS = ("fans", "rest", "strength", "per-other", "same-name", "revealed", "remove-from-deck",
@@ -133,7 +133,7 @@ def total(effects: list[Effect]) -> int:
 
 def base_strength(state: GameState, uid: str) -> int:
     """Printed strength plus an immediate bonus the card got when revealed (it keeps it)."""
-    bonus = int(state.flags.get("bonus", {}).get(uid, 0))
+    bonus = int(flags(state).get("bonus", {}).get(uid, 0))
     return state.facts(uid).number("strength") + bonus
 
 

@@ -11,18 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from companion.errors import CompanionError
+from companion.games.challengers.numbers import MAX_PLAYERS, ROUNDS, TROPHY_FANS
 
-ROUNDS = 7
-MAX_PLAYERS = 8
-EARLY_WIN_LEAD = 11
-OFFER = 5
-KEEP = (1, 2)
 BOT = "Bot"
 
-TROPHY_FANS: dict[int, tuple[int, int]] = {
-    1: (2, 3), 2: (2, 3), 3: (3, 4), 4: (5, 6), 5: (6, 7), 6: (7, 8), 7: (9, 10),
-}
-"""Fans on the back of a round's trophies (each trophy shows one of the two numbers)."""
 
 DEFAULT_LEVELS: tuple[str, ...] = ("A", "B", "B", "B", "C", "C", "C")
 """Level stack of each round's deck phase: A in round 1, B or C later (assumed plan)."""

@@ -46,6 +46,8 @@ from companion.engine.setup import card_ref, table_cards
 from companion.engine.state import UNKNOWN, GameState
 from companion.games.challengers import effects as fx
 from companion.games.challengers import interpret as ch_interpret
+from companion.games.challengers.numbers import DEFAULT_COPIES, ROUNDS
+from companion.games.challengers.state import flags
 from companion.games.challengers.texts import violation
 from companion.snapshot import card_uid
 
@@ -137,7 +139,7 @@ class Challengers(Ruleset):
             state.add_zone(fx.rest(p))
             state.add_zone(fx.trophies(p))
             state.add_zone(fx.off(p), hidden=True)
-        state.flags.update({
+        flags(state).update({
             "round": 1,
             "holder": None,
             "flag_card": None,
@@ -191,11 +193,11 @@ class Challengers(Ruleset):
                     owner = "p1"
                 state.register(uid, zone, owner)
                 state.public.add(uid)
-        state.flags["round"] = int(setup.get("round", 1))
+        flags(state)["round"] = int(setup.get("round", 1))
         for p, n in dict(setup.get("fans") or {}).items():
             if p not in PLAYERS:
                 raise SetupError(f"setup: fans are for p1 and p2, not {p!r}")
-            state.flags["fans"][p] = int(n)
+            flags(state)["fans"][p] = int(n)
         flag = dict(setup.get("on") or {}).get("flag")
         if flag is not None:
             flag = card_ref(flag)
@@ -210,8 +212,8 @@ class Challengers(Ruleset):
             self._settle(state)
             return
         holder = fx.owner_of_zone(state.where[flag])
-        state.flags["holder"] = holder
-        state.flags["flag_card"] = flag
+        flags(state)["holder"] = holder
+        flags(state)["flag_card"] = flag
         active = str(setup.get("active", other(holder)))
         if active not in PLAYERS:
             raise SetupError(f"setup: active must be p1 or p2, not {active!r}")
@@ -223,13 +225,13 @@ class Challengers(Ruleset):
             raise SetupError(f"setup: unknown phase {phase!r}; use open, attack or bench")
         state.turn = int(setup.get("turn", 1)) - 1
         self.flow.begin_turn(state, active)
-        state.flags["attack"] = list(state.cards_in(fx.play(active)))
+        flags(state)["attack"] = list(state.cards_in(fx.play(active)))
         self._settle(state)
 
     def _turn_begins(self, state: GameState) -> None:
-        state.flags["attack"] = []
-        state.flags["top"] = None
-        state.flags["stacked"] = False
+        flags(state)["attack"] = []
+        flags(state)["top"] = None
+        flags(state)["stacked"] = False
 
     # ================================================================== derived facts
     @staticmethod
@@ -239,21 +241,21 @@ class Challengers(Ruleset):
     @staticmethod
     def pending_rest(state: GameState, p: str) -> int:
         """Bench cards `p` still has to put on the rest pile (as far as the bench allows)."""
-        return min(int(state.flags["rest"].get(p, 0)), len(fx.bench_cards(state, p)))
+        return min(int(flags(state)["rest"].get(p, 0)), len(fx.bench_cards(state, p)))
 
     @staticmethod
     def attack_value(state: GameState) -> int:
-        return fx.attack_total(state, state.active, list(state.flags["attack"]))
+        return fx.attack_total(state, state.active, list(flags(state)["attack"]))
 
     @staticmethod
     def defence_value(state: GameState) -> int:
-        holder = state.flags["holder"]
+        holder = flags(state)["holder"]
         if holder is None:
             return 0
-        return fx.defence(state, holder, state.flags["flag_card"])
+        return fx.defence(state, holder, flags(state)["flag_card"])
 
     def strengths(self, state: GameState) -> dict[str, int]:
-        holder = state.flags["holder"]
+        holder = flags(state)["holder"]
         out = {p: 0 for p in PLAYERS}
         if holder is not None:
             out[holder] = self.defence_value(state)
@@ -290,8 +292,8 @@ class Challengers(Ruleset):
                 name = state.facts(uid).name
                 moves += [Move("bench", d, (uid,), to=z) for z in fx.seats(d)
                           if fx.seat_name(state, z) in (None, name)]
-            attack = list(state.flags["attack"])
-            if len(attack) > 1 and not state.flags["stacked"]:
+            attack = list(flags(state)["attack"])
+            if len(attack) > 1 and not flags(state)["stacked"]:
                 moves.append(Move("stack", state.active, (attack[-1], *attack[:-1])))
         return moves
 
@@ -323,7 +325,7 @@ class Challengers(Ruleset):
         if not state.cards_in(fx.deck(p)):
             found.append(violation("ch.deck-empty", zones=(fx.deck(p),), player=p))
             return found
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid != UNKNOWN and not state.can_resolve(uid, fx.deck(p)):
             found.append(violation("ch.not-from-deck", cards=(uid,), zones=(fx.deck(p),),
                                    player=p))
@@ -331,7 +333,7 @@ class Challengers(Ruleset):
 
     def _check_bench(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         to = str(move.to)
         if state.phase != "bench":
             return [violation("ch.no-bench-now", cards=(uid,), zones=(to,))]
@@ -353,18 +355,18 @@ class Challengers(Ruleset):
         if not move.cards:
             return [violation("ch.stack-not-own", player=p)]
         top = move.cards[0]
-        attack = list(state.flags["attack"])
+        attack = list(flags(state)["attack"])
         if state.phase == "bench" and p == state.active:
             found = [violation("ch.stack-not-own", cards=(u,), player=p)
                      for u in move.cards if u not in attack]
             if attack and top != attack[-1]:
                 found.append(violation("ch.stack-top", cards=(top,), expected=attack[-1]))
             return found
-        if p == state.flags["holder"]:
+        if p == flags(state)["holder"]:
             play = state.cards_in(fx.play(p))
             found = [violation("ch.stack-not-own", cards=(u,), player=p)
                      for u in move.cards if u not in play]
-            flag_card = state.flags["flag_card"]
+            flag_card = flags(state)["flag_card"]
             if top != flag_card:
                 found.append(violation("ch.stack-top", cards=(top,), expected=flag_card))
             return found
@@ -374,7 +376,7 @@ class Challengers(Ruleset):
 
     def _check_rest(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         found: list[Violation] = []
         if not self.pending_rest(state, p):
             found.append(violation("ch.rest-none", cards=(uid,), player=p))
@@ -383,22 +385,22 @@ class Challengers(Ruleset):
         return found
 
     def _check_move(self, state: GameState, move: Move) -> list[Violation]:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         zone = str(move.to)
         return [violation("ch.unexplained", cards=(uid,), zones=(zone,))]
 
     def _check_flag(self, state: GameState, move: Move) -> list[Violation]:
         """The flag lies on the defending card (the rules' flag card); no check while the
         rules know no flag card or after the match."""
-        uid = move.cards[0] if move.cards else UNKNOWN
-        expected = state.flags["flag_card"]
+        uid = move.card
+        expected = flags(state)["flag_card"]
         if expected is None or uid == expected or state.outcome is not None:
             return []
         return [violation("ch.flag-card", cards=(uid,), zones=(state.where.get(uid, "-"),),
                           expected=expected)]
 
     def _check_remove(self, state: GameState, move: Move) -> list[Violation]:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         return [violation("ch.left-table", cards=(uid,), zones=(state.where.get(uid, "-"),))]
 
     # ================================================================== apply
@@ -408,7 +410,7 @@ class Challengers(Ruleset):
     def _apply_reveal(self, state: GameState, move: Move) -> None:
         p = move.player
         source = fx.deck(p)
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid == UNKNOWN or uid not in state.where:
             uid = state.top(source) or UNKNOWN
         elif not state.resolve(uid, source) and state.where[uid] == fx.play(p):
@@ -418,13 +420,13 @@ class Challengers(Ruleset):
         self._leave(state, uid)
         state.move(uid, fx.play(p))
         if state.phase == "open":
-            state.flags["holder"] = p
-            state.flags["flag_card"] = uid
+            flags(state)["holder"] = p
+            flags(state)["flag_card"] = uid
             self._immediate(state, p, uid)
             self.flow.end_setup(state, other(p))  # the starter's opponent attacks first
             return
         if state.phase == "attack" and p == state.active:
-            state.flags["attack"].append(uid)
+            flags(state)["attack"].append(uid)
             self._immediate(state, p, uid)
 
     def _immediate(self, state: GameState, p: str, uid: str) -> None:
@@ -435,15 +437,15 @@ class Challengers(Ruleset):
     @staticmethod
     def _effect(state: GameState, p: str, uid: str, effect: fx.Effect) -> None:
         if effect.do == "fans":
-            state.flags["fans"][p] += effect.amount
+            flags(state)["fans"][p] += effect.amount
         elif effect.do == "rest":
-            state.flags["rest"][p] += effect.amount
+            flags(state)["rest"][p] += effect.amount
         elif effect.do == "strength":
-            bonus = state.flags["bonus"]
+            bonus = flags(state)["bonus"]
             bonus[uid] = bonus.get(uid, 0) + effect.amount
 
     def _apply_bench(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in state.where:
             return
         self._leave(state, uid)
@@ -455,25 +457,25 @@ class Challengers(Ruleset):
         if top is None or top not in state.where:
             return
         if state.phase == "bench" and p == state.active:
-            state.flags["top"] = top
-            state.flags["stacked"] = True
-        elif p == state.flags["holder"] and state.where.get(top) == fx.play(p):
-            state.flags["flag_card"] = top  # the visible card defends, whatever the rules said
+            flags(state)["top"] = top
+            flags(state)["stacked"] = True
+        elif p == flags(state)["holder"] and state.where.get(top) == fx.play(p):
+            flags(state)["flag_card"] = top  # the visible card defends, whatever the rules said
         zone = state.zones.get(state.where[top], [])
         zone.remove(top)
         zone.append(top)
 
     def _apply_rest(self, state: GameState, move: Move) -> None:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in state.where:
             return
         self._leave(state, uid)
         state.move(uid, fx.rest(p))
-        state.flags["rest"][p] = max(0, state.flags["rest"][p] - 1)
+        flags(state)["rest"][p] = max(0, flags(state)["rest"][p] - 1)
 
     def _apply_move(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in state.where or move.to is None:
             return
         self._leave(state, uid)
@@ -484,7 +486,7 @@ class Challengers(Ruleset):
         flag card, kept on top of the holder's stack)."""
 
     def _apply_remove(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in state.where:
             return
         self._leave(state, uid)
@@ -493,13 +495,13 @@ class Challengers(Ruleset):
     @staticmethod
     def _leave(state: GameState, uid: str) -> None:
         """A card leaving its place loses its attack role, the flag and kept bonuses."""
-        if uid in state.flags["attack"]:
-            state.flags["attack"].remove(uid)
-        if state.flags["top"] == uid:
-            state.flags["top"] = None
-        if state.flags["flag_card"] == uid:
-            state.flags["flag_card"] = None
-        state.flags["bonus"].pop(uid, None)
+        if uid in flags(state)["attack"]:
+            flags(state)["attack"].remove(uid)
+        if flags(state)["top"] == uid:
+            flags(state)["top"] = None
+        if flags(state)["flag_card"] == uid:
+            flags(state)["flag_card"] = None
+        flags(state)["bonus"].pop(uid, None)
 
     # ================================================================== automatic steps
     def after_move(self, state: GameState) -> None:
@@ -514,7 +516,7 @@ class Challengers(Ruleset):
                 self._lose(state, state.first, "deck-empty")
                 return
             if state.phase == "attack":
-                if state.flags["attack"] and self.attack_value(state) >= self.defence_value(state):
+                if flags(state)["attack"] and self.attack_value(state) >= self.defence_value(state):
                     self._attack_succeeds(state)
                     continue
                 if not state.cards_in(fx.deck(state.active)):
@@ -533,7 +535,7 @@ class Challengers(Ruleset):
     def _attack_succeeds(self, state: GameState) -> None:
         """Fahnenverlust first; then the defender must have seats for the beaten cards."""
         d = self.defender(state)
-        flag_card = state.flags["flag_card"]
+        flag_card = flags(state)["flag_card"]
         if flag_card is not None:
             for effect in fx.effects_of(state, flag_card, "flag-loss"):
                 self._effect(state, d, flag_card, effect)
@@ -545,15 +547,15 @@ class Challengers(Ruleset):
 
     def _takeover(self, state: GameState) -> None:
         a = state.active
-        attack = list(state.flags["attack"])
-        top = state.flags["top"] if state.flags["top"] in attack else None
+        attack = list(flags(state)["attack"])
+        top = flags(state)["top"] if flags(state)["top"] in attack else None
         if top is None and attack:
             top = attack[-1]
         if top is None:
             shown = state.cards_in(fx.play(a))
             top = shown[-1] if shown else None
-        state.flags["holder"] = a
-        state.flags["flag_card"] = top
+        flags(state)["holder"] = a
+        flags(state)["flag_card"] = top
         if top is not None:
             zone = state.zones[fx.play(a)]
             zone.remove(top)
@@ -562,7 +564,7 @@ class Challengers(Ruleset):
 
     def _lose(self, state: GameState, loser: str, reason: str) -> None:
         winner = other(loser)
-        round_no = state.flags["round"]
+        round_no = flags(state)["round"]
         if reason == "deck-empty":
             en = f"{loser} must reveal a card but the deck is empty: {winner} wins the match"
             de = (f"{loser} müsste eine Karte aufdecken, aber das Deck ist leer: {winner} "
@@ -571,7 +573,7 @@ class Challengers(Ruleset):
             en = f"{loser} has no bench seat for the beaten cards: {winner} wins the match"
             de = (f"{loser} hat keinen Sitz auf der Bank für die besiegten Karten: {winner} "
                   "gewinnt das Match")
-        if round_no > 7:
+        if round_no > ROUNDS:
             en += " and the final"
             de += " und das Finale"
         else:
@@ -612,14 +614,14 @@ class Challengers(Ruleset):
             used = sum(1 for z in fx.seats(p) if state.cards_in(z))
             result[p] = Score(
                 player=p,
-                value=int(state.flags["fans"][p]),
+                value=int(flags(state)["fans"][p]),
                 label_en="fans won by card effects in this match",
                 label_de="Fans durch Karteneffekte in diesem Match",
                 details=(
                     ("strength", strengths[p]),
                     ("deck", state.count(fx.deck(p))),
                     ("bench_seats_used", used),
-                    ("flag", int(state.flags["holder"] == p)),
+                    ("flag", int(flags(state)["holder"] == p)),
                     ("trophy", int(winner == p)),
                 ),
             )
@@ -627,13 +629,13 @@ class Challengers(Ruleset):
 
     def expect_value(self, state: GameState, key: str) -> Any:
         if key == "fans":
-            return dict(state.flags["fans"])
+            return dict(flags(state)["fans"])
         if key == "strength":
             return self.strengths(state)
         if key == "flag":
-            return state.flags["holder"]
+            return flags(state)["holder"]
         if key == "round":
-            return state.flags["round"]
+            return flags(state)["round"]
         if key == "match_winner":
             outcome = state.outcome
             return (outcome.winner or "draw") if outcome else None
@@ -648,13 +650,13 @@ class Challengers(Ruleset):
             for e in fx.card_effects(state.facts(u)) if e.do == "unknown"
         })
         return {
-            "round": state.flags["round"],
-            "flag": {"holder": state.flags["holder"], "card": state.flags["flag_card"]},
-            "attack": {"player": state.active, "cards": list(state.flags["attack"]),
+            "round": flags(state)["round"],
+            "flag": {"holder": flags(state)["holder"], "card": flags(state)["flag_card"]},
+            "attack": {"player": state.active, "cards": list(flags(state)["attack"]),
                        "total": self.attack_value(state)},
             "defence": self.defence_value(state),
             "rest_pending": {p: self.pending_rest(state, p) for p in PLAYERS},
-            "fans": dict(state.flags["fans"]),
+            "fans": dict(flags(state)["fans"]),
             "effects_not_modelled": unmodelled,
         }
 
@@ -685,7 +687,7 @@ def default_decks(state: GameState, seed: int) -> dict[str, list[str]]:
     taken: dict[str, int] = {}
 
     def take(card_id: str) -> str | None:
-        copies = state.catalog.card(card_id).number("copies", 4)
+        copies = state.catalog.card(card_id).number("copies", DEFAULT_COPIES)
         if taken.get(card_id, 0) >= copies:
             return None
         taken[card_id] = taken.get(card_id, 0) + 1
@@ -695,9 +697,10 @@ def default_decks(state: GameState, seed: int) -> dict[str, list[str]]:
     decks: dict[str, list[str]] = {}
     for p in PLAYERS:
         cards: list[str] = []
-        for card_id, count in load_deck("challengers", "starter").cards.items():
+        starter = load_deck("challengers", "starter").cards
+        for card_id, count in starter.items():
             cards += [u for u in (take(card_id) for _ in range(count)) if u]
-        while len(cards) < 6 + DEFAULT_RECRUITS:
+        while len(cards) < sum(starter.values()) + DEFAULT_RECRUITS:
             uid = take(rng.choice(recruits))
             if uid:
                 cards.append(uid)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from companion.games.challengers.card_schema import CHALLENGERS
 from companion.games.challengers.deck_rules import check_challengers
+from companion.games.challengers.numbers import SEATS
 from companion.games.spec import GameSpec, PrintHints, SimHints, each_player
 
 SPEC = GameSpec(
@@ -15,7 +16,8 @@ SPEC = GameSpec(
     texts="companion.games.challengers.texts:CATALOG",
     table_facts="companion.games.challengers.table_facts:table_facts",
     card_effects="companion.games.challengers.card_effects:compile_card",
-    zones=each_player("deck", "play", *(f"bench{i}" for i in range(1, 7)), "rest", "trophies"),
+    zones=each_player("deck", "play", *(f"bench{i}" for i in range(1, SEATS + 1)), "rest",
+                      "trophies"),
     card_schema=CHALLENGERS,
     deck_rules=check_challengers,
     person_moves=frozenset(),  # the camera sees every move of a match

@@ -22,13 +22,17 @@ from companion.engine.cards import Catalog
 from companion.errors import CompanionError
 from companion.games.challengers import effects as fx
 from companion.games.challengers.decks import CardPool, choose_sets
+from companion.games.challengers.numbers import (
+    EARLY_WIN_LEAD,
+    KEEP_MAX,
+    KEEP_MIN,
+    NO_FINAL_MAX_PLAYERS,
+    OFFER,
+    ROUNDS,
+)
 from companion.games.challengers.plan import (
     BOT,
     DEFAULT_LEVELS,
-    EARLY_WIN_LEAD,
-    KEEP,
-    OFFER,
-    ROUNDS,
     check_levels,
     pairings,
     seats_for,
@@ -159,7 +163,7 @@ class Tournament:
     @property
     def small(self) -> bool:
         """One or two players: no final, open fans, the early win."""
-        return len(self.players) <= 2
+        return len(self.players) <= NO_FINAL_MAX_PLAYERS
 
     @property
     def fans_visible(self) -> bool:
@@ -246,9 +250,10 @@ class Tournament:
         kept, removed, slimmed = list(keep), list(remove), list(slim)
         if not phase.drawn or phase.done:
             raise TournamentError(f"{name} has no offered cards to choose from")
-        low = KEEP[0] if phase.offer else 0  # an exhausted stack offers nothing
-        if not low <= len(kept) <= KEEP[1] or len(set(kept)) != len(kept):
-            raise TournamentError(f"{name} keeps 1 or 2 of the offered cards, not {len(kept)}")
+        low = KEEP_MIN if phase.offer else 0  # an exhausted stack offers nothing
+        if not low <= len(kept) <= KEEP_MAX or len(set(kept)) != len(kept):
+            raise TournamentError(f"{name} keeps {KEEP_MIN} or {KEEP_MAX} of the offered cards, "
+                                  f"not {len(kept)}")
         wrong = [c for c in kept if c not in phase.offer]
         if wrong:
             raise TournamentError(f"{name} was not offered {wrong}")

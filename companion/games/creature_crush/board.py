@@ -14,10 +14,10 @@ from collections.abc import Mapping
 
 from companion.engine.api import PLAYERS, other
 from companion.engine.state import GameState
+from companion.games.creature_crush.numbers import DICE_PER_COLOUR, FIELD_COLUMNS
 
 ROWS_FIELD = ("A", "B")
-COLUMNS = (1, 2, 3)
-MAX_START_DICE = 5
+COLUMNS = tuple(range(1, FIELD_COLUMNS + 1))
 
 
 def lager(p: str) -> str:
@@ -72,7 +72,7 @@ def is_hell(zone: str | None) -> bool:
 
 def opposite(zone: str, target_row: str) -> str:
     """The opponent's place in `target_row` facing `zone`'s column."""
-    return place(other(side(zone)), target_row, 4 - column(zone))
+    return place(other(side(zone)), target_row, FIELD_COLUMNS + 1 - column(zone))
 
 
 def adjacent_b(zone: str) -> str:
@@ -119,7 +119,7 @@ def dice_shown(dice: Mapping[str, int]) -> str:
 
 
 DIE_NAME = re.compile(r"^p[12]\.[wr][1-9][0-9]?$")
-MAX_DICE = 20
+MAX_DICE = 2 * 2 * DICE_PER_COLOUR
 """Five white and five red dice per player (more may be added): no move names more."""
 
 

@@ -9,14 +9,16 @@ from typing import Any
 
 from companion.cardsets.kinds import IntKind, StrKind
 from companion.cardsets.schema import FieldProblem, GameSchema, TypeSpec
+from companion.games.creature_crush.numbers import CRUSH_MAX_COST
 
 CC_KEYWORDS = ("Aktion", "Falle", "Hölle", "Munter", "Nachtragend", "Träge")
 
 
 def _creature_crush_cost(card_type: str, fields: dict[str, Any]) -> None:
-    lo, hi = (1, 12) if card_type == "creature" else (0, 4)
+    lo, hi = (1, 12) if card_type == "creature" else (0, CRUSH_MAX_COST)
     if not lo <= fields["cost"] <= hi:
-        what = "an integer 1-12" if card_type == "creature" else "a dice count 0 (X)-4"
+        what = "an integer 1-12" if card_type == "creature" \
+            else f"a dice count 0 (X)-{CRUSH_MAX_COST}"
         raise FieldProblem(
             "cost", f"field 'cost' of a {card_type} must be {what}, got {fields['cost']!r}"
         )

@@ -8,20 +8,19 @@ from __future__ import annotations
 
 from companion.cardsets import CardSet, DeckList
 from companion.cardsets.deck_problems import DeckProblem, card_in
-
-CC_DECK = 20
+from companion.games.creature_crush.numbers import LAGER_SIZE
 
 CC_RULE = "creature-crush.de.txt: Lageraufbau"
 
 
 def check_cc(deck: DeckList, cardset: CardSet) -> list[DeckProblem]:
     out: list[DeckProblem] = []
-    if deck.size != CC_DECK:
+    if deck.size != LAGER_SIZE:
         out.append(
             DeckProblem(
                 "cc.deck-size",
-                f"the camp has {deck.size} cards; it must have exactly {CC_DECK}",
-                f"das Lager hat {deck.size} Karten; es muss genau {CC_DECK} haben",
+                f"the camp has {deck.size} cards; it must have exactly {LAGER_SIZE}",
+                f"das Lager hat {deck.size} Karten; es muss genau {LAGER_SIZE} haben",
                 rule=CC_RULE,
             )
         )

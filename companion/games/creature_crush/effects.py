@@ -30,6 +30,7 @@ from companion.engine.effects import (
     Return,
 )
 from companion.engine.state import GameState
+from companion.games.creature_crush.state import flags
 
 KEYWORD_OF_WHEN = {"summoned": "Aktion", "destroyed": "Hölle", "trap": "Falle"}
 """The rulebook's keyword for when a creature's effect works."""
@@ -102,7 +103,7 @@ def effect_text(facts: CardFacts) -> str:
 # ----------------------------------------------------------------------------- permits
 
 def permits(state: GameState) -> list[dict[str, Any]]:
-    found: list[dict[str, Any]] = state.flags.setdefault("permits", [])
+    found: list[dict[str, Any]] = flags(state).setdefault("permits", [])
     return found
 
 

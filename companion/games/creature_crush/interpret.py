@@ -22,6 +22,8 @@ from companion.engine.api import PLAYERS, Move
 from companion.engine.interpreter import SnapshotDiff, candidate_product
 from companion.engine.state import UNKNOWN, GameState, hand_zone
 from companion.games.creature_crush import board as bd
+from companion.games.creature_crush.numbers import OPENING_HAND, TRAEGE_DAMAGE
+from companion.games.creature_crush.state import flags
 from companion.snapshot import SeenCard, SeenDie, is_back
 
 
@@ -54,10 +56,10 @@ def _camps(state: GameState, diff: SnapshotDiff) -> list[list[Move]]:
             u for u in diff.uncovered if u.zone == lager]
         if not changed:
             continue
-        if state.flags.get("expect_lager", {}).get(p, 0) > 0:
+        if flags(state).get("expect_lager", {}).get(p, 0) > 0:
             slots.append([Move("settle", p, value="lager")])
             continue
-        count = 4 - state.flags["opening"][p] if state.phase == "opening" else 1
+        count = OPENING_HAND - flags(state)["opening"][p] if state.phase == "opening" else 1
         slots.append([Move("draw", p, value=max(count, 1))])
     return slots
 
@@ -89,7 +91,7 @@ def _burns(state: GameState, diff: SnapshotDiff) -> list[list[Move]]:
             continue
         p = bd.die_owner(new.die)
         if old.zone == f"{p}.dice" and new.zone == f"{p}.burned":
-            if new.die not in state.flags["dice"].get(p, {}) and p != state.active:
+            if new.die not in flags(state)["dice"].get(p, {}) and p != state.active:
                 continue  # left over from a finished turn: the rules burned it already
             burned.setdefault(p, {})[new.die] = new.value
     return [[Move("burn", p, options=(("dice", bd.dice_text(dice)),))]
@@ -111,7 +113,7 @@ def _marks(state: GameState, diff: SnapshotDiff) -> list[list[Move]]:
             gone.setdefault(old.on, []).append(die)
         if new is not None and new.on and not is_back(new.on):
             put.setdefault(new.on, {})[die] = new.value
-    red = {d: (str(v[0]), int(v[1])) for d, v in state.flags.get("red", {}).items()}
+    red = {d: (str(v[0]), int(v[1])) for d, v in flags(state).get("red", {}).items()}
     for dice in gone.values():
         for d in dice:
             red.pop(d, None)
@@ -249,7 +251,7 @@ def _hells(state: GameState, diff: SnapshotDiff, handled: set[str],
                 slots.append([Move("settle", p, (uid,), value="hell")])
             continue
         unseen = state.is_hidden(where) or (bd.is_crush_place(where) and uid in state.face_down)
-        if unseen and state.flags.get("unseen_hell", {}).get(p, 0) > 0:
+        if unseen and flags(state).get("unseen_hell", {}).get(p, 0) > 0:
             slots.append([Move("settle", p, (uid,), value="hell")])
             continue
         turned = [v for v in diff.vanished if is_back(v.uid) and bd.is_crush_place(v.zone)
@@ -299,8 +301,8 @@ def _trage_death(state: GameState, uid: str, where: str) -> Move | None:
     if not bd.is_field(where) or state.phase != "taktik":
         return None
     facts = state.facts(uid)
-    damage = int(state.flags.get("damage", {}).get(uid, 0))
-    if not facts.has_keyword("Träge") or damage + 1 < facts.number("life", 1):
+    damage = int(flags(state).get("damage", {}).get(uid, 0))
+    if not facts.has_keyword("Träge") or damage + TRAEGE_DAMAGE < facts.number("life", 1):
         return None
     p = bd.side(where)
     free = [z for z in bd.field_places(p) if not state.cards_in(z)]

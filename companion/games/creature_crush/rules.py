@@ -43,6 +43,7 @@ from companion.engine.api import (
 from companion.engine.cards import card_id_of
 from companion.engine.flow import Flow, FlowSpec, PhaseSpec, Text
 from companion.engine.interpreter import SnapshotDiff
+from companion.engine.rule_helpers import RuleChecks, take_from_hand
 from companion.engine.ruleset import CORE_KINDS, Ruleset
 from companion.engine.setup import (
     CopyNumbers,
@@ -56,10 +57,25 @@ from companion.engine.state import UNKNOWN, GameState, hand_zone
 from companion.games.creature_crush import board as bd
 from companion.games.creature_crush import effects as fx
 from companion.games.creature_crush import interpret as cc_interpret
+from companion.games.creature_crush.numbers import (
+    DIE_FACES,
+    LAGER_SIZE,
+    MAX_START_DICE,
+    MOVE_COST,
+    MUNTER_ACTIONS,
+    OPENER_FIRST_TURN_DICE,
+    OPENING_HAND,
+    QUAD_DICE,
+    START_DICE,
+    SWAP_COST,
+    TRAEGE_DAMAGE,
+    TRIPLE_DICE,
+)
+from companion.games.creature_crush.state import LastAttack, flags
 from companion.games.creature_crush.texts import MOVE_TEXTS, violation
 
-LAGER_SIZE = 20
-OPENING_HAND = 4
+CHECKS = RuleChecks(violation, not_in_hand="cc.not-in-hand", hand_empty="cc.hand-empty",
+                    wrong_phase="cc.wrong-phase", not_your_turn="cc.not-your-turn")
 DEFAULT_DECKS = {"p1": "glutlager", "p2": "moorlager"}
 
 MOVE_KINDS = (
@@ -89,11 +105,14 @@ class CreatureCrush(Ruleset):
                     PhaseSpec(
                         "opening",
                         Text("Battle preparation", "Schlachtvorbereitung"),
-                        must=(Text("both players take their top 4 camp cards",
-                                 "beide Spieler nehmen ihre obersten 4 Lagerkarten"),),
-                        ends=Text("both players hold 4 cards", "beide Spieler halten 4 Karten"),
-                        automatic=(Text("the battle begins when both took 4 cards",
-                                      "die Schlacht beginnt, wenn beide 4 Karten genommen haben"),),
+                        must=(Text(f"both players take their top {OPENING_HAND} camp cards",
+                                   f"beide Spieler nehmen ihre obersten {OPENING_HAND} "
+                                   "Lagerkarten"),),
+                        ends=Text(f"both players hold {OPENING_HAND} cards",
+                                  f"beide Spieler halten {OPENING_HAND} Karten"),
+                        automatic=(Text(f"the battle begins when both took {OPENING_HAND} cards",
+                                        f"die Schlacht beginnt, wenn beide {OPENING_HAND} Karten "
+                                        "genommen haben"),),
                         end_check=self._opening_missing,
                         setup=True,
                         moves=("draw",),
@@ -106,11 +125,14 @@ class CreatureCrush(Ruleset):
                         must=(Text("draw a card", "eine Karte ziehen"),
                               Text("roll the start dice", "die Startwürfel werfen")),
                         ends=Text("you drew and rolled", "du hast gezogen und gewürfelt"),
-                        automatic=(Text("3 start dice (2 in the opening player's first turn); "
-                                      "a triple adds a 4th, a quad a 5th; at most 5",
-                                      "3 Startwürfel (2 im ersten Zug des Eröffners); ein "
-                                      "Drilling gibt einen 4., ein Vierling einen 5.; "
-                                      "höchstens 5"),),
+                        automatic=(Text(f"{START_DICE} start dice ({OPENER_FIRST_TURN_DICE} in "
+                                        "the opening player's first turn); a triple adds a "
+                                        f"{TRIPLE_DICE}th, a quad a {QUAD_DICE}th; at most "
+                                        f"{MAX_START_DICE}",
+                                        f"{START_DICE} Startwürfel ({OPENER_FIRST_TURN_DICE} im "
+                                        "ersten Zug des Eröffners); ein Drilling gibt einen "
+                                        f"{TRIPLE_DICE}., ein Vierling einen {QUAD_DICE}.; "
+                                        f"höchstens {MAX_START_DICE}"),),
                         end_check=self._start_missing,
                         moves=("draw", "roll"),
                     ),
@@ -138,11 +160,13 @@ class CreatureCrush(Ruleset):
                         "taktik",
                         Text("Tactics phase", "Taktikphase"),
                         may=(
-                            Text("move a creature to a free place (1 die)",
-                               "eine Creature auf einen freien Platz verschieben (1 Würfel)"),
-                            Text("swap two allies (2 dice); Träge takes 1 damage when moved",
-                               "zwei Verbündete tauschen (2 Würfel); Träge erleidet beim "
-                               "Verschieben 1 Schaden"),
+                            Text(f"move a creature to a free place ({MOVE_COST} die)",
+                                 "eine Creature auf einen freien Platz verschieben "
+                                 f"({MOVE_COST} Würfel)"),
+                            Text(f"swap two allies ({SWAP_COST} dice); Träge takes "
+                                 f"{TRAEGE_DAMAGE} damage when moved",
+                                 f"zwei Verbündete tauschen ({SWAP_COST} Würfel); Träge "
+                                 f"erleidet beim Verschieben {TRAEGE_DAMAGE} Schaden"),
                         ),
                         ends=Text("you end your turn", "du beendest deinen Zug"),
                         automatic=(Text("unused start dice burn at the end of the phase",
@@ -173,7 +197,7 @@ class CreatureCrush(Ruleset):
                 if uid not in on_table:
                     state.register(uid, bd.lager(p), p)
             state.shuffle(bd.lager(p))
-        state.flags.update({
+        flags(state).update({
             "lager_lists": {p: [card_id_of(u) for u in uids] for p, uids in decks.items()},
             "opening": {p: 0 for p in PLAYERS},
             "dice": {p: {} for p in PLAYERS},
@@ -228,10 +252,10 @@ class CreatureCrush(Ruleset):
                 state.register(uid, zone, owner if owner in PLAYERS else side)
                 state.public.add(uid)
         for uid in lay_face_down(state, setup):
-            state.flags["crush_paid"][uid] = -1  # paid before the referee joined
+            flags(state)["crush_paid"][uid] = -1  # paid before the referee joined
         deal_hands(state, setup, bd.lager)
         self.start_midgame(state, setup, phase="kampf", turn=3)
-        state.flags["opening"] = {p: OPENING_HAND for p in PLAYERS}
+        flags(state)["opening"] = {p: OPENING_HAND for p in PLAYERS}
         self._setup_dice(state, setup)
 
     def _setup_dice(self, state: GameState, setup: Mapping[str, Any]) -> None:
@@ -246,34 +270,34 @@ class CreatureCrush(Ruleset):
             holder = on.get(die)
             if kind == "r" and holder is not None:
                 uid = card_ref(holder)
-                state.flags["red"][die] = [uid, value]
-                state.flags["damage"][uid] = self.damage_of(state, uid) + value
+                flags(state)["red"][die] = [uid, value]
+                flags(state)["damage"][uid] = self.damage_of(state, uid) + value
             elif kind == "w" and p == state.active and zone in (None, f"{p}.dice"):
-                state.flags["dice"][p][die] = value
+                flags(state)["dice"][p][die] = value
                 rolled += 1
         if rolled:
-            state.flags["rolled"] = rolled
+            flags(state)["rolled"] = rolled
 
     # ================================================================== turn hooks
     def _turn_begins(self, state: GameState) -> None:
         state.reset_counters("turn")
         p = state.active
-        extra = state.flags.get("extra_dice", {})
-        state.flags["turn_extra"] = int(extra.get(p, 0))
+        extra = flags(state).get("extra_dice", {})
+        flags(state)["turn_extra"] = int(extra.get(p, 0))
         extra[p] = 0
-        state.flags["rolled"] = 0
-        state.flags["drawn"] = 0
-        state.flags["draw_offer"] = None
+        flags(state)["rolled"] = 0
+        flags(state)["drawn"] = 0
+        flags(state)["draw_offer"] = None
 
     def _turn_ends(self, state: GameState) -> None:
         """Unused start dice burn; open payments and effect permits lapse with the turn."""
         for p in PLAYERS:
-            state.flags["dice"][p] = {}
-            state.flags["pool"][p] = {}
-        state.flags["owed"] = []
-        state.flags["permits"] = []
-        state.flags["last_attack"] = None
-        state.flags["last_moved"] = None
+            flags(state)["dice"][p] = {}
+            flags(state)["pool"][p] = {}
+        flags(state)["owed"] = []
+        flags(state)["permits"] = []
+        flags(state)["last_attack"] = None
+        flags(state)["last_moved"] = None
 
     def _first_turn_of_opener(self, state: GameState) -> bool:
         return state.turn == 1 and state.active == state.first
@@ -281,42 +305,43 @@ class CreatureCrush(Ruleset):
     # ================================================================== phase checks
     def _opening_missing(self, state: GameState) -> list[Violation]:
         return [violation("cc.opening-missing", player=p) for p in PLAYERS
-                if state.flags["opening"][p] < OPENING_HAND]
+                if flags(state)["opening"][p] < OPENING_HAND]
 
     def _start_missing(self, state: GameState) -> list[Violation]:
         found = []
         p = state.active
-        if not state.flags.get("drawn") and state.count(bd.lager(p)) > 0:
+        if not flags(state).get("drawn") and state.count(bd.lager(p)) > 0:
             found.append(violation("cc.must-draw", zones=(bd.lager(p),)))
-        if not state.flags.get("rolled"):
+        if not flags(state).get("rolled"):
             found.append(violation("cc.must-roll", zones=(f"{p}.dice",)))
         return found
 
     def _unpaid(self, state: GameState) -> list[Violation]:
         return [violation("cc.unpaid", what=o["what"], cost=o["cost"],
                           unit=" dice" if o["mode"] == "count" else "")
-                for o in state.flags.get("owed", [])]
+                for o in flags(state).get("owed", [])]
 
     # ================================================================== dice
     def expected_dice(self, state: GameState, values: list[int]) -> tuple[int, str, str]:
         """How many start dice the rules give for these rolled values (in roll order)."""
-        base = 2 if self._first_turn_of_opener(state) else 3
+        base = OPENER_FIRST_TURN_DICE if self._first_turn_of_opener(state) else START_DICE
         count = base
         why, why_de = [f"{base} base"], [f"{base} Grundwürfel"]
-        if base == 3 and len(values) >= 3 and values[0] == values[1] == values[2]:
-            count = 4
+        if base == START_DICE and len(values) >= START_DICE \
+                and len(set(values[:START_DICE])) == 1:
+            count = TRIPLE_DICE
             why.append("triple: +1")
             why_de.append("Drilling: +1")
-            if len(values) >= 4 and values[3] == values[0]:
-                count = 5
+            if len(values) >= TRIPLE_DICE and len(set(values[:TRIPLE_DICE])) == 1:
+                count = QUAD_DICE
                 why.append("quad: +1")
                 why_de.append("Vierling: +1")
-        extra = int(state.flags.get("turn_extra", 0))
+        extra = int(flags(state).get("turn_extra", 0))
         if extra:
             count += extra
             why.append(f"effects: +{extra}")
             why_de.append(f"Effekte: +{extra}")
-        count = min(count, bd.MAX_START_DICE)
+        count = min(count, MAX_START_DICE)
         return count, ", ".join(why), ", ".join(why_de)
 
     def _roll_values(self, state: GameState) -> dict[str, int]:
@@ -327,15 +352,15 @@ class CreatureCrush(Ruleset):
             need, _, _ = self.expected_dice(state, values)
             if len(values) >= need:
                 break
-            values.append(rng.randint(1, 6))
+            values.append(rng.randint(1, DIE_FACES))
         return {f"{state.active}.w{i + 1}": v for i, v in enumerate(values[:need])}
 
     def _available(self, state: GameState, p: str) -> dict[str, int]:
-        result: dict[str, int] = state.flags["dice"][p]
+        result: dict[str, int] = flags(state)["dice"][p]
         return result
 
     def _pool(self, state: GameState, p: str) -> dict[str, int]:
-        result: dict[str, int] = state.flags["pool"][p]
+        result: dict[str, int] = flags(state)["pool"][p]
         return result
 
     def _payment(self, state: GameState, move: Move, what: str, cost: int,
@@ -402,12 +427,12 @@ class CreatureCrush(Ruleset):
         both = {**pool, **avail}
         payable = len(both) >= cost if mode == "count" else bd.exact_sum(both, cost) is not None
         if payable:  # the dice are burned next (a declared attack, the camera one step late)
-            state.flags["owed"].append({"player": p, "what": what, "cost": cost, "mode": mode})
+            flags(state)["owed"].append({"player": p, "what": what, "cost": cost, "mode": mode})
         return 0
 
     def _settle(self, state: GameState, p: str) -> None:
         pool = self._pool(state, p)
-        for owed in list(state.flags["owed"]):
+        for owed in list(flags(state)["owed"]):
             if owed["player"] != p:
                 continue
             if owed["mode"] == "count":
@@ -418,41 +443,17 @@ class CreatureCrush(Ruleset):
                 continue
             for d in chosen:
                 pool.pop(d)
-            state.flags["owed"].remove(owed)
+            flags(state)["owed"].remove(owed)
 
     # ================================================================== helpers
     def _actions_allowed(self, state: GameState, uid: str) -> int:
         summoned = state.counter("turn", f"summoned:{uid}") > 0
-        return 2 if summoned and state.facts(uid).has_keyword("Munter") else 1
+        return MUNTER_ACTIONS if summoned and state.facts(uid).has_keyword("Munter") else 1
 
     def _acted(self, state: GameState, uid: str) -> list[Violation]:
         if state.counter("turn", f"acted:{uid}") >= self._actions_allowed(state, uid):
             return [violation("cc.acted", cards=(uid,))]
         return []
-
-    def _own_turn(self, state: GameState, move: Move, action: str) -> list[Violation]:
-        if move.player == state.active:
-            return []
-        return [violation("cc.not-your-turn", active=state.active, player=move.player,
-                          action=action)]
-
-    def _phase_is(self, state: GameState, move: Move, *phases: str) -> list[Violation]:
-        if state.phase in phases:
-            return []
-        return [violation("cc.wrong-phase", action=move.kind, phase=state.phase)]
-
-    def _from_hand(self, state: GameState, move: Move, uid: str) -> list[Violation]:
-        hand = hand_zone(move.player)
-        if uid == UNKNOWN:
-            return [] if state.cards_in(hand) else [violation("cc.hand-empty",
-                                                              player=move.player)]
-        if uid not in state.where or not state.can_resolve(uid, hand):
-            return [violation("cc.not-in-hand", cards=(uid,), player=move.player)]
-        return []
-
-    @staticmethod
-    def _take_from_hand(state: GameState, player: str, uid: str) -> str | None:
-        return state.take(uid, hand_zone(player))
 
     def _summon_place(self, state: GameState, p: str, zone: str, uid: str) -> list[Violation]:
         if not bd.is_field(zone) or bd.side(zone) != p:
@@ -469,13 +470,13 @@ class CreatureCrush(Ruleset):
         return found
 
     def damage_of(self, state: GameState, uid: str) -> int:
-        return int(state.flags["damage"].get(uid, 0))
+        return int(flags(state)["damage"].get(uid, 0))
 
     def _add_damage(self, state: GameState, uid: str, amount: int) -> None:
         if uid not in state.where or not bd.is_field(state.where[uid]) or amount == 0:
             return
         damage = max(0, self.damage_of(state, uid) + amount)
-        state.flags["damage"][uid] = damage
+        flags(state)["damage"][uid] = damage
         if damage >= state.facts(uid).number("life", 1):
             self._destroy(state, uid)
 
@@ -484,9 +485,9 @@ class CreatureCrush(Ruleset):
         zone = state.where[uid]
         p = bd.side(zone) if bd.side(zone) in PLAYERS else state.owner.get(uid, "p1")
         state.move(uid, to or bd.hell(p))
-        state.flags["damage"].pop(uid, None)
-        state.flags["red"] = {d: v for d, v in state.flags["red"].items() if v[0] != uid}
-        state.flags["destroyed"].append(uid)
+        flags(state)["damage"].pop(uid, None)
+        flags(state)["red"] = {d: v for d, v in flags(state)["red"].items() if v[0] != uid}
+        flags(state)["destroyed"].append(uid)
         facts = state.facts(uid)
         if bd.is_field(zone) and facts.type == "creature" and fx.trigger(facts) == "Hölle":
             self._run_effect(state, p, uid)
@@ -499,15 +500,15 @@ class CreatureCrush(Ruleset):
             return
         name = state.facts(source).name
         do = effect["do"]
-        last = state.flags.get("last_attack") or {}
+        last = flags(state).get("last_attack") or {}
         if do == "extra-dice":
-            state.flags["extra_dice"][player] += int(effect.get("n", 1))
+            flags(state)["extra_dice"][player] += int(effect.get("n", 1))
         elif do == "prevent-attack":
             self._prevent(state, last)
         elif do == "no-attack":
             chosen = self._on_field(state, target)
             if chosen:
-                state.flags["no_attack"][chosen] = [state.turn, name]
+                flags(state)["no_attack"][chosen] = [state.turn, name]
         elif do == "search":
             fx.grant(state, player, source, {"do": "draw", "n": 1}, source_name=name)
             state.shuffle(bd.lager(player))
@@ -515,7 +516,7 @@ class CreatureCrush(Ruleset):
             fx.grant(state, player, source, {**effect, "target": last.get("attacker")},
                      source_name=name)
         elif do == "damage" and effect.get("side") == "moved":
-            fx.grant(state, player, source, {**effect, "target": state.flags.get("last_moved")},
+            fx.grant(state, player, source, {**effect, "target": flags(state).get("last_moved")},
                      source_name=name)
         elif do == "damage-each":
             enemies = [u for u in bd.creatures_of(state, other(player))
@@ -547,18 +548,18 @@ class CreatureCrush(Ruleset):
             place = str(last.get("target_zone"))
             if not state.cards_in(place):
                 state.move(target, place)
-                if target in state.flags["destroyed"]:
-                    state.flags["destroyed"].remove(target)
-                state.flags["damage"][target] = int(last.get("before", 0))
+                if target in flags(state)["destroyed"]:
+                    flags(state)["destroyed"].remove(target)
+                flags(state)["damage"][target] = int(last.get("before", 0))
             return
-        state.flags["damage"][target] = max(0, self.damage_of(state, target) - amount)
+        flags(state)["damage"][target] = max(0, self.damage_of(state, target) - amount)
 
     # ================================================================== legal moves
     def candidate_moves(self, state: GameState) -> list[Move]:
         moves: list[Move] = []
         if state.phase == "opening":
             moves += [Move("draw", p, value=OPENING_HAND) for p in PLAYERS
-                      if state.flags["opening"][p] < OPENING_HAND]
+                      if flags(state)["opening"][p] < OPENING_HAND]
         else:
             moves += self._turn_moves(state, state.active)
             moves.append(Move("pass", state.active))
@@ -569,9 +570,9 @@ class CreatureCrush(Ruleset):
         moves: list[Move] = []
         avail = self._available(state, p)
         if state.phase == "start":
-            if not state.flags.get("drawn"):
+            if not flags(state).get("drawn"):
                 moves.append(Move("draw", p, value=1))
-            if not state.flags.get("rolled"):
+            if not flags(state).get("rolled"):
                 moves.append(Move("roll", p, options=(("dice",
                                                        bd.dice_text(self._roll_values(state))),)))
             return moves
@@ -604,12 +605,12 @@ class CreatureCrush(Ruleset):
             names = sorted(avail)
             free = [z for z in bd.field_places(p) if not state.cards_in(z)]
             own = bd.creatures_of(state, p)
-            if names:
-                opt = (("dice", bd.dice_text({names[0]: avail[names[0]]})),)
+            if len(names) >= MOVE_COST:
+                opt = (("dice", bd.dice_text({d: avail[d] for d in names[:MOVE_COST]})),)
                 for uid in own:
                     moves += [Move("move", p, (uid,), to=z, options=opt) for z in free]
-            if len(names) >= 2:
-                opt = (("dice", bd.dice_text({d: avail[d] for d in names[:2]})),)
+            if len(names) >= SWAP_COST:
+                opt = (("dice", bd.dice_text({d: avail[d] for d in names[:SWAP_COST]})),)
                 for i, a in enumerate(own):
                     moves += [Move("swap", p, (a, b), options=opt) for b in own[i + 1:]]
         return moves
@@ -640,22 +641,22 @@ class CreatureCrush(Ruleset):
         if state.count(bd.lager(p)) == 0:
             return [violation("cc.lager-empty", player=p, zones=(bd.lager(p),))]
         if state.phase == "opening":
-            if state.flags["opening"][p] + count != OPENING_HAND:
+            if flags(state)["opening"][p] + count != OPENING_HAND:
                 found.append(violation("cc.opening-draw", player=p,
-                                       count=state.flags["opening"][p] + count))
+                                       count=flags(state)["opening"][p] + count))
             return found + self._lager_rules(state, p)
         if fx.find(state, lambda x: x["do"] == "draw" and x["player"] == p):
             return []
         if state.phase != "start" or p != state.active:
             return [violation("cc.draw-phase", phase=state.phase, player=p, active=state.active,
                               zones=(bd.lager(p),))]
-        if state.flags.get("drawn", 0) + count > 1:
+        if flags(state).get("drawn", 0) + count > 1:
             return [violation("cc.draw-once", zones=(bd.lager(p),))]
         return found
 
     def _lager_rules(self, state: GameState, p: str) -> list[Violation]:
         """Every variant: a camp of exactly 20 cards, each card once."""
-        cards: list[str] = state.flags.get("lager_lists", {}).get(p, [])
+        cards: list[str] = flags(state).get("lager_lists", {}).get(p, [])
         found = []
         if len(cards) != LAGER_SIZE:
             found.append(violation("cc.lager-size", player=p, count=len(cards),
@@ -667,8 +668,8 @@ class CreatureCrush(Ruleset):
 
     def _check_roll(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        found = self._own_turn(state, move, "roll")
-        if state.phase != "start" or state.flags.get("rolled"):
+        found = CHECKS.own_turn(state, move, "roll")
+        if state.phase != "start" or flags(state).get("rolled"):
             return [*found, violation("cc.roll-once", zones=(f"{p}.dice",))]
         dice = bd.parse_dice(move.option("dice"))
         wrong = [d for d in dice if bd.die_owner(d) != p or bd.die_kind(d) != "w"]
@@ -690,7 +691,7 @@ class CreatureCrush(Ruleset):
         if missing:
             found.append(violation("cc.die-unavailable", dice=",".join(missing), player=p))
         pool = {**self._pool(state, p), **{d: avail[d] for d in dice if d in avail}}
-        owed = [o for o in state.flags["owed"] if o["player"] == p]
+        owed = [o for o in flags(state)["owed"] if o["player"] == p]
         if owed:
             first = owed[0]
             if first["mode"] == "sum" and bd.exact_sum(pool, first["cost"]) is None \
@@ -701,9 +702,9 @@ class CreatureCrush(Ruleset):
 
     def _check_summon(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
-        found = self._own_turn(state, move, "summon") + self._phase_is(state, move, "kampf")
-        found += self._from_hand(state, move, uid)
+        uid = move.card
+        found = CHECKS.own_turn(state, move, "summon") + CHECKS.in_phase(state, move, "kampf")
+        found += CHECKS.from_hand(state, move.player, (uid,))
         if uid != UNKNOWN and uid in state.where and state.facts(uid).type != "creature":
             found.append(violation("cc.not-creature", cards=(uid,)))
         found += self._summon_place(state, p, str(move.to), uid)
@@ -714,15 +715,15 @@ class CreatureCrush(Ruleset):
 
     def _check_attack(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        found = self._own_turn(state, move, "attack") + self._phase_is(state, move, "kampf")
-        uid = move.cards[0] if move.cards else UNKNOWN
+        found = CHECKS.own_turn(state, move, "attack") + CHECKS.in_phase(state, move, "kampf")
+        uid = move.card
         if uid not in state.where or bd.controller(state, uid) != p:
             return [*found, violation("cc.not-own-creature", cards=(uid,), player=p)]
         facts = state.facts(uid)
         found += self._acted(state, uid)
         if facts.number("attack") <= 0:
             found.append(violation("cc.zero-attack", cards=(uid,)))
-        blocked = state.flags["no_attack"].get(uid)
+        blocked = flags(state)["no_attack"].get(uid)
         if blocked and blocked[0] >= state.turn - 1:
             found.append(violation("cc.attack-blocked", cards=(uid,), source=blocked[1]))
         found += self._target_rules(state, uid, str(move.target))
@@ -758,10 +759,10 @@ class CreatureCrush(Ruleset):
 
     def _check_set_crush(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         zone = str(move.to)
-        found = self._own_turn(state, move, "set-crush") + self._phase_is(state, move, "kampf")
-        found += self._from_hand(state, move, uid)
+        found = CHECKS.own_turn(state, move, "set-crush") + CHECKS.in_phase(state, move, "kampf")
+        found += CHECKS.from_hand(state, move.player, (uid,))
         if move.option("face_up"):
             found.append(violation("cc.crush-face-down", cards=(uid,), zones=(zone,)))
         if not bd.is_crush_place(zone) or bd.side(zone) != p:
@@ -779,7 +780,7 @@ class CreatureCrush(Ruleset):
 
     def _check_flip(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         down = self._face_down_in_c(state, p, move)
         if uid == UNKNOWN or uid not in state.where or not down or (
                 uid not in down and state.known(uid)):
@@ -788,7 +789,7 @@ class CreatureCrush(Ruleset):
         found: list[Violation] = []
         if facts.type != "crush":
             return [violation("cc.not-crush", cards=(uid,))]
-        paid = state.flags["crush_paid"].get(self._believed(state, p, move, uid), -1)
+        paid = flags(state)["crush_paid"].get(self._believed(state, p, move, uid), -1)
         cost = facts.number("cost")
         if paid >= 0 and cost > 0 and paid != cost:
             found.append(violation("cc.crush-cost", cards=(uid,), cost=cost, paid=paid))
@@ -811,11 +812,11 @@ class CreatureCrush(Ruleset):
 
     def _check_move(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         free = fx.find(state, lambda x: x["do"] == "free-move" and x["player"] == p)
-        found = self._own_turn(state, move, "move") if not free else []
+        found = CHECKS.own_turn(state, move, "move") if not free else []
         if not free:
-            found += self._phase_is(state, move, "taktik")
+            found += CHECKS.in_phase(state, move, "taktik")
         if uid not in state.where or bd.controller(state, uid) != p:
             return [*found, violation("cc.not-own-creature", cards=(uid,), player=p)]
         zone = str(move.to)
@@ -826,26 +827,26 @@ class CreatureCrush(Ruleset):
                                    other=state.cards_in(zone)[-1]))
         if not free:
             found += self._acted(state, uid)
-            found += self._payment(state, move, state.facts(uid).name, 1, "count")
+            found += self._payment(state, move, state.facts(uid).name, MOVE_COST, "count")
         return found
 
     def _check_swap(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
         free = fx.find(state, lambda x: x["do"] == "free-swap" and x["player"] == p)
-        found = [] if free else (self._own_turn(state, move, "swap")
-                                 + self._phase_is(state, move, "taktik"))
+        found = [] if free else (CHECKS.own_turn(state, move, "swap")
+                                 + CHECKS.in_phase(state, move, "taktik"))
         pair = [u for u in move.cards if u in state.where and bd.controller(state, u) == p]
         if len(move.cards) != 2 or len(pair) != 2 or pair[0] == pair[1]:
             return [*found, violation("cc.swap-own", cards=move.cards)]
         if not free:
             for uid in pair:
                 found += self._acted(state, uid)
-            found += self._payment(state, move, " + ".join(state.facts(u).name for u in pair), 2,
-                                   "count")
+            found += self._payment(state, move, " + ".join(state.facts(u).name for u in pair),
+                                   SWAP_COST, "count")
         return found
 
     def _check_mark(self, state: GameState, move: Move) -> list[Violation]:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in state.where or not bd.is_field(state.where[uid]):
             return []
         shown = self._shown_after(state, move, uid)
@@ -856,7 +857,7 @@ class CreatureCrush(Ruleset):
                           shown=shown, expected=expected)]
 
     def _shown_after(self, state: GameState, move: Move, uid: str) -> int:
-        red = {d: list(v) for d, v in state.flags["red"].items()}
+        red = {d: list(v) for d, v in flags(state)["red"].items()}
         self._update_red(red, move, uid)
         return sum(int(v[1]) for v in red.values() if v[0] == uid)
 
@@ -886,7 +887,7 @@ class CreatureCrush(Ruleset):
         return fx.find(state, fits)
 
     def _check_to_hell(self, state: GameState, move: Move) -> list[Violation]:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in state.where:
             return [violation("cc.unexplained", cards=(uid,), zones=(str(move.to),))]
         zone = state.where[uid]
@@ -932,7 +933,7 @@ class CreatureCrush(Ruleset):
 
     def _check_revive(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         zone = str(move.to)
         if uid in state.where and state.where[uid] == zone:
             return []  # back already (an effect undid its destruction)
@@ -950,7 +951,7 @@ class CreatureCrush(Ruleset):
 
     def _check_control(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         zone = str(move.to)
         if uid not in state.where or bd.controller(state, uid) != other(p):
             return [violation("cc.unexplained", cards=(uid,), zones=(zone,))]
@@ -962,7 +963,7 @@ class CreatureCrush(Ruleset):
         return found
 
     def _check_to_hand(self, state: GameState, move: Move) -> list[Violation]:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         p = move.player
         if uid in state.where and bd.is_hell(state.where[uid]) and fx.find(
                 state, lambda x: x["do"] == "hell-to-hand" and x["player"] == p):
@@ -970,20 +971,20 @@ class CreatureCrush(Ruleset):
         return [violation("cc.unexplained", cards=(uid,), zones=(hand_zone(p),))]
 
     def _check_agree_draw(self, state: GameState, move: Move) -> list[Violation]:
-        if state.flags.get("draw_offer") == move.player:
+        if flags(state).get("draw_offer") == move.player:
             return [violation("cc.no-draw-offer", player=move.player)]
         return []
 
     def _check_settle(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
         if move.value == "lager":
-            if state.flags["expect_lager"].get(p, 0) > 0:
+            if flags(state)["expect_lager"].get(p, 0) > 0:
                 return []
             return [violation("cc.unexplained", cards=("top",), zones=(bd.lager(p),))]
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         hell = bd.hell(p)
         if uid in state.where and (state.where[uid] == hell or (
-                state.flags["unseen_hell"].get(p, 0) > 0 and state.can_resolve(uid, hell))):
+                flags(state)["unseen_hell"].get(p, 0) > 0 and state.can_resolve(uid, hell))):
             return []
         return [violation("cc.unexplained", cards=(uid,), zones=(hell,))]
 
@@ -991,15 +992,15 @@ class CreatureCrush(Ruleset):
     def _apply_settle(self, state: GameState, move: Move) -> None:
         p = move.player
         if move.value == "lager":
-            state.flags["expect_lager"][p] = max(0, state.flags["expect_lager"].get(p, 0) - 1)
+            flags(state)["expect_lager"][p] = max(0, flags(state)["expect_lager"].get(p, 0) - 1)
             return
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         hell = bd.hell(p)
         if uid not in state.where or not state.resolve(uid, hell):
             return
         if uid not in state.public:
             state.public.add(uid)
-            state.flags["unseen_hell"][p] = max(0, state.flags["unseen_hell"].get(p, 0) - 1)
+            flags(state)["unseen_hell"][p] = max(0, flags(state)["unseen_hell"].get(p, 0) - 1)
             facts = state.facts(uid)
             if facts.type == "creature" and fx.trigger(facts) == "Falle":
                 self._run_effect(state, p, uid)
@@ -1022,13 +1023,13 @@ class CreatureCrush(Ruleset):
         p = move.player
         count = move.value if isinstance(move.value, int) else 1
         if state.phase == "opening":
-            state.flags["opening"][p] += count
+            flags(state)["opening"][p] += count
         else:
             permit = fx.find(state, lambda x: x["do"] == "draw" and x["player"] == p)
-            if permit is not None and (state.phase != "start" or state.flags.get("drawn")):
+            if permit is not None and (state.phase != "start" or flags(state).get("drawn")):
                 fx.use(state, permit)
             else:
-                state.flags["drawn"] = state.flags.get("drawn", 0) + count
+                flags(state)["drawn"] = flags(state).get("drawn", 0) + count
         for _ in range(count):
             state.draw(bd.lager(p), hand_zone(p))
 
@@ -1036,9 +1037,9 @@ class CreatureCrush(Ruleset):
         p = move.player
         dice = bd.parse_dice(move.option("dice"))
         if state.phase == "start" and p == state.active:
-            state.flags["dice"][p] = dict(dice)
-            state.flags["pool"][p] = {}
-            state.flags["rolled"] = len(dice)
+            flags(state)["dice"][p] = dict(dice)
+            flags(state)["pool"][p] = {}
+            flags(state)["rolled"] = len(dice)
         else:
             self._available(state, p).update(dice)
         state.pending_chance.append(ChanceEvent("roll", (("player", p),
@@ -1055,7 +1056,7 @@ class CreatureCrush(Ruleset):
 
     def _apply_summon(self, state: GameState, move: Move) -> None:
         p = move.player
-        uid = self._take_from_hand(state, p, move.cards[0] if move.cards else UNKNOWN)
+        uid = take_from_hand(state, p, move.card)
         if uid is None or not bd.is_field(move.to):
             return
         state.move(uid, str(move.to))
@@ -1068,7 +1069,7 @@ class CreatureCrush(Ruleset):
             self._run_effect(state, p, uid, move.target)
 
     def _apply_attack(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in state.where or not bd.is_field(state.where[uid]):
             return
         facts = state.facts(uid)
@@ -1076,21 +1077,22 @@ class CreatureCrush(Ruleset):
         self._pay(state, move, facts.name, facts.number("cost"), "sum")
         target = str(move.target)
         if target in PLAYERS:
-            state.flags["last_attack"] = {"attacker": uid, "target": None, "damage": 0}
+            flags(state)["last_attack"] = {"attacker": uid, "target": None, "damage": 0}
             self._direct_hit(state, target)
             return
         if target not in state.where or not bd.is_field(state.where[target]):
             return
         attack = facts.number("attack")
         before = self.damage_of(state, target)
-        state.flags["last_attack"] = {
+        last: LastAttack = {
             "attacker": uid, "target": target, "damage": attack, "before": before,
             "target_zone": state.where[target],
         }
+        flags(state)["last_attack"] = last
         block = state.facts(target).number("attack") if state.facts(target).has_keyword(
             "Nachtragend") else 0
         self._add_damage(state, target, attack)
-        state.flags["last_attack"]["destroyed"] = bd.is_hell(state.where[target])
+        last["destroyed"] = bd.is_hell(state.where[target])
         if block:
             self._add_damage(state, uid, block)
 
@@ -1100,8 +1102,8 @@ class CreatureCrush(Ruleset):
         top = state.top(lager)
         if top is not None:
             state.move(top, bd.hell(p), reveal=False)
-            state.flags["expect_lager"][p] += 1
-            state.flags["unseen_hell"][p] += 1
+            flags(state)["expect_lager"][p] += 1
+            flags(state)["unseen_hell"][p] += 1
             return
         for pool, what in (
             (state.cards_in(hand_zone(p)), "hand"),
@@ -1115,15 +1117,15 @@ class CreatureCrush(Ruleset):
                 hidden = what == "hand" or uid in state.face_down
                 state.move(uid, bd.hell(p), reveal=not hidden)
                 if hidden:
-                    state.flags["unseen_hell"][p] += 1
+                    flags(state)["unseen_hell"][p] += 1
                 else:
-                    state.flags["destroyed"].append(uid)
-                    state.flags["damage"].pop(uid, None)
+                    flags(state)["destroyed"].append(uid)
+                    flags(state)["damage"].pop(uid, None)
                 return
 
     def _apply_set_crush(self, state: GameState, move: Move) -> None:
         p = move.player
-        uid = self._take_from_hand(state, p, move.cards[0] if move.cards else UNKNOWN)
+        uid = take_from_hand(state, p, move.card)
         if uid is None or not move.to or move.to not in state.zones:
             return
         face_up = bool(move.option("face_up"))
@@ -1133,13 +1135,13 @@ class CreatureCrush(Ruleset):
         back = move.option("back")
         if back:
             state.backs[back] = uid
-        named = move.cards[0] if move.cards else UNKNOWN  # a face-down card's cost is unseen
+        named = move.card  # a face-down card's cost is unseen
         cost = state.facts(uid).number("cost") if named != UNKNOWN else 0
-        state.flags["crush_paid"][uid] = self._pay(state, move, "crush", cost, "count")
+        flags(state)["crush_paid"][uid] = self._pay(state, move, "crush", cost, "count")
 
     def _apply_flip(self, state: GameState, move: Move) -> None:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in state.where:
             return
         believed = self._believed(state, p, move, uid)
@@ -1149,7 +1151,7 @@ class CreatureCrush(Ruleset):
             state.backs.pop(back, None)
         elif believed != uid and believed in state.where:
             self._swap_into(state, uid, believed)
-        state.flags["crush_paid"][uid] = state.flags["crush_paid"].pop(believed, -1)
+        flags(state)["crush_paid"][uid] = flags(state)["crush_paid"].pop(believed, -1)
         state.face_down.discard(uid)
         state.public.add(uid)
         if state.facts(uid).type == "crush" and bd.is_crush_place(state.where[uid]):
@@ -1176,7 +1178,7 @@ class CreatureCrush(Ruleset):
 
     def _apply_move(self, state: GameState, move: Move) -> None:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in state.where or not bd.is_field(move.to) or not bd.is_field(
                 state.where[uid]):
             return
@@ -1184,15 +1186,15 @@ class CreatureCrush(Ruleset):
         if permit is not None:
             fx.use(state, permit)
         else:
-            self._pay(state, move, state.facts(uid).name, 1, "count")
+            self._pay(state, move, state.facts(uid).name, MOVE_COST, "count")
             state.bump("turn", f"acted:{uid}")
         state.move(uid, str(move.to))
         self._moved(state, uid)
 
     def _moved(self, state: GameState, uid: str) -> None:
-        state.flags["last_moved"] = uid
+        flags(state)["last_moved"] = uid
         if state.phase == "taktik" and state.facts(uid).has_keyword("Träge"):
-            self._add_damage(state, uid, 1)
+            self._add_damage(state, uid, TRAEGE_DAMAGE)
 
     def _apply_swap(self, state: GameState, move: Move) -> None:
         p = move.player
@@ -1203,7 +1205,8 @@ class CreatureCrush(Ruleset):
         if permit is not None:
             fx.use(state, permit)
         else:
-            self._pay(state, move, " + ".join(state.facts(u).name for u in pair), 2, "count")
+            self._pay(state, move, " + ".join(state.facts(u).name for u in pair), SWAP_COST,
+                      "count")
             for uid in pair:
                 state.bump("turn", f"acted:{uid}")
         a, b = pair
@@ -1216,8 +1219,8 @@ class CreatureCrush(Ruleset):
                 self._moved(state, uid)
 
     def _apply_mark(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
-        red = state.flags["red"]
+        uid = move.card
+        red = flags(state)["red"]
         self._update_red(red, move, uid)
         if uid not in state.where or not bd.is_field(state.where[uid]):
             return
@@ -1231,7 +1234,7 @@ class CreatureCrush(Ruleset):
         self._add_damage(state, uid, delta)
 
     def _apply_to_hell(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in state.where:
             return
         zone = state.where[uid]
@@ -1247,21 +1250,21 @@ class CreatureCrush(Ruleset):
 
     def _apply_revive(self, state: GameState, move: Move) -> None:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in state.where or not bd.is_field(move.to) or state.where[uid] == move.to:
             return
         permit = self._revive_permit(state, p, uid)
         if permit is not None:
             fx.use(state, permit)
         state.move(uid, str(move.to))
-        if uid in state.flags["destroyed"]:
-            state.flags["destroyed"].remove(uid)
+        if uid in flags(state)["destroyed"]:
+            flags(state)["destroyed"].remove(uid)
         state.bump("turn", f"summoned:{uid}")
         state.bump("turn", f"acted:{uid}")
 
     def _apply_control(self, state: GameState, move: Move) -> None:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in state.where or not bd.is_field(move.to):
             return
         cost = state.facts(uid).number("cost")
@@ -1272,22 +1275,22 @@ class CreatureCrush(Ruleset):
         state.move(uid, str(move.to))
 
     def _apply_to_hand(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         p = move.player
         if uid not in state.where:
             return
         permit = fx.find(state, lambda x: x["do"] == "hell-to-hand" and x["player"] == p)
         if permit is not None and bd.is_hell(state.where[uid]):
             fx.use(state, permit)
-        state.flags["damage"].pop(uid, None)
+        flags(state)["damage"].pop(uid, None)
         state.move(uid, hand_zone(p))
 
     def _apply_agree_draw(self, state: GameState, move: Move) -> None:
-        if state.flags.get("draw_offer") == other(move.player):
+        if flags(state).get("draw_offer") == other(move.player):
             state.outcome = Outcome(None, "agreement", "both players agreed to a draw",
                                     "beide Spieler haben sich auf ein Unentschieden geeinigt")
         else:
-            state.flags["draw_offer"] = move.player
+            flags(state)["draw_offer"] = move.player
 
     def after_move(self, state: GameState) -> None:
         if state.phase == "opening" and not self._opening_missing(state):
@@ -1376,28 +1379,28 @@ class CreatureCrush(Ruleset):
 
     def expect_value(self, state: GameState, key: str) -> Any:
         if key == "damage":
-            return {u: d for u, d in state.flags["damage"].items()}
+            return {u: d for u, d in flags(state)["damage"].items()}
         if key == "start_dice":
-            return int(state.flags.get("rolled", 0))
+            return int(flags(state).get("rolled", 0))
         if key == "destroyed":
-            return list(state.flags["destroyed"]) + [card_id_of(u) for u in
-                                                     state.flags["destroyed"]]
+            return list(flags(state)["destroyed"]) + [card_id_of(u) for u in
+                                                     flags(state)["destroyed"]]
         if key == "hell":
             return {p: state.count(bd.hell(p)) for p in PLAYERS}
         return super().expect_value(state, key)
 
     def view_extra(self, state: GameState, observer: str) -> dict[str, Any]:
-        shown_damage = {u: d for u, d in state.flags["damage"].items() if u in state.public}
+        shown_damage = {u: d for u, d in flags(state)["damage"].items() if u in state.public}
         return {
             "damage": shown_damage,
             "start_dice": {p: dict(self._available(state, p)) for p in PLAYERS},
             "burned_unassigned": {p: dict(self._pool(state, p)) for p in PLAYERS},
-            "unpaid": [dict(o) for o in state.flags.get("owed", [])],
-            "rolled": int(state.flags.get("rolled", 0)),
+            "unpaid": [dict(o) for o in flags(state).get("owed", [])],
+            "rolled": int(flags(state).get("rolled", 0)),
             "first_turn": self._first_turn_of_opener(state),
-            "next_turn_extra_dice": dict(state.flags.get("extra_dice", {})),
+            "next_turn_extra_dice": dict(flags(state).get("extra_dice", {})),
             "crush_dice_paid": {
-                state.where[u]: n for u, n in state.flags["crush_paid"].items()
+                state.where[u]: n for u, n in flags(state)["crush_paid"].items()
                 if u in state.where and bd.is_crush_place(state.where[u]) and n >= 0
             },
             "effects": [fx.describe(self._public_permit(state, x), "en")

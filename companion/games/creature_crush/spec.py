@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from companion.games.creature_crush.card_schema import CREATURE_CRUSH
 from companion.games.creature_crush.deck_rules import check_cc
+from companion.games.creature_crush.numbers import DICE_PER_COLOUR, FIELD_COLUMNS
 from companion.games.spec import GameSpec, PrintHints, each_player
 
 SPEC = GameSpec(
@@ -15,13 +16,14 @@ SPEC = GameSpec(
     texts="companion.games.creature_crush.texts:CATALOG",
     table_facts="companion.games.creature_crush.table_facts:table_facts",
     card_effects="companion.games.creature_crush.card_effects:compile_card",
-    zones=each_player("lager", "hell", *(f"{r}{c}" for r in "ABC" for c in (1, 2, 3)), "dice",
-                      "burned"),
+    zones=each_player("lager", "hell",
+                      *(f"{r}{c}" for r in "ABC" for c in range(1, FIELD_COLUMNS + 1)),
+                      "dice", "burned"),
     draw_piles=("lager",),
     card_schema=CREATURE_CRUSH,
     deck_rules=check_cc,
     person_moves=frozenset({"attack", "agree-draw", "settle", "mark", "control"}),
     card_types_de={"creature": "Creature", "crush": "Crush"},  # the rulebook keeps "Creature"
     # five white start dice and five red damage dice per player
-    printing=PrintHints(dice=(("w", 5), ("r", 5))),
+    printing=PrintHints(dice=(("w", DICE_PER_COLOUR), ("r", DICE_PER_COLOUR))),
 )

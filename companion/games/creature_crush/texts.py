@@ -10,6 +10,7 @@ from collections.abc import MutableMapping
 from typing import Any
 
 from companion.engine.texts import ViolationCatalog
+from companion.games.creature_crush.numbers import LAGER_SIZE, OPENING_HAND
 
 RULEBOOK = "Creature Crush Schlachtplan"
 
@@ -27,8 +28,8 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
     ),
     "cc.lager-size": (
         "C) Auswahl der Spielvariante",
-        "The camp (Lager) of {player} holds {count:card|cards}, not 20.",
-        "Das Lager von {player} enthält {count:Karte|Karten}, nicht 20.",
+        f"The camp (Lager) of {{player}} holds {{count:card|cards}}, not {LAGER_SIZE}.",
+        f"Das Lager von {{player}} enthält {{count:Karte|Karten}}, nicht {LAGER_SIZE}.",
     ),
     "cc.lager-unique": (
         "C) Auswahl der Spielvariante",
@@ -37,13 +38,15 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
     ),
     "cc.opening-draw": (
         "B) Schlachtvorbereitung",
-        "Before the first round each player takes exactly 4 cards; {player} took {count}.",
-        "Vor der ersten Runde nimmt jeder Spieler genau 4 Karten; {player} nahm {count}.",
+        f"Before the first round each player takes exactly {OPENING_HAND} cards; "
+        "{player} took {count}.",
+        f"Vor der ersten Runde nimmt jeder Spieler genau {OPENING_HAND} Karten; "
+        "{player} nahm {count}.",
     ),
     "cc.opening-missing": (
         "B) Schlachtvorbereitung",
-        "{player} still takes the top 4 camp cards before the first round.",
-        "{player} nimmt vor der ersten Runde noch die obersten 4 Lagerkarten.",
+        f"{{player}} still takes the top {OPENING_HAND} camp cards before the first round.",
+        f"{{player}} nimmt vor der ersten Runde noch die obersten {OPENING_HAND} Lagerkarten.",
     ),
     "cc.draw-once": (
         "Phase 1: Startphase",

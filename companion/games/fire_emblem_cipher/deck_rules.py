@@ -10,33 +10,30 @@ from __future__ import annotations
 
 from companion.cardsets import CardSet, DeckList
 from companion.cardsets.deck_problems import DeckProblem, card_in
-
-FE_MIN_DECK = 50
-FE_MAX_COPIES = 4
-FE_LORD_COST = 1
+from companion.games.fire_emblem_cipher.numbers import LORD_COST, MAX_COPIES, MIN_DECK
 
 FE_RULE = "official Fire Emblem 0 (Cipher) deck construction rules (not in the German rulebook)"
 
 
 def check_fe(deck: DeckList, cardset: CardSet) -> list[DeckProblem]:
     out: list[DeckProblem] = []
-    if deck.size < FE_MIN_DECK:
+    if deck.size < MIN_DECK:
         out.append(
             DeckProblem(
                 "fe.deck-too-small",
-                f"the deck has {deck.size} cards; at least {FE_MIN_DECK} are needed",
-                f"das Deck hat {deck.size} Karten; mindestens {FE_MIN_DECK} sind nötig",
+                f"the deck has {deck.size} cards; at least {MIN_DECK} are needed",
+                f"das Deck hat {deck.size} Karten; mindestens {MIN_DECK} sind nötig",
                 rule=FE_RULE,
             )
         )
     for card_id, n in deck.cards.items():
         card = card_in(cardset, card_id)
-        if card is not None and n > FE_MAX_COPIES:
+        if card is not None and n > MAX_COPIES:
             out.append(
                 DeckProblem(
                     "fe.too-many-copies",
-                    f"{n} copies of {card_id} ({card.name}); at most {FE_MAX_COPIES} allowed",
-                    f"{n} Exemplare von {card_id} ({card.name}); höchstens {FE_MAX_COPIES} erlaubt",
+                    f"{n} copies of {card_id} ({card.name}); at most {MAX_COPIES} allowed",
+                    f"{n} Exemplare von {card_id} ({card.name}); höchstens {MAX_COPIES} erlaubt",
                     (card_id,),
                     FE_RULE,
                 )
@@ -45,8 +42,9 @@ def check_fe(deck: DeckList, cardset: CardSet) -> list[DeckProblem]:
         out.append(
             DeckProblem(
                 "fe.no-lord",
-                "no lord chosen (lord: a cost-1 card of the deck)",
-                "kein Hauptcharakter gewählt (lord: eine Karte mit Kosten 1 aus dem Deck)",
+                f"no lord chosen (lord: a cost-{LORD_COST} card of the deck)",
+                f"kein Hauptcharakter gewählt (lord: eine Karte mit Kosten {LORD_COST} aus "
+                "dem Deck)",
                 rule=FE_RULE,
             )
         )
@@ -54,14 +52,14 @@ def check_fe(deck: DeckList, cardset: CardSet) -> list[DeckProblem]:
     lord = card_in(cardset, deck.lord)
     if lord is None:
         return out
-    if lord.get("cost") != FE_LORD_COST:
+    if lord.get("cost") != LORD_COST:
         out.append(
             DeckProblem(
                 "fe.lord-cost",
                 f"the lord {deck.lord} ({lord.name}) costs {lord.get('cost')}; the "
-                f"lord must cost {FE_LORD_COST}",
+                f"lord must cost {LORD_COST}",
                 f"der Hauptcharakter {deck.lord} ({lord.name}) kostet {lord.get('cost')}; er muss "
-                f"{FE_LORD_COST} kosten",
+                f"{LORD_COST} kosten",
                 (deck.lord,),
                 FE_RULE,
             )

@@ -3,8 +3,8 @@
 A unit is a stack of same-name cards in a player's front or back row: every level-up or class
 change lays the new card on the old one (`state.attached[new] = old`), and only the top card
 counts (its attack, support, range, name). The lord is tracked by its top card in
-`state.flags["lord"]`. Combat lives in `state.flags["combat"]` while it runs (attack declared,
-supports, critical hit, evade) and moves to `state.flags["last_combat"]` when it ends.
+`flags(state)["lord"]`. Combat lives in `flags(state)["combat"]` while it runs (attack declared,
+supports, critical hit, evade) and moves to `flags(state)["last_combat"]` when it ends.
 Card skills are not modelled: the cardset holds facts only (name, cost, power, range, symbols).
 """
 
@@ -14,6 +14,8 @@ from typing import Any
 
 from companion.engine.api import PLAYERS, Outcome, other
 from companion.engine.state import GameState, hand_zone
+from companion.games.fire_emblem_cipher import numbers
+from companion.games.fire_emblem_cipher.state import flags
 
 ROWS = ("front", "back")
 NO_SYMBOL = ("Colorless",)
@@ -94,11 +96,11 @@ def unit_named(state: GameState, player: str, name: str) -> str | None:
 
 
 def is_lord(state: GameState, uid: str) -> bool:
-    return uid in state.flags.get("lord", {}).values()
+    return uid in flags(state).get("lord", {}).values()
 
 
 def lord_of(state: GameState, player: str) -> str | None:
-    lord: str | None = state.flags.get("lord", {}).get(player)
+    lord: str | None = flags(state).get("lord", {}).get(player)
     return lord
 
 
@@ -171,12 +173,12 @@ def support_of(state: GameState, uid: str) -> int:
 # ------------------------------------------------------------------ combat
 
 def combat(state: GameState) -> dict[str, Any] | None:
-    found: dict[str, Any] | None = state.flags.get("combat")
+    found: dict[str, Any] | None = flags(state).get("combat")
     return found
 
 
 def start_combat(state: GameState, player: str, attacker: str, target: str) -> None:
-    state.flags["combat"] = {
+    flags(state)["combat"] = {
         "attacking": player,
         "defending": other(player),
         "attacker": attacker,
@@ -219,7 +221,7 @@ def powers(state: GameState, c: dict[str, Any]) -> tuple[int, int]:
     a, d = c["attacker"], c["target"]
     attack = (attack_of(state, a) if a in state.where else 0) + c["support_power"][c["attacking"]]
     if c["critical"]:
-        attack *= 2
+        attack *= numbers.CRITICAL_FACTOR
     defence = (attack_of(state, d) if d in state.where else 0) + c["support_power"][c["defending"]]
     return attack, defence
 
@@ -239,8 +241,8 @@ def end_combat(state: GameState) -> None:
     for p, card in c["supports"].items():
         if card is not None and state.where.get(card) == zone(p, "support"):
             state.move(card, zone(p, "retreat"))
-    state.flags["last_combat"] = c
-    state.flags["combat"] = None
+    flags(state)["last_combat"] = c
+    flags(state)["combat"] = None
     march_defender(state)
 
 
@@ -259,10 +261,10 @@ def defeat(state: GameState, target: str, winner: str) -> None:
             return
         state.move(orb, hand_zone(side))
         state.bump("turn", f"orbs_taken:{side}")
-        state.flags.setdefault("orb_acks", {}).setdefault(side, 0)
-        state.flags["orb_acks"][side] += 1
+        flags(state).setdefault("orb_acks", {}).setdefault(side, 0)
+        flags(state)["orb_acks"][side] += 1
         return
-    state.flags.setdefault("defeated", []).append(target)
+    flags(state).setdefault("defeated", []).append(target)
     move_unit(state, target, zone(side, "retreat"))
 
 

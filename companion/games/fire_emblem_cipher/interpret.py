@@ -22,6 +22,8 @@ from companion.engine.api import PLAYERS, Move
 from companion.engine.interpreter import SnapshotDiff, candidate_product
 from companion.engine.state import UNKNOWN, GameState, hand_zone
 from companion.games.fire_emblem_cipher import effects as fx
+from companion.games.fire_emblem_cipher.numbers import HAND_SIZE, ORBS
+from companion.games.fire_emblem_cipher.state import flags
 from companion.snapshot import SeenCard, is_back
 
 if TYPE_CHECKING:
@@ -97,7 +99,7 @@ class _Explainer:
         return candidate_product(self.slots)
 
     def preparation(self) -> None:
-        prep = self.sim.flags.get("prep", {})
+        prep = flags(self.sim).get("prep", {})
         for p in PLAYERS:
             front = fx.zone(p, "front")
             for card in [c for c in self.arrivals("front") if c.zone == front]:
@@ -116,12 +118,12 @@ class _Explainer:
                     self.deck_left[p] = False
             orbs = fx.zone(p, "orbs")
             if [c for c in self.arrivals("orbs") if c.zone == orbs] and p in prep:
-                owed = max(1, 5 - prep[p]["orbs"])
+                owed = max(1, ORBS - prep[p]["orbs"])
                 self.add(Move("orbs", p, value=owed))
                 self.deck_left[p] = False
             if self.deck_left[p] and p in prep:
-                deal = Move("deal", p, value=max(1, 6 - prep[p]["dealt"]))
-                if prep[p]["dealt"] >= 6 and not prep[p]["mulligan"]:
+                deal = Move("deal", p, value=max(1, HAND_SIZE - prep[p]["dealt"]))
+                if prep[p]["dealt"] >= HAND_SIZE and not prep[p]["mulligan"]:
                     self.add(Move("mulligan", p), deal)  # the hand went back and was redrawn
                 else:
                     self.add(deal)

@@ -33,6 +33,7 @@ from companion.engine.api import (
 )
 from companion.engine.flow import Flow, FlowSpec, PhaseSpec, Text
 from companion.engine.interpreter import SnapshotDiff
+from companion.engine.rule_helpers import RuleChecks
 from companion.engine.ruleset import CORE_KINDS, Ruleset
 from companion.engine.setup import (
     attach_cards,
@@ -47,10 +48,12 @@ from companion.engine.setup import (
 from companion.engine.state import UNKNOWN, GameState, hand_zone
 from companion.games.fire_emblem_cipher import effects as fx
 from companion.games.fire_emblem_cipher import interpret as fe_interpret
+from companion.games.fire_emblem_cipher.numbers import BONDS_PER_TURN, HAND_SIZE, LORD_COST, ORBS
+from companion.games.fire_emblem_cipher.state import PrepInfo, flags
 from companion.games.fire_emblem_cipher.texts import violation
 
-HAND_SIZE = 6
-ORBS = 5
+CHECKS = RuleChecks(violation, not_in_hand="fe.not-in-hand", hand_empty="fe.hand-empty",
+                    wrong_phase="fe.wrong-phase", not_your_turn="fe.not-your-turn")
 DEFAULT_DECKS = {"p1": "marth-red", "p2": "chrom-blue"}
 
 SETUP_KINDS = ("choose-lord", "deal", "mulligan", "orbs", "reveal-lord")
@@ -115,16 +118,16 @@ class FireEmblemCipher(Ruleset):
                     PhaseSpec(
                         "setup",
                         Text("Preparation", "Spielvorbereitung"),
-                        may=(Text("redraw the six starting cards once (mulligan)",
-                                "die sechs Startkarten einmal neu ziehen (Mulligan)"),),
+                        may=(Text(f"redraw the {HAND_SIZE} starting cards once (mulligan)",
+                                  f"die {HAND_SIZE} Startkarten einmal neu ziehen (Mulligan)"),),
                         must=(
-                            Text("lay a cost-1 unit from your deck face down on the front row "
-                               "(lord)",
-                               "eine Einheit mit Kosten 1 aus dem Deck verdeckt in die "
-                               "Vorderreihe legen (Hauptcharakter)"),
-                            Text("draw six cards", "sechs Karten ziehen"),
-                            Text("lay the next five deck cards face down as orbs",
-                               "die nächsten fünf Deckkarten verdeckt als Juwelen legen"),
+                            Text(f"lay a cost-{LORD_COST} unit from your deck face down on the "
+                                 "front row (lord)",
+                                 f"eine Einheit mit Kosten {LORD_COST} aus dem Deck verdeckt in "
+                                 "die Vorderreihe legen (Hauptcharakter)"),
+                            Text(f"draw {HAND_SIZE} cards", f"{HAND_SIZE} Karten ziehen"),
+                            Text(f"lay the next {ORBS} deck cards face down as orbs",
+                                 f"die nächsten {ORBS} Deckkarten verdeckt als Juwelen legen"),
                             Text("reveal both lords together", "beide Hauptcharaktere aufdecken"),
                         ),
                         ends=Text("both lords are revealed: the first player's turn begins",
@@ -233,12 +236,12 @@ class FireEmblemCipher(Ruleset):
                 if uid not in on_table:
                     state.register(uid, fx.zone(p, "deck"), p)
             state.shuffle(fx.zone(p, "deck"))
-        state.flags.update(lord={}, draws_owed={"p1": 0, "p2": 0}, combat=None,
-                           last_combat=None, defeated=[], orb_acks={})
+        flags(state).update({"lord": {}, "draws_owed": {"p1": 0, "p2": 0}, "combat": None,
+                             "last_combat": None, "defeated": [], "orb_acks": {}})
         if setup:
             self._setup_midgame(state, setup)
             return state
-        state.flags["prep"] = {
+        flags(state)["prep"] = {
             p: {"lord": False, "dealt": 0, "mulligan": False, "orbs": 0, "revealed": False}
             for p in PLAYERS
         }
@@ -265,7 +268,7 @@ class FireEmblemCipher(Ruleset):
         self._setup_lords(state, setup, setup.get("table") or {})
         self.start_midgame(state, setup, phase="deploy", turn=2)
         if state.phase != "start":
-            state.flags["draws_owed"] = {"p1": 0, "p2": 0}
+            flags(state)["draws_owed"] = {"p1": 0, "p2": 0}
         tap_cards(state, setup)  # after the turn began (which untaps the active side)
 
     def _setup_lords(self, state: GameState, setup: Mapping[str, Any],
@@ -287,19 +290,19 @@ class FireEmblemCipher(Ruleset):
             uid = card_ref(uid)
             if uid not in state.where:
                 raise SetupError(f"setup: lord {uid} of {p} is not on the table")
-            state.flags["lord"][p] = fx.unit_with(state, uid) or uid
+            flags(state)["lord"][p] = fx.unit_with(state, uid) or uid
 
     def _turn_begins(self, state: GameState) -> None:
         """Start phase, automatic part: untap, used bonds back, draw owed, forced march."""
         p = state.active
         state.reset_counters("turn")
-        state.flags["combat"] = None
-        state.flags["orb_acks"] = {}
+        flags(state)["combat"] = None
+        flags(state)["orb_acks"] = {}
         for zone_id in (*fx.field_zones(p), fx.zone(p, "bonds")):
             for uid in state.cards_in(zone_id):
                 state.tapped.discard(uid)
         first_turn = state.turn == 1 and p == state.first
-        owed = state.flags.setdefault("draws_owed", {"p1": 0, "p2": 0})
+        owed = flags(state).setdefault("draws_owed", {"p1": 0, "p2": 0})
         owed[other(p)] = 0
         owed[p] = 0 if first_turn else 1
         for q in (other(p), p):
@@ -308,7 +311,7 @@ class FireEmblemCipher(Ruleset):
     # ================================================================== phase checks
     def _setup_missing(self, state: GameState) -> list[Violation]:
         found: list[Violation] = []
-        prep = state.flags.get("prep", {})
+        prep = flags(state).get("prep", {})
         for p in PLAYERS:
             info = prep.get(p)
             if not info:
@@ -334,7 +337,7 @@ class FireEmblemCipher(Ruleset):
 
     @staticmethod
     def _owed(state: GameState, player: str) -> int:
-        return int(state.flags.get("draws_owed", {}).get(player, 0))
+        return int(flags(state).get("draws_owed", {}).get(player, 0))
 
     # ================================================================== legal moves
     def candidate_moves(self, state: GameState) -> list[Move]:
@@ -349,13 +352,13 @@ class FireEmblemCipher(Ruleset):
         return moves
 
     def _setup_moves(self, state: GameState, p: str) -> list[Move]:
-        info = state.flags["prep"][p]
+        info = flags(state)["prep"][p]
         deck = fx.zone(p, "deck")
         if not info["lord"]:
             seen: dict[str, str] = {}
             for uid in state.cards_in(deck):
                 facts = state.facts(uid)
-                if facts.type == "unit" and facts.number("cost", -1) == 1:
+                if facts.type == "unit" and facts.number("cost", -1) == LORD_COST:
                     seen.setdefault(facts.id, uid)
             return [Move("choose-lord", p, (u,), to=fx.zone(p, "front")) for u in seen.values()]
         moves: list[Move] = []
@@ -375,7 +378,7 @@ class FireEmblemCipher(Ruleset):
         moves: list[Move] = []
         if self._owed(state, p):
             moves.append(Move("draw", p))
-        if state.flags["orb_acks"].get(p):
+        if flags(state)["orb_acks"].get(p):
             moves.append(Move("orb-to-hand", p))
         if state.phase == "bond":
             for uid in hand:
@@ -436,38 +439,12 @@ class FireEmblemCipher(Ruleset):
         found: list[Violation] = checker(state, move)
         return found
 
-    def _own_turn(self, state: GameState, move: Move) -> list[Violation]:
-        if move.player == state.active:
-            return []
-        return [violation("fe.not-your-turn", action=move.kind, active=state.active,
-                          player=move.player)]
-
-    def _phase_is(self, state: GameState, move: Move, *phases: str) -> list[Violation]:
-        if state.phase in phases:
-            return []
-        return [violation("fe.wrong-phase", action=move.kind, phase=state.phase)]
-
-    def _from_hand(self, state: GameState, move: Move) -> list[Violation]:
-        found = []
-        for uid in move.cards:
-            if uid == UNKNOWN:
-                if not state.cards_in(hand_zone(move.player)):
-                    found.append(violation("fe.hand-empty", player=move.player))
-            elif uid not in state.where or not state.can_resolve(uid, hand_zone(move.player)):
-                found.append(violation("fe.not-in-hand", cards=(uid,), player=move.player))
-        return found
-
-    @staticmethod
-    def _card(move: Move) -> str:
-        return move.cards[0] if move.cards else UNKNOWN
-
     def _facts_known(self, state: GameState, uid: str) -> bool:
         return uid != UNKNOWN and uid in state.where
 
     # ---------------------------------------------------------------- preparation
-    def _prep(self, state: GameState, player: str) -> dict[str, Any]:
-        info: dict[str, Any] = state.flags["prep"][player]
-        return info
+    def _prep(self, state: GameState, player: str) -> PrepInfo:
+        return flags(state)["prep"][player]
 
     def _check_choose_lord(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
@@ -476,7 +453,7 @@ class FireEmblemCipher(Ruleset):
             found.append(violation("fe.lord-twice", player=p))
         if move.to != fx.zone(p, "front"):
             found.append(violation("fe.lord-zone", zones=(str(move.to),)))
-        uid = self._card(move)
+        uid = move.card
         if uid != UNKNOWN:
             if uid not in state.where or not state.can_resolve(uid, fx.zone(p, "deck")):
                 found.append(violation("fe.unexplained", cards=(uid,), zones=(str(move.to),)))
@@ -490,7 +467,7 @@ class FireEmblemCipher(Ruleset):
         facts = state.facts(uid)
         if facts.type != "unit":
             return [violation("fe.not-unit", cards=(uid,))]
-        if facts.number("cost", -1) != 1:
+        if facts.number("cost", -1) != LORD_COST:
             return [violation("fe.lord-cost", cards=(uid,), cost=facts.get("cost"))]
         return []
 
@@ -521,7 +498,7 @@ class FireEmblemCipher(Ruleset):
         count = move.value if isinstance(move.value, int) else 1
         if info["dealt"] < HAND_SIZE:
             return [violation("fe.setup-order", action="orbs",
-                              missing="draw the six starting cards first")]
+                              missing=f"draw the {HAND_SIZE} starting cards first")]
         if count > ORBS - info["orbs"]:
             return [violation("fe.orbs-too-many", player=p, count=count,
                               limit=ORBS - info["orbs"])]
@@ -535,11 +512,12 @@ class FireEmblemCipher(Ruleset):
         if lord is None or lord not in state.face_down:
             return [violation("fe.not-face-down", cards=move.cards, player=p)]
         found: list[Violation] = []
-        prep = state.flags["prep"]
+        prep = flags(state)["prep"]
         if any(prep[q]["dealt"] < HAND_SIZE or prep[q]["orbs"] < ORBS for q in PLAYERS):
             found.append(violation("fe.setup-order", action="reveal-lord",
-                                   missing="both players draw six cards and lay five orbs"))
-        uid = self._card(move)
+                                   missing=f"both players draw {HAND_SIZE} cards and lay "
+                                           f"{ORBS} orbs"))
+        uid = move.card
         if uid != UNKNOWN:
             back = move.option("back")
             ok = uid == lord or (uid in state.where and not state.known(uid)) or (
@@ -562,9 +540,9 @@ class FireEmblemCipher(Ruleset):
         return [violation("fe.extra-draw", player=p, zones=(fx.zone(p, "deck"),))]
 
     def _check_bond(self, state: GameState, move: Move) -> list[Violation]:
-        found = self._own_turn(state, move) + self._phase_is(state, move, "bond")
-        found += self._from_hand(state, move)
-        if state.counter("turn", "bonds") >= 1:
+        found = CHECKS.own_turn(state, move) + CHECKS.in_phase(state, move, "bond")
+        found += CHECKS.from_hand(state, move.player, move.cards)
+        if state.counter("turn", "bonds") >= BONDS_PER_TURN:
             found.append(violation("fe.bond-once", zones=(fx.zone(move.player, "bonds"),)))
         return found
 
@@ -584,9 +562,9 @@ class FireEmblemCipher(Ruleset):
         return found
 
     def _deploy_common(self, state: GameState, move: Move) -> tuple[list[Violation], str | None]:
-        found = self._own_turn(state, move) + self._phase_is(state, move, "deploy")
-        found += self._from_hand(state, move)
-        uid = self._card(move)
+        found = CHECKS.own_turn(state, move) + CHECKS.in_phase(state, move, "deploy")
+        found += CHECKS.from_hand(state, move.player, move.cards)
+        uid = move.card
         if not self._facts_known(state, uid):
             return found, None
         if state.facts(uid).type != "unit":
@@ -631,22 +609,22 @@ class FireEmblemCipher(Ruleset):
         return found + self._pay(state, p, uid, facts.number("cost"))
 
     def _check_use_bond(self, state: GameState, move: Move) -> list[Violation]:
-        found = self._own_turn(state, move) + self._phase_is(state, move, "deploy", "action")
-        uid = self._card(move)
+        found = CHECKS.own_turn(state, move) + CHECKS.in_phase(state, move, "deploy", "action")
+        uid = move.card
         if uid not in fx.bonds(state, move.player):
             found.append(violation("fe.unexplained", cards=(uid,), zones=(str(move.to),)))
         return found
 
     def _check_flip_bond(self, state: GameState, move: Move) -> list[Violation]:
         found = self._check_use_bond(state, move)
-        uid = self._card(move)
+        uid = move.card
         if uid in state.face_down:
             found.append(violation("fe.flip-bond", cards=(uid,)))
         return found
 
     # ---------------------------------------------------------------- action
     def _own_ready_unit(self, state: GameState, move: Move) -> list[Violation]:
-        uid = self._card(move)
+        uid = move.card
         if uid not in fx.units_of(state, move.player):
             return [violation("fe.not-own-unit", cards=(uid,), player=move.player)]
         if uid in state.tapped:
@@ -654,9 +632,9 @@ class FireEmblemCipher(Ruleset):
         return []
 
     def _check_move(self, state: GameState, move: Move) -> list[Violation]:
-        found = self._own_turn(state, move) + self._phase_is(state, move, "action")
+        found = CHECKS.own_turn(state, move) + CHECKS.in_phase(state, move, "action")
         found += self._own_ready_unit(state, move)
-        uid = self._card(move)
+        uid = move.card
         to = str(move.to)
         if to not in fx.field_zones(move.player):
             found.append(violation("fe.bad-zone", zones=(to,), player=move.player))
@@ -666,7 +644,7 @@ class FireEmblemCipher(Ruleset):
 
     def _check_attack(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        found = self._own_turn(state, move) + self._phase_is(state, move, "action")
+        found = CHECKS.own_turn(state, move) + CHECKS.in_phase(state, move, "action")
         if state.turn == 1 and p == state.first:
             found.append(violation("fe.first-turn-attack"))
         if len(move.cards) != 1:
@@ -703,7 +681,7 @@ class FireEmblemCipher(Ruleset):
         if c is not None and p in c["supports"]:
             found.append(violation("fe.support-twice", player=p))
         deck = fx.zone(p, "deck")
-        uid = self._card(move)
+        uid = move.card
         if state.count(deck) == 0:
             found.append(violation("fe.deck-empty", player=p, zones=(deck,)))
         elif uid != UNKNOWN and (uid not in state.where or not state.can_resolve(uid, deck)):
@@ -712,7 +690,7 @@ class FireEmblemCipher(Ruleset):
 
     def _check_discard_for(self, state: GameState, move: Move, kind: str) -> list[Violation]:
         found, c = self._combat_for(state, move)
-        found += self._from_hand(state, move)
+        found += CHECKS.from_hand(state, move.player, move.cards)
         if c is None:
             return found
         role = "attacking" if kind == "critical" else "defending"
@@ -723,7 +701,7 @@ class FireEmblemCipher(Ruleset):
             found.append(violation("fe.support-missing"))
         if kind == "critical" and c["critical"]:
             found.append(violation("fe.critical-twice"))
-        uid = self._card(move)
+        uid = move.card
         unit = fx.fighter(c, move.player)
         if self._facts_known(state, uid) and unit in state.where and \
                 fx.name_of(state, uid) != fx.name_of(state, unit):
@@ -744,14 +722,14 @@ class FireEmblemCipher(Ruleset):
         return found
 
     def _check_orb_to_hand(self, state: GameState, move: Move) -> list[Violation]:
-        if state.flags["orb_acks"].get(move.player, 0) > 0:
+        if flags(state)["orb_acks"].get(move.player, 0) > 0:
             return []
         return [violation("fe.orb-unexplained", player=move.player,
                           zones=(fx.zone(move.player, "orbs"),))]
 
     # ---------------------------------------------------------------- seen, no rule
     def _check_seen(self, state: GameState, move: Move) -> list[Violation]:
-        uid = self._card(move)
+        uid = move.card
         to = str(move.to or "")
         if move.kind == "untap":
             return [violation("fe.untap", cards=(uid,))]
@@ -764,7 +742,7 @@ class FireEmblemCipher(Ruleset):
         if move.kind == "remove" and to.endswith(".retreat") and fx.is_field(state.where.get(uid)):
             if fx.is_lord(state, uid):
                 return [violation("fe.lord-to-retreat", cards=(uid,), zones=(to,))]
-            last = state.flags.get("last_combat") or {}
+            last = flags(state).get("last_combat") or {}
             if last.get("target") == uid and not last.get("defeated"):
                 return [violation("fe.not-defeated", cards=(uid,), zones=(to,),
                                   attack=last.get("attack"), defence=last.get("defence"))]
@@ -780,16 +758,16 @@ class FireEmblemCipher(Ruleset):
         return state.take(uid, source)
 
     def _from_hand_card(self, state: GameState, move: Move) -> str | None:
-        return self._take(state, move.player, self._card(move), hand_zone(move.player))
+        return self._take(state, move.player, move.card, hand_zone(move.player))
 
     # ---------------------------------------------------------------- preparation
     def _apply_choose_lord(self, state: GameState, move: Move) -> None:
         p = move.player
-        card = self._take(state, p, self._card(move), fx.zone(p, "deck"))
+        card = self._take(state, p, move.card, fx.zone(p, "deck"))
         if card is None:
             return
         to = str(move.to or fx.zone(p, "front"))
-        face_up = self._card(move) != UNKNOWN and move.option("back") is None and \
+        face_up = move.card != UNKNOWN and move.option("back") is None and \
             move.value == "up"
         state.move(card, to, face_down=not face_up)
         if not face_up:
@@ -797,7 +775,7 @@ class FireEmblemCipher(Ruleset):
         back = move.option("back")
         if back:
             state.backs[back] = card
-        state.flags["lord"][p] = card
+        flags(state)["lord"][p] = card
         self._prep(state, p)["lord"] = True
         self._prep(state, p)["revealed"] = face_up
 
@@ -830,7 +808,7 @@ class FireEmblemCipher(Ruleset):
     def _apply_reveal_lord(self, state: GameState, move: Move) -> None:
         p = move.player
         lord = fx.lord_of(state, p)
-        uid = self._card(move)
+        uid = move.card
         if lord is None:
             return
         if uid != UNKNOWN and uid != lord and uid in state.where:
@@ -846,14 +824,14 @@ class FireEmblemCipher(Ruleset):
         for back, card in list(state.backs.items()):
             if card == lord:
                 del state.backs[back]
-        state.flags["lord"][p] = lord
+        flags(state)["lord"][p] = lord
         self._prep(state, p)["revealed"] = True
 
     # ---------------------------------------------------------------- turn
     def _apply_draw(self, state: GameState, move: Move) -> None:
         p = move.player
         if state.draw(fx.zone(p, "deck"), hand_zone(p)) is not None:
-            owed = state.flags["draws_owed"]
+            owed = flags(state)["draws_owed"]
             owed[p] = max(0, owed.get(p, 0) - 1)
 
     def _apply_bond(self, state: GameState, move: Move) -> None:
@@ -861,7 +839,7 @@ class FireEmblemCipher(Ruleset):
         card = self._from_hand_card(state, move)
         if card is None:
             return
-        down = move.value == "down" or self._card(move) == UNKNOWN
+        down = move.value == "down" or move.card == UNKNOWN
         state.move(card, fx.zone(p, "bonds"), face_down=down)
         if down:
             state.public.discard(card)
@@ -884,7 +862,7 @@ class FireEmblemCipher(Ruleset):
 
     def _apply_class_change(self, state: GameState, move: Move) -> None:
         if self._apply_onto(state, move, "cc_cost"):
-            owed = state.flags["draws_owed"]
+            owed = flags(state)["draws_owed"]
             owed[move.player] = owed.get(move.player, 0) + 1
 
     def _apply_onto(self, state: GameState, move: Move, cost_field: str) -> bool:
@@ -902,19 +880,19 @@ class FireEmblemCipher(Ruleset):
         if target in state.tapped:
             state.tapped.discard(target)
             state.tapped.add(card)
-        for q, lord in state.flags["lord"].items():
+        for q, lord in flags(state)["lord"].items():
             if lord == target:
-                state.flags["lord"][q] = card
+                flags(state)["lord"][q] = card
         state.bump("turn", "spent", state.facts(card).number(cost_field))
         return True
 
     def _apply_use_bond(self, state: GameState, move: Move) -> None:
-        uid = self._card(move)
+        uid = move.card
         if uid in state.where:
             state.tapped.add(uid)
 
     def _apply_flip_bond(self, state: GameState, move: Move) -> None:
-        uid = self._card(move)
+        uid = move.card
         if uid in state.where:
             state.face_down.add(uid)
             back = move.option("back")
@@ -922,7 +900,7 @@ class FireEmblemCipher(Ruleset):
                 state.backs[back] = uid
 
     def _apply_move(self, state: GameState, move: Move) -> None:
-        uid = self._card(move)
+        uid = move.card
         to = str(move.to)
         if uid not in state.where or not fx.is_field(to):
             return
@@ -942,7 +920,7 @@ class FireEmblemCipher(Ruleset):
 
     def _apply_support(self, state: GameState, move: Move) -> None:
         p = move.player
-        card = self._take(state, p, self._card(move), fx.zone(p, "deck"))
+        card = self._take(state, p, move.card, fx.zone(p, "deck"))
         if card is None:
             return
         state.move(card, fx.zone(p, "support"))
@@ -980,7 +958,7 @@ class FireEmblemCipher(Ruleset):
 
     def _apply_orb_to_hand(self, state: GameState, move: Move) -> None:
         p = move.player
-        acks = state.flags["orb_acks"]
+        acks = flags(state)["orb_acks"]
         if acks.get(p, 0) > 0:
             acks[p] -= 1  # the engine moved the orb when the lord was defeated
             return
@@ -990,7 +968,7 @@ class FireEmblemCipher(Ruleset):
 
     # ---------------------------------------------------------------- seen, no rule
     def _apply_remove(self, state: GameState, move: Move) -> None:
-        uid = self._card(move)
+        uid = move.card
         to = str(move.to or fx.zone(move.player, "retreat"))
         if uid not in state.where:
             return
@@ -1018,7 +996,7 @@ class FireEmblemCipher(Ruleset):
             state.backs[back] = card
 
     def _apply_reveal_bond(self, state: GameState, move: Move) -> None:
-        uid = self._card(move)
+        uid = move.card
         back = move.option("back")
         if back and back in state.backs:
             state.resolve_back(back, uid)
@@ -1032,12 +1010,12 @@ class FireEmblemCipher(Ruleset):
             state.public.add(uid)
 
     def _apply_tap(self, state: GameState, move: Move) -> None:
-        uid = self._card(move)
+        uid = move.card
         if uid in state.where:
             state.tapped.add(uid)
 
     def _apply_untap(self, state: GameState, move: Move) -> None:
-        state.tapped.discard(self._card(move))
+        state.tapped.discard(move.card)
 
     # ================================================================== after every move
     def after_move(self, state: GameState) -> None:
@@ -1080,8 +1058,8 @@ class FireEmblemCipher(Ruleset):
         if key == "bonds":
             return {p: fx.bond_count(state, p) for p in PLAYERS}
         if key == "defeated":
-            return list(state.flags.get("defeated", []))
-        c = fx.combat(state) or state.flags.get("last_combat")
+            return list(flags(state).get("defeated", []))
+        c = fx.combat(state) or flags(state).get("last_combat")
         if key == "attack":
             return fx.powers(state, c)[0] if c else 0
         if key == "support":
@@ -1110,13 +1088,13 @@ class FireEmblemCipher(Ruleset):
     def illegal_examples(self, state: GameState) -> list[Move]:
         examples = super().illegal_examples(state)
         p = state.active
-        if not state.flags["orb_acks"].get(p):
+        if not flags(state)["orb_acks"].get(p):
             examples.append(Move("orb-to-hand", p))
         if state.phase == "setup":
             examples.append(Move("attack", p, (), target="nobody"))
             examples.append(Move("bond", p, (UNKNOWN,), value="down"))
             return examples
-        examples.append(Move("deal", p, value=6))
+        examples.append(Move("deal", p, value=HAND_SIZE))
         examples.append(Move("deploy", p, ("nope#1",), to=fx.zone(p, "front")))
         examples.append(Move("attack", p, (), target="nobody"))
         if fx.combat(state) is None:

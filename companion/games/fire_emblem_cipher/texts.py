@@ -7,6 +7,7 @@ the cards, zones and numbers of the case at hand.
 from __future__ import annotations
 
 from companion.engine.texts import ViolationCatalog
+from companion.games.fire_emblem_cipher.numbers import BONDS_PER_TURN, HAND_SIZE, LORD_COST
 
 RULEBOOK = "Fire Emblem Cipher, Spielphasen"
 PREPARATION = "Spielvorbereitung (offizieller Cipher-Spielstart, nicht im Regelheft)"
@@ -55,8 +56,9 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
     ),
     "fe.lord-cost": (
         PREPARATION,
-        "The lord must be a unit of cost 1; {card} costs {cost}.",
-        "Der Hauptcharakter muss eine Einheit mit Kosten 1 sein; {card} kostet {cost}.",
+        f"The lord must be a unit of cost {LORD_COST}; {{card}} costs {{cost}}.",
+        f"Der Hauptcharakter muss eine Einheit mit Kosten {LORD_COST} sein; "
+        "{card} kostet {cost}.",
     ),
     "fe.lord-zone": (
         PREPARATION,
@@ -90,8 +92,10 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
     ),
     "fe.mulligan-late": (
         PREPARATION,
-        "The starting hand is redrawn after drawing six cards and before the orbs are laid.",
-        "Die Starthand wird nach dem Ziehen von sechs Karten und vor den Juwelen neu gezogen.",
+        f"The starting hand is redrawn after drawing {HAND_SIZE} cards and before the orbs are "
+        "laid.",
+        f"Die Starthand wird nach dem Ziehen von {HAND_SIZE} Karten und vor den Juwelen neu "
+        "gezogen.",
     ),
     "fe.orbs-too-many": (
         "Siegesbedingungen",
@@ -132,8 +136,8 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
     ),
     "fe.bond-once": (
         "Bindungsphase",
-        "Only one card per turn goes to the bond area.",
-        "Pro Zug darf nur eine Karte in den Bindungsbereich gelegt werden.",
+        f"Only {BONDS_PER_TURN} card per turn goes to the bond area.",
+        f"Pro Zug darf nur {BONDS_PER_TURN} Karte in den Bindungsbereich gelegt werden.",
     ),
     "fe.bad-zone": (
         "Einsatzphase",

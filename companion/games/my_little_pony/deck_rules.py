@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from companion.cardsets import CardSet, DeckList
 from companion.cardsets.deck_problems import DeckProblem, card_in
-
-MLP_MIN_DECK = 45
-MLP_MAX_COPIES = 3
-MLP_PROBLEM_DECK = 10
-MLP_MAX_PROBLEM_COPIES = 2
+from companion.games.my_little_pony.numbers import (
+    MAX_COPIES,
+    MAX_PROBLEM_COPIES,
+    MIN_DECK,
+    PROBLEM_DECK,
+    UNIQUE_COPIES,
+)
 
 MLP_RULE = "my-little-pony-ccg.de.txt: Was brauche ich zum Spielen?"
 
@@ -21,12 +23,12 @@ MLP_RULE = "my-little-pony-ccg.de.txt: Was brauche ich zum Spielen?"
 def check_mlp(deck: DeckList, cardset: CardSet) -> list[DeckProblem]:
     out: list[DeckProblem] = []
     size = deck.size
-    if size < MLP_MIN_DECK:
+    if size < MIN_DECK:
         out.append(
             DeckProblem(
                 "mlp.deck-too-small",
-                f"the draw deck has {size} cards; at least {MLP_MIN_DECK} are needed",
-                f"das Spieldeck hat {size} Karten; mindestens {MLP_MIN_DECK} sind nötig",
+                f"the draw deck has {size} cards; at least {MIN_DECK} are needed",
+                f"das Spieldeck hat {size} Karten; mindestens {MIN_DECK} sind nötig",
                 rule=MLP_RULE,
             )
         )
@@ -58,7 +60,7 @@ def check_mlp(deck: DeckList, cardset: CardSet) -> list[DeckProblem]:
                     MLP_RULE,
                 )
             )
-        elif card.has_keyword("Unique") and n > 1:
+        elif card.has_keyword("Unique") and n > UNIQUE_COPIES:
             out.append(
                 DeckProblem(
                     "mlp.unique-twice",
@@ -70,13 +72,13 @@ def check_mlp(deck: DeckList, cardset: CardSet) -> list[DeckProblem]:
                     "my-little-pony-ccg.de.txt: Unique",
                 )
             )
-        elif n > MLP_MAX_COPIES:
+        elif n > MAX_COPIES:
             out.append(
                 DeckProblem(
                     "mlp.too-many-copies",
-                    f"{n} copies of {card_id} ({card.name}); at most {MLP_MAX_COPIES} allowed",
+                    f"{n} copies of {card_id} ({card.name}); at most {MAX_COPIES} allowed",
                     f"{n} Exemplare von {card_id} ({card.name}); "
-                    f"höchstens {MLP_MAX_COPIES} erlaubt",
+                    f"höchstens {MAX_COPIES} erlaubt",
                     (card_id,),
                     MLP_RULE,
                 )
@@ -113,12 +115,12 @@ def _mlp_mane(deck: DeckList, cardset: CardSet) -> list[DeckProblem]:
 def _mlp_problems(deck: DeckList, cardset: CardSet) -> list[DeckProblem]:
     out: list[DeckProblem] = []
     size = sum(deck.problems.values())
-    if size != MLP_PROBLEM_DECK:
+    if size != PROBLEM_DECK:
         out.append(
             DeckProblem(
                 "mlp.problem-deck-size",
-                f"the problem deck has {size} cards; it must have exactly {MLP_PROBLEM_DECK}",
-                f"das Problemdeck hat {size} Karten; es muss genau {MLP_PROBLEM_DECK} haben",
+                f"the problem deck has {size} cards; it must have exactly {PROBLEM_DECK}",
+                f"das Problemdeck hat {size} Karten; es muss genau {PROBLEM_DECK} haben",
                 rule=MLP_RULE,
             )
         )
@@ -136,14 +138,14 @@ def _mlp_problems(deck: DeckList, cardset: CardSet) -> list[DeckProblem]:
                     MLP_RULE,
                 )
             )
-        elif n > MLP_MAX_PROBLEM_COPIES:
+        elif n > MAX_PROBLEM_COPIES:
             out.append(
                 DeckProblem(
                     "mlp.too-many-problem-copies",
                     f"{n} copies of problem {card_id} ({card.name}); "
-                    f"at most {MLP_MAX_PROBLEM_COPIES} allowed",
+                    f"at most {MAX_PROBLEM_COPIES} allowed",
                     f"{n} Exemplare des Problems {card_id} ({card.name}); höchstens "
-                    f"{MLP_MAX_PROBLEM_COPIES} erlaubt",
+                    f"{MAX_PROBLEM_COPIES} erlaubt",
                     (card_id,),
                     MLP_RULE,
                 )

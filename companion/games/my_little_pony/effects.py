@@ -2,7 +2,7 @@
 
 Pure functions over a `GameState`; rules.py decides what is legal, this module only computes.
 Per-player facts the camera cannot see (action tokens, points, boosted manes, frightened
-friends, power changes declared from card texts) live in `state.flags`, see `Flags`.
+friends, power changes declared from card texts) live in `state.flags` (typed: state.py).
 """
 
 from __future__ import annotations
@@ -12,11 +12,10 @@ from typing import Any
 
 from companion.engine.api import PLAYERS, other
 from companion.engine.state import GameState
+from companion.games.my_little_pony import numbers
+from companion.games.my_little_pony.state import flags
 
 CHARACTER_TYPES = ("mane", "friend")
-WIN_POINTS = 15
-HAND_LIMIT = 8
-OPENING_HAND = 6
 CRITTER = "Critter"
 
 
@@ -60,7 +59,7 @@ def is_character(state: GameState, uid: str) -> bool:
 
 
 def boosted(state: GameState, uid: str) -> bool:
-    return uid in state.flags.get("boosted", [])
+    return uid in flags(state).get("boosted", [])
 
 
 def keywords(state: GameState, uid: str) -> set[str]:
@@ -100,7 +99,7 @@ def color(state: GameState, uid: str) -> str | None:
 def power(state: GameState, uid: str) -> int:
     """Current power: printed, plus declared changes this turn, plus Caretaker (+1 next to one
     of its player's Critter friends at the same problem). May be negative."""
-    value = printed_power(state, uid) + int(state.flags.get("power_mods", {}).get(uid, 0))
+    value = printed_power(state, uid) + int(flags(state).get("power_mods", {}).get(uid, 0))
     zone = state.where.get(uid, "")
     if has(state, uid, "Caretaker") and zone in PROBLEM_ZONES:
         mine = state.owner.get(uid)
@@ -109,7 +108,7 @@ def power(state: GameState, uid: str) -> int:
             and CRITTER in traits(state, u)
             for u in state.cards_in(zone)
         ):
-            value += 1
+            value += numbers.CARETAKER_BONUS
     return value
 
 
@@ -123,7 +122,7 @@ def exhausted(state: GameState, uid: str) -> bool:
 
 
 def frightened(state: GameState, uid: str) -> bool:
-    return uid in state.flags.get("frightened", [])
+    return uid in flags(state).get("frightened", [])
 
 
 def contributes(state: GameState, uid: str) -> bool:
@@ -138,7 +137,7 @@ def contributes(state: GameState, uid: str) -> bool:
 
 
 def mane_of(state: GameState, player: str) -> str | None:
-    return state.flags.get("mane", {}).get(player)
+    return flags(state).get("mane", {}).get(player)
 
 
 def characters_of(state: GameState, player: str, zones: Iterable[str] = AREAS) -> list[str]:
@@ -158,11 +157,11 @@ def home_limit(state: GameState, player: str) -> int:
     """From the mane character (its boosted side when boosted); 3 without a mane."""
     mane = mane_of(state, player)
     if mane is None or mane not in state.where:
-        return 3
+        return numbers.DEFAULT_HOME_LIMIT
     facts = state.facts(mane)
     if boosted(state, mane) and facts.get("boosted_home_limit") is not None:
         return facts.number("boosted_home_limit")
-    return facts.number("home_limit", 3)
+    return facts.number("home_limit", numbers.DEFAULT_HOME_LIMIT)
 
 
 def problem_at(state: GameState, zone: str) -> str | None:
@@ -248,20 +247,20 @@ def play_power(state: GameState, player: str, wanted: str) -> int:
 
 
 def tokens(state: GameState, player: str) -> int:
-    return int(state.flags.get("tokens", {}).get(player, 0))
+    return int(flags(state).get("tokens", {}).get(player, 0))
 
 
 def points(state: GameState, player: str) -> int:
-    return int(state.flags.get("points", {}).get(player, 0))
+    return int(flags(state).get("points", {}).get(player, 0))
 
 
 def add_tokens(state: GameState, player: str, amount: int) -> None:
-    bank = state.flags.setdefault("tokens", {p: 0 for p in PLAYERS})
+    bank = flags(state).setdefault("tokens", {p: 0 for p in PLAYERS})
     bank[player] = max(0, int(bank.get(player, 0)) + amount)
 
 
 def add_points(state: GameState, player: str, amount: int) -> None:
-    bank = state.flags.setdefault("points", {p: 0 for p in PLAYERS})
+    bank = flags(state).setdefault("points", {p: 0 for p in PLAYERS})
     bank[player] = int(bank.get(player, 0)) + amount
 
 
@@ -269,20 +268,13 @@ def token_gain(state: GameState) -> int:
     """Action tokens gained in the ready phase, from the highest score (official rules: 0-1
     -> 2, 2-5 -> 3, 6-10 -> 4, 11+ -> 5); the first player's first turn gains 1."""
     if state.turn == 1 and state.active == state.first:
-        return 1
-    high = max(points(state, p) for p in PLAYERS)
-    if high >= 11:
-        return 5
-    if high >= 6:
-        return 4
-    if high >= 2:
-        return 3
-    return 2
+        return numbers.FIRST_TURN_TOKENS
+    return numbers.tokens_for(max(points(state, p) for p in PLAYERS))
 
 
 def move_cost(state: GameState, uid: str) -> int:
     """Moving a character costs 1 action token; Swift ones move for 1 less."""
-    return 0 if has(state, uid, "Swift") else 1
+    return numbers.MOVE_COST - (numbers.SWIFT_DISCOUNT if has(state, uid, "Swift") else 0)
 
 
 def random_count(state: GameState, uids: Iterable[str]) -> int:

@@ -13,15 +13,17 @@ from typing import Any
 from companion.engine.api import PLAYERS, other
 from companion.engine.state import GameState
 from companion.games.my_little_pony import effects as fx
+from companion.games.my_little_pony.numbers import RANDOM_REFLIP_POWER
+from companion.games.my_little_pony.state import flags
 
 
 def current(state: GameState) -> dict[str, Any] | None:
-    found: dict[str, Any] | None = state.flags.get("faceoff")
+    found: dict[str, Any] | None = flags(state).get("faceoff")
     return found
 
 
 def pending(state: GameState) -> bool:
-    return current(state) is not None or bool(state.flags.get("faceoff_queue"))
+    return current(state) is not None or bool(flags(state).get("faceoff_queue"))
 
 
 def new_faceoff(state: GameState, kind: str, zones: list[str], challenger: str | None = None,
@@ -47,11 +49,11 @@ def new_faceoff(state: GameState, kind: str, zones: list[str], challenger: str |
 
 def start_next(state: GameState) -> None:
     """Open the next queued faceoff (score phase), if none is running."""
-    queue = state.flags.get("faceoff_queue") or []
+    queue = flags(state).get("faceoff_queue") or []
     if current(state) is None and queue:
         spec = queue.pop(0)
-        state.flags["faceoff"] = new_faceoff(state, spec["kind"], spec["zones"])
-        state.flags["faceoff_queue"] = queue
+        flags(state)["faceoff"] = new_faceoff(state, spec["kind"], spec["zones"])
+        flags(state)["faceoff_queue"] = queue
 
 
 def may_flip(state: GameState, player: str) -> tuple[bool, int]:
@@ -62,7 +64,7 @@ def may_flip(state: GameState, player: str) -> tuple[bool, int]:
     left = int(f["random_left"][player])
     if not f["flips"][player]:
         return True, left
-    return f["flips"][player][-1] == 1 and left > 0, left
+    return f["flips"][player][-1] == RANDOM_REFLIP_POWER and left > 0, left
 
 
 def record_flip(state: GameState, player: str, power: int, card: str | None) -> None:
@@ -73,8 +75,8 @@ def record_flip(state: GameState, player: str, power: int, card: str | None) -> 
     f["flips"][player].append(power)
     if card is not None:
         f["cards"][player].append(card)
-    f["done"][player] = not (power == 1 and int(f["random_left"][player]) > 0) or (
-        state.count(fx.deck(player)) == 0)
+    may_reflip = power == RANDOM_REFLIP_POWER and int(f["random_left"][player]) > 0
+    f["done"][player] = not may_reflip or state.count(fx.deck(player)) == 0
 
 
 def keep(state: GameState, player: str) -> None:

@@ -20,6 +20,8 @@ from companion.engine.api import PLAYERS, Move
 from companion.engine.interpreter import SnapshotDiff, candidate_product
 from companion.engine.state import UNKNOWN, GameState, hand_zone
 from companion.games.my_little_pony import effects as fx
+from companion.games.my_little_pony import numbers
+from companion.games.my_little_pony.state import flags
 from companion.snapshot import SeenCard, is_back
 
 PILES = tuple(z for p in PLAYERS for z in (fx.deck(p), fx.discard(p), fx.problem_deck(p)))
@@ -52,7 +54,7 @@ def _rename(diff: SnapshotDiff, names: Mapping[str, str]) -> SnapshotDiff:
 
 
 def explain(state: GameState, diff: SnapshotDiff, hints: Mapping[str, Any]) -> list[list[Move]]:
-    diff = _rename(diff, state.flags.get("mane_backs", {}))
+    diff = _rename(diff, flags(state).get("mane_backs", {}))
     slots: list[list[Move]] = []
     used_backs: set[str] = set()
     slots += _boosts(state, diff, used_backs)
@@ -101,7 +103,7 @@ def _hand_discard_sets(state: GameState, readings: list[list[Move]]) -> list[lis
     unseen ones beneath it as the limit asks (those readings first; the single card last,
     being the most literal)."""
     p = state.active
-    over = state.count(hand_zone(p)) - fx.HAND_LIMIT
+    over = state.count(hand_zone(p)) - numbers.HAND_LIMIT
     if over < 2:
         return readings
     sets: list[list[Move]] = []
@@ -118,7 +120,7 @@ def _hand_discard_sets(state: GameState, readings: list[list[Move]]) -> list[lis
 
 def _boosts(state: GameState, diff: SnapshotDiff, used: set[str]) -> list[list[Move]]:
     slots: list[list[Move]] = []
-    manes = {m: p for p, m in state.flags.get("mane", {}).items()}
+    manes = {m: p for p, m in flags(state).get("mane", {}).items()}
     for card in diff.vanished:
         if card.uid not in manes or fx.boosted(state, card.uid):
             continue
@@ -184,7 +186,7 @@ def _areas(state: GameState, diff: SnapshotDiff, used_backs: set[str]
             slots.append([Move("identify", owner, (uid,), to=zone)])
             continue
         if old is not None and old.zone in fx.AREAS:
-            due = state.flags.get("send_home")
+            due = flags(state).get("send_home")
             if due and due["player"] == owner and old.zone == due["zone"] and \
                     zone == fx.home(owner):
                 slots.append([Move("send-home", owner, (uid,))])

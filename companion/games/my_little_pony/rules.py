@@ -48,6 +48,12 @@ from companion.engine.api import (
 from companion.engine.cards import card_id_of
 from companion.engine.flow import Flow, FlowSpec, PhaseSpec, Text
 from companion.engine.interpreter import SnapshotDiff
+from companion.engine.rule_helpers import (
+    RuleChecks,
+    move_with_attached,
+    release_attached,
+    take_from_hand,
+)
 from companion.engine.ruleset import Ruleset
 from companion.engine.setup import (
     CopyNumbers,
@@ -62,9 +68,14 @@ from companion.engine.state import UNKNOWN, GameState, hand_zone
 from companion.games.my_little_pony import effects as fx
 from companion.games.my_little_pony import faceoff as fo
 from companion.games.my_little_pony import interpret as mlp_interpret
+from companion.games.my_little_pony import numbers
+from companion.games.my_little_pony.state import flags
 from companion.games.my_little_pony.texts import deck_violation, violation
 
 GAME = "my-little-pony-ccg"
+CHECKS = RuleChecks(violation, not_in_hand="mlp.not-in-hand", wrong_phase="mlp.wrong-phase",
+                    not_your_turn="mlp.not-your-turn")
+"""An unseen card from an empty hand is "?" not in hand (MLP has no hand-empty text)."""
 DEFAULT_DECKS = {"p1": "twilight-sparkle", "p2": "rainbow-dash"}
 MOVE_KINDS = (
     "starting-problem", "draw", "reveal", "challenge", "play", "play-troublemaker", "move",
@@ -111,10 +122,14 @@ class MyLittlePony(Ruleset):
             setup_phases=(
                 PhaseSpec(
                     "setup", Text("Setup", "Spielvorbereitung"),
-                    may=(Text("each player brings a Starting Problem into play and draws 6",
-                            "jeder Spieler bringt ein Startproblem ins Spiel und zieht 6"),),
-                    ends=Text("both problems are in play and both hands have 6 cards",
-                            "beide Probleme liegen und beide Hände haben 6 Karten"),
+                    may=(Text("each player brings a Starting Problem into play and draws "
+                               f"{numbers.OPENING_HAND}",
+                            "jeder Spieler bringt ein Startproblem ins Spiel und zieht "
+                            f"{numbers.OPENING_HAND}"),),
+                    ends=Text("both problems are in play and both hands have "
+                              f"{numbers.OPENING_HAND} cards",
+                            f"beide Probleme liegen und beide Hände haben {numbers.OPENING_HAND} "
+                            "Karten"),
                     end_check=self._setup_missing, setup=True,
                     moves=("starting-problem", "draw"),
                 ),
@@ -141,11 +156,16 @@ class MyLittlePony(Ruleset):
                     "main", Text("Main phase", "Main Phase"),
                     may=(
                         Text("play cards (cost in action tokens)", "Karten spielen (Kosten)"),
-                        Text("move a character (1 token; Swift 0)",
-                           "einen Charakter bewegen (1 Aktionspunkt; Swift 0)"),
-                        Text("draw a card for 1 token", "für 1 Aktionspunkt eine Karte ziehen"),
-                        Text("play a troublemaker face down (1 token)",
-                           "einen Widersacher verdeckt spielen (1 Aktionspunkt)"),
+                        Text(f"move a character ({numbers.MOVE_COST} token; Swift "
+                             f"{numbers.MOVE_COST - numbers.SWIFT_DISCOUNT})",
+                           f"einen Charakter bewegen ({numbers.MOVE_COST} Aktionspunkt; Swift "
+                           f"{numbers.MOVE_COST - numbers.SWIFT_DISCOUNT})"),
+                        Text(f"draw a card for {numbers.DRAW_COST} token",
+                             f"für {numbers.DRAW_COST} Aktionspunkt eine Karte ziehen"),
+                        Text("play a troublemaker face down "
+                             f"({numbers.TROUBLEMAKER_COST} token)",
+                           "einen Widersacher verdeckt spielen "
+                           f"({numbers.TROUBLEMAKER_COST} Aktionspunkt)"),
                         Text("Inspired: look at the top of the opponent's deck",
                            "Inspired: oberste Karten des gegnerischen Decks ansehen"),
                     ),
@@ -162,8 +182,8 @@ class MyLittlePony(Ruleset):
                 ),
                 PhaseSpec(
                     "end", Text("End phase", "Zug Ende"),
-                    must=(Text("hand limit 8, then the home limit",
-                             "Handlimit 8, dann das Zuhauselimit"),),
+                    must=(Text(f"hand limit {numbers.HAND_LIMIT}, then the home limit",
+                             f"Handlimit {numbers.HAND_LIMIT}, dann das Zuhauselimit"),),
                     ends=Text("you end your turn", "du beendest deinen Zug"),
                     end_check=self._end_missing,
                     moves=("discard", "retire"),
@@ -180,7 +200,7 @@ class MyLittlePony(Ruleset):
                                  (fx.problem_deck(p), True), (fx.discard(p), False),
                                  (fx.problem_zone(p), False), (fx.home(p), False)):
                 state.add_zone(zone, hidden=hidden)
-        state.flags.update({
+        flags(state).update({
             "tokens": {p: 0 for p in PLAYERS}, "points": {p: 0 for p in PLAYERS},
             "mane": {}, "boosted": [], "frightened": [], "confronted": {}, "solved": [],
             "problem_due": [], "faceoff": None, "faceoff_queue": [], "send_home": None,
@@ -192,7 +212,7 @@ class MyLittlePony(Ruleset):
             if mane:
                 state.register(mane, fx.home(p), p)
                 state.public.add(mane)
-                state.flags["mane"][p] = mane
+                flags(state)["mane"][p] = mane
             for uid in cards:
                 state.register(uid, fx.deck(p), p)
             for uid in problems:
@@ -204,7 +224,7 @@ class MyLittlePony(Ruleset):
         else:
             self.flow.start(state)
         if state.phase == "setup":  # from the beginning: deck rules are checked
-            state.flags["deck_faults"] = self._deck_faults(state, lists)
+            flags(state)["deck_faults"] = self._deck_faults(state, lists)
         return state
 
     def _deck_lists(self, state: GameState, config: GameConfig
@@ -289,7 +309,7 @@ class MyLittlePony(Ruleset):
                     if not state.is_hidden(zone):
                         state.public.add(uid)
                 if state.facts(uid).type == "mane":
-                    state.flags["mane"][state.owner[uid]] = uid
+                    flags(state)["mane"][state.owner[uid]] = uid
         deal_hands(state, setup, fx.deck)
         lay_face_down(state, setup)
         tap_cards(state, setup)
@@ -310,15 +330,15 @@ class MyLittlePony(Ruleset):
         self._turn_begins(state)
         score = setup.get("score") or {}
         for p in PLAYERS:
-            state.flags["points"][p] = int(score.get(p, 0)) if isinstance(score, Mapping) else 0
+            flags(state)["points"][p] = int(score.get(p, 0)) if isinstance(score, Mapping) else 0
         state.phase = phase
         tokens = setup.get("action_tokens")
         given = isinstance(tokens, Mapping)
         if isinstance(tokens, Mapping):
             for p in PLAYERS:
-                state.flags["tokens"][p] = int(tokens.get(p, 0))
+                flags(state)["tokens"][p] = int(tokens.get(p, 0))
         elif phase != "ready":
-            state.flags["tokens"][active] = fx.token_gain(state)  # this turn's gain
+            flags(state)["tokens"][active] = fx.token_gain(state)  # this turn's gain
         if phase == "ready":
             self._ready_begins(state, gain=not given)
             return
@@ -329,8 +349,8 @@ class MyLittlePony(Ruleset):
     # ================================================================== phase hooks
     def _turn_begins(self, state: GameState) -> None:
         state.reset_counters("turn")
-        state.flags["power_mods"] = {}
-        state.flags["turn_confronted"] = []
+        flags(state)["power_mods"] = {}
+        flags(state)["turn_confronted"] = []
 
     def _ready_begins(self, state: GameState, gain: bool = True) -> None:
         p = state.active
@@ -344,7 +364,7 @@ class MyLittlePony(Ruleset):
         """Confront step: one point per problem met, the first solver's bonus; then queue the
         faceoffs (double when both problems were confronted)."""
         p = state.active
-        confronted = state.flags.setdefault("confronted", {})
+        confronted = flags(state).setdefault("confronted", {})
         done: list[str] = []
         for zone in fx.PROBLEM_ZONES:
             problem = fx.problem_at(state, zone)
@@ -352,20 +372,20 @@ class MyLittlePony(Ruleset):
                 continue
             if not fx.can_confront(state, p, zone):
                 continue
-            fx.add_points(state, p, 1)
+            fx.add_points(state, p, numbers.SOLVE_POINTS)
             solvers = confronted.setdefault(problem, [])
             if not solvers:
                 fx.add_points(state, p, state.facts(problem).number("bonus"))
             if p not in solvers:
                 solvers.append(p)
             done.append(zone)
-        state.flags["turn_confronted"] = done
+        flags(state)["turn_confronted"] = done
         if len(done) == 2:
             queue = [{"kind": "double", "zones": done}]
         else:
             queue = [{"kind": "problem", "zones": [z]} for z in done
                      if fx.can_confront(state, other(p), z)]
-        state.flags["faceoff_queue"] = queue
+        flags(state)["faceoff_queue"] = queue
         self._next_faceoff(state)
 
     def _next_faceoff(self, state: GameState) -> None:
@@ -378,7 +398,7 @@ class MyLittlePony(Ruleset):
         return [
             violation("mlp.setup-missing", player=p) for p in PLAYERS
             if fx.problem_at(state, fx.problem_zone(p)) is None
-            or state.count(hand_zone(p)) < min(fx.OPENING_HAND, state.count(hand_zone(p))
+            or state.count(hand_zone(p)) < min(numbers.OPENING_HAND, state.count(hand_zone(p))
                                                 + state.count(fx.deck(p)))
         ]
 
@@ -393,7 +413,7 @@ class MyLittlePony(Ruleset):
         found: list[Violation] = []
         if fo.pending(state):
             found.append(violation("mlp.faceoff-pending"))
-        due = state.flags.get("send_home")
+        due = flags(state).get("send_home")
         if due:
             found.append(violation("mlp.send-home-due", player=due["player"],
                                    zones=(due["zone"],)))
@@ -407,7 +427,7 @@ class MyLittlePony(Ruleset):
 
     def _score_missing(self, state: GameState) -> list[Violation]:
         found = self._faceoff_missing(state)
-        for p in state.flags.get("problem_due", []):
+        for p in flags(state).get("problem_due", []):
             found.append(violation("mlp.problem-due", player=p, zones=(fx.problem_zone(p),)))
         return found
 
@@ -415,7 +435,7 @@ class MyLittlePony(Ruleset):
         p = state.active
         found: list[Violation] = []
         hand = state.count(hand_zone(p))
-        if hand > fx.HAND_LIMIT:
+        if hand > numbers.HAND_LIMIT:
             found.append(violation("mlp.hand-limit", player=p, count=hand))
         friends = len(fx.friends_at_home(state, p))
         limit = fx.home_limit(state, p)
@@ -448,17 +468,16 @@ class MyLittlePony(Ruleset):
                         if fx.has(state, u, "Starting Problem") and card_id_of(u) not in seen:
                             seen.add(card_id_of(u))
                             moves.append(Move("starting-problem", q, (u,)))
-                if state.count(hand_zone(q)) < fx.OPENING_HAND:
+                if state.count(hand_zone(q)) < numbers.OPENING_HAND:
                     moves.append(Move("draw", q))
         elif fo.current(state) is not None:
             for q in PLAYERS:
                 moves.append(Move("flip", q))
                 moves.append(Move("keep", q))
-        elif state.flags.get("send_home"):
-            due = state.flags["send_home"]
+        elif (due := flags(state).get("send_home")) is not None:
             moves += [Move("send-home", due["player"], (u,)) for u in due["cards"]]
-        elif state.flags.get("problem_due"):
-            moves += [Move("new-problem", q) for q in state.flags["problem_due"]]
+        elif flags(state).get("problem_due"):
+            moves += [Move("new-problem", q) for q in flags(state)["problem_due"]]
         else:
             moves += self._phase_moves(state, p)
             moves.append(Move("next-phase", p))
@@ -489,7 +508,7 @@ class MyLittlePony(Ruleset):
                 moves += [Move("move", p, (u,), to=z) for z in targets if z != state.where[u]]
             moves.append(Move("draw", p))
         elif state.phase == "end":
-            if len(hand) > fx.HAND_LIMIT:
+            if len(hand) > numbers.HAND_LIMIT:
                 moves += [Move("discard", p, (u,)) for u in dict.fromkeys(hand)]
             if len(fx.friends_at_home(state, p)) > fx.home_limit(state, p):
                 moves += [Move("retire", p, (u,)) for u in fx.friends_at_home(state, p)]
@@ -515,20 +534,14 @@ class MyLittlePony(Ruleset):
         return found
 
     def _deck_faults_for(self, state: GameState, player: str) -> list[Violation]:
-        if state.flags.get("setup_started", {}).get(player):
+        if flags(state).get("setup_started", {}).get(player):
             return []
         return [Violation.from_dict(v) for v in
-                state.flags.get("deck_faults", {}).get(player, [])]
+                flags(state).get("deck_faults", {}).get(player, [])]
 
     def _turn_only(self, state: GameState, move: Move, phases: tuple[str, ...]
                    ) -> list[Violation]:
-        found: list[Violation] = []
-        if move.player != state.active:
-            found.append(violation("mlp.not-your-turn", player=move.player,
-                                   active=state.active))
-        if state.phase not in phases:
-            found.append(violation("mlp.wrong-phase", action=move.kind, phase=state.phase))
-        return found
+        return CHECKS.own_turn(state, move) + CHECKS.in_phase(state, move, *phases)
 
     def _blocked_by_faceoff(self, state: GameState) -> list[Violation]:
         return self._faceoff_missing(state)
@@ -542,7 +555,7 @@ class MyLittlePony(Ruleset):
 
     def _check_starting_problem(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         found: list[Violation] = []
         if fx.problem_at(state, fx.problem_zone(p)) is not None:
             found.append(violation("mlp.problem-in-play", player=p))
@@ -556,7 +569,7 @@ class MyLittlePony(Ruleset):
     def _check_setup_draw(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
         count = state.count(hand_zone(p))
-        if count >= fx.OPENING_HAND:
+        if count >= numbers.OPENING_HAND:
             return [violation("mlp.setup-hand", player=p, count=count + 1)]
         if state.count(fx.deck(p)) == 0:
             return [violation("mlp.deck-empty", player=p)]
@@ -576,7 +589,8 @@ class MyLittlePony(Ruleset):
                 return [violation("mlp.draw-once")]
             return []
         found += self._blocked_by_faceoff(state)
-        return found + self._cost(state, p, 1, ("drawing a card", "Eine Karte zu ziehen"))
+        return found + self._cost(state, p, numbers.DRAW_COST,
+                                  ("drawing a card", "Eine Karte zu ziehen"))
 
     def _cost(
         self, state: GameState, player: str, cost: int, action: tuple[str, str]
@@ -592,18 +606,9 @@ class MyLittlePony(Ruleset):
             ]
         return []
 
-    def _from_hand(self, state: GameState, player: str, uid: str) -> list[Violation]:
-        if uid == UNKNOWN:
-            return [] if state.count(hand_zone(player)) else [
-                violation("mlp.not-in-hand", cards=(uid,), player=player)]
-        if uid not in state.where or state.owner.get(uid) != player or not state.can_resolve(
-                uid, hand_zone(player)):
-            return [violation("mlp.not-in-hand", cards=(uid,), player=player)]
-        return []
-
     def _check_play(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         known = uid != UNKNOWN and uid in state.where
         kind = fx.kind(state, uid) if known else "friend"
         found: list[Violation] = []
@@ -616,7 +621,7 @@ class MyLittlePony(Ruleset):
             else:
                 found += timing
             found += self._blocked_by_faceoff(state)
-        found += self._from_hand(state, p, uid)
+        found += CHECKS.from_hand(state, p, (uid,), owned=True)
         if not known or (found and found[-1].code == "mlp.not-in-hand"):
             return found
         facts = state.facts(uid)
@@ -648,9 +653,9 @@ class MyLittlePony(Ruleset):
 
     def _check_play_troublemaker(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         found = self._turn_only(state, move, ("main",)) + self._blocked_by_faceoff(state)
-        found += self._from_hand(state, p, uid)
+        found += CHECKS.from_hand(state, p, (uid,), owned=True)
         if uid != UNKNOWN and uid in state.where and fx.kind(state, uid) != "troublemaker":
             found.append(violation("mlp.bad-destination", kind=fx.kind(state, uid),
                                    zones=(str(move.to),)))
@@ -660,11 +665,11 @@ class MyLittlePony(Ruleset):
         elif any(state.owner.get(u) == p for u in fx.troublemakers_at(state, to)):
             found.append(violation("mlp.troublemaker-limit", player=p, zones=(to,)))
         action = ("playing a troublemaker", "Einen Widersacher zu spielen")
-        return found + self._cost(state, p, 1, action)
+        return found + self._cost(state, p, numbers.TROUBLEMAKER_COST, action)
 
     def _check_move(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         found = self._turn_only(state, move, ("main",)) + self._blocked_by_faceoff(state)
         if uid not in state.where or state.where[uid] not in fx.AREAS or \
                 state.owner.get(uid) != p:
@@ -680,18 +685,18 @@ class MyLittlePony(Ruleset):
 
     def _check_discard(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
-        found = self._from_hand(state, p, uid)
+        uid = move.card
+        found = CHECKS.from_hand(state, p, (uid,), owned=True)
         if found:
             return found
         if state.phase != "end" or p != state.active or \
-                state.count(hand_zone(p)) <= fx.HAND_LIMIT:
+                state.count(hand_zone(p)) <= numbers.HAND_LIMIT:
             found.append(violation("mlp.no-reason", cards=(uid,)))
         return found
 
     def _check_retire(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in fx.friends_at_home(state, p) or state.owner.get(uid) != p:
             return [violation("mlp.not-own-card", cards=(uid,), player=p)]
         if state.phase != "end" or p != state.active or \
@@ -701,7 +706,7 @@ class MyLittlePony(Ruleset):
 
     def _check_reveal(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         found = self._turn_only(state, move, ("troublemaker",))
         zone = self._face_down_zone(state, move)
         if zone is None:
@@ -720,7 +725,7 @@ class MyLittlePony(Ruleset):
 
     def _face_down_zone(self, state: GameState, move: Move) -> str | None:
         """Where the face-down card that `move` uncovers lies (by back serial or belief)."""
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         back = move.option("back")
         if back and back in state.backs:
             holder = state.backs[back]
@@ -782,8 +787,8 @@ class MyLittlePony(Ruleset):
         return []
 
     def _check_send_home(self, state: GameState, move: Move) -> list[Violation]:
-        due = state.flags.get("send_home")
-        uid = move.cards[0] if move.cards else UNKNOWN
+        due = flags(state).get("send_home")
+        uid = move.card
         if not due or due["player"] != move.player:
             return [violation("mlp.send-home-wrong", cards=(uid,), zones=("-",))]
         if uid not in due["cards"] or state.where.get(uid) != due["zone"]:
@@ -794,7 +799,7 @@ class MyLittlePony(Ruleset):
         p = move.player
         uid = move.cards[0] if move.cards else None
         found: list[Violation] = []
-        if p not in state.flags.get("problem_due", []):
+        if p not in flags(state).get("problem_due", []):
             found.append(violation("mlp.no-problem-due", cards=(uid or "-",), player=p))
         pile = fx.problem_deck(p)
         if uid is not None:
@@ -823,20 +828,20 @@ class MyLittlePony(Ruleset):
         return self._in_play(state, move)
 
     def _check_boost(self, state: GameState, move: Move) -> list[Violation]:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid != fx.mane_of(state, move.player) or fx.boosted(state, uid):
             return [violation("mlp.boosted", cards=(uid,), player=move.player)]
         return []
 
     def _check_identify(self, state: GameState, move: Move) -> list[Violation]:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         zone = move.to or ""
         if uid not in state.where or not state.can_resolve(uid, zone):
             return [violation("mlp.not-seen-there", cards=(uid,), zones=(zone,))]
         return []
 
     def _check_remove(self, state: GameState, move: Move) -> list[Violation]:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid == fx.mane_of(state, state.owner.get(uid, "")):
             return [violation("mlp.mane-stays", cards=(uid,))]
         return [violation("mlp.unexplained", cards=(uid,), zones=(str(move.to),))]
@@ -845,7 +850,7 @@ class MyLittlePony(Ruleset):
     def apply_specific(self, state: GameState, move: Move) -> None:
         kind = move.kind
         if state.phase == "setup" and kind in ("starting-problem", "draw"):
-            state.flags["setup_started"][move.player] = True
+            flags(state)["setup_started"][move.player] = True
         self.handler("_apply_", kind)(state, move)
 
     def _take_from_hand(self, state: GameState, player: str, uid: str,
@@ -861,13 +866,13 @@ class MyLittlePony(Ruleset):
                     typed = [spare[-1]]
             pick = typed or unseen
             return pick[-1] if pick else None
-        return state.take(uid, hand)
+        return take_from_hand(state, player, uid)
 
     def _pay(self, state: GameState, player: str, cost: int) -> None:
         fx.add_tokens(state, player, -cost)
 
     def _apply_starting_problem(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in state.where:
             return
         state.resolve(uid, fx.problem_deck(move.player))
@@ -876,20 +881,20 @@ class MyLittlePony(Ruleset):
     def _apply_draw(self, state: GameState, move: Move) -> None:
         p = move.player
         if state.phase == "setup":
-            want = move.value if isinstance(move.value, int) else fx.OPENING_HAND - state.count(
-                hand_zone(p))
+            want = move.value if isinstance(move.value, int) \
+                else numbers.OPENING_HAND - state.count(hand_zone(p))
             for _ in range(max(1, want)):
                 state.draw(fx.deck(p), hand_zone(p))
             return
         if state.draw(fx.deck(p), hand_zone(p)) is None:
             return
         if state.phase == "main" and p == state.active:
-            self._pay(state, p, 1)
+            self._pay(state, p, numbers.DRAW_COST)
         state.bump("turn", "drawn")
 
     def _apply_play(self, state: GameState, move: Move) -> None:
         p = move.player
-        uid = self._take_from_hand(state, p, move.cards[0] if move.cards else UNKNOWN)
+        uid = self._take_from_hand(state, p, move.card)
         if uid is None:
             return
         facts = state.facts(uid)
@@ -903,7 +908,7 @@ class MyLittlePony(Ruleset):
 
     def _apply_play_troublemaker(self, state: GameState, move: Move) -> None:
         p = move.player
-        uid = self._take_from_hand(state, p, move.cards[0] if move.cards else UNKNOWN,
+        uid = self._take_from_hand(state, p, move.card,
                                    prefer="troublemaker")
         if uid is None:
             return
@@ -913,10 +918,10 @@ class MyLittlePony(Ruleset):
         back = move.option("back")
         if back:
             state.backs[back] = uid
-        self._pay(state, p, 1)
+        self._pay(state, p, numbers.TROUBLEMAKER_COST)
 
     def _apply_move(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in state.where or move.to not in state.zones:
             return
         self._relocate(state, uid, str(move.to))
@@ -924,33 +929,26 @@ class MyLittlePony(Ruleset):
 
     def _relocate(self, state: GameState, uid: str, to: str) -> None:
         """A card moves on the table: attached resources follow, fright ends."""
-        state.move(uid, to)
-        if uid in state.flags.get("frightened", []):
-            state.flags["frightened"].remove(uid)
-        for item, holder in list(state.attached.items()):
-            if holder == uid:
-                state.move(item, to)
+        move_with_attached(state, uid, to)
+        if uid in flags(state).get("frightened", []):
+            flags(state)["frightened"].remove(uid)
 
     def _apply_discard(self, state: GameState, move: Move) -> None:
         p = move.player
-        uid = self._take_from_hand(state, p, move.cards[0] if move.cards else UNKNOWN)
+        uid = self._take_from_hand(state, p, move.card)
         if uid is not None:
             state.move(uid, fx.discard(p))
 
     def _apply_retire(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid in state.where:
             self._leave_table(state, uid, fx.discard(state.owner[uid]))
 
     def _leave_table(self, state: GameState, uid: str, to: str, reveal: bool = True) -> None:
-        for item, holder in list(state.attached.items()):
-            if holder == uid:
-                del state.attached[item]
-                state.move(item, fx.discard(state.owner[item]))
-        state.attached.pop(uid, None)
+        release_attached(state, uid, lambda item: fx.discard(state.owner[item]))
         state.tapped.discard(uid)
-        if uid in state.flags.get("frightened", []):
-            state.flags["frightened"].remove(uid)
+        if uid in flags(state).get("frightened", []):
+            flags(state)["frightened"].remove(uid)
         state.move(uid, to, reveal=reveal)
 
     def _apply_reveal(self, state: GameState, move: Move) -> None:
@@ -958,7 +956,7 @@ class MyLittlePony(Ruleset):
         zone = self._face_down_zone(state, move)
         if zone is None:
             return  # nothing face down there: the table shows what really happened
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         back = move.option("back")
         holder = state.backs.pop(back, None) if back else None
         if holder is None:
@@ -984,7 +982,7 @@ class MyLittlePony(Ruleset):
             if uid != villain:
                 unseen = uid in state.face_down
                 self._leave_table(state, uid, fx.discard(state.owner[uid]), reveal=not unseen)
-        scared = state.flags.setdefault("frightened", [])
+        scared = flags(state).setdefault("frightened", [])
         for uid in state.cards_in(zone):
             if fx.kind(state, uid) == "friend" and uid not in scared:
                 scared.append(uid)
@@ -995,9 +993,9 @@ class MyLittlePony(Ruleset):
         target = str(move.target)
         state.bump("turn", f"challenged:{target}")
         zone = state.where[target]
-        state.flags["faceoff"] = fo.new_faceoff(state, "troublemaker", [zone], move.player,
-                                                target)
-        state.flags["faceoff"]["sides"][other(move.player)] = []
+        faceoff = fo.new_faceoff(state, "troublemaker", [zone], move.player, target)
+        faceoff["sides"][other(move.player)] = []
+        flags(state)["faceoff"] = faceoff
         self._maybe_resolve(state)
 
     def _apply_flip(self, state: GameState, move: Move) -> None:
@@ -1035,11 +1033,11 @@ class MyLittlePony(Ruleset):
         f = fo.current(state)
         assert f is not None
         won = fo.winner(state, f)
-        state.flags["last_faceoff"] = won
-        state.flags.setdefault("faceoffs", []).append(fo.result_summary(state, f, won))
-        state.flags["faceoff"] = None
+        flags(state)["last_faceoff"] = won
+        flags(state).setdefault("faceoffs", []).append(fo.result_summary(state, f, won))
+        flags(state)["faceoff"] = None
         if won is not None and any(fx.has(state, u, "Studious") for u in f["sides"][won]):
-            fx.add_tokens(state, won, 1)
+            fx.add_tokens(state, won, numbers.STUDIOUS_TOKENS)
         if f["kind"] == "troublemaker":
             challenger = str(f["challenger"])
             target = str(f["target"])
@@ -1050,7 +1048,7 @@ class MyLittlePony(Ruleset):
                 left = [u for u in f["sides"][challenger]
                         if state.where.get(u) == f["zones"][0]]
                 if left:
-                    state.flags["send_home"] = {"player": challenger, "zone": f["zones"][0],
+                    flags(state)["send_home"] = {"player": challenger, "zone": f["zones"][0],
                                                 "cards": left}
             return
         if won is not None:
@@ -1076,19 +1074,19 @@ class MyLittlePony(Ruleset):
         owner = state.owner[problem]
         state.move(problem, fx.problem_deck(owner), bottom=True)
         state.public.add(problem)
-        state.flags.get("confronted", {}).pop(problem, None)
-        state.flags.setdefault("solved", []).append(problem)
-        due = state.flags.setdefault("problem_due", [])
+        flags(state).get("confronted", {}).pop(problem, None)
+        flags(state).setdefault("solved", []).append(problem)
+        due = flags(state).setdefault("problem_due", [])
         if owner not in due:
             due.append(owner)
 
     def _apply_send_home(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid in state.where:
             self._relocate(state, uid, fx.home(state.owner[uid]))
-        due = state.flags.get("send_home")
+        due = flags(state).get("send_home")
         if due and due["player"] == move.player:
-            state.flags["send_home"] = None
+            flags(state)["send_home"] = None
 
     def _apply_new_problem(self, state: GameState, move: Move) -> None:
         p = move.player
@@ -1098,44 +1096,44 @@ class MyLittlePony(Ruleset):
             return
         state.resolve(uid, pile)
         state.move(uid, fx.problem_zone(p))
-        due = state.flags.get("problem_due", [])
+        due = flags(state).get("problem_due", [])
         if p in due:
             due.remove(p)
 
     def _apply_exhaust(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid in state.where:
             state.tapped.add(uid)
 
     def _apply_ready(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         state.tapped.discard(uid)
 
     def _apply_boost(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in state.where:
             return
-        if uid not in state.flags["boosted"]:
-            state.flags["boosted"].append(uid)
+        if uid not in flags(state)["boosted"]:
+            flags(state)["boosted"].append(uid)
         back = move.option("back")
         if back:
-            state.flags["mane_backs"][back] = uid
+            flags(state)["mane_backs"][back] = uid
 
     def _apply_modify(self, state: GameState, move: Move) -> None:
-        uid = move.target or (move.cards[0] if move.cards else UNKNOWN)
+        uid = move.target or move.card
         amount = move.value if isinstance(move.value, int) else 0
-        mods = state.flags.setdefault("power_mods", {})
+        mods = flags(state).setdefault("power_mods", {})
         mods[uid] = int(mods.get(uid, 0)) + amount
 
     def _apply_identify(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         zone = move.to or ""
         if uid in state.where and state.resolve(uid, zone) and not state.is_hidden(zone):
             state.face_down.discard(uid)
             state.public.add(uid)
 
     def _apply_remove(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         to = move.to or fx.discard(state.owner.get(uid, move.player))
         if uid not in state.where or to not in state.zones:
             return
@@ -1150,7 +1148,7 @@ class MyLittlePony(Ruleset):
             self.flow.advance(state)
         order = [state.active, other(state.active)]
         for p in order:
-            if fx.points(state, p) >= fx.WIN_POINTS:
+            if fx.points(state, p) >= numbers.WIN_POINTS:
                 state.outcome = Outcome(
                     p, "points",
                     f"{p} reached {fx.points(state, p)} points",
@@ -1161,10 +1159,10 @@ class MyLittlePony(Ruleset):
     @staticmethod
     def _read_declarations(state: GameState) -> None:
         """`declare` corrections of points and action tokens from the page."""
-        declared = state.flags.get("declared", [])
-        start = int(state.flags.get("declared_seen", 0))
+        declared = flags(state).get("declared", [])
+        start = int(flags(state).get("declared_seen", 0))
         for player, text in declared[start:]:
-            for what, bank in (("points", "points"), ("tokens", "tokens")):
+            for what in ("points", "tokens"):
                 for sign in ("=", "+", "-"):
                     prefix = f"{what}{sign}"
                     if not str(text).startswith(prefix):
@@ -1173,13 +1171,13 @@ class MyLittlePony(Ruleset):
                         amount = int(str(text)[len(prefix):])
                     except ValueError:
                         continue
-                    values = state.flags[bank]
+                    values = flags(state)["points" if what == "points" else "tokens"]
                     if sign == "=":
                         values[player] = amount
                     else:
                         values[player] = int(values.get(player, 0)) + (
                             amount if sign == "+" else -amount)
-        state.flags["declared_seen"] = len(declared)
+        flags(state)["declared_seen"] = len(declared)
 
     # ================================================================== interpreter
     def pile_zones(self) -> list[str]:
@@ -1206,12 +1204,12 @@ class MyLittlePony(Ruleset):
                 f"Faceoff events and actions alternate, {first} first",
                 f"Konfrontation: beide Spieler decken die oberste Deckkarte auf (nur Kraft); "
                 f"Faceoff-Events und -Aktionen abwechselnd, {first} beginnt"))
-        due = state.flags.get("send_home")
+        due = flags(state).get("send_home")
         if due:
             extra.append(Text(f"{due['player']} sends one character at {due['zone']} home",
                             f"{due['player']} schickt einen Charakter von {due['zone']} "
                             f"nach Hause"))
-        for p in state.flags.get("problem_due", []):
+        for p in flags(state).get("problem_due", []):
             extra.append(Text(f"{p} brings the top problem of the problem deck into play",
                             f"{p} bringt das oberste Problem des Problemdecks ins Spiel"))
         extra.append(Text(
@@ -1240,11 +1238,11 @@ class MyLittlePony(Ruleset):
         if key == "points":
             return {p: fx.points(state, p) for p in PLAYERS}
         if key == "solved":
-            return list(state.flags.get("solved", []))
+            return list(flags(state).get("solved", []))
         if key == "faceoff":
-            return state.flags.get("last_faceoff")
+            return flags(state).get("last_faceoff")
         if key == "frightened":
-            return list(state.flags.get("frightened", []))
+            return list(flags(state).get("frightened", []))
         if key == "home_limit":
             return {p: fx.home_limit(state, p) for p in PLAYERS}
         return super().expect_value(state, key)
@@ -1261,9 +1259,9 @@ class MyLittlePony(Ruleset):
                 "home_limit": fx.home_limit(state, p),
                 "friends_at_home": len(fx.friends_at_home(state, p)),
             }
-        out["frightened"] = list(state.flags.get("frightened", []))
-        out["confronted"] = {k: list(v) for k, v in state.flags.get("confronted", {}).items()}
-        out["problem_due"] = list(state.flags.get("problem_due", []))
+        out["frightened"] = list(flags(state).get("frightened", []))
+        out["confronted"] = {k: list(v) for k, v in flags(state).get("confronted", {}).items()}
+        out["problem_due"] = list(flags(state).get("problem_due", []))
         f = fo.current(state)
         if f is not None:
             out["faceoff"] = {
@@ -1272,7 +1270,7 @@ class MyLittlePony(Ruleset):
                 "totals": {p: fo.side_total(state, f, p) for p in PLAYERS},
                 "actions_first": other(state.active),
             }
-        out["last_faceoff"] = state.flags.get("last_faceoff")
+        out["last_faceoff"] = flags(state).get("last_faceoff")
         return out
 
     def illegal_examples(self, state: GameState) -> list[Move]:

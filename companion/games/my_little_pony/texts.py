@@ -9,6 +9,12 @@ from __future__ import annotations
 
 from companion.engine.api import Violation
 from companion.engine.texts import ViolationCatalog
+from companion.games.my_little_pony.numbers import (
+    DRAW_COST,
+    HAND_LIMIT,
+    OPENING_HAND,
+    RANDOM_REFLIP_POWER,
+)
 
 RULEBOOK = "My Little Pony CCG rules"
 OFFICIAL = "official Enterplay rules"
@@ -72,9 +78,10 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
     ),
     "mlp.draw-once": (
         f"{OFFICIAL}: Ready Phase",
-        "The ready phase draws one card; more cards cost 1 action token each in the main phase.",
+        "The ready phase draws one card; more cards cost "
+        f"{DRAW_COST} action token each in the main phase.",
         "In der Ready Phase wird eine Karte gezogen; weitere kosten in der Main Phase je "
-        "1 Aktionspunkt.",
+        f"{DRAW_COST} Aktionspunkt.",
     ),
     "mlp.must-draw": (
         f"{OFFICIAL}: Ready Phase",
@@ -88,13 +95,13 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
     ),
     "mlp.setup-hand": (
         f"{OFFICIAL}: Game Setup",
-        "The opening hand has 6 cards; {player} would have {count}.",
-        "Die Starthand hat 6 Karten; {player} hätte {count}.",
+        f"The opening hand has {OPENING_HAND} cards; {{player}} would have {{count}}.",
+        f"Die Starthand hat {OPENING_HAND} Karten; {{player}} hätte {{count}}.",
     ),
     "mlp.setup-missing": (
         f"{OFFICIAL}: Game Setup",
-        "{player} still needs a starting problem in play and 6 cards in hand.",
-        "{player} braucht noch ein Startproblem im Spiel und 6 Handkarten.",
+        f"{{player}} still needs a starting problem in play and {OPENING_HAND} cards in hand.",
+        f"{{player}} braucht noch ein Startproblem im Spiel und {OPENING_HAND} Handkarten.",
     ),
     "mlp.starting-problem": (
         "Schlüsselwörter: Starting Problem",
@@ -175,9 +182,11 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
     ),
     "mlp.flipped": (
         "Schlüsselwörter: Random",
-        "{player} has flipped already; only a flipped 1 may be flipped again with Random "
+        "{player} has flipped already; only a flipped "
+        f"{RANDOM_REFLIP_POWER} may be flipped again with Random "
         "({left} left).",
-        "{player} hat schon aufgedeckt; nur eine aufgedeckte 1 darf mit Random neu aufgedeckt "
+        "{player} hat schon aufgedeckt; nur eine aufgedeckte "
+        f"{RANDOM_REFLIP_POWER} darf mit Random neu aufgedeckt "
         "werden (noch {left}).",
     ),
     "mlp.send-home-due": (
@@ -193,8 +202,8 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
     ),
     "mlp.hand-limit": (
         "Zug Ende",
-        "{player} has {count:card|cards} in hand; discard down to 8.",
-        "{player} hat {count} Handkarten; lege bis auf 8 ab.",
+        f"{{player}} has {{count:card|cards}} in hand; discard down to {HAND_LIMIT}.",
+        f"{{player}} hat {{count}} Handkarten; lege bis auf {HAND_LIMIT} ab.",
     ),
     "mlp.home-limit": (
         "Zuhause (Home)",

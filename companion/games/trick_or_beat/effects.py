@@ -25,6 +25,8 @@ from companion.engine.effects import (
     Selector,
 )
 from companion.engine.state import GameState
+from companion.games.trick_or_beat import numbers
+from companion.games.trick_or_beat.state import flags
 
 TARGETS: dict[str, Selector] = {
     "self": SELF,
@@ -129,7 +131,7 @@ def permanent_bonus(
 def turn_bonus(state: GameState, stat: str, player: str, subjects: list[str]) -> int:
     """Bonuses from abilities activated this turn (stored as [player, target, stat, amount])."""
     total = 0
-    for owner, target, kind, amount in state.flags.get("turn_mods", []):
+    for owner, target, kind, amount in flags(state).get("turn_mods", []):
         if owner != player or kind != stat:
             continue
         if target == "*" or target in subjects:
@@ -188,7 +190,7 @@ def parse_picks(text: str | None) -> list[tuple[str, int]]:
 
 def lane_limit(state: GameState, player: str) -> int:
     """2 creatures per lane, 3/4/5 with 1/2/3 cards on the trick pile."""
-    return 2 + min(state.count(trick(player)), 3)
+    return numbers.lane_limit_for(state.count(trick(player)))
 
 
 def attack_value(
@@ -198,10 +200,9 @@ def attack_value(
     total += permanent_bonus(state, "attack", player, attackers, "attackers")
     total += turn_bonus(state, "attack", player, attackers)
     total += combat_bonus(state, "attack", picks, attackers)
-    if state.count(trick(player)) >= 4:
-        total += 2
-    if state.flags.get("first_turn") and state.active == player:
-        total -= 3
+    total += numbers.attack_bonus_for(state.count(trick(player)))
+    if flags(state).get("first_turn") and state.active == player:
+        total -= numbers.FIRST_TURN_ATTACK_MALUS
     return total
 
 
@@ -211,8 +212,7 @@ def survival_value(state: GameState, target: str, picks: list[tuple[str, int]]) 
     total += permanent_bonus(state, "survival", owner, [target], "defender")
     total += turn_bonus(state, "survival", owner, [target])
     total += combat_bonus(state, "survival", picks, [target])
-    if state.count(trick(owner)) >= 5:
-        total += 2
+    total += numbers.survival_bonus_for(state.count(trick(owner)))
     return total
 
 

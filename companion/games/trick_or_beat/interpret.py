@@ -17,6 +17,8 @@ from companion.engine.api import PLAYERS, Move
 from companion.engine.interpreter import SnapshotDiff, candidate_product
 from companion.engine.state import UNKNOWN, GameState, hand_zone
 from companion.games.trick_or_beat import effects as fx
+from companion.games.trick_or_beat.numbers import KEEP
+from companion.games.trick_or_beat.state import flags
 from companion.snapshot import SeenCard, is_back
 
 DECK = "shared.deck"
@@ -52,10 +54,10 @@ def _draws(
     ]
     if not took:
         return [], set()
-    if state.flags.get("expected_deck_draws", 0) > 0:
+    if flags(state).get("expected_deck_draws", 0) > 0:
         return [], set()  # an effect already moved deck cards (add_to_trick)
     if state.phase == "draft":
-        info = state.flags.get("draft", {})
+        info = flags(state).get("draft", {})
         owed = [(p, info[p]["hand"] - info[p]["dealt"]) for p in PLAYERS if p in info]
         owed = [(p, n) for p, n in owed if n > 0]
         if owed:
@@ -64,7 +66,7 @@ def _draws(
             return [[Move("draw", str(hints["player"]))]], set()
         return [], set()  # dealing seen again: the camera cannot count cards dealt
     player = state.active
-    if state.flags.get("supply_draws", 0) > 0:
+    if flags(state).get("supply_draws", 0) > 0:
         # a supply card drawn face up goes straight to the discard pile (and is replaced)
         shown = [c.uid for c in diff.appeared if c.zone == DISCARD and _is_supply(state, c.uid)]
         if shown:
@@ -168,7 +170,7 @@ def _discards(
             continue
         if state.phase == "draft":
             who = _draft_discarder(state, hints)
-            if _excess(state, who) <= 0 and uid not in state.public and \
+            if beyond_keep(state, who) <= 0 and uid not in state.public and \
                     state.unseen_in(DISCARD):
                 continue  # one of the cards a redraw put there unseen shows on top
             slots.append([Move("discard", who, (uid,))])
@@ -188,16 +190,16 @@ def _discards(
 
 def _draft_discarder(state: GameState, hints: Mapping[str, Any]) -> str:
     """Who put a card on the shared discard pile in the draft: the one told, else the player
-    with the most cards beyond the 8 to keep (the camera cannot see whose hand it left)."""
+    with the most cards beyond the KEEP (8) to keep (the camera cannot see whose hand it left)."""
     if hints.get("player") in PLAYERS:
         return str(hints["player"])
-    return max(PLAYERS, key=lambda p: (_excess(state, p), p == "p1"))
+    return max(PLAYERS, key=lambda p: (beyond_keep(state, p), p == "p1"))
 
 
-def _excess(state: GameState, player: str) -> int:
-    """Cards `player` holds beyond the 8 to keep in the draft."""
-    on_lanes = sum(len(state.cards_in(z)) for z in fx.lanes(player))
-    return state.count(hand_zone(player)) + on_lanes - 8
+def beyond_keep(state: GameState, player: str) -> int:
+    """Cards `player` holds in the draft (hand and face down on the lanes) beyond the KEEP (8)
+    to keep; negative while fewer are held."""
+    return state.count(hand_zone(player)) + state.count_in(fx.lanes(player)) - KEEP
 
 
 def _tricks(state: GameState, diff: SnapshotDiff) -> list[list[Move]]:
@@ -211,7 +213,7 @@ def _tricks(state: GameState, diff: SnapshotDiff) -> list[list[Move]]:
             new = []  # the top now showing lay there before: cards were taken off, none added
         for card in new:
             if is_back(card.uid):
-                if state.flags.get("expected_deck_draws", 0) > 0:
+                if flags(state).get("expected_deck_draws", 0) > 0:
                     continue  # the engine already put it there (add_to_trick)
                 if card.uid not in state.backs:
                     slots.append([Move("trick", p, (UNKNOWN,), options=(("back", card.uid),))])

@@ -34,6 +34,12 @@ from companion.engine.effects import Ability, Destroy, Draw, Modify, Return, run
 from companion.engine.effects import Move as MoveCards
 from companion.engine.flow import Flow, FlowSpec, PhaseSpec, Text
 from companion.engine.interpreter import SnapshotDiff
+from companion.engine.rule_helpers import (
+    RuleChecks,
+    move_with_attached,
+    release_attached,
+    take_from_hand,
+)
 from companion.engine.ruleset import CORE_KINDS, Ruleset
 from companion.engine.setup import (
     attach_cards,
@@ -46,14 +52,31 @@ from companion.engine.setup import (
 from companion.engine.state import UNKNOWN, GameState, hand_zone
 from companion.games.trick_or_beat import effects as fx
 from companion.games.trick_or_beat import interpret as tob_interpret
+from companion.games.trick_or_beat.numbers import (
+    DEAL,
+    KEEP,
+    REDRAW_FRESH_FEWER,
+    REDRAW_SHOW_BELOW,
+    TRICK_WIN,
+    attack_bonus_for,
+    blocks_trick_win,
+    survival_bonus_for,
+)
+from companion.games.trick_or_beat.state import flags
 from companion.games.trick_or_beat.texts import violation
 from companion.snapshot import card_uid
 
 DECK = "shared.deck"
 DISCARD = "shared.discard"
-DEAL = 15
-KEEP = 8
-TRICK_WIN = 7
+
+CHECKS = RuleChecks(violation, not_in_hand="tob.not-in-hand", hand_empty="tob.hand-empty",
+                    wrong_phase="tob.wrong-phase")
+
+
+def _to_discard(_: str) -> str:
+    """Where equipment goes when its creature leaves the table: the shared discard pile."""
+    return DISCARD
+
 
 MOVE_KINDS = (
     "deal",
@@ -110,10 +133,12 @@ class TrickOrBeat(Ruleset):
                         Text("Draft", "Draft"),
                         may=(
                             Text(
-                                "redraw: fewer than 3 creatures, show and draw as many; "
-                                "or discard all and draw 3 fewer",
-                                "Redraw: weniger als 3 Wesen zeigen und gleich viele ziehen; "
-                                "oder alle ablegen und 3 weniger ziehen",
+                                f"redraw: fewer than {REDRAW_SHOW_BELOW} creatures, show and "
+                                f"draw as many; or discard all and draw {REDRAW_FRESH_FEWER} "
+                                "fewer",
+                                f"Redraw: weniger als {REDRAW_SHOW_BELOW} Wesen zeigen und gleich "
+                                f"viele ziehen; oder alle ablegen und {REDRAW_FRESH_FEWER} "
+                                "weniger ziehen",
                             ),
                             Text(
                                 "place creatures face down on your lanes",
@@ -122,8 +147,8 @@ class TrickOrBeat(Ruleset):
                         ),
                         must=(
                             Text(
-                                "keep 8 of your cards, the others to the discard pile",
-                                "8 Karten behalten, die anderen auf den Ablagestapel",
+                                f"keep {KEEP} of your cards, the others to the discard pile",
+                                f"{KEEP} Karten behalten, die anderen auf den Ablagestapel",
                             ),
                             Text(
                                 "reveal the face-down creatures together",
@@ -131,14 +156,15 @@ class TrickOrBeat(Ruleset):
                             ),
                         ),
                         ends=Text(
-                            "both players kept 8 cards and revealed their creatures",
-                            "beide Spieler haben 8 Karten behalten und Wesen aufgedeckt",
+                            f"both players kept {KEEP} cards and revealed their creatures",
+                            f"beide Spieler haben {KEEP} Karten behalten und Wesen aufgedeckt",
                         ),
                         automatic=(
                             Text(
-                                "at the end of the draft, cards beyond 8 count as discarded "
+                                f"at the end of the draft, cards beyond {KEEP} count as "
+                                "discarded "
                                 "(the camera sees only the discard pile's top)",
-                                "am Ende des Drafts gelten Karten über 8 als abgelegt "
+                                f"am Ende des Drafts gelten Karten über {KEEP} als abgelegt "
                                 "(die Kamera sieht nur die oberste Karte des Ablagestapels)",
                             ),
                         ),
@@ -220,7 +246,7 @@ class TrickOrBeat(Ruleset):
         if setup:
             self._setup_midgame(state, setup)
             return state
-        state.flags["draft"] = {
+        flags(state)["draft"] = {
             p: {"hand": DEAL, "dealt": 0, "discarded": 0, "started": False} for p in PLAYERS
         }
         self.flow.start(state)
@@ -244,17 +270,14 @@ class TrickOrBeat(Ruleset):
         lay_face_down(state, setup)
         attach_cards(state, setup)
         self.start_midgame(state, setup, phase="main", turn=2)
-        state.flags["first_turn"] = state.turn == 1 and state.active == state.first
+        flags(state)["first_turn"] = state.turn == 1 and state.active == state.first
 
     def _turn_begins(self, state: GameState) -> None:
         state.reset_counters("turn")
-        state.flags["turn_mods"] = []
-        state.flags["first_turn"] = state.turn == 1
-        state.flags["supply_draws"] = 0
-        state.flags["extra_draws"] = 0
-        state.flags["extra_tricks"] = 0
-        for what in ("draw", "trick", "move"):
-            state.flags[f"lift_{what}"] = []
+        flags(state)["turn_mods"] = []
+        flags(state)["first_turn"] = state.turn == 1
+        flags(state)["supply_draws"] = 0
+        flags(state)["lifts"] = {what: [] for what in ("draw", "trick", "move")}
 
     # ================================================================== phase checks
     def _draft_missing(self, state: GameState) -> list[Violation]:
@@ -270,10 +293,9 @@ class TrickOrBeat(Ruleset):
         return found
 
     def _draft_ends(self, state: GameState) -> None:
-        """Each player keeps 8: unseen cards beyond that went to the discard pile unseen."""
+        """Each player keeps KEEP (8): unseen cards beyond that went to the discard pile unseen."""
         for p in PLAYERS:
-            down = sum(1 for z in fx.lanes(p) for _ in state.cards_in(z))
-            extra = state.count(hand_zone(p)) + down - KEEP
+            extra = tob_interpret.beyond_keep(state, p)
             unseen = state.unseen_in(hand_zone(p))
             for uid in unseen[: max(0, extra)]:
                 state.move(uid, DISCARD, reveal=False)
@@ -284,13 +306,13 @@ class TrickOrBeat(Ruleset):
 
     def _owed(self, state: GameState, player: str) -> int:
         """Cards still to be dealt to `player` in the draft."""
-        info = state.flags.get("draft", {}).get(player)
+        info = flags(state).get("draft", {}).get(player)
         if not info:
             return 0
         return max(0, info["hand"] - info["dealt"])
 
     def _draft_left(self, state: GameState, player: str) -> int:
-        info = state.flags.get("draft", {}).get(player)
+        info = flags(state).get("draft", {}).get(player)
         if not info:
             return 0
         return max(0, info["hand"] - KEEP - info["discarded"])
@@ -314,7 +336,7 @@ class TrickOrBeat(Ruleset):
 
     def _draft_moves(self, state: GameState, p: str) -> list[Move]:
         hand = state.cards_in(hand_zone(p))
-        info = state.flags["draft"][p]
+        info = flags(state)["draft"][p]
         owed = self._owed(state, p)
         if owed:
             return [Move("deal", p, value=owed)]
@@ -362,7 +384,7 @@ class TrickOrBeat(Ruleset):
                 for i, e in enumerate(fx.effects_of(state, u)):
                     if e.when == "activated":
                         moves.append(Move("activate", p, (u,), value=i))
-            if state.flags.get("supply_draws", 0) > 0 and state.top(DECK):
+            if flags(state).get("supply_draws", 0) > 0 and state.top(DECK):
                 moves.append(Move("supply-draw", p, (str(state.top(DECK)),)))
         elif state.phase == "end" and hand:
             moves.append(Move("trick", p, (UNKNOWN,)))
@@ -390,21 +412,6 @@ class TrickOrBeat(Ruleset):
         result: list[Violation] = checker(state, move)
         return found + result
 
-    def _phase_is(self, state: GameState, move: Move, phase: str) -> list[Violation]:
-        if state.phase == phase:
-            return []
-        return [violation("tob.wrong-phase", action=move.kind, phase=state.phase)]
-
-    def _from_hand(self, state: GameState, move: Move) -> list[Violation]:
-        found = []
-        for uid in move.cards:
-            if uid == UNKNOWN:
-                if not state.cards_in(hand_zone(move.player)):
-                    found.append(violation("tob.hand-empty", player=move.player))
-            elif uid not in state.where or not state.can_resolve(uid, hand_zone(move.player)):
-                found.append(violation("tob.not-in-hand", cards=(uid,), player=move.player))
-        return found
-
     def _known_facts_type(self, state: GameState, uid: str) -> str:
         return "" if uid == UNKNOWN or uid not in state.where else state.facts(uid).type
 
@@ -430,38 +437,38 @@ class TrickOrBeat(Ruleset):
 
     def _check_redraw(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        info = state.flags["draft"][p]
+        info = flags(state)["draft"][p]
         hand_size = state.count(hand_zone(p))
         if info["started"] or self._owed(state, p) > 0:
             return [violation("tob.redraw-late")]
         if move.value == "show":
             if not move.cards:
                 return []  # declared on the page without the cards: nothing to verify
-            found = self._from_hand(state, move)
+            found = CHECKS.from_hand(state, move.player, move.cards)
             if len(move.cards) != hand_size:
                 found.append(violation("tob.redraw-hand", count=hand_size, shown=len(move.cards)))
             creatures = sum(1 for u in move.cards if self._known_facts_type(state, u) == "creature")
-            if creatures >= 3:
+            if creatures >= REDRAW_SHOW_BELOW:
                 found.append(violation("tob.redraw-creatures", cards=move.cards, count=creatures))
             return found
         if move.value == "fresh":
-            if hand_size - 3 < KEEP:
+            if hand_size - REDRAW_FRESH_FEWER < KEEP:
                 return [violation("tob.redraw-too-small", count=hand_size)]
             return []
         return [violation("tob.redraw-kind", value=move.value)]
 
     def _check_discard(self, state: GameState, move: Move) -> list[Violation]:
-        found = self._from_hand(state, move)
+        found = CHECKS.from_hand(state, move.player, move.cards)
         left = self._draft_left(state, move.player)
         if len(move.cards) > left:
-            info = state.flags["draft"][move.player]
+            info = flags(state)["draft"][move.player]
             found.append(violation("tob.draft-discard-too-many", cards=move.cards,
                                    player=move.player, limit=info["hand"] - KEEP))
         return found
 
     def _check_place_down(self, state: GameState, move: Move) -> list[Violation]:
-        found = self._from_hand(state, move)
-        uid = move.cards[0] if move.cards else UNKNOWN
+        found = CHECKS.from_hand(state, move.player, move.cards)
+        uid = move.card
         return found + self._lane_room(state, move.player, str(move.to), uid)
 
     def _check_reveal(self, state: GameState, move: Move) -> list[Violation]:
@@ -490,14 +497,14 @@ class TrickOrBeat(Ruleset):
             if state.counter("turn", "drawn") >= 1:
                 return [self._lift(state, violation("tob.draw-once", zones=(DECK,)), "draw")]
             return []
-        if state.flags.get("first_turn") and state.counter("turn", "drawn") == 0 \
+        if flags(state).get("first_turn") and state.counter("turn", "drawn") == 0 \
                 and state.phase == "lane":
             return [violation("tob.first-turn-draw", zones=(DECK,))]
         return [self._lift(state, violation("tob.extra-draw", zones=(DECK,)), "draw")]
 
     def _lift(self, state: GameState, v: Violation, what: str) -> Violation:
         """Mark `v` lifted when an effect used this turn allows one more `what`."""
-        sources: list[str] = state.flags.get(f"lift_{what}", [])
+        sources = flags(state).get("lifts", {}).get(what, [])
         if sources:
             return Violation(v.code, v.message_en, v.message_de, v.rule, v.cards, v.zones,
                              lifted_by=sources[0])
@@ -506,7 +513,7 @@ class TrickOrBeat(Ruleset):
     def _check_shift(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
         found: list[Violation] = []
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in fx.creatures_of(state, p):
             return [violation("tob.not-own-card", cards=(uid,), player=p)]
         if state.phase != "lane":
@@ -516,8 +523,9 @@ class TrickOrBeat(Ruleset):
 
     def _check_summon(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        found = self._phase_is(state, move, "main") + self._from_hand(state, move)
-        uid = move.cards[0] if move.cards else UNKNOWN
+        found = CHECKS.in_phase(state, move, "main")
+        found += CHECKS.from_hand(state, move.player, move.cards)
+        uid = move.card
         if self._known_facts_type(state, uid) not in ("creature", ""):
             found.append(violation("tob.not-creature", cards=(uid,)))
         to = str(move.to or f"{p}.passive")
@@ -528,7 +536,7 @@ class TrickOrBeat(Ruleset):
 
     def _check_attack(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        found = self._phase_is(state, move, "main")
+        found = CHECKS.in_phase(state, move, "main")
         if not move.cards:
             found.append(violation("tob.no-attackers"))
         for a in move.cards:
@@ -563,8 +571,9 @@ class TrickOrBeat(Ruleset):
         return found
 
     def _check_tactic(self, state: GameState, move: Move) -> list[Violation]:
-        found = self._phase_is(state, move, "main") + self._from_hand(state, move)
-        uid = move.cards[0] if move.cards else UNKNOWN
+        found = CHECKS.in_phase(state, move, "main")
+        found += CHECKS.from_hand(state, move.player, move.cards)
+        uid = move.card
         if uid == UNKNOWN or uid not in state.where:
             return found
         facts = state.facts(uid)
@@ -593,9 +602,9 @@ class TrickOrBeat(Ruleset):
     def _check_supply_draw(self, state: GameState, move: Move) -> list[Violation]:
         if state.count(DECK) == 0:
             return [violation("tob.deck-empty", zones=(DECK,))]
-        if state.flags.get("supply_draws", 0) <= 0:
+        if flags(state).get("supply_draws", 0) <= 0:
             return [violation("tob.no-supply-draw", cards=move.cards)]
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid != UNKNOWN and not state.can_resolve(uid, DECK):
             return [violation("tob.unexplained", cards=(uid,), zones=(hand_zone(move.player),),
                               zone=hand_zone(move.player))]
@@ -603,8 +612,9 @@ class TrickOrBeat(Ruleset):
 
     def _check_equip(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        found = self._phase_is(state, move, "main") + self._from_hand(state, move)
-        uid = move.cards[0] if move.cards else UNKNOWN
+        found = CHECKS.in_phase(state, move, "main")
+        found += CHECKS.from_hand(state, move.player, move.cards)
+        uid = move.card
         if uid != UNKNOWN and uid in state.where and \
                 state.facts(uid).get("category") != "equipment":
             found.append(violation("tob.equip-not-equipment", cards=(uid,)))
@@ -617,8 +627,8 @@ class TrickOrBeat(Ruleset):
 
     def _check_activate(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
-        found = self._phase_is(state, move, "main")
-        uid = move.cards[0] if move.cards else UNKNOWN
+        found = CHECKS.in_phase(state, move, "main")
+        uid = move.card
         if uid not in fx.creatures_of(state, p):
             return [*found, violation("tob.not-own-card", cards=(uid,), player=p)]
         effects = fx.effects_of(state, uid)
@@ -633,20 +643,21 @@ class TrickOrBeat(Ruleset):
         return found + self._effect_target(state, move, uid, effects[index])
 
     def _check_trick(self, state: GameState, move: Move) -> list[Violation]:
-        found = self._phase_is(state, move, "end") + self._from_hand(state, move)
+        found = CHECKS.in_phase(state, move, "end")
+        found += CHECKS.from_hand(state, move.player, move.cards)
         if state.counter("turn", "tricked") >= 1:
             found.append(self._lift(state, violation("tob.trick-once",
                                                      zones=(fx.trick(move.player),)), "trick"))
         return found
 
     def _check_unexplained(self, state: GameState, move: Move) -> list[Violation]:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         zone = str(move.to or DISCARD)
         return [violation("tob.unexplained", cards=(uid,), zones=(zone,), zone=zone)]
 
     def _check_remove(self, state: GameState, move: Move) -> list[Violation]:
-        uid = move.cards[0] if move.cards else UNKNOWN
-        last = state.flags.get("last_attack")
+        uid = move.card
+        last = flags(state).get("last_attack")
         if last and last.get("target") == uid:
             return [violation("tob.not-defeated", cards=(uid,), zones=(str(move.to),),
                               attack=last["attack"], survival=last["survival"])]
@@ -661,15 +672,10 @@ class TrickOrBeat(Ruleset):
     draws are over (the card's effect happens at once: draws not seen were not made)."""
 
     def apply_specific(self, state: GameState, move: Move) -> None:
-        state.flags["expected_deck_draws"] = 0
+        flags(state)["expected_deck_draws"] = 0
         if move.kind not in self.SUPPLY_DRAW_KINDS:
-            state.flags["supply_draws"] = 0
+            flags(state)["supply_draws"] = 0
         self.handler("_apply_", move.kind)(state, move)
-
-    @staticmethod
-    def _take_from_hand(state: GameState, player: str, uid: str) -> str | None:
-        """The card leaving `player`'s hand: `uid` (resolved) or any unseen card for "?"."""
-        return state.take(uid, hand_zone(player))
 
     def _apply_redraw(self, state: GameState, move: Move) -> None:
         if any(v.blocking for v in self._check_redraw(state, move)):
@@ -677,12 +683,12 @@ class TrickOrBeat(Ruleset):
         p = move.player
         hand = hand_zone(p)
         for uid in move.cards:
-            self._take_from_hand(state, p, uid)
+            take_from_hand(state, p, uid)
         count = state.count(hand)
         for uid in list(state.cards_in(hand)):
             state.move(uid, DISCARD, reveal=move.value == "show")
-        new = count if move.value == "show" else max(0, count - 3)
-        info = state.flags["draft"][p]
+        new = count if move.value == "show" else max(0, count - REDRAW_FRESH_FEWER)
+        info = flags(state)["draft"][p]
         info["hand"] = new
         info["dealt"] = 0
 
@@ -690,24 +696,24 @@ class TrickOrBeat(Ruleset):
         count = move.value if isinstance(move.value, int) else 1
         for _ in range(count):
             state.draw(DECK, hand_zone(move.player))
-        state.flags["draft"][move.player]["dealt"] += count
+        flags(state)["draft"][move.player]["dealt"] += count
 
     def _apply_discard(self, state: GameState, move: Move) -> None:
         for uid in move.cards:
             from_hand = uid == UNKNOWN or (uid in state.where and state.is_hidden(state.where[uid]))
-            card = self._take_from_hand(state, move.player, uid) if from_hand else uid
+            card = take_from_hand(state, move.player, uid) if from_hand else uid
             if card is None or card not in state.where:
                 continue
-            self._leave_table(state, card)
+            release_attached(state, card, _to_discard)
             state.move(card, DISCARD)
         if state.phase == "draft":
-            info = state.flags["draft"][move.player]
+            info = flags(state)["draft"][move.player]
             info["discarded"] += len(move.cards)
             info["started"] = True
 
     def _apply_place_down(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
-        card = self._take_from_hand(state, move.player, uid)
+        uid = move.card
+        card = take_from_hand(state, move.player, uid)
         if card is None:
             return
         state.move(card, str(move.to), face_down=True)
@@ -715,7 +721,7 @@ class TrickOrBeat(Ruleset):
         if back:
             state.backs[back] = card
         if state.phase == "draft":
-            state.flags["draft"][move.player]["started"] = True
+            flags(state)["draft"][move.player]["started"] = True
 
     def _apply_reveal(self, state: GameState, move: Move) -> None:
         back = move.option("back")
@@ -747,12 +753,12 @@ class TrickOrBeat(Ruleset):
 
     @staticmethod
     def _use_lift(state: GameState, what: str) -> None:
-        sources = state.flags.get(f"lift_{what}", [])
+        sources = flags(state).get("lifts", {}).get(what, [])
         if sources:
             sources.pop(0)
 
     def _apply_supply_draw(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid != UNKNOWN and uid in state.where:
             state.resolve(uid, DECK)
             state.move(uid, hand_zone(move.player))
@@ -760,28 +766,25 @@ class TrickOrBeat(Ruleset):
             uid = state.draw(DECK, hand_zone(move.player)) or UNKNOWN
             if move.cards and move.cards[0] == UNKNOWN:
                 state.public.discard(uid)
-                state.flags["supply_draws"] = max(0, state.flags.get("supply_draws", 0) - 1)
+                flags(state)["supply_draws"] = max(0, flags(state).get("supply_draws", 0) - 1)
                 return
         state.public.add(uid)
         if state.facts(uid).get("category") == "supply":
             state.move(uid, DISCARD)  # drawn supply cards are discarded and replaced
         else:
-            state.flags["supply_draws"] = max(0, state.flags.get("supply_draws", 0) - 1)
+            flags(state)["supply_draws"] = max(0, flags(state).get("supply_draws", 0) - 1)
 
     def _apply_shift(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in state.where:
             return
         if state.phase != "lane":
             self._use_lift(state, "move")
-        state.move(uid, str(move.to))
-        for item, holder in state.attached.items():
-            if holder == uid:
-                state.move(item, str(move.to))
+        move_with_attached(state, uid, str(move.to))
 
     def _apply_summon(self, state: GameState, move: Move) -> None:
         p = move.player
-        card = self._take_from_hand(state, p, move.cards[0]) if move.cards else None
+        card = take_from_hand(state, p, move.cards[0]) if move.cards else None
         if card is not None:
             state.move(card, str(move.to or f"{p}.passive"))
 
@@ -800,9 +803,9 @@ class TrickOrBeat(Ruleset):
         picks = fx.parse_picks(move.option("combat"))
         attack = fx.attack_value(state, p, attackers, picks)
         survival = fx.survival_value(state, target, picks)
-        state.flags["last_attack"] = {"target": target, "attack": attack, "survival": survival}
+        flags(state)["last_attack"] = {"target": target, "attack": attack, "survival": survival}
         if attack >= survival:
-            self._leave_table(state, target)
+            release_attached(state, target, _to_discard)
             state.move(target, DISCARD)
             if not fx.creatures_of(state, other(p)):
                 state.outcome = Outcome(
@@ -811,17 +814,9 @@ class TrickOrBeat(Ruleset):
                     f"{p} hat alle liegenden Wesen von {other(p)} besiegt (Beat)",
                 )
 
-    def _leave_table(self, state: GameState, uid: str) -> None:
-        """A creature leaving the table takes its equipment to the discard pile."""
-        for item, holder in list(state.attached.items()):
-            if holder == uid:
-                del state.attached[item]
-                state.move(item, DISCARD)
-        state.attached.pop(uid, None)
-
     def _apply_tactic(self, state: GameState, move: Move) -> None:
         p = move.player
-        card = self._take_from_hand(state, p, move.cards[0]) if move.cards else None
+        card = take_from_hand(state, p, move.cards[0]) if move.cards else None
         if card is None:
             return
         state.move(card, DISCARD)
@@ -841,15 +836,16 @@ class TrickOrBeat(Ruleset):
         if isinstance(effect, Draw):
             amount = effect.amount
             if face_up:
-                state.flags["supply_draws"] = state.flags.get("supply_draws", 0) + amount
+                flags(state)["supply_draws"] = flags(state).get("supply_draws", 0) + amount
             else:
-                state.flags.setdefault("lift_draw", []).extend([source] * max(amount, 1))
+                lifts = flags(state).setdefault("lifts", {})
+                lifts.setdefault("draw", []).extend([source] * max(amount, 1))
         elif isinstance(effect, MoveCards) and effect.to == "trick":
             amount = effect.target.count if isinstance(effect.target.count, int) else 0
             for _ in range(amount):
                 if state.draw(DECK, fx.trick(p)) is None:
                     break
-                state.flags["expected_deck_draws"] = state.flags.get("expected_deck_draws", 0) + 1
+                flags(state)["expected_deck_draws"] = flags(state).get("expected_deck_draws", 0) + 1
         elif isinstance(effect, MoveCards) and effect.to == "other-lane" \
                 and target in fx.all_creatures(state):
             side = fx.side_of(state, target)
@@ -863,16 +859,16 @@ class TrickOrBeat(Ruleset):
             who = fx.target_word(effect.target)
             scope = target if who in ("own_creatures", "opponent_creature") and target else (
                 source if who == "self" else "*")
-            state.flags.setdefault("turn_mods", []).append([p, scope, effect.stat,
-                                                            effect.amount])
+            flags(state).setdefault("turn_mods", []).append([p, scope, effect.stat,
+                                                             effect.amount])
         elif isinstance(effect, Destroy | Return) and target in fx.all_creatures(state):
             owner = fx.side_of(state, target)
-            self._leave_table(state, target)
+            release_attached(state, target, _to_discard)
             dest = DISCARD if isinstance(effect, Destroy) else hand_zone(owner)
             state.move(target, dest)
 
     def _apply_equip(self, state: GameState, move: Move) -> None:
-        card = self._take_from_hand(state, move.player, move.cards[0]) if move.cards else None
+        card = take_from_hand(state, move.player, move.cards[0]) if move.cards else None
         target = move.target
         if card is None or target is None or target not in state.where:
             return
@@ -882,7 +878,7 @@ class TrickOrBeat(Ruleset):
     def _apply_activate(self, state: GameState, move: Move) -> None:
         if any(v.blocking for v in self._check_activate(state, move)):
             return  # declared, not done: the table shows what really happened
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         index = move.value if isinstance(move.value, int) else -1
         state.bump("turn", f"activated:{uid}/{index}")
         if uid not in state.where:
@@ -893,7 +889,7 @@ class TrickOrBeat(Ruleset):
 
     def _apply_trick(self, state: GameState, move: Move) -> None:
         p = move.player
-        card = self._take_from_hand(state, p, move.cards[0] if move.cards else UNKNOWN)
+        card = take_from_hand(state, p, move.card)
         if card is None:
             return
         state.move(card, fx.trick(p))
@@ -905,10 +901,10 @@ class TrickOrBeat(Ruleset):
         state.bump("turn", "tricked")
 
     def _apply_remove(self, state: GameState, move: Move) -> None:
-        uid = move.cards[0] if move.cards else UNKNOWN
+        uid = move.card
         if uid not in state.where:
             return
-        self._leave_table(state, uid)
+        release_attached(state, uid, _to_discard)
         state.move(uid, str(move.to or DISCARD))
 
     def _apply_untrick(self, state: GameState, move: Move) -> None:
@@ -919,7 +915,8 @@ class TrickOrBeat(Ruleset):
 
     def after_move(self, state: GameState) -> None:
         for p in PLAYERS:
-            if state.count(fx.trick(p)) >= TRICK_WIN and state.count(fx.trick(other(p))) < 6:
+            if state.count(fx.trick(p)) >= TRICK_WIN \
+                    and not blocks_trick_win(state.count(fx.trick(other(p)))):
                 state.outcome = Outcome(
                     p, "trick",
                     f"{p} has {TRICK_WIN} cards on the trick pile (trick)",
@@ -968,11 +965,11 @@ class TrickOrBeat(Ruleset):
             t = state.count(fx.trick(p))
             out[p] = {
                 "lane_limit": fx.lane_limit(state, p),
-                "attack_bonus": 2 if t >= 4 else 0,
-                "survival_bonus": 2 if t >= 5 else 0,
-                "trick_win_blocked_for_opponent": t >= 6,
+                "attack_bonus": attack_bonus_for(t),
+                "survival_bonus": survival_bonus_for(t),
+                "trick_win_blocked_for_opponent": blocks_trick_win(t),
             }
-        out["first_turn"] = bool(state.flags.get("first_turn"))
+        out["first_turn"] = bool(flags(state).get("first_turn"))
         return out
 
     def illegal_examples(self, state: GameState) -> list[Move]:

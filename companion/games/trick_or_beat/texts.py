@@ -6,6 +6,7 @@ Messages are templates filled with the cards, zones and numbers of the case at h
 from __future__ import annotations
 
 from companion.engine.texts import ViolationCatalog
+from companion.games.trick_or_beat.numbers import DEAL, KEEP, REDRAW_FRESH_FEWER, REDRAW_SHOW_BELOW
 
 RULEBOOK = "Trick or Beat rules"
 
@@ -178,13 +179,13 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
     ),
     "tob.draft-discard-too-many": (
         "Draft",
-        "{player} keeps 8 cards: only {limit} may be discarded.",
-        "{player} behält 8 Karten: nur {limit} dürfen abgelegt werden.",
+        f"{{player}} keeps {KEEP} cards: only {{limit}} may be discarded.",
+        f"{{player}} behält {KEEP} Karten: nur {{limit}} dürfen abgelegt werden.",
     ),
     "tob.deal-unfinished": (
         "Vor dem Spiel",
-        "{player} still gets {count:card|cards} dealt (15 each).",
-        "{player} bekommt noch {count:Karte|Karten} (15 pro Spieler).",
+        f"{{player}} still gets {{count:card|cards}} dealt ({DEAL} each).",
+        f"{{player}} bekommt noch {{count:Karte|Karten}} ({DEAL} pro Spieler).",
     ),
     "tob.deal-too-many": (
         "Vor dem Spiel",
@@ -193,8 +194,8 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
     ),
     "tob.draft-unfinished": (
         "Draft",
-        "{player} still has to discard {count:card|cards} to keep 8.",
-        "{player} muss noch {count:Karte|Karten} ablegen, um 8 zu behalten.",
+        f"{{player}} still has to discard {{count:card|cards}} to keep {KEEP}.",
+        f"{{player}} muss noch {{count:Karte|Karten}} ablegen, um {KEEP} zu behalten.",
     ),
     "tob.draft-not-creature": (
         "Draft",
@@ -223,8 +224,10 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
     ),
     "tob.redraw-creatures": (
         "Redraw Rule",
-        "The shown hand has {count:creature|creatures}: showing and redrawing needs fewer than 3.",
-        "Die gezeigte Hand hat {count} Wesen: Zeigen und neu ziehen geht nur mit weniger als 3.",
+        "The shown hand has {count:creature|creatures}: showing and redrawing needs fewer "
+        f"than {REDRAW_SHOW_BELOW}.",
+        "Die gezeigte Hand hat {count} Wesen: Zeigen und neu ziehen geht nur mit weniger als "
+        f"{REDRAW_SHOW_BELOW}.",
     ),
     "tob.redraw-hand": (
         "Redraw Rule",
@@ -233,13 +236,17 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
     ),
     "tob.redraw-kind": (
         "Redraw Rule",
-        "A redraw is 'show' (fewer than 3 creatures) or 'fresh' (3 cards fewer), not {value}.",
-        "Ein Redraw ist 'show' (weniger als 3 Wesen) oder 'fresh' (3 weniger), nicht {value}.",
+        f"A redraw is 'show' (fewer than {REDRAW_SHOW_BELOW} creatures) or 'fresh' "
+        f"({REDRAW_FRESH_FEWER} cards fewer), not {{value}}.",
+        f"Ein Redraw ist 'show' (weniger als {REDRAW_SHOW_BELOW} Wesen) oder 'fresh' "
+        f"({REDRAW_FRESH_FEWER} weniger), nicht {{value}}.",
     ),
     "tob.redraw-too-small": (
         "Redraw Rule",
-        "A hand of {count:card|cards} cannot be redrawn 3 cards smaller and still keep 8.",
-        "Eine Hand mit {count:Karte|Karten} kann nicht 3 Karten kleiner neu gezogen werden.",
+        "A hand of {count:card|cards} cannot be redrawn "
+        f"{REDRAW_FRESH_FEWER} cards smaller and still keep {KEEP}.",
+        "Eine Hand mit {count:Karte|Karten} kann nicht "
+        f"{REDRAW_FRESH_FEWER} Karten kleiner neu gezogen werden.",
     ),
     "tob.unexplained": (
         "Zugablauf",

@@ -1,0 +1,49 @@
+"""Trick or Beat's part of the game state, typed: the keys of `GameState.flags` it uses.
+
+A TypedDict over the same dict, not a dataclass: states keep copying (`GameState.clone`) and
+comparing as plain data, and mypy checks every key and value the rules read or write.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypedDict, cast
+
+from companion.engine.state import CoreFlags, GameState
+
+
+class DraftInfo(TypedDict):
+    """One player's draft: the hand size owed, cards dealt and discarded so far, and
+    whether they began keeping or discarding (a redraw is only possible before)."""
+
+    hand: int
+    dealt: int
+    discarded: int
+    started: bool
+
+
+class LastAttack(TypedDict):
+    """The last attack's target and totals, for the page and the explanations."""
+
+    target: str
+    attack: int
+    survival: int
+
+
+class TobFlags(CoreFlags, total=False):
+    draft: dict[str, DraftInfo]
+    first_turn: bool
+    """The starting player's first turn (no draw, -3 attack)."""
+    turn_mods: list[list[Any]]
+    """Abilities activated this turn: [player, target or "*", stat, amount]."""
+    supply_draws: int
+    """Cards still to be drawn face up by a supply card's effect."""
+    expected_deck_draws: int
+    """Cards an effect lets draw from the deck (the camera sees the deck shrink)."""
+    lifts: dict[str, list[str]]
+    """Per rule ("draw", "trick", "move"): the cards whose effect lifts it once this turn."""
+    last_attack: LastAttack
+
+
+def flags(state: GameState) -> TobFlags:
+    """The state's flags as Trick or Beat types them."""
+    return cast(TobFlags, state.flags)
