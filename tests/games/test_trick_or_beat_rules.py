@@ -252,3 +252,15 @@ def test_effects_destroy_target_and_extra_draw_lifted() -> None:
     assert v.code == "tob.extra-draw" and v.lifted_by == "XC#1" and not v.blocking
     g.push(Move("draw", "p1"))
     assert codes(g.check(Move("draw", "p1"))) == ["tob.extra-draw"]
+
+
+def test_a_tactic_that_destroys_the_last_creature_wins_by_beat() -> None:
+    """Rulebook: "Beat: Du hast alle liegenden Wesen deines Gegners besiegt" - not only by an
+    attack: a tactic that puts the opponent's last creature on the discard pile defeats it."""
+    g = position(p1_active=["XA#1"], p2_active=["XB#1"], p2_passive=["XD#1"])
+    assert g.push(Move("tactic", "p1", ("XT#1",), target="XB#1")) == []
+    assert g.outcome() is None  # XD#1 still lies on p2's passive lane
+    g = position(p1_active=["XA#1"], p2_active=["XB#1"])
+    assert g.push(Move("tactic", "p1", ("XT#1",), target="XB#1")) == []
+    outcome = g.outcome()
+    assert outcome is not None and outcome.reason == "beat" and outcome.winner == "p1"

@@ -807,12 +807,18 @@ class TrickOrBeat(Ruleset):
         if attack >= survival:
             release_attached(state, target, _to_discard)
             state.move(target, DISCARD)
-            if not fx.creatures_of(state, other(p)):
-                state.outcome = Outcome(
-                    p, "beat",
-                    f"{p} defeated every creature of {other(p)} (beat)",
-                    f"{p} hat alle liegenden Wesen von {other(p)} besiegt (Beat)",
-                )
+            self._beat_when_none_left(state, p)
+
+    @staticmethod
+    def _beat_when_none_left(state: GameState, p: str) -> None:
+        """The rulebook's Beat ("alle liegenden Wesen deines Gegners besiegt"): by an attack or a
+        tactic that destroys; a creature sent back to the hand is not defeated."""
+        if state.outcome is None and not fx.creatures_of(state, other(p)):
+            state.outcome = Outcome(
+                p, "beat",
+                f"{p} defeated every creature of {other(p)} (beat)",
+                f"{p} hat alle liegenden Wesen von {other(p)} besiegt (Beat)",
+            )
 
     def _apply_tactic(self, state: GameState, move: Move) -> None:
         p = move.player
@@ -866,6 +872,8 @@ class TrickOrBeat(Ruleset):
             release_attached(state, target, _to_discard)
             dest = DISCARD if isinstance(effect, Destroy) else hand_zone(owner)
             state.move(target, dest)
+            if isinstance(effect, Destroy) and owner != p:
+                self._beat_when_none_left(state, p)
 
     def _apply_equip(self, state: GameState, move: Move) -> None:
         card = take_from_hand(state, move.player, move.cards[0]) if move.cards else None
