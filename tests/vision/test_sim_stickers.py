@@ -85,3 +85,20 @@ def test_the_legacy_renderer_draws_big_cell_when_asked(layout) -> None:
     assert truth.visible
     side = np.linalg.norm(uv[7] - uv[0]) / 7 * 8
     assert truth.px_per_module == pytest.approx(side / bigcell.MODULES, rel=0.05)
+
+
+def test_the_script_source_and_so_the_demo_draw_the_printed_stickers(repo_root) -> None:
+    from companion.sim.script import load_script
+    from companion.sim.source import ScriptFrameSource
+
+    script = load_script(repo_root / "companion/sim/scripts/creature-crush/opening.yaml")
+    sources = {name: ScriptFrameSource(script, preset=name, seed=1)
+               for name in (None, "phone-holder-1080p", "easy")}
+    try:
+        drawn = {name: s.player.renderer.symbology for name, s in sources.items()}
+        assert drawn == {None: "bigcell", "phone-holder-1080p": "bigcell", "easy": "microqr"}
+        frame = sources[None].read()
+        assert frame is not None and any(m.kind == "card" for m in frame.truth.markers)
+    finally:
+        for s in sources.values():
+            s.close()
