@@ -9,7 +9,15 @@ from __future__ import annotations
 
 
 class CompanionError(ValueError):
-    """A problem with the user's input or data, explained in its message."""
+    """A problem with the user's input or data, explained in its message.
+
+    `de` is the same message in German, for the page when it is set to German (the terminal
+    and the logs keep the English message).
+    """
+
+    def __init__(self, *args: object, de: str | None = None) -> None:
+        super().__init__(*args)
+        self.message_de = de
 
 
 class DataFileError(CompanionError):

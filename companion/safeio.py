@@ -175,7 +175,7 @@ def check_yaml(text: str, max_depth: int = MAX_YAML_DEPTH, max_nodes: int = MAX_
     sizes: dict[str, int] = {}
     stack: list[list[Any]] = [[None, 0]]  # per open collection: [anchor, expanded size]
     aliases = 0
-    for event in _events(text):
+    for event in _events(text, max_depth):
         if isinstance(event, yaml.CollectionStartEvent):
             if len(stack) > max_depth:
                 raise _limit(f"nested deeper than {max_depth} levels", event.start_mark)
@@ -201,11 +201,17 @@ def check_yaml(text: str, max_depth: int = MAX_YAML_DEPTH, max_nodes: int = MAX_
                          getattr(event, "start_mark", None))
 
 
-def _events(text: str) -> Iterator[Any]:
+def _events(text: str, max_depth: int = MAX_YAML_DEPTH) -> Iterator[Any]:
     loader = _FastLoader(text)
     try:
         while loader.check_event():
             yield loader.get_event()
+    except yaml.MarkedYAMLError as exc:
+        # libyaml >= 0.2.5 (PyYAML 6.0.2+ wheels) stops very deep flow collections itself, in
+        # its scanner, before our walk reaches them: the same limit, said the same way
+        if "nesting depth" in str(exc.problem or ""):
+            raise _limit(f"nested deeper than {max_depth} levels", exc.problem_mark) from None
+        raise
     finally:
         loader.dispose()
 

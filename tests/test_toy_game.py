@@ -53,6 +53,16 @@ def test_the_registry_knows_the_toy_game_everywhere(toy: games.GameSpec) -> None
     assert len(own) == 4 and not own & others  # its own corner markers, from its own code
 
 
+def test_its_cards_effects_compile_when_they_load(toy: games.GameSpec) -> None:
+    from companion.engine.cards import Catalog
+    from companion.engine.effects import Ability, Move, Selector
+
+    gipfel = Catalog.for_game(GAME).card("TD-6")
+    assert gipfel.abilities == (
+        Ability("play", Move(Selector(side="ally", zone="deck", top=True), to="box")),)
+    assert Catalog.for_game(GAME).card("TD-1").abilities == ()
+
+
 def test_registering_twice_or_a_taken_marker_code_is_refused(toy: games.GameSpec) -> None:
     from dataclasses import replace
 

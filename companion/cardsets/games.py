@@ -7,10 +7,10 @@ installs itself here when it is imported) and says so when none is installed.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from companion.cardsets.schema import GameSchema
 from companion.errors import CompanionError
@@ -29,6 +29,9 @@ class CardGame:
     schema: GameSchema
     folder: Path | None = None
     """Where its card files lie; None: `cardsets/<id>/` in the data folder."""
+    check_effects: Callable[[Mapping[str, Any]], None] | None = None
+    """Compiles one card's effects (its mapping as in the file) and raises a ValueError naming
+    the card and field when one is malformed; None: the game compiles no effects."""
 
 
 class CardGameSource(Protocol):
@@ -71,6 +74,11 @@ def card_game(game: str) -> CardGame:
 def schema_for(game: str) -> GameSchema:
     """The card schema of `game`."""
     return card_game(game).schema
+
+
+def effects_check(game: str) -> Callable[[Mapping[str, Any]], None] | None:
+    """The game's check of a card's effects (its compiler), when it has one."""
+    return card_game(game).check_effects
 
 
 def game_folder(game: str, root: Path | None = None) -> Path:

@@ -22,7 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from companion.cardsets.games import SCHEMAS, game_folder, schema_for
+from companion.cardsets.games import SCHEMAS, effects_check, game_folder, schema_for
 from companion.cardsets.model import Card, CardSet, CardsetError
 from companion.cardsets.schema import FieldProblem, card_label, validate_card
 from companion.cardsets.yaml_lines import LineMap, load_yaml_file, plain
@@ -120,7 +120,7 @@ def build_card(
         at = _line(raw, problem.field) or _line(raw, None) or line
         raise CardsetError(where, f"{card_label(raw, index)}: {problem.message}", at) from None
     number = checked.number if checked.number is not None else inline_number(checked.id)
-    return Card(
+    card = Card(
         game=game,
         id=checked.id,
         name=checked.name,
@@ -130,6 +130,25 @@ def build_card(
         fields=plain(checked.fields),
         sample=sample,
     )
+    _check_effects(game, card, raw, where, line)
+    return card
+
+
+def _check_effects(game: str, card: Card, raw: Any, where: str, line: int | None) -> None:
+    """The game compiles the card's effects now, so a malformed one stops the load here, named
+    by file, line, card and field (the game's `EffectError` says which entry and key)."""
+    check = effects_check(game)
+    if check is None:
+        return
+    try:
+        check(card.to_mapping())
+    except ValueError as exc:
+        field_name = str(getattr(exc, "field", "") or "effects")
+        top = field_name.split("[", 1)[0].split(".", 1)[0]
+        detail = getattr(exc, "detail", None) or str(exc)
+        at = _line(raw, top) or _line(raw, None) or line
+        raise CardsetError(where, f"card {card.id} ({card.name}): field {field_name!r} {detail}",
+                           at) from None
 
 
 def read_yaml(path: Path, where: str) -> Any:

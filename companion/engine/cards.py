@@ -2,63 +2,21 @@
 
 The engine reads cards through this one small type, whatever the cardset loader returns, so
 rulesets never depend on the cardset file format. Inline cards (from a table script) extend or
-override the game's cardset.
+override the game's cardset. A catalog compiles every card's effects once when it loads them
+(`CardFacts.abilities`, typed: `companion.engine.effects`), so rules never read card text.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from companion.engine.api import SetupError
+from companion.engine.card_facts import CardFacts
+from companion.engine.effects.compiling import EffectCompiler, compile_card, compiler_for
 from companion.snapshot import split_uid
 
-_CORE = ("id", "name", "type", "keywords", "effects", "abilities")
-
-
-@dataclass(frozen=True)
-class CardFacts:
-    """One card definition (not a physical copy)."""
-
-    id: str
-    name: str
-    type: str
-    fields: Mapping[str, Any] = field(default_factory=dict)
-    keywords: tuple[str, ...] = ()
-    effects: tuple[Mapping[str, Any], ...] = ()
-    abilities: tuple[Mapping[str, Any], ...] = ()
-
-    def get(self, key: str, default: Any = None) -> Any:
-        return self.fields.get(key, default)
-
-    def number(self, key: str, default: int = 0) -> int:
-        value = self.fields.get(key, default)
-        try:
-            return int(value)
-        except (TypeError, ValueError):
-            return default
-
-    def has_keyword(self, word: str) -> bool:
-        low = word.lower()
-        return any(k.lower() == low for k in self.keywords)
-
-    @classmethod
-    def from_mapping(cls, data: Mapping[str, Any]) -> CardFacts:
-        try:
-            cid = str(data["id"])
-        except KeyError:
-            raise SetupError(f"card without id: {dict(data)!r}") from None
-        return cls(
-            id=cid,
-            name=str(data.get("name", cid)),
-            type=str(data.get("type", "")),
-            fields={k: v for k, v in data.items() if k not in _CORE},
-            keywords=tuple(str(k) for k in data.get("keywords") or ()),
-            effects=tuple(data.get("effects") or ()),
-            abilities=tuple(data.get("abilities") or ()),
-        )
-
+__all__ = ["CardFacts", "Catalog", "card_id_of"]
 
 def card_id_of(uid: str) -> str:
     """The card id of a uid ("CC-013#2" -> "CC-013"); anything else stays as it is."""
@@ -76,7 +34,7 @@ def _card_to_mapping(card: Any) -> dict[str, Any]:
     extra = getattr(card, "fields", None)
     if isinstance(extra, Mapping):
         data.update(extra)
-    for key in ("id", "name", "type", "number", "keywords", "effects", "abilities"):
+    for key in ("id", "name", "type", "number", "keywords", "effects"):
         if hasattr(card, key):
             value = getattr(card, key)
             if value is not None:
@@ -115,15 +73,29 @@ class Catalog:
 
     @classmethod
     def for_game(cls, game: str, inline: Iterable[Mapping[str, Any]] = ()) -> Catalog:
-        """The game's cardset (when one is installed) extended by `inline` cards."""
-        cards: dict[str, CardFacts] = {}
-        for item in [*_cardset_cards(game), *inline]:
-            facts = CardFacts.from_mapping(item)
+        """The game's cardset (when one is installed) extended by `inline` cards, every card's
+        effects compiled by the game's compiler (the cardset's once per process)."""
+        compiler = compiler_for(game)
+        cards: dict[str, CardFacts] = {c.id: c for c in _compiled_cardset(game, compiler)}
+        for item in inline:
+            facts = compile_card(CardFacts.from_mapping(item), compiler)
             cards[facts.id] = facts
         return cls(cards.values())
 
 
 _CARDSET_CACHE: dict[str, list[dict[str, Any]]] = {}
+_COMPILED_CACHE: dict[str, tuple[EffectCompiler | None, list[CardFacts]]] = {}
+
+
+def _compiled_cardset(game: str, compiler: EffectCompiler | None) -> list[CardFacts]:
+    """The bundled cardset's facts, compiled once per game and compiler."""
+    cached = _COMPILED_CACHE.get(game)
+    if cached is not None and cached[0] is compiler:
+        return cached[1]
+    facts = [compile_card(CardFacts.from_mapping(m), compiler) for m in _cardset_cards(game)]
+    if game in _CARDSET_CACHE:  # a cardset that failed to load is tried again next time
+        _COMPILED_CACHE[game] = (compiler, facts)
+    return facts
 
 
 def _cardset_cards(game: str) -> list[dict[str, Any]]:

@@ -17,6 +17,8 @@ from typing import Generic, TypeVar
 
 from companion.cardsets.games import CardGame, install_card_games
 from companion.engine.api import UnknownRulesetError
+from companion.engine.cards import CardFacts
+from companion.engine.effects import EffectCompiler, install_effect_compilers
 from companion.engine.registry import install_ruleset_lookup
 from companion.engine.ruleset import Ruleset
 from companion.games.info import UnknownGameError
@@ -186,6 +188,20 @@ RULESETS: Mapping[str, str] = _Live(lambda spec: spec.ruleset)
 
 # ----- the hooks of the layers below ----------------------------------------------------------
 
+def effect_compiler(game_id: str) -> EffectCompiler | None:
+    """The effect compiler of a registered game (None: unknown game, or none declared)."""
+    return game_spec(game_id).effect_compiler if game_id in GAME_SPECS else None
+
+
+def _effects_check(compiler: EffectCompiler) -> Callable[[Mapping[str, object]], None]:
+    """The cardset loader's check of one card: compile it, keep nothing (the engine's catalog
+    compiles again from its own facts, since inline and recorded cards reach it as mappings)."""
+    def check(card: Mapping[str, object]) -> None:
+        compiler(CardFacts.from_mapping(card))
+
+    return check
+
+
 class _CardGames:
     """Answers `companion.cardsets.games` from the registry."""
 
@@ -193,7 +209,9 @@ class _CardGames:
         if game not in GAME_SPECS:
             return None
         spec = game_spec(game)
-        return CardGame(spec.id, spec.card_schema, spec.cardset_dir)
+        compiler = spec.effect_compiler
+        return CardGame(spec.id, spec.card_schema, spec.cardset_dir,
+                        _effects_check(compiler) if compiler is not None else None)
 
     def card_game_ids(self) -> list[str]:
         return game_ids()
@@ -201,3 +219,4 @@ class _CardGames:
 
 install_ruleset_lookup(get_ruleset)
 install_card_games(_CardGames())
+install_effect_compilers(effect_compiler)

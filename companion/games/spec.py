@@ -23,6 +23,7 @@ from companion.errors import CompanionError
 from companion.markers.payload import PayloadError, encode_front
 
 if TYPE_CHECKING:
+    from companion.engine.effects import EffectCompiler
     from companion.engine.ruleset import Ruleset
     from companion.engine.texts import ViolationCatalog
 
@@ -132,6 +133,12 @@ class GameSpec:
     """The mat layout; None: `calibration/layouts/<id>.yaml`."""
     cardset_dir: Path | None = None
     """The folder of card files (and `decks/`); None: `cardsets/<id>/`."""
+    card_effects: str | None = None
+    """"module:function" `(CardFacts) -> tuple[Ability, ...]`: the game's effect compiler, run
+    once per card when its cards load (the engine's catalog, `companion cardset check`); it
+    turns card texts and `effects` lists into the engine's typed vocabulary
+    (`companion.engine.effects`) and raises `EffectError` naming the card for a malformed one.
+    None: the game's cards have no modelled effects."""
     table_facts: str | None = None
     """"module:function" `(table view) -> TableFacts`: what the rules know and the table does
     not show, per player and shared, read from the engine's public view (`Game.view("table")`)
@@ -153,6 +160,14 @@ class GameSpec:
         cls = _load(self.ruleset)
         ruleset: Ruleset = cls()
         return ruleset
+
+    @cached_property
+    def effect_compiler(self) -> EffectCompiler | None:
+        """The game's effect compiler (`card_effects`), imported on first use."""
+        if self.card_effects is None:
+            return None
+        compiler: EffectCompiler = _load(self.card_effects)
+        return compiler
 
     @cached_property
     def violations(self) -> ViolationCatalog:

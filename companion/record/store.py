@@ -119,7 +119,8 @@ class WriteFailedError(RecordError):
 
     def __init__(self, path: Path, exc: BaseException) -> None:
         self.reason_en, self.reason_de = write_failure_reason(exc)
-        super().__init__(f"{path}: not recorded ({self.reason_en}): {exc}")
+        super().__init__(f"{path}: not recorded ({self.reason_en}): {exc}",
+                         de=f"nicht aufgezeichnet ({self.reason_de})")
 
 
 def write_failure_reason(exc: BaseException) -> tuple[str, str]:

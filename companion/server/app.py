@@ -83,19 +83,23 @@ def _install_error_handlers(app: Flask) -> None:
     @app.errorhandler(CompanionError)
     def user_error(exc: CompanionError) -> Any:
         message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        german = exc.message_de or message
         if isinstance(exc, WriteFailedError):
             return jsonify(error=f"{message} - nothing changed; try again",
+                           error_de=f"{german} - nichts geändert; bitte noch einmal",
                            recording="paused"), 503
         if isinstance(exc, GameOverError):
-            return jsonify(error=message, game_over=True), 409
+            return jsonify(error=message, error_de=german, game_over=True), 409
         if isinstance(exc, GameNotFoundError):
-            return jsonify(error=message), 404
-        return jsonify(error=message), 400
+            return jsonify(error=message, error_de=german), 404
+        return jsonify(error=message, error_de=german), 400
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Any:
         if _wants_json():
-            return jsonify(error=exc.description or exc.name), exc.code or 500
+            code = exc.code or 500
+            return jsonify(error=exc.description or exc.name,
+                           error_de=HTTP_ERRORS_DE.get(code, exc.description or exc.name)), code
         return exc
 
     @app.errorhandler(Exception)
@@ -103,4 +107,19 @@ def _install_error_handlers(app: Flask) -> None:
         app.logger.exception("unexpected error")
         # no class name on the page: people read what to do, the terminal has the details
         return jsonify(error="something went wrong inside the companion "
-                             "(the terminal where it runs shows the details)"), 500
+                             "(the terminal where it runs shows the details)",
+                       error_de="im Begleiter ist etwas schiefgegangen "
+                                "(das Terminal, in dem er läuft, zeigt die Einzelheiten)"), 500
+
+
+# What the page says in German for HTTP errors that carry no German text of their own.
+HTTP_ERRORS_DE: dict[int, str] = {
+    400: "ungültige Anfrage (die Seite neu laden)",
+    403: "nicht erlaubt: PIN nötig (im Terminal angezeigt)",
+    404: "nicht gefunden",
+    405: "so nicht möglich",
+    409: "geht gerade nicht",
+    413: "Anfrage zu groß",
+    415: "falsches Format (JSON erwartet)",
+    429: "zu viele Versuche: bitte kurz warten",
+}

@@ -179,7 +179,9 @@ def install(app: Flask) -> None:
         wait = guard.wait_s(client())
         if wait > 0:
             response = jsonify(error=f"too many wrong PINs from this device: try again in"
-                                     f" {wait:.0f} s")
+                                     f" {wait:.0f} s",
+                               error_de=f"zu viele falsche PINs von diesem Gerät: in {wait:.0f} s"
+                                        " noch einmal versuchen")
             response.status_code = 429
             response.headers["Retry-After"] = str(int(wait) + 1)
             abort(response)

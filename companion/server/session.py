@@ -323,7 +323,8 @@ class LiveSession:
                 return repeated
             violation = self._event(violation_seq, "violation")
             if self._input_of(violation) in self._undone():
-                raise ActionError(f"violation #{violation_seq} was undone")
+                raise ActionError(f"violation #{violation_seq} was undone",
+                                  de=f"Verstoß #{violation_seq} wurde rückgängig gemacht")
             move_seq = _as_int(violation.payload.get("move_seq"))
             on_line = move_seq in self._line_seqs()
             shown = self._decision_shown(violation_seq, move_seq, on_line)
@@ -366,7 +367,8 @@ class LiveSession:
                 return repeated
             self._refuse_when_over("answer a question")
             if self._model.question is None or self._model.question[0] != question_seq:
-                raise ActionError(f"question {question_seq} is not open")
+                raise ActionError(f"question {question_seq} is not open",
+                                  de=f"Frage {question_seq} ist nicht mehr offen")
             question = self._model.question[1]
             if not 0 <= choice < len(question.choices):
                 raise ActionError(
@@ -385,7 +387,9 @@ class LiveSession:
         if action not in PERSON_ACTIONS:
             raise ActionError(f"action must be one of {', '.join(PERSON_ACTIONS)}, not {action!r}")
         if action == "declare" and not (value or target):
-            raise ActionError("declare needs a value (a chosen effect) or a target card")
+            raise ActionError("declare needs a value (a chosen effect) or a target card",
+                              de="Ansage braucht einen Wert (den gewählten Effekt) "
+                                 "oder eine Zielkarte")
         signature = f"action:{action}:{value or ''}:{target or ''}"
         with self._lock:
             repeated = self._repeated(client_id, signature)
@@ -414,12 +418,15 @@ class LiveSession:
                 return move
             self._refuse_when_over("enter a move")
             if move.kind in ("next-phase", "pass"):
-                raise ActionError(f"use the {move.kind!r} button (action), not a move")
+                raise ActionError(f"use the {move.kind!r} button (action), not a move",
+                                  de="dafür gibt es den eigenen Knopf "
+                                     "(nächste Phase / Zug beenden)")
             if move not in self._offers():
                 raise ActionError(
                     f"{self._describe(move, 'en')} is not among the moves offered now "
-                    "(the game may have moved on: reload the list)"
-                )
+                    "(the game may have moved on: reload the list)",
+                    de=f"{self._describe(move, 'de')} ist gerade kein angebotener Zug "
+                    "(die Partie ist vielleicht weiter: Liste neu laden)")
             self._moves_input("enter", (move,), client_id, signature)
         return move
 
@@ -439,7 +446,7 @@ class LiveSession:
                 return repeated
             suffix = self._undo_suffix()
             if not suffix:
-                raise ActionError("nothing to undo yet")
+                raise ActionError("nothing to undo yet", de="noch nichts rückgängig zu machen")
             target = suffix[0]
             kept = [e for e in self._events if e.seq not in {s.seq for s in suffix}
                     and self._input_of(e) not in {s.seq for s in suffix}]
@@ -463,7 +470,7 @@ class LiveSession:
                 return repeated
             stack = self._redo_stack()
             if not stack:
-                raise ActionError("nothing to redo")
+                raise ActionError("nothing to redo", de="nichts wiederherzustellen")
             undo = stack[-1]
             index = next(i for i, e in enumerate(self._events) if e.seq == undo.seq)
             before = self._events[:index]
@@ -906,11 +913,15 @@ class LiveSession:
         if outcome is None:
             return
         reason = outcome.get("reason_en") or outcome.get("reason") or ""
+        reason_de = outcome.get("reason_de") or reason
         winner = outcome.get("winner")
         said = f"{winner} won" if winner else "it ended in a draw"
+        said_de = f"{winner} hat gewonnen" if winner else "unentschieden"
         raise GameOverError(
             f"the game is over ({said}{': ' + str(reason) if reason else ''}): cannot {what};"
-            " undo the last step to play on")
+            " undo the last step to play on",
+            de=f"Die Partie ist vorbei ({said_de}{': ' + str(reason_de) if reason_de else ''});"
+            " zum Weiterspielen den letzten Schritt rückgängig machen")
 
     def _pause(self, exc: WriteFailedError, keyframe: bool = False) -> None:
         """The page says "Recording paused: <message>"; the message is the reason."""
@@ -938,7 +949,8 @@ class LiveSession:
     def _event(self, seq: int, kind: str) -> Event:
         found = self._find(seq)
         if found is None or found.kind != kind:
-            raise ActionError(f"there is no {kind} #{seq} in this game")
+            raise ActionError(f"there is no {kind} #{seq} in this game",
+                              de=f"#{seq} gibt es in dieser Partie nicht")
         return found
 
     # --- page helpers ------------------------------------------------------------------------

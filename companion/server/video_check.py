@@ -60,16 +60,22 @@ class VideoReport:
 def render_video(script_path: Path, out: Path, camera: str = "1080p",
                  fps: float = VIDEO_FPS, settle_s: float = SETTLE_S) -> Rendered:
     """The script through the simulator's camera (hands, settling, webcam degradation) into
-    a Motion-JPEG file, the kind of file a phone or webcam recording gives."""
+    a Motion-JPEG file, the kind of file a phone or webcam recording gives. `camera` is a
+    camera kind of the physical simulator or one of the old flat simulator's profiles."""
     import cv2
 
     from companion.sim.camera import CameraProfile
+    from companion.sim.presets import preset_names
     from companion.sim.script import load_script
     from companion.sim.source import ScriptFrameSource
 
     script = load_script(script_path)
-    source = ScriptFrameSource(script, camera=CameraProfile.named(camera), fps=fps,
-                               settle_s=settle_s, seed=int(script.seed or 0))
+    seed = int(script.seed or 0)
+    if camera in preset_names():  # a camera kind of the physical simulator (docs/simulator.md)
+        source = ScriptFrameSource(script, preset=camera, fps=fps, settle_s=settle_s, seed=seed)
+    else:  # the old flat simulator's profiles ("1080p", "720p")
+        source = ScriptFrameSource(script, camera=CameraProfile.named(camera), fps=fps,
+                                   settle_s=settle_s, seed=seed)
     writer: Any = None
     steps: list[int] = []
     try:
@@ -152,7 +158,9 @@ def check_video(script_path: Path, camera: str = "1080p", workdir: Path | None =
 
 @click.command()
 @click.argument("script", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--camera", default="1080p", show_default=True, help="Simulated camera preset.")
+@click.option("--camera", default="1080p", show_default=True,
+              help="Simulated camera: a camera kind of the physical simulator "
+                   "(overhead-webcam-1080p, ...) or the old flat simulator's 1080p/720p.")
 def main(script: Path, camera: str) -> None:
     """Render SCRIPT to a video and referee it as `serve --video` does, nobody pressing."""
     report = check_video(script, camera)

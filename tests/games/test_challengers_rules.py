@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from companion.cardsets import load_cardset
 from companion.engine.api import Move, blocking
 from companion.engine.cards import CardFacts, Catalog
+from companion.engine.effects import compile_card, compiler_for
 from companion.engine.game import Game
 from companion.engine.state import UNKNOWN
 from companion.games.challengers import effects as fx
@@ -52,7 +53,8 @@ def reveal(game: Game, player: str, uid: str = UNKNOWN) -> list[str]:
     ("Tausche die Fahne mit dem Mond.", "reveal", "unknown", 0),
 ])
 def test_card_texts_read_as_typed_effects(text: str, when: str, do: str, amount: int) -> None:
-    (effect,) = fx.parse_text(text)
+    card = CardFacts.from_mapping({"id": "X-1", "name": "X", "type": "recruit", "text": text})
+    (effect,) = fx.card_effects(compile_card(card, compiler_for("challengers")))
     assert (effect.when, effect.do, effect.amount) == (when, do, amount)
 
 
@@ -67,9 +69,11 @@ def test_every_sample_card_text_is_modelled() -> None:
 def test_typed_effects_win_over_text() -> None:
     card = CardFacts.from_mapping({
         "id": "X-1", "name": "X", "type": "recruit", "strength": 1, "text": "Erhalte 1 Fan.",
-        "effects": [{"when": "flag", "do": "strength", "amount": 3}],
+        "effects": [{"when": "flag", "do": "modify", "stat": "strength", "amount": 3,
+                     "target": {"side": "self"}}],
     })
-    assert fx.card_effects(card) == (fx.Effect("flag", "strength", 3, ""),)
+    assert fx.card_effects(compile_card(card, compiler_for("challengers"))) == (
+        fx.Effect("flag", "strength", 3, ""),)
 
 
 # ----------------------------------------------------------------------------- one match

@@ -345,12 +345,15 @@ def test_effect_chain_resolves_newest_first() -> None:
     assert found is not None and found["source"] == "b"
 
 
-def test_card_texts_become_effects() -> None:
-    assert fx.read_text("Aktion: ziehe 1 Karte.") == {"do": "draw", "n": 1}
-    assert fx.read_text("Ziehe 2 Karten aus deiner Hölle.") == {"do": "hell-to-hand", "n": 2}
-    assert fx.read_text("Jeder Feind in der A-Zone erleidet 1 Schaden.") == {
+def test_compiled_card_effects_become_permit_records() -> None:
+    """The state's permit records of compiled effects (texts: tests/games/test_card_effects)."""
+    catalog = position().state.catalog
+    assert fx.card_effect(catalog.card("CC-017")) == {"do": "draw", "n": 1}
+    assert fx.card_effect(catalog.card("CC-090")) == {"do": "hell-to-hand", "n": 2}
+    assert fx.card_effect(catalog.card("CC-099")) == {
         "do": "damage-each", "n": 1, "side": "enemy", "row": "A"}
-    assert fx.read_text("Tanze einen Walzer.") is None
+    assert fx.trigger(catalog.card("CC-017")) == "Aktion"
+    assert fx.card_effect(catalog.card("CC-001")) is None
 
 
 # ----------------------------------------------------------------------------- ending

@@ -160,3 +160,18 @@ def test_review_only_app_without_session(tmp_path: Path) -> None:
     assert client.get("/review/").status_code == 200
     res = client.post("/api/undo", json={})
     assert res.status_code == 404 and res.get_json()["error"]
+
+
+def test_refusals_carry_a_german_text_for_the_german_page(client: FlaskClient) -> None:
+    """The page shows `error_de` when set to German: refusals a player meets are translated."""
+    undo = client.post("/api/undo", json={})
+    assert undo.status_code == 400
+    body = undo.get_json()
+    assert body["error"] == "nothing to undo yet"
+    assert body["error_de"] == "noch nichts rückgängig zu machen"
+    redo = client.post("/api/redo", json={}).get_json()
+    assert redo["error_de"] == "nichts wiederherzustellen"
+    bad = client.post("/api/undo", data="not json", content_type="text/plain")
+    assert bad.status_code >= 400
+    german = bad.get_json()["error_de"]
+    assert german and german != bad.get_json()["error"]

@@ -40,6 +40,7 @@ SPEC = GameSpec(
     deck_rules=check_deck,
     person_moves=frozenset(),
     card_types_de={"fighter": "Kämpfer"},
+    card_effects="companion.engine.effects.compiling:structured_abilities",
     layout_file=HERE / "layout.yaml",
     cardset_dir=HERE / "cards",
 )

@@ -235,7 +235,7 @@
         sessionStorage.setItem("companion.pin", entered);
         continue;
       }
-      if (!res.ok) { toast(data.error || res.statusText, "error"); return null; }
+      if (!res.ok) { toast((lang === "de" && data.error_de) || data.error || res.statusText, "error"); return null; }
       return data;
     }
     return null;

@@ -1,50 +1,28 @@
-"""Challengers! card effects as data, and the strength of attacks and defences.
+"""Challengers! card effects, and the strength of attacks and defences.
 
-The sample cardset writes effects as rulebook text ("Im Angriff: +1 Stärke für jede weitere
-aufgedeckte Karte."); `card_effects` reads them into typed `Effect`s (a card may also carry
-typed `effects: [{when, do, amount}]`). `when` is the keyword: `reveal` (no keyword: at once
-when revealed), `attack` (Im Angriff), `bench` (Von der Bank), `flag` (Im Fahnenbesitz),
+Every card's text is compiled once, when the cards load, to the engine's typed vocabulary
+(`card_effects.py`; `CardFacts.abilities`). This module views those abilities in the words the
+rules reason in (`Effect`): `when` is the keyword: `reveal` (no keyword: at once when
+revealed), `attack` (Im Angriff), `bench` (Von der Bank), `flag` (Im Fahnenbesitz),
 `flag-loss` (Fahnenverlust), `chosen` (Ausgewählt, deck phase). `do` is what happens:
 `fans`, `rest` (bench cards to the rest pile), `strength`, `per-other` (+n for every other
 card of the attack), `same-name` (your cards of this name +n), `revealed` (your revealed card
-+n), `remove-from-deck`, or `unknown` (a text the companion does not model).
++n), `remove-from-deck`, or `unknown` (an ability the rules do not model, a `Prompt`).
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any
 
 from companion.engine.cards import CardFacts
+from companion.engine.effects import SELF, Ability, Gain, Modify, Move, Prompt
 from companion.engine.state import GameState
 
 SEATS = 6
 
-KEYWORD_WHEN: dict[str, str] = {
-    "im angriff": "attack",
-    "von der bank": "bench",
-    "im fahnenbesitz": "flag",
-    "fahnenverlust": "flag-loss",
-    "ausgewählt": "chosen",
-}
-WHENS = ("reveal", *KEYWORD_WHEN.values())
+WHENS = ("reveal", "attack", "bench", "flag", "flag-loss", "chosen")
 DOS = ("fans", "rest", "strength", "per-other", "same-name", "revealed", "remove-from-deck",
        "unknown")
-
-_NUMBER = r"(eine|einen|ein|\d+)"
-_PATTERNS: tuple[tuple[str, str], ...] = (
-    (rf"erhalte {_NUMBER} fans?", "fans"),
-    (r"lege die oberste karte deiner bank auf den ruhestapel", "rest"),
-    (rf"lege {_NUMBER} karten? von deiner bank auf den ruhestapel", "rest"),
-    (r"\+(\d+) stärke für jede weitere aufgedeckte karte", "per-other"),
-    (r"deine karten mit gleichem namen \+(\d+) stärke", "same-name"),
-    (r"\+(\d+) stärke für deine aufgedeckte karte", "revealed"),
-    (rf"entferne {_NUMBER} karten? aus deinem deck", "remove-from-deck"),
-    (r"^\+(\d+) stärke\.?$", "strength"),
-)
 
 
 @dataclass(frozen=True)
@@ -104,52 +82,39 @@ def seat_name(state: GameState, zone: str) -> str | None:
 # ----------------------------------------------------------------------------- effects
 
 
-def _amount(word: str | None) -> int:
-    if word is None or not word.isdigit():
-        return 1
-    return int(word)
+def _do(ability: Ability) -> tuple[str, int]:
+    """What a compiled ability does in the rules' words, and how much."""
+    match ability.effect:
+        case Gain(resource="fans", amount=n):
+            return "fans", n
+        case Move(target=t, to="rest") if t.zone == "bench" and isinstance(t.count, int):
+            return "rest", t.count
+        case Move(target=t, to="box") if t.zone == "deck" and isinstance(t.count, int):
+            return "remove-from-deck", t.count
+        case Modify(stat="strength", amount=n, target=t, per="other-revealed") if t == SELF:
+            return "per-other", n
+        case Modify(stat="strength", amount=n, target=t, per=None) if t == SELF:
+            return "strength", n
+        case Modify(stat="strength", amount=n, target=t, per=None) if t.same_name:
+            return "same-name", n
+        case Modify(stat="strength", amount=n, target=t, per=None) if t.role == "revealed":
+            return "revealed", n
+    return "unknown", 0
 
 
-@lru_cache(maxsize=512)
-def parse_text(text: str, keywords: tuple[str, ...] = ()) -> tuple[Effect, ...]:
-    """Effects of one rulebook-style card text ("Keyword: what happens.")."""
-    body = text.strip()
-    when = "reveal"
-    head, sep, tail = body.partition(":")
-    if sep and head.strip().lower() in KEYWORD_WHEN:
-        when = KEYWORD_WHEN[head.strip().lower()]
-        body = tail.strip()
-    elif len(keywords) == 1 and keywords[0].lower() in KEYWORD_WHEN:
-        when = KEYWORD_WHEN[keywords[0].lower()]
-    low = body.lower()
-    for pattern, do in _PATTERNS:
-        match = re.search(pattern, low)
-        if match:
-            word = match.group(1) if match.groups() else None
-            return (Effect(when, do, _amount(word), text),)
-    return (Effect(when, "unknown", 0, text),)
-
-
-def _typed(item: Mapping[str, Any]) -> Effect:
-    when = str(item.get("when", "reveal"))
-    do = str(item.get("do", "unknown"))
-    amount = item.get("amount", 1)
-    return Effect(
-        when if when in WHENS else "reveal",
-        do if do in DOS else "unknown",
-        int(amount) if isinstance(amount, int) else 1,
-        str(item.get("text", "")),
-    )
+def view(ability: Ability) -> Effect:
+    """The rules' view of one compiled ability."""
+    text = ability.effect.text if isinstance(ability.effect, Prompt) else ability.text
+    when = "reveal" if ability.when == "play" else ability.when
+    if when not in WHENS:  # a time no Challengers! rule knows: shown, not applied
+        return Effect("reveal", "unknown", 0, text)
+    do, amount = _do(ability)
+    return Effect(when, do, amount, text)
 
 
 def card_effects(facts: CardFacts) -> tuple[Effect, ...]:
-    """The card's effects: typed `effects` when given, else read from its `text`."""
-    if facts.effects:
-        return tuple(_typed(e) for e in facts.effects)
-    text = facts.get("text")
-    if not text:
-        return ()
-    return parse_text(str(text), facts.keywords)
+    """The card's compiled abilities in the rules' words."""
+    return tuple(view(a) for a in facts.abilities)
 
 
 def effects_of(state: GameState, uid: str, when: str, do: str | None = None) -> list[Effect]:

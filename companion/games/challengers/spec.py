@@ -14,6 +14,7 @@ SPEC = GameSpec(
     ruleset="companion.games.challengers.rules:Challengers",
     texts="companion.games.challengers.texts:CATALOG",
     table_facts="companion.games.challengers.table_facts:table_facts",
+    card_effects="companion.games.challengers.card_effects:compile_card",
     zones=each_player("deck", "play", *(f"bench{i}" for i in range(1, 7)), "rest", "trophies"),
     card_schema=CHALLENGERS,
     deck_rules=check_challengers,

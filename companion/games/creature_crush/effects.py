@@ -1,93 +1,102 @@
 """Creature Crush card effects as permits: what an effect lets happen on the table next.
 
-The sample cards carry their effects as German text (cardsets/creature-crush/base.yaml). Each
-known sentence is read into a small effect ({"do": ..., "n": ...}). Most effects are carried
-out by the players with their hands (put a red die on an enemy, take a card, move a creature),
-so an effect becomes a *permit*: the next matching table change is legal although the basic
-rules would not allow it. Permits form the effect chain: the newest is used first (the rulebook
-resolves chains newest first). Effects the engine can carry out itself (extra start dice, a
-prevented attack) are applied at once. Unknown sentences are prompted, never guessed.
+Every card's sentence is compiled once, when the cards load, to the engine's typed vocabulary
+(`card_effects.py`; `CardFacts.abilities`); this module reads only those abilities. Most effects
+are carried out by the players with their hands (put a red die on an enemy, take a card, move a
+creature), so an effect becomes a *permit*: the next matching table change is legal although
+the basic rules would not allow it. Permits form the effect chain: the newest is used first
+(the rulebook resolves chains newest first). Effects the engine can carry out itself (extra
+start dice, a prevented attack) are applied at once. A `Prompt` (a sentence not modelled)
+permits nothing: the players are shown it, nothing is guessed.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.engine.cards import CardFacts
+from companion.engine.effects import (
+    EACH,
+    Ability,
+    Damage,
+    Destroy,
+    Draw,
+    Effect,
+    Gain,
+    Heal,
+    Permit,
+    Prevent,
+    Return,
+)
 from companion.engine.state import GameState
 
-KEYWORDS = ("Aktion", "Falle", "Hölle", "Munter", "Nachtragend", "Träge")
-Effect = dict[str, Any]
+KEYWORD_OF_WHEN = {"summoned": "Aktion", "destroyed": "Hölle", "trap": "Falle"}
+"""The rulebook's keyword for when a creature's effect works."""
 
-# (pattern on the lower-cased sentence, builder from the match)
-_PATTERNS: tuple[tuple[str, Callable[[re.Match[str]], Effect]], ...] = (
-    (r"ziehe (\d+) karten? aus deiner hölle", lambda m: {"do": "hell-to-hand", "n": int(m[1])}),
-    (r"ziehe (\d+) karte", lambda m: {"do": "draw", "n": int(m[1])}),
-    (r"verursache (\d+) schaden an jedem feind",
-     lambda m: {"do": "damage-each", "n": int(m[1]), "side": "enemy", "row": ""}),
-    (r"jeder feind in der a-zone erleidet (\d+) schaden",
-     lambda m: {"do": "damage-each", "n": int(m[1]), "side": "enemy", "row": "A"}),
-    (r"verursache (\d+) schaden an einem feind",
-     lambda m: {"do": "damage", "n": int(m[1]), "side": "enemy"}),
-    (r"verursache (\d+) schaden an einem beliebigen ziel",
-     lambda m: {"do": "damage", "n": int(m[1]), "side": "any"}),
-    (r"heile (\d+) schaden an einem verbündeten",
-     lambda m: {"do": "heal", "n": int(m[1]), "side": "ally"}),
-    (r"beschwöre diese creature aus deiner hölle", lambda m: {"do": "revive", "self": True}),
-    (r"beschwöre eine creature aus deiner hölle", lambda m: {"do": "revive", "self": False}),
-    (r"verschiebe einen verbündeten, ohne", lambda m: {"do": "free-move"}),
-    (r"tausche die plätze zweier verbündeter", lambda m: {"do": "free-swap"}),
-    (r"zerstöre (?:diesen|einen) feind mit (\d+) würfel",
-     lambda m: {"do": "destroy", "dice": int(m[1]), "side": "enemy"}),
-    (r"der angriff verursacht keinen schaden", lambda m: {"do": "prevent-attack"}),
-    (r"verhindere diesen schaden", lambda m: {"do": "prevent-attack"}),
-    (r"der angreifer erleidet (\d+) schaden",
-     lambda m: {"do": "damage", "n": int(m[1]), "side": "attacker"}),
-    (r"dieser feind erleidet (\d+) schaden",
-     lambda m: {"do": "damage", "n": int(m[1]), "side": "moved"}),
-    (r"übernimm die kontrolle über einen feind mit kosten (\d+)",
-     lambda m: {"do": "control", "max_cost": int(m[1])}),
-    (r"durchsuche dein lager", lambda m: {"do": "search"}),
-    (r"erhalte startwürfel \+(\d+)", lambda m: {"do": "extra-dice", "n": int(m[1])}),
-    (r"kann in seinem nächsten zug nicht angreifen", lambda m: {"do": "no-attack"}),
-)
+PermitRecord = dict[str, Any]
+"""A permit as the game state keeps it (plain data, so states copy and record): `do` and what
+it needs (`n`, `side`, `row`, `self`, `max_cost`, `dice`)."""
 
 
-def read_text(text: str) -> Effect | None:
-    """The effect a card sentence describes, or None when it is not modelled."""
-    low = " ".join(text.lower().split())
-    for pattern, build in _PATTERNS:
-        match = re.search(pattern, low)
-        if match:
-            return build(match)
+def _ability(facts: CardFacts) -> Ability | None:
+    """The card's first modelled ability (Creature Crush cards have one effect each)."""
+    return next((a for a in facts.abilities if a.modelled), None)
+
+
+def permit_of(effect: Effect) -> PermitRecord | None:
+    """The state's record of a compiled effect, or None when the rules do not model it."""
+    match effect:
+        case Draw(amount=n, source="hell"):
+            return {"do": "hell-to-hand", "n": n}
+        case Draw(amount=n, source="deck"):
+            return {"do": "draw", "n": n}
+        case Damage(amount=n, target=t) if t.count == EACH:
+            return {"do": "damage-each", "n": n, "side": t.side, "row": t.zone or ""}
+        case Damage(amount=n, target=t) if t.role in ("attacker", "moved"):
+            return {"do": "damage", "n": n, "side": t.role}
+        case Damage(amount=n, target=t) if t.role is None:
+            return {"do": "damage", "n": n, "side": t.side}
+        case Heal(amount=n, target=t):
+            return {"do": "heal", "n": n, "side": t.side}
+        case Return(target=t, to="field") if t.zone == "hell":
+            return {"do": "revive", "self": t.side == "self"}
+        case Permit(action="move"):
+            return {"do": "free-move"}
+        case Permit(action="swap"):
+            return {"do": "free-swap"}
+        case Permit(action="control", target=t):
+            return {"do": "control", "max_cost": t.max_cost}
+        case Permit(action="search"):
+            return {"do": "search"}
+        case Destroy(target=t, dice=dice):
+            return {"do": "destroy", "dice": dice, "side": t.side}
+        case Prevent(what="damage"):
+            return {"do": "prevent-attack"}
+        case Prevent(what="attack"):
+            return {"do": "no-attack"}
+        case Gain(resource="start-dice", amount=n):
+            return {"do": "extra-dice", "n": n}
     return None
 
 
-def card_effect(facts: CardFacts) -> Effect | None:
-    """The card's effect: a structured `effects` entry when given, else its text."""
-    for entry in facts.effects:
-        if isinstance(entry, Mapping) and "do" in entry:
-            return dict(entry)
-    text = facts.get("text")
-    return read_text(str(text)) if text else None
+def card_effect(facts: CardFacts) -> PermitRecord | None:
+    """The permit record of the card's compiled effect (None: none, or not modelled)."""
+    ability = _ability(facts)
+    return permit_of(ability.effect) if ability is not None else None
 
 
 def trigger(facts: CardFacts) -> str | None:
     """Which keyword starts the card's effect (Aktion, Hölle, Falle) or None."""
-    for word in ("Aktion", "Hölle", "Falle"):
-        if facts.has_keyword(word):
-            return word
-    text = str(facts.get("text") or "")
-    for word in ("Aktion", "Hölle", "Falle"):
-        if text.startswith(word + ":"):
-            return word
+    for ability in facts.abilities:
+        if ability.when in KEYWORD_OF_WHEN:
+            return KEYWORD_OF_WHEN[ability.when]
     return None
 
 
 def effect_text(facts: CardFacts) -> str:
-    return str(facts.get("text") or facts.name)
+    """What the players are shown: the card's sentence (shown, never read)."""
+    return next((a.text for a in facts.abilities if a.text), facts.name)
 
 
 # ----------------------------------------------------------------------------- permits
@@ -97,7 +106,8 @@ def permits(state: GameState) -> list[dict[str, Any]]:
     return found
 
 
-def grant(state: GameState, player: str, source: str, effect: Effect, **context: Any) -> None:
+def grant(state: GameState, player: str, source: str, effect: PermitRecord,
+          **context: Any) -> None:
     """Add a permit for `player` from `source` (the newest link of the chain)."""
     permit = {**effect, "player": player, "source": source, "uses": 1, **context}
     permits(state).append(permit)

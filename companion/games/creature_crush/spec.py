@@ -14,6 +14,7 @@ SPEC = GameSpec(
     ruleset="companion.games.creature_crush.rules:CreatureCrush",
     texts="companion.games.creature_crush.texts:CATALOG",
     table_facts="companion.games.creature_crush.table_facts:table_facts",
+    card_effects="companion.games.creature_crush.card_effects:compile_card",
     zones=each_player("lager", "hell", *(f"{r}{c}" for r in "ABC" for c in (1, 2, 3)), "dice",
                       "burned"),
     draw_piles=("lager",),

@@ -14,6 +14,7 @@ SPEC = GameSpec(
     ruleset="companion.games.fire_emblem_cipher.rules:FireEmblemCipher",
     texts="companion.games.fire_emblem_cipher.texts:CATALOG",
     table_facts="companion.games.fire_emblem_cipher.table_facts:table_facts",
+    card_effects="companion.engine.effects.compiling:structured_abilities",
     zones=each_player("deck", "bonds", "front", "back", "support", "retreat", "orbs"),
     card_schema=FIRE_EMBLEM_CIPHER,
     deck_rules=check_fe,

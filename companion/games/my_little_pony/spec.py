@@ -14,6 +14,7 @@ SPEC = GameSpec(
     ruleset="companion.games.my_little_pony.rules:MyLittlePony",
     texts="companion.games.my_little_pony.texts:CATALOG",
     table_facts="companion.games.my_little_pony.table_facts:table_facts",
+    card_effects="companion.engine.effects.compiling:structured_abilities",
     zones=each_player("deck", "discard", "problem-deck", "problem", "home"),
     draw_piles=("deck", "problem-deck"),
     card_schema=MY_LITTLE_PONY,

@@ -1,19 +1,49 @@
-"""Trick or Beat abilities and equipment, read from the cards' `effects` lists.
+"""Trick or Beat abilities and equipment, as compiled from the cards' `effects` lists.
 
-Vocabulary (companion/cardsets/effects_vocabulary.md): each effect has `kind` (creatures:
-permanent, activatable, combat; tactics: play, permanent), `lane` (creatures: active or
-passive), `do` (modify_attack, modify_survival, draw, add_to_trick, destroy, return_to_hand,
-move), `amount`, `target`, `faction`. A creature on its passive lane uses only passive-lane
-effects; on the active lane it uses all of them.
+The cards' words (companion/cardsets/effects_vocabulary.md) are compiled once, when the cards
+load, to the engine's typed abilities (`card_effects.py`; `CardFacts.abilities`, in the order
+of the card's list): `when` (permanent, activated, combat, play), `lane` (creatures: active or
+passive), and the effect (`Modify` of attack or survival, `Draw`, `Move` to the trick pile or
+the other lane, `Destroy`, `Return` to the hand) with its selector. A creature on its passive
+lane uses only passive-lane abilities; on the active lane it uses all of them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from dataclasses import replace
 
 from companion.engine.api import other
+from companion.engine.effects import (
+    EACH,
+    SELF,
+    Ability,
+    Destroy,
+    Effect,
+    Modify,
+    Move,
+    Return,
+    Selector,
+)
 from companion.engine.state import GameState
+
+TARGETS: dict[str, Selector] = {
+    "self": SELF,
+    "own_lane": Selector(side="ally", count=EACH, zone="same-lane"),
+    "own_creatures": Selector(side="ally", count=EACH),
+    "equipped": Selector(side="ally", role="equipped"),
+    "attackers": Selector(side="ally", count=EACH, role="attackers"),
+    "defender": Selector(side="ally", role="defender"),
+    "opponent_creature": Selector(side="enemy"),
+    "opponent_active": Selector(side="enemy", zone="active"),
+    "all_creatures": Selector(side="any", count=EACH),
+}
+"""The pile's target words (effects_vocabulary.md), each as the selector it compiles to."""
+
+
+def target_word(selector: Selector) -> str:
+    """The pile's word for a selector (for messages), its faction filter left aside."""
+    plain = replace(selector, faction=None)
+    return next((word for word, sel in TARGETS.items() if sel == plain), "?")
 
 LANES = ("active", "passive")
 
@@ -35,61 +65,64 @@ def all_creatures(state: GameState) -> list[str]:
     return creatures_of(state, "p1") + creatures_of(state, "p2")
 
 
-def effects_of(state: GameState, uid: str) -> tuple[Mapping[str, Any], ...]:
-    return state.facts(uid).effects
+def effects_of(state: GameState, uid: str) -> tuple[Ability, ...]:
+    """The card's compiled abilities, in the order of its `effects` list."""
+    return state.facts(uid).abilities
 
 
-def has_access(state: GameState, uid: str, effect: Mapping[str, Any]) -> bool:
+def has_access(state: GameState, uid: str, ability: Ability) -> bool:
     """Active-lane creatures use every ability; passive-lane ones only passive ones."""
     zone = state.where.get(uid, "")
     if uid in state.face_down:
         return False
     if zone.endswith(".active"):
         return True
-    return zone.endswith(".passive") and effect.get("lane") == "passive"
+    return zone.endswith(".passive") and ability.lane == "passive"
 
 
-def _faction_ok(state: GameState, uid: str, effect: Mapping[str, Any]) -> bool:
-    faction = effect.get("faction")
+def _faction_ok(state: GameState, uid: str, modify: Modify) -> bool:
+    faction = modify.target.faction
     return faction is None or state.facts(uid).get("faction") == faction
 
 
-def _amount(effect: Mapping[str, Any]) -> int:
-    value = effect.get("amount", 0)
-    return value if isinstance(value, int) else 0
+def _modifies(ability: Ability, stat: str) -> Modify | None:
+    effect = ability.effect
+    return effect if isinstance(effect, Modify) and effect.stat == stat else None
 
 
 def permanent_bonus(
     state: GameState, stat: str, player: str, subjects: list[str], role: str
 ) -> int:
-    """Sum of permanent `modify_<stat>` effects of `player`'s side on `subjects`.
+    """Sum of permanent `Modify` abilities of `stat` on `player`'s side on `subjects`.
 
-    `role` is "attackers" or "defender": it matches effects targeting that role.
+    `role` is "attackers" or "defender": it matches abilities targeting that role.
     """
-    do = f"modify_{stat}"
     total = 0
     for source in creatures_of(state, player):
-        for effect in effects_of(state, source):
-            if effect.get("kind") != "permanent" or effect.get("do") != do:
+        for ability in effects_of(state, source):
+            modify = _modifies(ability, stat)
+            if ability.when != "permanent" or modify is None:
                 continue
-            if not has_access(state, source, effect):
+            if not has_access(state, source, ability):
                 continue
-            target = effect.get("target")
-            amount = _amount(effect)
-            if target in ("self", "equipped") or target == role:
-                total += amount if source in subjects else 0
-            elif target == "own_creatures":
-                total += amount * sum(1 for s in subjects if _faction_ok(state, s, effect))
-            elif target == "own_lane":
+            target = modify.target
+            if target.side == "self" or target.role in ("equipped", role):
+                total += modify.amount if source in subjects else 0
+            elif (target.side, target.count, target.zone, target.role) == ("ally", EACH, None,
+                                                                             None):
+                total += modify.amount * sum(1 for s in subjects
+                                             if _faction_ok(state, s, modify))
+            elif target.side == "ally" and target.zone == "same-lane":
                 same = [s for s in subjects if state.where.get(s) == state.where.get(source)]
-                total += amount * sum(1 for s in same if _faction_ok(state, s, effect))
+                total += modify.amount * sum(1 for s in same if _faction_ok(state, s, modify))
     for subject in subjects:
         for equipment, holder in state.attached.items():
             if holder != subject:
                 continue
-            for effect in effects_of(state, equipment):
-                if effect.get("do") == do and effect.get("kind") in ("permanent", None):
-                    total += _amount(effect)
+            for ability in effects_of(state, equipment):
+                modify = _modifies(ability, stat)
+                if modify is not None and ability.when == "permanent":
+                    total += modify.amount
     return total
 
 
@@ -108,19 +141,39 @@ def combat_bonus(
     state: GameState, stat: str, picks: list[tuple[str, int]], subjects: list[str]
 ) -> int:
     """Combat abilities chosen for this attack that modify `stat`."""
-    do = f"modify_{stat}"
     total = 0
     for uid, index in picks:
-        effects = effects_of(state, uid)
-        if not 0 <= index < len(effects):
+        abilities = effects_of(state, uid)
+        if not 0 <= index < len(abilities):
             continue
-        effect = effects[index]
-        if effect.get("kind") != "combat" or effect.get("do") != do:
+        ability = abilities[index]
+        modify = _modifies(ability, stat)
+        if ability.when != "combat" or modify is None:
             continue
-        if effect.get("target") in ("self",) and uid not in subjects:
+        if modify.target.side == "self" and uid not in subjects:
             continue
-        total += _amount(effect)
+        total += modify.amount
     return total
+
+
+def is_targeted(effect: Effect) -> bool:
+    """An effect on one creature the player names (destroy, return, move to the other lane)."""
+    return isinstance(effect, Destroy | Return) or (
+        isinstance(effect, Move) and effect.to == "other-lane")
+
+
+def target_fits(state: GameState, player: str, target: str, selector: Selector) -> bool:
+    """Whether the creature `player` named fits the selector of their card's effect."""
+    opp = other(player)
+    if selector.side == "enemy" and selector.zone == "active":
+        return target in state.cards_in(f"{opp}.active")
+    if selector.side == "enemy":
+        return target in creatures_of(state, opp)
+    if selector.side == "ally" and selector.role is None and selector.zone is None:
+        return target in creatures_of(state, player)
+    if selector.side == "any":
+        return target in all_creatures(state)
+    return True
 
 
 def parse_picks(text: str | None) -> list[tuple[str, int]]:

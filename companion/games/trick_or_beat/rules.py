@@ -30,7 +30,8 @@ from companion.engine.api import (
     Violation,
     other,
 )
-from companion.engine.effects import run_hook
+from companion.engine.effects import Ability, Destroy, Draw, Modify, Return, run_hook
+from companion.engine.effects import Move as MoveCards
 from companion.engine.flow import Flow, FlowSpec, PhaseSpec, Text
 from companion.engine.interpreter import SnapshotDiff
 from companion.engine.ruleset import CORE_KINDS, Ruleset
@@ -359,7 +360,7 @@ class TrickOrBeat(Ruleset):
                         moves.append(Move("attack", p, tuple(ready), target=t))
             for u in own:
                 for i, e in enumerate(fx.effects_of(state, u)):
-                    if e.get("kind") == "activatable":
+                    if e.when == "activated":
                         moves.append(Move("activate", p, (u,), value=i))
             if state.flags.get("supply_draws", 0) > 0 and state.top(DECK):
                 moves.append(Move("supply-draw", p, (str(state.top(DECK)),)))
@@ -550,7 +551,7 @@ class TrickOrBeat(Ruleset):
         seen: set[tuple[str, int]] = set()
         for uid, index in fx.parse_picks(move.option("combat")):
             effects = fx.effects_of(state, uid) if uid in state.where else ()
-            ok = 0 <= index < len(effects) and effects[index].get("kind") == "combat"
+            ok = 0 <= index < len(effects) and effects[index].when == "combat"
             if not ok:
                 found.append(violation("tob.no-such-ability", cards=(uid,), kind="combat",
                                        ability=index))
@@ -573,27 +574,21 @@ class TrickOrBeat(Ruleset):
             found.append(violation("tob.equipment-as-tactic", cards=(uid,)))
         elif facts.get("category") == "supply" and state.counter("turn", "supply"):
             found.append(violation("tob.supply-once", cards=(uid,)))
-        for effect in facts.effects:
-            found += self._effect_target(state, move, uid, effect)
+        for ability in facts.abilities:
+            found += self._effect_target(state, move, uid, ability)
         return found
 
     def _effect_target(self, state: GameState, move: Move, source: str,
-                       effect: Mapping[str, Any]) -> list[Violation]:
+                       ability: Ability) -> list[Violation]:
         """A chosen target must fit the effect (an opposing creature, in the active lane)."""
-        kind = effect.get("target")
-        if effect.get("do") not in ("destroy", "return_to_hand", "move") or not move.target:
+        effect = ability.effect
+        if not fx.is_targeted(effect) or not move.target:
             return []
-        opp = other(move.player)
-        ok = {
-            "opponent_creature": move.target in fx.creatures_of(state, opp),
-            "opponent_active": move.target in state.cards_in(f"{opp}.active"),
-            "own_creatures": move.target in fx.creatures_of(state, move.player),
-            "all_creatures": move.target in fx.all_creatures(state),
-        }.get(str(kind), True)
-        if ok:
+        assert isinstance(effect, Destroy | Return | MoveCards)
+        if fx.target_fits(state, move.player, move.target, effect.target):
             return []
         return [violation("tob.effect-target", cards=(source, move.target), target=move.target,
-                          kind=kind)]
+                          kind=fx.target_word(effect.target))]
 
     def _check_supply_draw(self, state: GameState, move: Move) -> list[Violation]:
         if state.count(DECK) == 0:
@@ -628,7 +623,7 @@ class TrickOrBeat(Ruleset):
             return [*found, violation("tob.not-own-card", cards=(uid,), player=p)]
         effects = fx.effects_of(state, uid)
         index = move.value if isinstance(move.value, int) else -1
-        if not 0 <= index < len(effects) or effects[index].get("kind") != "activatable":
+        if not 0 <= index < len(effects) or effects[index].when != "activated":
             return [*found, violation("tob.no-such-ability", cards=(uid,), kind="activatable",
                                       ability=move.value)]
         if not fx.has_access(state, uid, effects[index]):
@@ -834,27 +829,29 @@ class TrickOrBeat(Ruleset):
         supply = facts.get("category") == "supply"
         if supply:
             state.bump("turn", "supply")
-        for effect in facts.effects:
-            self._run_effect(state, p, card, effect, move.target, face_up=supply)
+        for ability in facts.abilities:
+            self._run_effect(state, p, card, ability, move.target, face_up=supply)
         if facts.get("hook"):
             run_hook(str(facts.get("hook")), state, move, card)
 
-    def _run_effect(self, state: GameState, p: str, source: str, effect: Mapping[str, Any],
+    def _run_effect(self, state: GameState, p: str, source: str, ability: Ability,
                     target: str | None, face_up: bool = False) -> None:
-        """One activatable/play effect. Stat changes last for the turn."""
-        do = effect.get("do")
-        amount = effect.get("amount", 0) if isinstance(effect.get("amount", 0), int) else 0
-        if do == "draw":
+        """One activatable/play ability (compiled at load). Stat changes last for the turn."""
+        effect = ability.effect
+        if isinstance(effect, Draw):
+            amount = effect.amount
             if face_up:
                 state.flags["supply_draws"] = state.flags.get("supply_draws", 0) + amount
             else:
                 state.flags.setdefault("lift_draw", []).extend([source] * max(amount, 1))
-        elif do == "add_to_trick":
+        elif isinstance(effect, MoveCards) and effect.to == "trick":
+            amount = effect.target.count if isinstance(effect.target.count, int) else 0
             for _ in range(amount):
                 if state.draw(DECK, fx.trick(p)) is None:
                     break
                 state.flags["expected_deck_draws"] = state.flags.get("expected_deck_draws", 0) + 1
-        elif do == "move" and target in fx.all_creatures(state):
+        elif isinstance(effect, MoveCards) and effect.to == "other-lane" \
+                and target in fx.all_creatures(state):
             side = fx.side_of(state, target)
             here = state.where[target]
             dest = f"{side}.passive" if here.endswith(".active") else f"{side}.active"
@@ -862,16 +859,16 @@ class TrickOrBeat(Ruleset):
                 [u for u in state.cards_in(dest) if u not in state.attached]
             ):
                 self._apply_shift(state, Move("shift", side, (target,), to=dest))
-        elif do in ("modify_attack", "modify_survival"):
-            stat = do.split("_")[1]
-            who = effect.get("target")
+        elif isinstance(effect, Modify):
+            who = fx.target_word(effect.target)
             scope = target if who in ("own_creatures", "opponent_creature") and target else (
                 source if who == "self" else "*")
-            state.flags.setdefault("turn_mods", []).append([p, scope, stat, amount])
-        elif do in ("destroy", "return_to_hand") and target in fx.all_creatures(state):
+            state.flags.setdefault("turn_mods", []).append([p, scope, effect.stat,
+                                                            effect.amount])
+        elif isinstance(effect, Destroy | Return) and target in fx.all_creatures(state):
             owner = fx.side_of(state, target)
             self._leave_table(state, target)
-            dest = DISCARD if do == "destroy" else hand_zone(owner)
+            dest = DISCARD if isinstance(effect, Destroy) else hand_zone(owner)
             state.move(target, dest)
 
     def _apply_equip(self, state: GameState, move: Move) -> None:

@@ -14,6 +14,7 @@ SPEC = GameSpec(
     ruleset="companion.games.trick_or_beat.rules:TrickOrBeat",
     texts="companion.games.trick_or_beat.texts:CATALOG",
     table_facts="companion.games.trick_or_beat.table_facts:table_facts",
+    card_effects="companion.games.trick_or_beat.card_effects:compile_card",
     zones=("shared.deck", "shared.discard", *each_player("active", "passive", "trick")),
     draw_piles=("deck",),  # one shared draw pile
     card_schema=TRICK_OR_BEAT,

@@ -1,18 +1,22 @@
 """Named Python hooks for the rare card whose text no typed effect can express.
 
 Cards name a hook in their `hook` field (cardset schema); a ruleset calls `run_hook` when such
-a card is played or activated. Everything else is data: typed `effects` lists read by each
-game's effect code (Trick or Beat: companion/games/trick_or_beat/effects.py).
+a card is played or activated. Everything else is data: the typed abilities every card is
+compiled to when its cardset loads (`companion.engine.effects.vocabulary`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
-from companion.engine.api import EngineError, Move
-from companion.engine.state import GameState
+from companion.engine.api import EngineError
 
-Hook = Callable[[GameState, Move, str], None]
+if TYPE_CHECKING:  # the state imports the cards, which import the effect vocabulary
+    from companion.engine.api import Move
+    from companion.engine.state import GameState
+
+Hook = Callable[["GameState", "Move", str], None]
 
 HOOKS: dict[str, Hook] = {}
 

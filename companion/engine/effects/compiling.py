@@ -1,0 +1,61 @@
+"""Where card texts become typed abilities: once, when a game's cards are loaded.
+
+The engine knows no game; each game names its compiler in its spec (`GameSpec.card_effects`,
+a function `(CardFacts) -> tuple[Ability, ...]`), and the registry above installs the lookup
+here (`install_effect_compilers`). `Catalog.for_game` compiles every card it loads through
+`compile_card` and keeps the result in `CardFacts.abilities`; rules read that and never the
+card's text. A compiler raises `EffectError` naming the card for a malformed structured effect,
+and turns a sentence it does not know into a `Prompt` (never a guess).
+
+`compile_card` is the only caller of a game's compiler (tests/architecture checks that no rule
+module imports a compiler), so no card text is matched during play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from companion.engine.card_facts import CardFacts
+from companion.engine.effects.parse import EffectError, parse_abilities
+from companion.engine.effects.vocabulary import Ability, CardAbilities, Prompt
+
+EffectCompiler = Callable[[CardFacts], CardAbilities]
+CompilerLookup = Callable[[str], EffectCompiler | None]
+
+_lookup: CompilerLookup | None = None
+
+
+def install_effect_compilers(lookup: CompilerLookup | None) -> None:
+    """Compile the cards of game `g` with `lookup(g)` (None: that game has no compiler)."""
+    global _lookup
+    _lookup = lookup
+
+
+def compiler_for(game: str) -> EffectCompiler | None:
+    """The installed compiler of `game` (None without a registry or for a game without one)."""
+    return _lookup(game) if _lookup is not None else None
+
+
+def compile_card(facts: CardFacts, compiler: EffectCompiler | None) -> CardFacts:
+    """`facts` with its abilities compiled (unchanged without a compiler)."""
+    if compiler is None:
+        return facts
+    try:
+        abilities = compiler(facts)
+    except EffectError:
+        raise
+    except (ValueError, TypeError, KeyError) as exc:  # a compiler's own slip: still name the card
+        raise EffectError(facts.id, "effects", str(exc)) from exc
+    return replace(facts, abilities=tuple(abilities))
+
+
+def structured_abilities(facts: CardFacts) -> CardAbilities:
+    """The compiler of a game whose cards write no sentences the companion reads (My Little
+    Pony, Fire Emblem Cipher: their keywords are rules of their own): a structured `effects`
+    list in the engine's YAML form, else the card's `text` as one `Prompt` (shown to the
+    players, never applied)."""
+    if facts.effects:
+        return parse_abilities(facts.id, list(facts.effects))
+    text = str(facts.get("text") or "").strip()
+    return (Ability("play", Prompt(text), text=text),) if text else ()
