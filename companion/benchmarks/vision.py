@@ -49,6 +49,7 @@ from companion.sim.physical import Bump
 from companion.sim.presets import (
     DEFAULT_PRESET,
     EASY,
+    LEGACY_SYMBOLOGY,
     Pose,
     camera_kind,
     make_renderer,
@@ -381,7 +382,7 @@ def measure_still(preset: str, pose: Pose | None, scenes: int, frames: int = STI
 def _stickers(preset: str, symbology: Symbology) -> Symbology:
     """The card stickers to draw: the printed kind (`--stickers`), except on the old flat
     simulator, which keeps the stickers it was measured with (Micro QR) as its baseline."""
-    return "microqr" if preset == EASY else symbology
+    return LEGACY_SYMBOLOGY if preset == EASY else symbology
 
 
 # ----- the timed sequence (fps and latency) ---------------------------------------------------

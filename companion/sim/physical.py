@@ -24,7 +24,13 @@ import cv2
 import numpy as np
 
 from companion.markers.payload import die_face_id
-from companion.markers.render import Symbology, aruco_modules, card_back_modules, card_front_modules
+from companion.markers.render import (
+    DEFAULT_SYMBOLOGY,
+    Symbology,
+    aruco_modules,
+    card_back_modules,
+    card_front_modules,
+)
 from companion.printing.sizes import (
     DIE_MM,
     STICKER_LABEL_MM,
@@ -188,7 +194,7 @@ class PhysicalRenderer:
         layout: LayoutLike,
         rig: Rig,
         look: Look,
-        symbology: Symbology = "microqr",
+        symbology: Symbology = DEFAULT_SYMBOLOGY,
         sticker_mm: float | None = None,
         seed: int = 0,
         dice_style: str = "aruco",

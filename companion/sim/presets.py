@@ -19,7 +19,7 @@ import yaml
 
 from companion import safeio
 from companion.errors import DataFileError
-from companion.markers.render import Symbology
+from companion.markers.render import DEFAULT_SYMBOLOGY, Symbology
 from companion.sim.camera import CameraProfile, Degradation, Rig, edge_rig, overhead_rig
 from companion.sim.optics import Look
 from companion.sim.physical import Bump, PhysicalRenderer
@@ -28,6 +28,8 @@ from companion.sim.render import LayoutLike, TableRenderer
 DEFAULT_PRESET = "overhead-webcam-1080p"
 EASY = "easy"
 EASY_ALIASES = ("easy", "legacy")
+LEGACY_SYMBOLOGY: Symbology = "microqr"
+"""The stickers the old flat simulator was measured with: its labelled legacy row keeps them."""
 
 TOUCHES = (1 / 15, 1 / 4)  # someone touches the table every 4-15 s on average
 STAND_WEBCAM: dict[str, Any] = {
@@ -213,11 +215,15 @@ def make_renderer(
     seed: int = 0,
     dice_style: str = "aruco",
     bump: Bump | None = None,
-    symbology: Symbology = "microqr",
+    symbology: Symbology | None = None,
     sticker_mm: float | None = None,
     look: Look | str | None = None,
 ) -> Renderer:
-    """A renderer for a camera preset. `easy`/`legacy`: the old flat 1080p simulator."""
+    """A renderer for a camera preset. `easy`/`legacy`: the old flat 1080p simulator.
+
+    The stickers are drawn as `companion print stickers` prints them (the big-cell code) unless
+    `symbology` says otherwise; the old flat simulator keeps its Micro QR stickers."""
+    symbology = symbology or default_stickers(preset)
     if preset in EASY_ALIASES:
         return TableRenderer(layout, CameraProfile.named("1080p"), Degradation.webcam(),
                              symbology, sticker_mm, seed)
@@ -225,6 +231,11 @@ def make_renderer(
     chosen = look if isinstance(look, Look) else LOOKS[look or kind.look]
     return PhysicalRenderer(layout, kind.rig(layout, pose), chosen, symbology, sticker_mm,
                             seed, dice_style, bump)
+
+
+def default_stickers(preset: str) -> Symbology:
+    """What a preset draws unless told: the printed default, Micro QR on the legacy row."""
+    return LEGACY_SYMBOLOGY if preset in EASY_ALIASES else DEFAULT_SYMBOLOGY
 
 
 def with_pose(kind: CameraKind, **changes: float) -> Pose:

@@ -20,8 +20,14 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
+from companion.markers import bigcell
 from companion.markers.payload import decode_aruco
-from companion.markers.render import Symbology, aruco_modules, card_back_modules, card_front_modules
+from companion.markers.render import (
+    Symbology,
+    aruco_modules,
+    card_back_modules,
+    card_front_modules,
+)
 from companion.printing.sizes import DIE_MARKER_MM, DIE_MM, DIE_STICKER_MM, TOKEN_MARKER_MM
 from companion.sim.camera import CameraProfile, Degradation, mat_to_image, project
 from companion.sim.hands import Hand, draw_hand
@@ -37,7 +43,8 @@ LABEL_PX_PER_MM = 1.0
 BORDER_MM = 90.0  # table drawn around the mat, so arms reach in from the picture's edge
 HAND_LABEL = -2
 EMPTY_LABEL = -1
-MODULES = {"microqr": 13, "qr": 21}
+MODULES = {"bigcell": bigcell.MODULES, "microqr": 13, "qr": 21}
+"""Modules across each symbology's symbol (a big-cell cell is 2 x 2 modules)."""
 
 
 class LayoutLike(Protocol):
@@ -155,7 +162,12 @@ def _pastel(key: str, k: int) -> tuple[int, int, int]:
 
 
 class TableRenderer:
-    """Renders scenes of one mat layout for one camera; deterministic from `seed`."""
+    """Renders scenes of one mat layout for one camera; deterministic from `seed`.
+
+    The old flat ("easy") simulator. Built directly it draws Micro QR stickers, the kind its
+    figures were measured with (the labelled legacy row); it draws the big-cell code too, as
+    `companion print stickers` prints it, and that is what `make_renderer` and
+    `ScriptFrameSource` ask of it unless told otherwise."""
 
     def __init__(
         self,
@@ -265,6 +277,11 @@ class TableRenderer:
             self._marker_cache[key] = np.asarray(cv2.cvtColor(img, cv2.COLOR_GRAY2BGR))
         return self._marker_cache[key]
 
+    def _modules(self, card: SceneCard) -> np.ndarray:
+        """The sticker's module grid as printed (`companion print stickers` draws the same)."""
+        draw = card_front_modules if card.face_up else card_back_modules
+        return draw(card.payload, self.symbology)
+
     def _card_image(self, card: SceneCard) -> np.ndarray:
         key = (card.payload, card.face_up)
         cached = self._card_cache.get(key)
@@ -274,8 +291,7 @@ class TableRenderer:
         w, h = round(lw * self.ppm), round(lh * self.ppm)
         img = np.empty((h, w, 3), np.uint8)
         img[:] = CARD_BGR if card.face_up else BACK_BGR
-        modules = (card_front_modules if card.face_up else card_back_modules)(
-            card.payload, self.symbology)
+        modules = self._modules(card)
         n = modules.shape[0]
         module_mm = self.sticker_mm / n
         label_mm = self.sticker_mm + 4 * module_mm + 1.0
@@ -405,13 +421,15 @@ class TableRenderer:
 
         index = 0
         for card in scene.cards:
-            quiet = self.sticker_mm * (1 + 4 / MODULES[self.symbology])
+            # the card's own grid: a payload beyond the big-cell code's range is Micro QR
+            n = self._modules(card).shape[0]
+            quiet = self.sticker_mm * (1 + 4 / n)
             quad = _rotated_rect(card.x_mm, card.y_mm, quiet, quiet, card.angle_deg)
             symbol = _rotated_rect(card.x_mm, card.y_mm, self.sticker_mm, self.sticker_mm,
                                    card.angle_deg)
             markers.append(MarkerTruth(card.key, card.payload, "card", card.zone, card.x_mm,
                                        card.y_mm, visible(quad, index), None,
-                                       pitch(symbol, MODULES[self.symbology])))
+                                       pitch(symbol, n)))
             index += 1
         for die in scene.dice:
             quad = _rotated_rect(die.x_mm, die.y_mm, DIE_MARKER_MM, DIE_MARKER_MM, die.angle_deg)

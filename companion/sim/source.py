@@ -19,7 +19,7 @@ from companion.markers.render import Symbology
 from companion.sim.camera import CameraProfile, Degradation
 from companion.sim.hands import MONK_SKIN_TONES_BGR, Hand, along, edge_point
 from companion.sim.physical import Bump
-from companion.sim.presets import DEFAULT_PRESET, Pose, Renderer, make_renderer
+from companion.sim.presets import DEFAULT_PRESET, LEGACY_SYMBOLOGY, Pose, Renderer, make_renderer
 from companion.sim.render import FrameTruth, Scene, SceneCard, SceneDie, SceneToken, TableRenderer
 from companion.snapshot import BACK_PREFIX, TableSnapshot, split_uid
 from companion.vision.pipeline import layout_game_code
@@ -235,6 +235,8 @@ class ScriptFrameSource:
     `preset` names the simulated camera (`companion.sim.presets`; default: the realistic
     overhead 1080p webcam; `easy` is the old flat simulator). Passing `camera` or
     `degradation` instead builds the easy simulator with them, as before presets existed.
+    Stickers (`symbology`): as `companion print stickers` prints them (the big-cell code) on
+    every realistic preset, Micro QR on the easy simulator (its labelled legacy row).
     `bump_at_s` knocks the camera at that time of the script.
     """
 
@@ -249,7 +251,7 @@ class ScriptFrameSource:
         seed: int = 0,
         realtime: bool = False,
         layout: Any = None,
-        symbology: Symbology = "microqr",
+        symbology: Symbology | None = None,
         sticker_mm: float | None = None,
         preset: str | None = None,
         pose: Pose | None = None,
@@ -266,7 +268,7 @@ class ScriptFrameSource:
         renderer: Renderer
         if preset is None and (camera is not None or degradation is not None):
             renderer = TableRenderer(self.layout, camera, degradation or Degradation.webcam(),
-                                     symbology, sticker_mm, seed)
+                                     symbology or LEGACY_SYMBOLOGY, sticker_mm, seed)
         else:
             bump = None if bump_at_s is None else Bump(round(bump_at_s * fps))
             renderer = make_renderer(self.layout, preset or DEFAULT_PRESET, pose, seed,
