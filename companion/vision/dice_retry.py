@@ -1,0 +1,113 @@
+"""Die faces at the physical limit: read again, frame after frame, where a die-sized dark square
+was found but did not decode.
+
+At 2.6-4 px per cell (720p at 53 cm, 1080p at 68 cm) a die face's read comes and goes from
+frame to frame with the sensor noise, the JPEG and the autofocus: on the realistic simulator
+at 720p / 53 cm / 30 deg, 40 % of the visible top faces read on one frame but 68 % on at least
+one of 8 frames of a still scene (a mean of those 8 frames reads only 46 %: the noise is not
+what stops them, the sampling is). The pipeline's full ArUco pass runs once every 45 frames and
+a still table gets no other, so a face missed there stayed missed. This keeps the unexplained
+squares of the last pass whose size is that of a die face at its place on the mat, and reads a
+few small crops around them on every frame until a die face is read there.
+
+Nothing here decides a value: every face read goes through `TopFaceFilter` like any other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.vision.decoders.aruco import ArucoReader
+from companion.vision.detect import Detection
+from companion.vision.geometry import MatGeometry
+
+FACE_MARKER_MM = 12.0
+SIZE_RANGE = (0.55, 1.6)  # a candidate's side over a die face marker's side at its place
+CROP_MARGIN = 1.0  # the crop: the square grown by this many of its sides on every side
+PER_FRAME = 12  # crops read per frame (round robin): about 0.2-0.5 ms each
+MAX_CANDIDATES = 60
+
+
+@dataclass
+class _Candidate:
+    quad: np.ndarray  # 4x2 px
+    tries: int = 0
+
+
+class DiceRetry:
+    """Remembers die-sized unexplained squares; reads crops around them each frame."""
+
+    def __init__(self, reader: ArucoReader, per_frame: int = PER_FRAME) -> None:
+        self.reader = reader
+        self.per_frame = per_frame
+        self._candidates: list[_Candidate] = []
+
+    def clear(self) -> None:
+        self._candidates = []
+
+    def remember(self, squares: Sequence[np.ndarray], symbols: Sequence[np.ndarray],
+                 geometry: MatGeometry, mat_size: tuple[float, float],
+                 boxes: Sequence[tuple[int, int, int, int]] | None = None) -> None:
+        """The die-sized squares of an ArUco pass (`boxes`: the crops it read, None: the whole
+        frame); those inside a decoded card sticker (`symbols`) are its modules, not dice."""
+        def inside(quad: np.ndarray) -> bool:
+            if boxes is None:
+                return True
+            cx, cy = quad.mean(axis=0)
+            return any(x0 <= cx < x1 and y0 <= cy < y1 for x0, y0, x1, y1 in boxes)
+
+        kept = [c for c in self._candidates if not inside(c.quad)]
+        for quad in squares:
+            q = np.asarray(quad, np.float64).reshape(4, 2)
+            centre = q.mean(axis=0)
+            if any(cv2.pointPolygonTest(s.reshape(-1, 1, 2).astype(np.float32),
+                                        (float(centre[0]), float(centre[1])), False) >= 0
+                   for s in symbols):
+                continue
+            mat = geometry.to_mat(centre.reshape(1, 2)).reshape(2)
+            if not (0 <= mat[0] <= mat_size[0] and 0 <= mat[1] <= mat_size[1]):
+                continue
+            expected = FACE_MARKER_MM * geometry.px_per_mm(float(mat[0]), float(mat[1]))
+            side = float(np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1).mean())
+            if not SIZE_RANGE[0] * expected <= side <= SIZE_RANGE[1] * expected:
+                continue
+            if any(float(np.linalg.norm(c.quad.mean(axis=0) - centre)) < 0.5 * side
+                   for c in kept):
+                continue
+            kept.append(_Candidate(q))
+        self._candidates = kept[-MAX_CANDIDATES:]
+
+    def read(self, gray: np.ndarray, dets: Sequence[Detection]) -> list[tuple[int, np.ndarray]]:
+        """ArUco ids and corners read around the candidates no die face read explains."""
+        faces = [d.corners for d in dets if d.aruco is not None]
+        open_ = [c for c in self._candidates if not any(_near(c.quad, f) for f in faces)]
+        open_.sort(key=lambda c: c.tries)
+        found: list[tuple[int, np.ndarray]] = []
+        height, width = gray.shape[:2]
+        for cand in open_[:self.per_frame]:
+            cand.tries += 1
+            lo, hi = cand.quad.min(axis=0), cand.quad.max(axis=0)
+            grow = CROP_MARGIN * float((hi - lo).max())
+            x0, y0 = max(int(lo[0] - grow), 0), max(int(lo[1] - grow), 0)
+            x1, y1 = min(int(hi[0] + grow) + 1, width), min(int(hi[1] + grow) + 1, height)
+            if x1 - x0 < 8 or y1 - y0 < 8:
+                continue
+            ids, _ = self.reader.read_all(np.ascontiguousarray(gray[y0:y1, x0:x1]),
+                                          frame_px=max(height, width))
+            offset = np.array([x0, y0], np.float64)
+            for marker_id, corners in ids:
+                corners = corners + offset
+                if _near(cand.quad, corners) and not any(
+                        m == marker_id for m, c in found if _near(c, corners)):
+                    found.append((marker_id, corners))
+        return found
+
+
+def _near(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether quad b's centre lies within half of quad a's size from a's centre."""
+    size = float(np.linalg.norm(a.max(axis=0) - a.min(axis=0)))
+    return float(np.linalg.norm(a.mean(axis=0) - b.mean(axis=0))) < 0.5 * size
