@@ -31,9 +31,9 @@ from companion.snapshot import TableSnapshot, back_uid, card_uid
 from companion.vision.decoders.aruco import ArucoOptions, ArucoReader
 from companion.vision.detect import Detection, Detector, _interpret_aruco, big_cell_detections
 from companion.vision.dice import TopFaceFilter
+from companion.vision.dice_retry import DiceRetry
 from companion.vision.finders import FinderCandidate, finder_candidates
 from companion.vision.frame_check import FrameCheck, InputVerdict
-from companion.vision.dice_retry import DiceRetry
 from companion.vision.fusion import FrameFusion
 from companion.vision.geometry import MIN_CORNERS, CameraProfile, GeometryError, MatGeometry
 from companion.vision.pips import DIE_MM, PipDiceNamer, PipDiceReader, PipReading
