@@ -8,6 +8,12 @@ mapped with the mat's homography lifted to that height (`MatGeometry.plane_homog
   lands beside the die, on the camera's side;
 - a face that passes the square test is still a side face if another face of the same die lies
   farther from the camera (side faces are always between the top face and the camera);
+- from about 35 to 50 degrees off vertical a side face that looks straight at the camera maps to
+  a near-square too (a vertical 12 mm marker spans 12 x tan(view) mm of the plane), so a face is
+  also a side face when a die-sized dark square that did not decode (an unread marker: the top
+  face, glared or at the limit of the pixels) lies 7-21 mm beyond it, away from the camera. On
+  the realistic simulator at 68 cm / 40 deg that is where the side faces taken for tops came
+  from; a true top has only the table beyond it.
 - a die the game does not use, or a face outside the mat, is never a die (a mirrored or
   misread marker, a die from another game on the table): it is reported as an unknown marker.
 Mapping the top face at die height also puts the die where it really lies: on the flat mat
@@ -31,6 +37,8 @@ FACE_MARKER_MM = 12.0  # companion.printing.sizes.DIE_MARKER_MM
 SIDE_TOLERANCE = 0.22  # each mapped edge within 22 % of the marker's side
 ANGLE_TOLERANCE_DEG = 16.0  # and each corner within 16 degrees of square
 SAME_DIE_MM = 30.0  # faces of one die lie within this of each other in the dice-top plane
+BEYOND_MM = (7.0, 21.0)  # a side face's top face lies this far beyond it (away from the camera)
+BEYOND_ACROSS_MM = 7.0  # ... and at most this far to either side of its line of sight
 MAT_MARGIN_MM = 5.0
 
 
@@ -100,10 +108,14 @@ class TopFaceFilter:
         geometry: MatGeometry,
         image_size: tuple[int, int],
         mat_size: tuple[float, float],
+        squares: Sequence[np.ndarray] = (),
     ) -> tuple[list[TopFace], list[FaceVerdict]]:
         """The top faces among `detections` (die faces only are looked at), and why each
-        other die face was dropped."""
+        other die face was dropped. `squares`: die-sized dark squares (4x2 px) that did not
+        decode."""
         plane = self._lifted(geometry, image_size)
+        unread = [cv2.perspectiveTransform(np.asarray(q, np.float64).reshape(-1, 1, 2), plane)
+                  .reshape(4, 2).mean(axis=0) for q in squares]
         dropped: list[FaceVerdict] = []
         candidates: list[TopFace] = []
         width, height = mat_size
@@ -126,6 +138,9 @@ class TopFaceFilter:
             if rel > SIDE_TOLERANCE or angle > ANGLE_TOLERANCE_DEG:
                 dropped.append(FaceVerdict(det, "shape"))
                 continue
+            if self._top_beyond(centre, unread):
+                dropped.append(FaceVerdict(det, "side"))
+                continue
             top = (quad[1] - quad[0]) + (quad[2] - quad[3])
             heading = math.degrees(math.atan2(top[1], top[0])) % 360.0
             quality = 1.0 - 0.5 * max(rel / SIDE_TOLERANCE, angle / ANGLE_TOLERANCE_DEG)
@@ -143,6 +158,22 @@ class TopFaceFilter:
             tops.append(best)
             dropped.extend(FaceVerdict(f.detection, "side") for f in faces if f is not best)
         return tops, dropped
+
+    def _top_beyond(self, centre: np.ndarray, unread: Sequence[np.ndarray]) -> bool:
+        """Whether an unread die-sized square lies where this face's top face would be, were
+        it a side face: beyond it, away from the camera."""
+        away = centre - self._camera_xy
+        norm = float(np.linalg.norm(away))
+        if norm < 1e-6:
+            return False
+        away /= norm
+        for other in unread:
+            d = other - centre
+            along = float(d @ away)
+            across = abs(float(d[0] * away[1] - d[1] * away[0]))
+            if BEYOND_MM[0] <= along <= BEYOND_MM[1] and across <= BEYOND_ACROSS_MM:
+                return True
+        return False
 
     def _distance_from_camera(self, face: TopFace) -> float:
         return math.hypot(face.x_mm - self._camera_xy[0], face.y_mm - self._camera_xy[1])

@@ -81,6 +81,12 @@ class DiceRetry:
             kept.append(_Candidate(q))
         self._candidates = kept[-MAX_CANDIDATES:]
 
+    def open_squares(self, dets: Sequence[Detection]) -> list[np.ndarray]:
+        """The candidates no marker read explains: unread die faces (or anything die-sized
+        and dark: what lies beyond a face only ever makes it a side face, never a value)."""
+        faces = [d.corners for d in dets if d.aruco is not None]
+        return [c.quad for c in self._candidates if not any(_near(c.quad, f) for f in faces)]
+
     def read(self, gray: np.ndarray, dets: Sequence[Detection]) -> list[tuple[int, np.ndarray]]:
         """ArUco ids and corners read around the candidates no die face read explains."""
         faces = [d.corners for d in dets if d.aruco is not None]
@@ -108,6 +114,7 @@ class DiceRetry:
 
 
 def _near(a: np.ndarray, b: np.ndarray) -> bool:
-    """Whether quad b's centre lies within half of quad a's size from a's centre."""
-    size = float(np.linalg.norm(a.max(axis=0) - a.min(axis=0)))
-    return float(np.linalg.norm(a.mean(axis=0) - b.mean(axis=0))) < 0.5 * size
+    """Whether quads a and b are the same marker: centres within a third of a's side (two
+    faces of one die lie a whole side apart)."""
+    side = float(np.linalg.norm(np.roll(a, -1, axis=0) - a, axis=1).mean())
+    return float(np.linalg.norm(a.mean(axis=0) - b.mean(axis=0))) < side / 3

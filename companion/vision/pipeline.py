@@ -565,11 +565,7 @@ class Pipeline:
                        for c in symbols):
                     continue
                 self._aruco_dets.append(_interpret_aruco(marker_id, corners))
-        if self.dice_retry is not None and self.geometry is not None and self._retry_squares:
-            # the squares of this pass (or of the first one, read before the mat was fitted)
-            squares, symbols, looked = self._retry_squares
-            self.dice_retry.remember(squares, symbols, self.geometry, self._mat_size(), looked)
-            self._retry_squares = None
+        self._remember_squares()
         if self.dice_retry is not None and self.geometry is not None and self._still_frames > 0:
             # die faces read on a still table where the last pass saw only a die-sized square
             for marker_id, corners in self.dice_retry.read(gray, self._aruco_dets):
@@ -662,6 +658,14 @@ class Pipeline:
                             place.angle_deg, False, True, None, det.confidence)
         return None
 
+    def _remember_squares(self) -> None:
+        """Hand the last ArUco pass's squares to the dice retry once the mat is fitted (the
+        first pass runs before it is)."""
+        if self.dice_retry is not None and self.geometry is not None and self._retry_squares:
+            squares, symbols, looked = self._retry_squares
+            self.dice_retry.remember(squares, symbols, self.geometry, self._mat_size(), looked)
+            self._retry_squares = None
+
     def _mat_size(self) -> tuple[float, float]:
         return float(self.layout.width_mm), float(self.layout.height_mm)
 
@@ -674,7 +678,9 @@ class Pipeline:
         """Sightings of the dice's top faces; texts of die faces no die of this game has."""
         assert self.geometry is not None
         size = (float(self.layout.width_mm), float(self.layout.height_mm))
-        tops, dropped = self.top_faces.judge(dets, self.geometry, image_size, size)
+        self._remember_squares()
+        unread = self.dice_retry.open_squares(dets) if self.dice_retry is not None else []
+        tops, dropped = self.top_faces.judge(dets, self.geometry, image_size, size, unread)
         out = []
         for top in tops:
             out.append((Sighting(top.die, "die", top.x_mm, top.y_mm,
