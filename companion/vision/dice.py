@@ -13,7 +13,13 @@ mapped with the mat's homography lifted to that height (`MatGeometry.plane_homog
   also a side face when a die-sized dark square that did not decode (an unread marker: the top
   face, glared or at the limit of the pixels) lies 7-21 mm beyond it, away from the camera. On
   the realistic simulator at 68 cm / 40 deg that is where the side faces taken for tops came
-  from; a true top has only the table beyond it.
+  from; a true top has only the table beyond it;
+- in that band of view angles a face read alone (no other face of its die read) is taken only
+  when it is square to 18 % and 9 degrees (the tops measured there: at most 17 % and 8
+  degrees; side faces turned a little from the camera are sheared by 10-48 degrees) and the
+  place where its top face would be, were it a side face, is not as dark as a marker
+  (`darkness_beyond`). A top that fails is not read on this frame (a miss, never a wrong
+  value); seen with one of its side faces (nearer the camera, whatever its shape) it is.
 - a die the game does not use, or a face outside the mat, is never a die (a mirrored or
   misread marker, a die from another game on the table): it is reported as an unknown marker.
 Mapping the top face at die height also puts the die where it really lies: on the flat mat
@@ -25,6 +31,7 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -37,6 +44,12 @@ FACE_MARKER_MM = 12.0  # companion.printing.sizes.DIE_MARKER_MM
 SIDE_TOLERANCE = 0.22  # each mapped edge within 22 % of the marker's side
 ANGLE_TOLERANCE_DEG = 16.0  # and each corner within 16 degrees of square
 SAME_DIE_MM = 30.0  # faces of one die lie within this of each other in the dice-top plane
+SIDE_BAND_DEG = (34.0, 56.0)  # lines of sight along which a side face can look square
+STRICT_TOLERANCE = 0.18  # there a face read alone must be this square (tops measured <= 0.17
+STRICT_ANGLE_DEG = 9.0  # and 8 degrees at 68 cm / 40 deg; side faces mostly 10-48 degrees)
+DARK_BEYOND = 0.75  # ... and the place its top would be, were it a side face, not marker-dark
+# (measured at 68 cm / 40 deg: side faces 0.43-0.96, tops on the white mat 0-0.1, tops on card
+# art or with a neighbour die beyond up to 0.94: a last guard, not a classifier)
 BEYOND_MM = (7.0, 21.0)  # a side face's top face lies this far beyond it (away from the camera)
 BEYOND_ACROSS_MM = 7.0  # ... and at most this far to either side of its line of sight
 MAT_MARGIN_MM = 5.0
@@ -58,7 +71,7 @@ class TopFace:
 @dataclass(frozen=True)
 class FaceVerdict:
     detection: Detection
-    reason: str  # "side", "shape", "not-in-game", "off-mat", "ambiguous"
+    reason: str  # "side", "shape", "not-in-game", "off-mat", "ambiguous", "unsure"
 
 
 def square_error(quad_mm: np.ndarray, side_mm: float) -> tuple[float, float]:
@@ -91,6 +104,7 @@ class TopFaceFilter:
         self._cache_key: tuple[float, ...] | None = None
         self._plane: np.ndarray | None = None
         self._camera_xy = np.zeros(2)
+        self._pose: Any = None
 
     def _lifted(self, geometry: MatGeometry, image_size: tuple[int, int]) -> np.ndarray:
         key = (*np.round(geometry.homography.ravel(), 9), *image_size)
@@ -99,6 +113,7 @@ class TopFaceFilter:
             self._plane = pose.plane_homography(np.linalg.inv(geometry.homography),
                                                 self.die_height_mm)
             self._camera_xy = pose.centre_mm[:2].copy()
+            self._pose = pose
             self._cache_key = key
         return self._plane
 
@@ -109,15 +124,18 @@ class TopFaceFilter:
         image_size: tuple[int, int],
         mat_size: tuple[float, float],
         squares: Sequence[np.ndarray] = (),
+        gray: np.ndarray | None = None,
     ) -> tuple[list[TopFace], list[FaceVerdict]]:
         """The top faces among `detections` (die faces only are looked at), and why each
         other die face was dropped. `squares`: die-sized dark squares (4x2 px) that did not
-        decode."""
+        decode; `gray`: the picture, to look beyond a face read alone."""
         plane = self._lifted(geometry, image_size)
         unread = [cv2.perspectiveTransform(np.asarray(q, np.float64).reshape(-1, 1, 2), plane)
                   .reshape(4, 2).mean(axis=0) for q in squares]
         dropped: list[FaceVerdict] = []
         candidates: list[TopFace] = []
+        shapes: dict[int, tuple[float, float, np.ndarray]] = {}
+        decoded: dict[str, list[np.ndarray]] = {}  # every face of a die read, in the plane
         width, height = mat_size
         for det in detections:
             meaning = det.aruco
@@ -134,6 +152,7 @@ class TopFaceFilter:
                     and -MAT_MARGIN_MM <= y <= height + MAT_MARGIN_MM):
                 dropped.append(FaceVerdict(det, "off-mat"))
                 continue
+            decoded.setdefault(meaning.die, []).append(centre)
             rel, angle = square_error(quad, self.marker_mm)
             if rel > SIDE_TOLERANCE or angle > ANGLE_TOLERANCE_DEG:
                 dropped.append(FaceVerdict(det, "shape"))
@@ -146,6 +165,7 @@ class TopFaceFilter:
             quality = 1.0 - 0.5 * max(rel / SIDE_TOLERANCE, angle / ANGLE_TOLERANCE_DEG)
             candidates.append(TopFace(meaning.die, int(meaning.value or 0), x, y, heading,
                                       det.confidence * quality, det))
+            shapes[id(det)] = (rel, angle, quad)
         tops: list[TopFace] = []
         for die in sorted({c.die for c in candidates}):
             faces = [c for c in candidates if c.die == die]
@@ -154,6 +174,10 @@ class TopFaceFilter:
                    for f in faces):
                 # one die in two places: a misread or a duplicate sticker; say nothing
                 dropped.extend(FaceVerdict(f.detection, "ambiguous") for f in faces)
+                continue
+            if not self._seen_with_side(best, decoded[die]) and not self._alone_ok(
+                    best, shapes[id(best.detection)], gray):
+                dropped.append(FaceVerdict(best.detection, "unsure"))
                 continue
             tops.append(best)
             dropped.extend(FaceVerdict(f.detection, "side") for f in faces if f is not best)
@@ -174,6 +198,62 @@ class TopFaceFilter:
             if BEYOND_MM[0] <= along <= BEYOND_MM[1] and across <= BEYOND_ACROSS_MM:
                 return True
         return False
+
+    def _seen_with_side(self, top: TopFace, faces: Sequence[np.ndarray]) -> bool:
+        """Whether another face of the same die was read nearer the camera (a side face,
+        whatever its shape): then `top`, the farthest, is the top face."""
+        far = self._distance_from_camera(top)
+        return any(far - math.hypot(c[0] - self._camera_xy[0], c[1] - self._camera_xy[1]) >= 5.0
+                   for c in faces)
+
+    def _alone_ok(self, face: TopFace, shape: tuple[float, float, np.ndarray],
+                  gray: np.ndarray | None) -> bool:
+        """A face read alone, in the band of view angles where a side face can look square:
+        square enough, and nothing marker-dark where its top would be were it a side face."""
+        view = float(self._pose.view_angle_deg(face.x_mm, face.y_mm))
+        if not SIDE_BAND_DEG[0] <= view <= SIDE_BAND_DEG[1]:
+            return True
+        rel, angle, quad = shape
+        if rel > STRICT_TOLERANCE or angle > STRICT_ANGLE_DEG:
+            return False
+        return gray is None or self.darkness_beyond(gray, quad, face.detection.corners,
+                                                    view) <= DARK_BEYOND
+
+    def darkness_beyond(self, gray: np.ndarray, quad_mm: np.ndarray, corners_px: np.ndarray,
+                        view_deg: float) -> float:
+        """How dark the place beyond a face is (where its die's top face would be, were it a
+        side face: the mapped quad moved 8 + 8 tan(view) mm away from the camera), relative to
+        the face's own marker: about 1 for another marker there, about 0 for white paper."""
+        assert self._plane is not None
+        centre = quad_mm.mean(axis=0)
+        away = centre - self._camera_xy
+        away /= max(float(np.linalg.norm(away)), 1e-6)
+        shift = away * (0.5 * self.die_height_mm
+                        * (1.0 + math.tan(math.radians(min(view_deg, 70.0)))))
+        inner = (quad_mm - centre) * 0.8 + centre  # the marker, without its border's edge
+        beyond = cv2.perspectiveTransform((inner + shift).reshape(-1, 1, 2),
+                                          np.linalg.inv(self._plane)).reshape(4, 2)
+        own = np.asarray(corners_px, np.float64).reshape(4, 2)
+        lo = np.floor(np.minimum(beyond.min(axis=0), own.min(axis=0))).astype(int) - 4
+        hi = np.ceil(np.maximum(beyond.max(axis=0), own.max(axis=0))).astype(int) + 4
+        lo = np.maximum(lo, 0)
+        hi = np.minimum(hi, [gray.shape[1], gray.shape[0]])
+        if np.any(hi - lo < 4):
+            return 0.0
+        crop = gray[lo[1]:hi[1], lo[0]:hi[0]].astype(np.float32)
+
+        def mean_in(poly: np.ndarray) -> float | None:
+            mask = np.zeros(crop.shape, np.uint8)
+            cv2.fillConvexPoly(mask, np.round(poly - lo).astype(np.int32), 1)
+            return float(crop[mask > 0].mean()) if mask.any() else None
+
+        own_c = own.mean(axis=0)
+        m_face = mean_in((own - own_c) * 0.8 + own_c)
+        m_beyond = mean_in(beyond)
+        if m_face is None or m_beyond is None:
+            return 0.0
+        white = float(np.percentile(crop, 95))
+        return (white - m_beyond) / max(white - m_face, 1.0)
 
     def _distance_from_camera(self, face: TopFace) -> float:
         return math.hypot(face.x_mm - self._camera_xy[0], face.y_mm - self._camera_xy[1])

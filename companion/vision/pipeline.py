@@ -673,14 +673,15 @@ class Pipeline:
         zone = self.layout.zone_at(x_mm, y_mm)
         return zone if zone is None or isinstance(zone, str) else str(getattr(zone, "id", zone))
 
-    def _dice(self, dets: Sequence[Detection], image_size: tuple[int, int]
+    def _dice(self, dets: Sequence[Detection], image_size: tuple[int, int],
+              gray: np.ndarray | None = None
               ) -> tuple[list[tuple[Sighting, Detection]], list[str]]:
         """Sightings of the dice's top faces; texts of die faces no die of this game has."""
         assert self.geometry is not None
         size = (float(self.layout.width_mm), float(self.layout.height_mm))
         self._remember_squares()
         unread = self.dice_retry.open_squares(dets) if self.dice_retry is not None else []
-        tops, dropped = self.top_faces.judge(dets, self.geometry, image_size, size, unread)
+        tops, dropped = self.top_faces.judge(dets, self.geometry, image_size, size, unread, gray)
         out = []
         for top in tops:
             out.append((Sighting(top.die, "die", top.x_mm, top.y_mm,
@@ -770,7 +771,7 @@ class Pipeline:
                 self._pip_sightings = self._read_pips(image, frame.time_s)
             placed.extend(self._pip_sightings)
         else:
-            dice, strangers = self._dice(dets, (width, height))
+            dice, strangers = self._dice(dets, (width, height), gray)
             unknown.extend(strangers)
             placed.extend(dice)
         for det in dets:
