@@ -10,6 +10,14 @@ a still table gets no other, so a face missed there stayed missed. This keeps th
 squares of the last pass whose size is that of a die face at its place on the mat, and reads a
 few small crops around them on every frame until a die face is read there.
 
+Where ArUco still cannot decode a candidate, it is compared with the closed set of the game's
+die faces (`FaceTemplates`: 6 faces of each die the game uses, in 4 turns): the 6 x 6 cell
+means against each marker's cells. A closed set is far easier than open decoding, but the
+4 x 4 markers are close to each other, so a match counts only when it correlates >= 0.8, beats
+every other face by >= 0.1, and the same face matched the same candidate on the frame before.
+(At 720p / 53 cm / 30 deg, 6 scenes: 29 of 84 unread tops matched on single frames at these
+thresholds and no wrong die or value in 336 candidate reads; at 0.7 two wrong.)
+
 Nothing here decides a value: every face read goes through `TopFaceFilter` like any other.
 """
 
@@ -21,6 +29,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from companion.markers.payload import die_face_id
+from companion.markers.render import aruco_modules
 from companion.vision.decoders.aruco import ArucoReader
 from companion.vision.detect import Detection
 from companion.vision.geometry import MatGeometry
@@ -30,19 +40,80 @@ SIZE_RANGE = (0.55, 1.6)  # a candidate's side over a die face marker's side at 
 CROP_MARGIN = 1.0  # the crop: the square grown by this many of its sides on every side
 PER_FRAME = 12  # crops read per frame (round robin): about 0.2-0.5 ms each
 MAX_CANDIDATES = 60
+MATCH_MIN = 0.8  # correlation of a candidate's cells with a die face's marker
+MATCH_MARGIN = 0.1  # ... over the best other face
+CELL_PX = 8
+CELL_INSET_PX = 2  # pixels of each cell's edge left out of its mean
+
+
+class FaceTemplates:
+    """The markers of every face of the game's dice, in 4 turns, for closed-set matching."""
+
+    def __init__(self, dice: Sequence[str]) -> None:
+        rows = []
+        self._keys: list[tuple[int, int]] = []  # (marker id, quarter turns)
+        for die in dice:
+            for value in range(1, 7):
+                marker_id = die_face_id(die, value)
+                cells = aruco_modules(marker_id).astype(np.float64)
+                for turn in range(4):
+                    r = np.rot90(cells, turn)
+                    r = r - r.mean()
+                    rows.append((r / float(np.linalg.norm(r))).ravel())
+                    self._keys.append((marker_id, turn))
+        self._patterns = np.stack(rows) if rows else np.zeros((0, 36))
+
+    def match(self, gray: np.ndarray, quad: np.ndarray) -> tuple[int, np.ndarray] | None:
+        """(marker id, corners from the marker's top-left, clockwise) of the one face the
+        square's cells match clearly, or None."""
+        if not len(self._patterns):
+            return None
+        q = _clockwise(np.asarray(quad, np.float64).reshape(4, 2))
+        side = 6 * CELL_PX
+        dst = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
+        warp = cv2.getPerspectiveTransform(q.astype(np.float32), dst)
+        patch = cv2.warpPerspective(gray, warp, (side, side), flags=cv2.INTER_LINEAR,
+                                    borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+        i = CELL_INSET_PX
+        means = patch.reshape(6, CELL_PX, 6, CELL_PX)[:, i:-i, :, i:-i].mean(axis=(1, 3))
+        ink = means.mean() - means  # dark cells are ink
+        norm = float(np.linalg.norm(ink))
+        if norm < 1e-3:
+            return None
+        scores = self._patterns @ (ink / norm).ravel()
+        best = int(np.argmax(scores))
+        marker_id, turn = self._keys[best]
+        others = [float(sc) for k, sc in zip(self._keys, scores, strict=True)
+                  if k[0] != marker_id]
+        if scores[best] < MATCH_MIN or (others and scores[best] - max(others) < MATCH_MARGIN):
+            return None
+        # the pattern turned `turn` quarter turns anticlockwise matched: the marker's own
+        # top-left corner is `turn` corners back along the clockwise quad
+        return marker_id, np.roll(q, turn, axis=0)
+
+
+def _clockwise(quad: np.ndarray) -> np.ndarray:
+    """The quad's corners in clockwise order on the picture (y down), as ArUco gives them:
+    read the other way round, a marker is its mirror image, which may be another marker."""
+    x, y = quad[:, 0], quad[:, 1]
+    area = float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
+    return quad if area > 0 else quad[::-1].copy()
 
 
 @dataclass
 class _Candidate:
     quad: np.ndarray  # 4x2 px
     tries: int = 0
+    matched: int | None = None  # the face matched on the last try (closed-set matching)
 
 
 class DiceRetry:
     """Remembers die-sized unexplained squares; reads crops around them each frame."""
 
-    def __init__(self, reader: ArucoReader, per_frame: int = PER_FRAME) -> None:
+    def __init__(self, reader: ArucoReader, per_frame: int = PER_FRAME,
+                 dice: Sequence[str] | None = None) -> None:
         self.reader = reader
+        self.templates = FaceTemplates(dice) if dice else None
         self.per_frame = per_frame
         self._candidates: list[_Candidate] = []
 
@@ -105,11 +176,20 @@ class DiceRetry:
             ids, _ = self.reader.read_all(np.ascontiguousarray(gray[y0:y1, x0:x1]),
                                           frame_px=max(height, width))
             offset = np.array([x0, y0], np.float64)
+            decoded = False
             for marker_id, corners in ids:
                 corners = corners + offset
                 if _near(cand.quad, corners) and not any(
                         m == marker_id for m, c in found if _near(c, corners)):
                     found.append((marker_id, corners))
+                    decoded = True
+            if decoded or self.templates is None:
+                continue
+            match = self.templates.match(gray, cand.quad)
+            marker = None if match is None else match[0]
+            if match is not None and marker == cand.matched:
+                found.append(match)  # the same face on two frames running
+            cand.matched = marker
         return found
 
 

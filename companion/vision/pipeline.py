@@ -259,8 +259,8 @@ class Pipeline:
         self.squares = squares
         self.dice_mode = dice_mode
         self.pips = PipDiceReader(camera=camera) if dice_mode == "pips" else None
-        self.dice_retry = (DiceRetry(aruco) if aruco is not None and dice_mode != "pips"
-                           else None)
+        self.dice_retry = (DiceRetry(aruco, dice=sorted(dice) if dice is not None else None)
+                           if aruco is not None and dice_mode != "pips" else None)
         self._retry_squares: tuple[list[np.ndarray], list[np.ndarray],
                                    list[tuple[int, int, int, int]] | None] | None = None
         self.namer = (PipDiceNamer(list(dice or []), self._zone_id,
