@@ -16,10 +16,13 @@ mapped with the mat's homography lifted to that height (`MatGeometry.plane_homog
   from; a true top has only the table beyond it;
 - in that band of view angles a face read alone (no other face of its die read) is taken only
   when it is square to 18 % and 9 degrees (the tops measured there: at most 17 % and 8
-  degrees; side faces turned a little from the camera are sheared by 10-48 degrees) and the
-  place where its top face would be, were it a side face, is not as dark as a marker
-  (`darkness_beyond`). A top that fails is not read on this frame (a miss, never a wrong
+  degrees; side faces turned a little from the camera are sheared by 10-48 degrees), a
+  marker-dark face shows in front of it (its own side face, towards the camera; a side face
+  has the table there) and less dark beyond it (where its top would be, were it a side face;
+  `darkness_beyond`). A top that fails is not read on this frame (a miss, never a wrong
   value); seen with one of its side faces (nearer the camera, whatever its shape) it is.
+- a die whose faces read could not be seen together on a real die (two opposite faces, which
+  sum to 7, one face twice, more than three) gives no value on this frame;
 - a die the game does not use, or a face outside the mat, is never a die (a mirrored or
   misread marker, a die from another game on the table): it is reported as an unknown marker.
 Mapping the top face at die height also puts the die where it really lies: on the flat mat
@@ -47,9 +50,10 @@ SAME_DIE_MM = 30.0  # faces of one die lie within this of each other in the dice
 SIDE_BAND_DEG = (34.0, 56.0)  # lines of sight along which a side face can look square
 STRICT_TOLERANCE = 0.18  # there a face read alone must be this square (tops measured <= 0.17
 STRICT_ANGLE_DEG = 9.0  # and 8 degrees at 68 cm / 40 deg; side faces mostly 10-48 degrees)
-DARK_BEYOND = 0.75  # ... and the place its top would be, were it a side face, not marker-dark
-# (measured at 68 cm / 40 deg: side faces 0.43-0.96, tops on the white mat 0-0.1, tops on card
-# art or with a neighbour die beyond up to 0.94: a last guard, not a classifier)
+DARK_FRONT = 0.6  # ... its own side face's marker must show in front of it (towards the camera)
+DARK_MARGIN = 0.3  # ... darker than what lies beyond it by this much (`darkness_beyond`;
+# measured at 68 cm / 40 deg, one frame of 6 scenes: tops in front 1-51, beyond 0-3 (37 of 39
+# pass); side faces in front 0-2, beyond 0.8-15, in front minus beyond at most -0.37, none pass)
 BEYOND_MM = (7.0, 21.0)  # a side face's top face lies this far beyond it (away from the camera)
 BEYOND_ACROSS_MM = 7.0  # ... and at most this far to either side of its line of sight
 MAT_MARGIN_MM = 5.0
@@ -71,7 +75,17 @@ class TopFace:
 @dataclass(frozen=True)
 class FaceVerdict:
     detection: Detection
-    reason: str  # "side", "shape", "not-in-game", "off-mat", "ambiguous", "unsure"
+    reason: str  # "side", "shape", "not-in-game", "off-mat", "ambiguous", "unsure", "impossible"
+
+
+def possible_face_set(values: Sequence[int]) -> bool:
+    """Whether one die can show these faces at once: at most three, all different, no two
+    opposite (opposite faces sum to 7 and are never seen together). Which value is on which
+    side depends on how the stickers were put on (the print sheet says only that opposite
+    faces sum to 7), so nothing more is checked."""
+    if len(values) > 3 or len(set(values)) != len(values):
+        return False
+    return all(a + b != 7 for i, a in enumerate(values) for b in values[i + 1:])
 
 
 def square_error(quad_mm: np.ndarray, side_mm: float) -> tuple[float, float]:
@@ -136,6 +150,7 @@ class TopFaceFilter:
         candidates: list[TopFace] = []
         shapes: dict[int, tuple[float, float, np.ndarray]] = {}
         decoded: dict[str, list[np.ndarray]] = {}  # every face of a die read, in the plane
+        values: dict[str, list[int]] = {}  # ... and its value
         width, height = mat_size
         for det in detections:
             meaning = det.aruco
@@ -153,6 +168,7 @@ class TopFaceFilter:
                 dropped.append(FaceVerdict(det, "off-mat"))
                 continue
             decoded.setdefault(meaning.die, []).append(centre)
+            values.setdefault(meaning.die, []).append(int(meaning.value or 0))
             rel, angle = square_error(quad, self.marker_mm)
             if rel > SIDE_TOLERANCE or angle > ANGLE_TOLERANCE_DEG:
                 dropped.append(FaceVerdict(det, "shape"))
@@ -169,6 +185,10 @@ class TopFaceFilter:
         tops: list[TopFace] = []
         for die in sorted({c.die for c in candidates}):
             faces = [c for c in candidates if c.die == die]
+            if not possible_face_set(sorted(set(values.get(die, [])))):
+                # two opposite faces, or more than three: no real die shows that
+                dropped.extend(FaceVerdict(f.detection, "impossible") for f in faces)
+                continue
             best = max(faces, key=self._distance_from_camera)
             if any(math.hypot(f.x_mm - best.x_mm, f.y_mm - best.y_mm) > SAME_DIE_MM
                    for f in faces):
@@ -209,35 +229,45 @@ class TopFaceFilter:
     def _alone_ok(self, face: TopFace, shape: tuple[float, float, np.ndarray],
                   gray: np.ndarray | None) -> bool:
         """A face read alone, in the band of view angles where a side face can look square:
-        square enough, and nothing marker-dark where its top would be were it a side face."""
+        square enough, with a marker-dark side face in front of it (towards the camera) and
+        less dark beyond it (where its top would be, were it a side face). A side face has
+        the table in front of it: refused even when its top is washed out by glare."""
         view = float(self._pose.view_angle_deg(face.x_mm, face.y_mm))
         if not SIDE_BAND_DEG[0] <= view <= SIDE_BAND_DEG[1]:
             return True
         rel, angle, quad = shape
         if rel > STRICT_TOLERANCE or angle > STRICT_ANGLE_DEG:
             return False
-        return gray is None or self.darkness_beyond(gray, quad, face.detection.corners,
-                                                    view) <= DARK_BEYOND
+        if gray is None:
+            return True
+        front = self.darkness_beyond(gray, quad, face.detection.corners, view, towards=1.0)
+        beyond = self.darkness_beyond(gray, quad, face.detection.corners, view)
+        return front >= DARK_FRONT and front - beyond >= DARK_MARGIN
 
     def darkness_beyond(self, gray: np.ndarray, quad_mm: np.ndarray, corners_px: np.ndarray,
-                        view_deg: float) -> float:
-        """How dark the place beyond a face is (where its die's top face would be, were it a
-        side face: the mapped quad moved 8 + 8 tan(view) mm away from the camera), relative to
-        the face's own marker: about 1 for another marker there, about 0 for white paper."""
+                        view_deg: float, towards: float = -1.0) -> float:
+        """How much darker than the table beside it the place beyond a face is (where its die's
+        top face would be, were it a side face: the mapped quad moved 8 + 8 tan(view) mm away
+        from the camera; `towards` = 1: that far towards the camera, where its side face would
+        be, were it the top), in units of the face's own marker's darkness against its sticker:
+        about 1 for another marker there, about 0 for the bare table or mat whatever its
+        colour (the table beside: the same quad 22 mm to either side, the brighter one)."""
         assert self._plane is not None
         centre = quad_mm.mean(axis=0)
         away = centre - self._camera_xy
         away /= max(float(np.linalg.norm(away)), 1e-6)
-        shift = away * (0.5 * self.die_height_mm
-                        * (1.0 + math.tan(math.radians(min(view_deg, 70.0)))))
+        across = np.array([away[1], -away[0]])
+        shift = -towards * away * (0.5 * self.die_height_mm
+                                   * (1.0 + math.tan(math.radians(min(view_deg, 70.0)))))
         inner = (quad_mm - centre) * 0.8 + centre  # the marker, without its border's edge
-        beyond = cv2.perspectiveTransform((inner + shift).reshape(-1, 1, 2),
-                                          np.linalg.inv(self._plane)).reshape(4, 2)
+        to_image = np.linalg.inv(self._plane)
+        places = [cv2.perspectiveTransform((inner + shift + k * 22.0 * across).reshape(-1, 1, 2),
+                                           to_image).reshape(4, 2) for k in (0, -1, 1)]
         own = np.asarray(corners_px, np.float64).reshape(4, 2)
-        lo = np.floor(np.minimum(beyond.min(axis=0), own.min(axis=0))).astype(int) - 4
-        hi = np.ceil(np.maximum(beyond.max(axis=0), own.max(axis=0))).astype(int) + 4
-        lo = np.maximum(lo, 0)
-        hi = np.minimum(hi, [gray.shape[1], gray.shape[0]])
+        allpts = np.concatenate([own, *places])
+        lo = np.maximum(np.floor(allpts.min(axis=0)).astype(int) - 4, 0)
+        hi = np.minimum(np.ceil(allpts.max(axis=0)).astype(int) + 4,
+                        [gray.shape[1], gray.shape[0]])
         if np.any(hi - lo < 4):
             return 0.0
         crop = gray[lo[1]:hi[1], lo[0]:hi[0]].astype(np.float32)
@@ -249,11 +279,14 @@ class TopFaceFilter:
 
         own_c = own.mean(axis=0)
         m_face = mean_in((own - own_c) * 0.8 + own_c)
-        m_beyond = mean_in(beyond)
-        if m_face is None or m_beyond is None:
+        m_sticker = mean_in((own - own_c) * 1.3 + own_c)  # marker and sticker margin
+        means = [mean_in(p) for p in places]
+        if m_face is None or m_sticker is None or any(m is None for m in means):
             return 0.0
-        white = float(np.percentile(crop, 95))
-        return (white - m_beyond) / max(white - m_face, 1.0)
+        beyond, left, right = (float(m) for m in means if m is not None)
+        # the sticker's white from the ring between the marker and 1.3 x its size
+        ring = (m_sticker * 1.69 - m_face * 0.64) / (1.69 - 0.64)
+        return (max(left, right) - beyond) / max(ring - m_face, 1.0)
 
     def _distance_from_camera(self, face: TopFace) -> float:
         return math.hypot(face.x_mm - self._camera_xy[0], face.y_mm - self._camera_xy[1])
