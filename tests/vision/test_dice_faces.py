@@ -91,7 +91,7 @@ def test_a_face_set_no_real_die_shows_is_refused() -> None:
     assert not possible_face_set([1, 2, 3, 5])  # at most three faces show
     scene = Scene()
     scene.dice = [Die("p1.w1", 3, 300, 200, yaw_deg=10, side_values=(1, 2))]
-    dets, geometry, gray = _read(scene, Camera(tilt_deg=30.0, dist_mm=700))
+    dets, geometry, _ = _read(scene, Camera(tilt_deg=30.0, dist_mm=700))
     top = next(d for d in dets if d.aruco is not None and d.aruco.value == 3)
     c = top.corners.mean(axis=0)
     ghost = _face("p1.w1", 4, float(c[0]) - 15, float(c[1]) + 25)  # 3's opposite, beside it
@@ -103,7 +103,7 @@ def test_a_face_set_no_real_die_shows_is_refused() -> None:
 def test_a_face_with_an_unread_die_face_beyond_it_is_a_side_face() -> None:
     scene = Scene()
     scene.dice = [Die("p1.w1", 3, 300, 200, yaw_deg=0, side_values=(1, 2))]
-    dets, geometry, gray = _read(scene, Camera(tilt_deg=30.0, dist_mm=700))
+    dets, geometry, _ = _read(scene, Camera(tilt_deg=30.0, dist_mm=700))
     top = next(d for d in dets if d.aruco is not None and d.aruco.value == 3)
     alone = [d for d in dets if d.aruco is None or d.aruco.kind != "die" or d is top]
     assert [t.value for t in TopFaceFilter().judge(alone, geometry, (1920, 1080),
