@@ -144,8 +144,10 @@ class TopFaceFilter:
         other die face was dropped. `squares`: die-sized dark squares (4x2 px) that did not
         decode; `gray`: the picture, to look beyond a face read alone."""
         plane = self._lifted(geometry, image_size)
-        unread = [cv2.perspectiveTransform(np.asarray(q, np.float64).reshape(-1, 1, 2), plane)
-                  .reshape(4, 2).mean(axis=0) for q in squares]
+        unread = (cv2.perspectiveTransform(
+            np.concatenate([np.asarray(q, np.float64).reshape(4, 2) for q in squares])
+            .reshape(-1, 1, 2), plane).reshape(-1, 4, 2).mean(axis=1) if len(squares)
+            else np.zeros((0, 2)))
         dropped: list[FaceVerdict] = []
         candidates: list[TopFace] = []
         shapes: dict[int, tuple[float, float, np.ndarray]] = {}
@@ -203,21 +205,19 @@ class TopFaceFilter:
             dropped.extend(FaceVerdict(f.detection, "side") for f in faces if f is not best)
         return tops, dropped
 
-    def _top_beyond(self, centre: np.ndarray, unread: Sequence[np.ndarray]) -> bool:
-        """Whether an unread die-sized square lies where this face's top face would be, were
-        it a side face: beyond it, away from the camera."""
+    def _top_beyond(self, centre: np.ndarray, unread: np.ndarray) -> bool:
+        """Whether an unread die-sized square (centres N x 2 in the plane) lies where this
+        face's top face would be, were it a side face: beyond it, away from the camera."""
         away = centre - self._camera_xy
         norm = float(np.linalg.norm(away))
-        if norm < 1e-6:
+        if norm < 1e-6 or not len(unread):
             return False
-        away /= norm
-        for other in unread:
-            d = other - centre
-            along = float(d @ away)
-            across = abs(float(d[0] * away[1] - d[1] * away[0]))
-            if BEYOND_MM[0] <= along <= BEYOND_MM[1] and across <= BEYOND_ACROSS_MM:
-                return True
-        return False
+        away = away / norm
+        d = unread - centre
+        along = d @ away
+        across = np.abs(d[:, 0] * away[1] - d[:, 1] * away[0])
+        return bool(np.any((along >= BEYOND_MM[0]) & (along <= BEYOND_MM[1])
+                           & (across <= BEYOND_ACROSS_MM)))
 
     def _seen_with_side(self, top: TopFace, faces: Sequence[np.ndarray]) -> bool:
         """Whether another face of the same die was read nearer the camera (a side face,
