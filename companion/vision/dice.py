@@ -175,7 +175,9 @@ class TopFaceFilter:
             if rel > SIDE_TOLERANCE or angle > ANGLE_TOLERANCE_DEG:
                 dropped.append(FaceVerdict(det, "shape"))
                 continue
-            if self._top_beyond(centre, unread):
+            view = float(self._pose.view_angle_deg(x, y))
+            if SIDE_BAND_DEG[0] <= view <= SIDE_BAND_DEG[1] and self._top_beyond(centre, unread):
+                # only there can a side face pass the square test at all
                 dropped.append(FaceVerdict(det, "side"))
                 continue
             top = (quad[1] - quad[0]) + (quad[2] - quad[3])

@@ -101,9 +101,11 @@ def test_a_face_set_no_real_die_shows_is_refused() -> None:
 
 
 def test_a_face_with_an_unread_die_face_beyond_it_is_a_side_face() -> None:
+    """At 45 degrees (where a side face can look square); no picture given, so only the
+    squares around the face decide."""
     scene = Scene()
     scene.dice = [Die("p1.w1", 3, 300, 200, yaw_deg=0, side_values=(1, 2))]
-    dets, geometry, _ = _read(scene, Camera(tilt_deg=30.0, dist_mm=700))
+    dets, geometry, _ = _read(scene, Camera(tilt_deg=45.0, dist_mm=700))
     top = next(d for d in dets if d.aruco is not None and d.aruco.value == 3)
     alone = [d for d in dets if d.aruco is None or d.aruco.kind != "die" or d is top]
     assert [t.value for t in TopFaceFilter().judge(alone, geometry, (1920, 1080),
@@ -112,7 +114,7 @@ def test_a_face_with_an_unread_die_face_beyond_it_is_a_side_face() -> None:
     judge = TopFaceFilter()
     plane = judge._lifted(geometry, (1920, 1080))
     quad_mm = cv2.perspectiveTransform(top.corners.reshape(-1, 1, 2), plane).reshape(4, 2)
-    away = quad_mm.mean(axis=0) - Camera(tilt_deg=30.0, dist_mm=700).centre[:2]
+    away = quad_mm.mean(axis=0) - Camera(tilt_deg=45.0, dist_mm=700).centre[:2]
     away /= np.linalg.norm(away)
 
     def square_at(offset_mm: float) -> np.ndarray:
