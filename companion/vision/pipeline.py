@@ -31,6 +31,7 @@ from companion.snapshot import TableSnapshot, back_uid, card_uid
 from companion.vision.decoders.aruco import ArucoOptions, ArucoReader
 from companion.vision.detect import Detection, Detector, _interpret_aruco, big_cell_detections
 from companion.vision.dice import TopFaceFilter
+from companion.vision.dice_retry import DiceRetry
 from companion.vision.finders import FinderCandidate, finder_candidates
 from companion.vision.frame_check import FrameCheck, InputVerdict
 from companion.vision.fusion import FrameFusion
@@ -50,7 +51,7 @@ MIRROR_EAGER_FRAMES = 90  # ... after looking at every one of the first frames w
 FUSED_MIN_FRAMES = 4  # still frames averaged before the fused picture is read
 CHECK_EVERY_S = 5.0  # the camera check (calibrate's advice) runs this often
 DICE_ARUCO = ArucoOptions(min_perimeter_rate=0.02, thresh_win_min=5, thresh_win_max=13,
-                          thresh_win_step=8)
+                          thresh_win_step=8, pixels_per_cell=8, cell_margin=0.3)
 """Two threshold windows (on the easy simulator's 1080p frames with the camera at 69 cm this
 read 94 % of 12 mm die faces per frame where the reader's default three windows read 72 %),
 and markers down to 2 % of the picture's width around (about 10 px a side): on the realistic
@@ -258,6 +259,10 @@ class Pipeline:
         self.squares = squares
         self.dice_mode = dice_mode
         self.pips = PipDiceReader(camera=camera) if dice_mode == "pips" else None
+        self.dice_retry = (DiceRetry(aruco, dice=sorted(dice) if dice is not None else None)
+                           if aruco is not None and dice_mode != "pips" else None)
+        self._retry_squares: tuple[list[np.ndarray], list[np.ndarray],
+                                   list[tuple[int, int, int, int]] | None] | None = None
         self.namer = (PipDiceNamer(list(dice or []), self._zone_id,
                                    float(layout.height_mm)) if dice_mode == "pips" else None)
         self._pip_readings: list[tuple[PipReading, tuple[float, float]]] = []
@@ -549,6 +554,9 @@ class Pipeline:
             self._aruco_dets.extend(cards)
             symbols = [d.corners.astype(np.float32).reshape(-1, 1, 2) for d in [*dets, *cards]
                        if d.kind in ("front", "back")]
+            if self.dice_retry is not None:
+                self._retry_squares = (squares, symbols,
+                                       None if mode == "full" else self._looked)
             for marker_id, corners in ids:
                 centre = corners.mean(axis=0)
                 # ArUco candidates inside a decoded sticker are its finder patterns (or the
@@ -556,6 +564,11 @@ class Pipeline:
                 if any(cv2.pointPolygonTest(c, (float(centre[0]), float(centre[1])), False) >= 0
                        for c in symbols):
                     continue
+                self._aruco_dets.append(_interpret_aruco(marker_id, corners))
+        self._remember_squares()
+        if self.dice_retry is not None and self.geometry is not None and self._still_frames > 0:
+            # die faces read on a still table where the last pass saw only a die-sized square
+            for marker_id, corners in self.dice_retry.read(gray, self._aruco_dets):
                 self._aruco_dets.append(_interpret_aruco(marker_id, corners))
         if self.squares and self.geometry is not None and self._squares_due(time_s, dets, hints):
             dets += self._squares(gray, [*dets, *self._aruco_dets], hints)
@@ -620,6 +633,8 @@ class Pipeline:
         self._no_mat_frames = 0
         self.fusion.reset()
         self._pip_readings = []
+        if self.dice_retry is not None:
+            self.dice_retry.clear()
 
     def _sighting(self, det: Detection) -> Sighting | None:
         assert self.geometry is not None
@@ -643,16 +658,30 @@ class Pipeline:
                             place.angle_deg, False, True, None, det.confidence)
         return None
 
+    def _remember_squares(self) -> None:
+        """Hand the last ArUco pass's squares to the dice retry once the mat is fitted (the
+        first pass runs before it is)."""
+        if self.dice_retry is not None and self.geometry is not None and self._retry_squares:
+            squares, symbols, looked = self._retry_squares
+            self.dice_retry.remember(squares, symbols, self.geometry, self._mat_size(), looked)
+            self._retry_squares = None
+
+    def _mat_size(self) -> tuple[float, float]:
+        return float(self.layout.width_mm), float(self.layout.height_mm)
+
     def _zone_id(self, x_mm: float, y_mm: float) -> str | None:
         zone = self.layout.zone_at(x_mm, y_mm)
         return zone if zone is None or isinstance(zone, str) else str(getattr(zone, "id", zone))
 
-    def _dice(self, dets: Sequence[Detection], image_size: tuple[int, int]
+    def _dice(self, dets: Sequence[Detection], image_size: tuple[int, int],
+              gray: np.ndarray | None = None
               ) -> tuple[list[tuple[Sighting, Detection]], list[str]]:
         """Sightings of the dice's top faces; texts of die faces no die of this game has."""
         assert self.geometry is not None
         size = (float(self.layout.width_mm), float(self.layout.height_mm))
-        tops, dropped = self.top_faces.judge(dets, self.geometry, image_size, size)
+        self._remember_squares()
+        unread = self.dice_retry.open_squares(dets) if self.dice_retry is not None else []
+        tops, dropped = self.top_faces.judge(dets, self.geometry, image_size, size, unread, gray)
         out = []
         for top in tops:
             out.append((Sighting(top.die, "die", top.x_mm, top.y_mm,
@@ -742,7 +771,7 @@ class Pipeline:
                 self._pip_sightings = self._read_pips(image, frame.time_s)
             placed.extend(self._pip_sightings)
         else:
-            dice, strangers = self._dice(dets, (width, height))
+            dice, strangers = self._dice(dets, (width, height), gray)
             unknown.extend(strangers)
             placed.extend(dice)
         for det in dets:

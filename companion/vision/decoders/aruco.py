@@ -28,6 +28,8 @@ class ArucoOptions:
     min_marker_distance_rate: float = 0.125  # OpenCV's: lower, it loses corner markers framed
     # by the mat's white square (measured); a big-cell symbol lost to its sticker's outline is
     # found inside that outline instead (companion.vision.decoders.bigcell)
+    pixels_per_cell: int = 4  # OpenCV's: each candidate is unwarped to cells of this many px
+    cell_margin: float = 0.13  # OpenCV's: share of a cell's side left out at its edges
 
 
 def _parameters(options: ArucoOptions) -> cv2.aruco.DetectorParameters:
@@ -37,6 +39,8 @@ def _parameters(options: ArucoOptions) -> cv2.aruco.DetectorParameters:
     params.adaptiveThreshWinSizeStep = options.thresh_win_step
     params.minMarkerPerimeterRate = options.min_perimeter_rate
     params.minMarkerDistanceRate = options.min_marker_distance_rate
+    params.perspectiveRemovePixelPerCell = options.pixels_per_cell
+    params.perspectiveRemoveIgnoredMarginPerCell = options.cell_margin
     params.cornerRefinementMethod = (
         cv2.aruco.CORNER_REFINE_SUBPIX if options.refine_subpix else cv2.aruco.CORNER_REFINE_NONE
     )
