@@ -43,6 +43,8 @@ from companion.vision.fusion import FrameFusion
 from companion.vision.geometry import MIN_CORNERS, CameraProfile, GeometryError, MatGeometry
 from companion.vision.pips import DIE_MM, PipDiceNamer, PipDiceReader, PipReading
 from companion.vision.sources import Frame
+from companion.vision.sticker_search import Zone as SearchZone
+from companion.vision.sticker_search import search_zone
 from companion.vision.tracker import FrameObservation, Sighting, Tracker
 
 SMALL = 8  # cue images are 1/SMALL of the frame
@@ -54,6 +56,8 @@ HAND_MIN_SHARE = 0.002
 MIRROR_TRY_EVERY = 3  # frames without a mat between looks at the mirrored picture ...
 MIRROR_EAGER_FRAMES = 90  # ... after looking at every one of the first frames without it
 FUSED_MIN_FRAMES = 4  # still frames averaged before the fused picture is read
+SEARCH_AT = 6  # still frames after which card zones without a sticker read are searched
+SEARCH_KINDS = ("slot", "pile")
 FUSED_BIGCELL_AT = (4, 8, 16)  # still frames after which unread big-cell squares are read again
 # in the mean of the still frames (up to fusion.MAX_FRAMES of them)
 CHECK_EVERY_S = 5.0  # the camera check (calibrate's advice) runs this often
@@ -547,6 +551,37 @@ class Pipeline:
                               if not any(_centre_in(q, c) for c in cards)]
         self._aruco_dets.extend(cards)
 
+    def _search_zones(self, gray: np.ndarray, dets: Sequence[Detection]) -> None:
+        """Once the table is still: in every card zone where no sticker was read, look for a
+        sticker whose square a die, a neighbour or the lamp's reflection broke
+        (`sticker_search`), and read it with the usual rules."""
+        if self.geometry is None:
+            return
+        read = [d for d in [*dets, *self._aruco_dets] if d.kind in ("front", "back")]
+        centres = (self.geometry.to_mat(np.array([d.centre for d in read]))
+                   if read else np.zeros((0, 2)))
+        symbol = float(self.layout.sticker_mm)
+        card = max(float(getattr(self.layout, "card_w_mm", 63.0)),
+                   float(getattr(self.layout, "card_h_mm", 88.0)))
+        quads = []
+        for zone in getattr(self.layout, "zones", {}).values():
+            if getattr(zone, "kind", "") not in SEARCH_KINDS:
+                continue
+            x, y, w, h = (float(zone.x_mm), float(zone.y_mm), float(zone.w_mm),
+                          float(zone.h_mm))
+            if max(w, h) > 1.5 * card:
+                continue  # an area, not one card's place
+            if any(x <= cx < x + w and y <= cy < y + h for cx, cy in centres):
+                continue
+            found = search_zone(gray, self.geometry.homography, SearchZone(x, y, w, h), symbol)
+            if found is not None:
+                quads.append(self.geometry.to_image(found[1]))
+        if not quads:
+            return
+        cards = big_cell_detections(gray, quads, allowed=self._on_table)
+        self._aruco_dets.extend(c for c in cards
+                                if not any(_centre_in(c.corners, d) for d in read))
+
     def _symbol_side_px(self) -> tuple[float, float] | None:
         """Smallest and largest side a card sticker's symbol can have on this mat's picture."""
         if self.geometry is None:
@@ -607,6 +642,8 @@ class Pipeline:
                 self._aruco_dets.append(_interpret_aruco(marker_id, corners))
         elif self._still_frames in FUSED_BIGCELL_AT and self._open_squares:
             self._fused_big_cells(dets)
+        elif self._still_frames == SEARCH_AT:
+            self._search_zones(gray, dets)
         if self.squares and self.geometry is not None and self._squares_due(time_s, dets, hints):
             dets += self._squares(gray, [*dets, *self._aruco_dets], hints)
         if time_s - self._last_any_motion_s > self.schedule.settling_s:
