@@ -227,10 +227,17 @@ def soft_grid(gray: np.ndarray, quad: np.ndarray
     border = np.zeros_like(ring)
     border[1, 1:-1] = border[-2, 1:-1] = border[1:-1, 1] = border[1:-1, -2] = True
     values = cells.astype(np.float64)
-    ink = _fit(xx, yy, values, border, clipped=values >= CLIPPED, sign=1.0)
-    paper = _fit(xx, yy, values, ring, clipped=values >= CLIPPED, sign=-1.0)
-    if ink is None or paper is None:
+    clipped = values >= CLIPPED
+    ink = _fit(xx, yy, values, border, clipped=clipped, sign=1.0)
+    if ink is None:
         return None
+    paper = _fit(xx, yy, values, ring, clipped=clipped, sign=-1.0)
+    if paper is None:
+        # the lamp's reflection clipped most of the quiet zone: paper is white there, and
+        # elsewhere as bright as the brightest cells that still show
+        seen = values[(ring | (yy >= 2) & (yy < CELLS) & (xx >= 2) & (xx < CELLS)) & ~clipped]
+        level = float(np.percentile(seen, 90)) if seen.size >= 6 else 255.0
+        paper = np.array([level, 0.0, 0.0])
     ink_at = ink[0] + ink[1] * xx + ink[2] * yy
     paper_at = paper[0] + paper[1] * xx + paper[2] * yy
     contrast = np.minimum(paper_at, 255.0) - ink_at
