@@ -185,6 +185,8 @@ def read_quads(gray: np.ndarray, quads: Sequence[np.ndarray], mirrored_too: bool
 
 CLIPPED = 248.0  # a cell this bright is the lamp's reflection clipped at white: no reading
 CLIPPED_SOFT = -0.25  # a clipped cell: weakly paper
+SOFT_CORE = 2  # of SAMPLE_PX: the part of a cell read softly is its centre, this far from its edges
+SOFT_ISI = 0.35  # share of the neighbours' mean taken back out of a cell (blur's pull)
 SOFT_LIMIT = 1.5  # confidence of a cell, at most (1: as far from the threshold as clean ink)
 
 
@@ -219,7 +221,7 @@ def soft_grid(gray: np.ndarray, quad: np.ndarray
     warped = cv2.warpPerspective(gray, m, (full, full), flags=cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
     blocks = warped.reshape(CELLS + 2, SAMPLE_PX, CELLS + 2, SAMPLE_PX)
-    lo, hi = SAMPLE_PX // 4, SAMPLE_PX - SAMPLE_PX // 4
+    lo, hi = SOFT_CORE, SAMPLE_PX - SOFT_CORE
     cells = blocks[:, lo:hi, :, lo:hi].mean(axis=(1, 3))  # 10 x 10 with the quiet ring
     yy, xx = np.mgrid[0:CELLS + 2, 0:CELLS + 2].astype(np.float64)
     ring = np.zeros((CELLS + 2, CELLS + 2), bool)
@@ -243,6 +245,12 @@ def soft_grid(gray: np.ndarray, quad: np.ndarray
     contrast = np.minimum(paper_at, 255.0) - ink_at
     threshold = ink_at + contrast / 2
     soft = (threshold - values) / np.maximum(contrast / 2, 1e-6)
+    if SOFT_ISI:
+        # blur pulls a cell towards its neighbours: take their pull back out
+        padded = np.pad(soft, 1, mode="edge")
+        around = (padded[:-2, 1:-1] + padded[2:, 1:-1] + padded[1:-1, :-2] + padded[1:-1, 2:]) / 4
+        soft = soft - SOFT_ISI * np.clip(around, -1.0, 1.0)
+        soft = soft / (1 - SOFT_ISI)
     soft = np.clip(soft, -SOFT_LIMIT, SOFT_LIMIT)
     soft[contrast < MIN_CONTRAST] = 0.0
     soft[values >= CLIPPED] = CLIPPED_SOFT
