@@ -58,6 +58,7 @@ MIRROR_EAGER_FRAMES = 90  # ... after looking at every one of the first frames w
 FUSED_MIN_FRAMES = 4  # still frames averaged before the fused picture is read
 SEARCH_AT = 6  # still frames after which card zones without a sticker read are searched
 SEARCH_KINDS = ("slot", "pile")
+SEARCH_SCALES = (1.0, 0.95, 1.05)  # sizes of the found square tried in turn
 FUSED_BIGCELL_AT = (4, 8, 16)  # still frames after which unread big-cell squares are read again
 # in the mean of the still frames (up to fusion.MAX_FRAMES of them)
 CHECK_EVERY_S = 5.0  # the camera check (calibrate's advice) runs this often
@@ -563,7 +564,6 @@ class Pipeline:
         symbol = float(self.layout.sticker_mm)
         card = max(float(getattr(self.layout, "card_w_mm", 63.0)),
                    float(getattr(self.layout, "card_h_mm", 88.0)))
-        quads = []
         for zone in getattr(self.layout, "zones", {}).values():
             if getattr(zone, "kind", "") not in SEARCH_KINDS:
                 continue
@@ -574,13 +574,16 @@ class Pipeline:
             if any(x <= cx < x + w and y <= cy < y + h for cx, cy in centres):
                 continue
             found = search_zone(gray, self.geometry.homography, SearchZone(x, y, w, h), symbol)
-            if found is not None:
-                quads.append(self.geometry.to_image(found[1]))
-        if not quads:
-            return
-        cards = big_cell_detections(gray, quads, allowed=self._on_table)
-        self._aruco_dets.extend(c for c in cards
-                                if not any(_centre_in(c.corners, d) for d in read))
+            if found is None:
+                continue
+            centre = found[1].mean(axis=0)
+            for scale in SEARCH_SCALES:  # the lens's distortion and a pile's height
+                quad = self.geometry.to_image(centre + (found[1] - centre) * scale)
+                cards = big_cell_detections(gray, [quad], allowed=self._on_table)
+                if cards:
+                    if not any(_centre_in(cards[0].corners, d) for d in read):
+                        self._aruco_dets.append(cards[0])
+                    break
 
     def _symbol_side_px(self) -> tuple[float, float] | None:
         """Smallest and largest side a card sticker's symbol can have on this mat's picture."""
