@@ -59,8 +59,6 @@ FUSED_MIN_FRAMES = 4  # still frames averaged before the fused picture is read
 SEARCH_AT = 6  # still frames after which card zones without a sticker read are searched
 SEARCH_KINDS = ("slot", "pile")
 SEARCH_SCALES = (1.0, 0.95, 1.05)  # sizes of the found square tried in turn
-FUSED_BIGCELL_AT = (4, 8, 16)  # still frames after which unread big-cell squares are read again
-# in the mean of the still frames (up to fusion.MAX_FRAMES of them)
 CHECK_EVERY_S = 5.0  # the camera check (calibrate's advice) runs this often
 DICE_ARUCO = ArucoOptions(min_perimeter_rate=0.02, thresh_win_min=5, thresh_win_max=13,
                           thresh_win_step=8)
@@ -251,7 +249,7 @@ class Pipeline:
         self._card_keys: set[str] = set()
         self._big_cell_keys: set[str] = set()  # cards read from big-cell symbols (ArUco pass)
         self._aruco_dets: list[Detection] = []
-        self._open_squares: list[np.ndarray] = []  # candidates the last ArUco pass left unread
+        self._search_due = True  # card zones without a sticker read are to be searched
         self._dirty = np.zeros((1, 1), bool)  # where things moved since ArUco last looked
         self._last_full = -(10**9)
         self._frame_no = 0
@@ -514,44 +512,6 @@ class Pipeline:
         found += self.detector.retry_squares(fused, squares, [*dets, *found])
         return found
 
-    def _keep_open_squares(self, mode: str, squares: Sequence[np.ndarray],
-                           read: Sequence[Detection]) -> None:
-        """The candidate squares of this ArUco pass that no sticker read explains, for another
-        look in the fused still frames (a full pass replaces them all, a pass over regions
-        those in its regions)."""
-        side = self._symbol_side_px()  # (None on the first frame: the mat is fitted after this)
-        lo, hi = (side[0] * 0.9, side[1] * 1.6) if side is not None else (0.0, math.inf)
-        fresh = []
-        for quad in squares:
-            q = np.asarray(quad, np.float64).reshape(4, 2)
-            l1 = float(np.abs(np.diff(np.vstack([q, q[:1]]), axis=0)).sum(axis=1).mean())
-            if lo <= l1 <= hi and not any(_centre_in(q, d) for d in read):
-                fresh.append(q)
-        if mode == "full" or self._looked is None:
-            self._open_squares = fresh
-            return
-        boxes = self._looked
-        kept = [q for q in self._open_squares
-                if not any(x0 <= q[:, 0].mean() < x1 and y0 <= q[:, 1].mean() < y1
-                           for x0, y0, x1, y1 in boxes)]
-        self._open_squares = kept + fresh
-
-    def _fused_big_cells(self, dets: Sequence[Detection]) -> None:
-        """Big-cell symbols read in the mean of the still frames, among the squares the last
-        ArUco pass found but could not read: each frame's sensor noise and JPEG blocking, and
-        the flicker and exposure dither, average out (the mean of N frames has about 1/sqrt(N)
-        of the noise), which is what a sticker at 4 px per cell lacks."""
-        fused = self.fusion.fused()
-        if fused is None or self.geometry is None:
-            return
-        cards = big_cell_detections(fused, self._open_squares, side_px=self._symbol_side_px(),
-                                    allowed=self._on_table)
-        known = [*dets, *self._aruco_dets]
-        cards = [c for c in cards if not any(_centre_in(c.corners, d) for d in known)]
-        self._open_squares = [q for q in self._open_squares
-                              if not any(_centre_in(q, c) for c in cards)]
-        self._aruco_dets.extend(cards)
-
     def _search_zones(self, gray: np.ndarray, dets: Sequence[Detection]) -> None:
         """Once the table is still: in every card zone where no sticker was read, look for a
         sticker whose square a die, a neighbour or the lamp's reflection broke
@@ -632,7 +592,6 @@ class Pipeline:
                                         side_px=self._symbol_side_px(), allowed=self._on_table)
             cards = [c for c in cards if not any(_centre_in(c.corners, d) for d in dets)]
             self._aruco_dets.extend(cards)
-            self._keep_open_squares(mode, [c for _, c in ids] + squares, [*dets, *cards])
             symbols = [d.corners.astype(np.float32).reshape(-1, 1, 2) for d in [*dets, *cards]
                        if d.kind in ("front", "back")]
             for marker_id, corners in ids:
@@ -643,10 +602,14 @@ class Pipeline:
                        for c in symbols):
                     continue
                 self._aruco_dets.append(_interpret_aruco(marker_id, corners))
-        elif self._still_frames in FUSED_BIGCELL_AT and self._open_squares:
-            self._fused_big_cells(dets)
-        elif self._still_frames == SEARCH_AT:
+            self._search_due = self._search_due or mode == "full"
+        elif self._search_due and self._still_frames >= SEARCH_AT:
+            # after a full pass, which forgets what the last search read, and whenever the
+            # table has come to rest again
             self._search_zones(gray, dets)
+            self._search_due = False
+        if self._still_frames == 0:
+            self._search_due = True
         if self.squares and self.geometry is not None and self._squares_due(time_s, dets, hints):
             dets += self._squares(gray, [*dets, *self._aruco_dets], hints)
         if time_s - self._last_any_motion_s > self.schedule.settling_s:
@@ -705,7 +668,6 @@ class Pipeline:
         self._known_quads.clear()
         self._patches.clear()
         self._aruco_dets = []
-        self._open_squares = []
         self._dirty = np.zeros((1, 1), bool)
         self._last_full = -(10**9)
         self._no_mat_frames = 0
