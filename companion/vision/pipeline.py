@@ -588,8 +588,11 @@ class Pipeline:
         mode = self._aruco_mode(time_s)
         if mode is not None:
             ids, squares = self._read_aruco(gray, mode)
+            # the soft reading (`read_soft_quad`) costs a few milliseconds a square: on full
+            # passes only (the zone search looks again where a card is missing, at rest)
             cards = big_cell_detections(gray, [c for _, c in ids] + squares,
-                                        side_px=self._symbol_side_px(), allowed=self._on_table)
+                                        side_px=self._symbol_side_px(),
+                                        allowed=self._on_table if mode == "full" else None)
             cards = [c for c in cards if not any(_centre_in(c.corners, d) for d in dets)]
             self._aruco_dets.extend(cards)
             symbols = [d.corners.astype(np.float32).reshape(-1, 1, 2) for d in [*dets, *cards]

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.markers.bigcell import CELLS, read_cells, read_soft
+from companion.markers.bigcell import CELLS, SoftReading, read_cells, read_soft, symbol_cells
 
 SAMPLE_PX = 8  # per cell in the warped grid
 MIN_SIDE_PX = 14.0  # 8 cells on fewer pixels than this carry no reading
@@ -32,6 +32,8 @@ SOFT_MIN_MARGIN = 1.2  # ... and this much farther than the one taken
 SOFT_MAX_RING_DARK = 3  # quiet-zone cells darker than the threshold (of 32; card art: many)
 SOFT_MAX_ERASED = 8  # data cells the picture says nothing about (of 36)
 SOFT_MAX_BORDER_ERASED = 8  # border cells likewise (of 28)
+SOFT_LOOK_BORDER_LIGHT = 4  # border cells lighter than the hard threshold (not clipped white)
+# that a square may have and still get a soft look (card art: most of its squares have more)
 Allowed = Callable[[str], bool]
 
 
@@ -83,14 +85,16 @@ def read_quad(gray: np.ndarray, quad: np.ndarray, mirrored_too: bool = True,
     """The big-cell symbol whose black border is `quad` (4x2 px, any start), or whose
     sticker outline it is (the white square one cell wider all round), if it reads."""
     q = clockwise(quad)
-    hypotheses = [q, *outline_hypotheses(q)]
-    for hypothesis in hypotheses:
-        found = _read(gray, hypothesis, mirrored_too)
+    worth: list[np.ndarray] = []  # looked like a symbol, did not read: a soft look
+    for hypothesis in [q, *outline_hypotheses(q)]:
+        found, symbol_like = _hard(gray, hypothesis, mirrored_too)
         if found is not None:
             return found
+        if symbol_like:
+            worth.append(hypothesis)
     if allowed is None:
         return None
-    for hypothesis in hypotheses:
+    for hypothesis in worth:
         found = read_soft_quad(gray, hypothesis, mirrored_too, allowed)
         if found is not None:
             return found
@@ -121,12 +125,19 @@ def outline_hypotheses(quad: np.ndarray) -> list[np.ndarray]:
 
 
 def _read(gray: np.ndarray, q: np.ndarray, mirrored_too: bool) -> BigCellRead | None:
+    return _hard(gray, q, mirrored_too)[0]
+
+
+def _hard(gray: np.ndarray, q: np.ndarray, mirrored_too: bool
+          ) -> tuple[BigCellRead | None, bool]:
+    """The hard reading, and whether the square looked enough like a symbol (a contrast, a
+    dark border where it is not clipped white) to be worth the soft reading's time."""
     side = float(np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1).mean())
     if side < MIN_SIDE_PX:
-        return None
+        return None, False
     sampled = _cells(gray, q)
     if sampled is None:
-        return None
+        return None, False
     cells, paper = sampled
     border = np.concatenate([cells[0], cells[-1], cells[1:-1, 0], cells[1:-1, -1]])
     ink = float(np.median(border))
@@ -134,23 +145,25 @@ def _read(gray: np.ndarray, q: np.ndarray, mirrored_too: bool) -> BigCellRead | 
     white = max(paper, float(np.partition(data.ravel(), 32)[32]))  # the 90th percentile
     contrast = white - ink
     if contrast < MIN_CONTRAST:
-        return None
+        return None, False
     threshold = ink + contrast / 2
-    if int((border > threshold).sum()) > MAX_BORDER_LIGHT:
-        return None
+    light = border > threshold
+    symbol_like = int((light & (border < CLIPPED)).sum()) <= SOFT_LOOK_BORDER_LIGHT
+    if int(light.sum()) > MAX_BORDER_LIGHT:
+        return None, symbol_like
     margin = np.abs(data - threshold) / contrast
     unsure = margin < UNSURE
     if int(unsure.sum()) > MAX_UNSURE:
-        return None
+        return None, symbol_like
     bits = data < threshold
     decoded = read_cells(bits, mirrored_too, unsure=unsure)
     if decoded is None:
-        return None
+        return None, symbol_like
     text, corrections, turns, mirrored = decoded
     # the grid as sampled is the printed one turned `turns` times (then mirrored): the printed
     # top-left is the warp's corner `turns` places back
     corners = np.roll(q[[1, 0, 3, 2]] if mirrored else q, turns, axis=0)
-    return BigCellRead(text, corners, corrections, mirrored, side)
+    return BigCellRead(text, corners, corrections, mirrored, side), True
 
 
 def read_quads(gray: np.ndarray, quads: Sequence[np.ndarray], mirrored_too: bool = True,
@@ -273,6 +286,13 @@ def _fit(xx: np.ndarray, yy: np.ndarray, values: np.ndarray, where: np.ndarray,
     return coef if again is None else again
 
 
+def beyond_doubt(reading: SoftReading, hidden: float = 0.0) -> bool:
+    """A soft reading that counts: few unsure cells against it (besides `hidden`, the part of
+    its cost from ink the lamp's reflection clipped white), every other codeword far."""
+    return (reading.cost - hidden <= SOFT_MAX_COST and reading.runner_up >= SOFT_MIN_RUNNER_UP
+            and reading.runner_up - reading.cost >= SOFT_MIN_MARGIN)
+
+
 def read_soft_quad(gray: np.ndarray, q: np.ndarray, mirrored_too: bool, allowed: Allowed
                    ) -> BigCellRead | None:
     """Errors-and-erasures reading of the symbol whose border is `q` (clockwise): where the
@@ -302,8 +322,13 @@ def read_soft_quad(gray: np.ndarray, q: np.ndarray, mirrored_too: bool, allowed:
     reading = read_soft(data, mirrored_too)
     if reading is None or not allowed(reading.payload):
         return None
-    if (reading.cost > SOFT_MAX_COST or reading.runner_up < SOFT_MIN_RUNNER_UP
-            or reading.runner_up - reading.cost < SOFT_MIN_MARGIN):
+    # ink under the reflection is no evidence against the reading: its cost is not counted
+    printed = symbol_cells(reading.payload)[1:-1, 1:-1]
+    seen = np.rot90(printed, reading.turns)
+    if reading.mirrored:
+        seen = seen[:, ::-1]
+    hidden = float(-CLIPPED_SOFT) * int(((data == CLIPPED_SOFT) & seen).sum())
+    if not beyond_doubt(reading, hidden):
         return None
     corners = np.roll(q[[1, 0, 3, 2]] if reading.mirrored else q, reading.turns, axis=0)
     return BigCellRead(reading.payload, corners, 2, reading.mirrored, side)
