@@ -250,6 +250,7 @@ class Pipeline:
         self._big_cell_keys: set[str] = set()  # cards read from big-cell symbols (ArUco pass)
         self._aruco_dets: list[Detection] = []
         self._search_due = True  # card zones without a sticker read are to be searched
+        self._read_patches: dict[str, np.ndarray | None] = {}  # big-cell reads' places
         self._dirty = np.zeros((1, 1), bool)  # where things moved since ArUco last looked
         self._last_full = -(10**9)
         self._frame_no = 0
@@ -482,8 +483,19 @@ class Pipeline:
             cx, cy = det.centre
             return any(x0 <= cx < x1 and y0 <= cy < y1 for x0, y0, x1, y1 in boxes)
 
-        self._aruco_dets = [d for d in self._aruco_dets if not inside(d)]
+        self._aruco_dets = [d for d in self._aruco_dets
+                            if not inside(d) or self._sticker_stays(gray, d)]
         return found, squares
+
+    def _sticker_stays(self, gray: np.ndarray, det: Detection) -> bool:
+        """A big-cell sticker read before (softly, or by the zone search) in a region looked
+        at again: kept while its place looks as it did when read, since a pass over a small
+        region does not read everything the full pass or the search did (a card moved or
+        covered changes the place, and then it goes)."""
+        if det.decoder != "bigcell":
+            return False
+        before = self._read_patches.get(det.text)
+        return same_place(before, place_patch(gray, det.corners))
 
     def _squares(self, gray: np.ndarray, dets: list[Detection], hints: list[np.ndarray]
                  ) -> list[Detection]:
@@ -511,6 +523,10 @@ class Pipeline:
         found += self.detector.retry_quads(fused, missing, known)
         found += self.detector.retry_squares(fused, squares, [*dets, *found])
         return found
+
+    def _remember(self, gray: np.ndarray, cards: Sequence[Detection]) -> None:
+        for card in cards:
+            self._read_patches[card.text] = place_patch(gray, card.corners)
 
     def _search_zones(self, gray: np.ndarray, dets: Sequence[Detection]) -> None:
         """Once the table is still: in every card zone where no sticker was read, look for a
@@ -542,6 +558,7 @@ class Pipeline:
                 cards = big_cell_detections(gray, [quad], allowed=self._on_table)
                 if cards:
                     if not any(_centre_in(cards[0].corners, d) for d in read):
+                        self._remember(gray, cards[:1])
                         self._aruco_dets.append(cards[0])
                     break
 
@@ -594,6 +611,9 @@ class Pipeline:
                                         side_px=self._symbol_side_px(),
                                         allowed=self._on_table if mode == "full" else None)
             cards = [c for c in cards if not any(_centre_in(c.corners, d) for d in dets)]
+            kept = {d.text for d in self._aruco_dets}
+            cards = [c for c in cards if c.text not in kept]
+            self._remember(gray, cards)
             self._aruco_dets.extend(cards)
             symbols = [d.corners.astype(np.float32).reshape(-1, 1, 2) for d in [*dets, *cards]
                        if d.kind in ("front", "back")]
