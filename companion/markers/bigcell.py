@@ -27,6 +27,7 @@ modules) each cell is 2 x 2 modules, so the standard quiet zone is one cell wide
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 
@@ -218,3 +219,106 @@ def read_cells(data: np.ndarray, mirrored_too: bool = True,
         if not bool(unsure[seen != data].all()):
             return None  # the code corrected a cell the picture showed clearly
     return payload, corrections, turns, mirrored
+
+
+# ----- soft decoding: errors and erasures --------------------------------------------------
+
+CHASE_CELLS = 8  # the least reliable cells tried both ways (2^8 test patterns)
+SOFT_T = 3  # errors the syndrome table corrects on top of each test pattern (distance 7)
+
+
+@lru_cache(maxsize=1)
+def _leaders() -> np.ndarray:
+    """Syndrome (18 bits) -> the error pattern of at most SOFT_T cells that gives it, or -1."""
+    table = np.full(1 << PARITY, -1, np.int64)
+    table[0] = 0
+    for weight in range(1, SOFT_T + 1):
+        for positions in combinations(range(N), weight):
+            error = 0
+            for p in positions:
+                error |= 1 << p
+            s = _mod(error, GENERATOR)
+            if table[s] < 0:
+                table[s] = error
+    return table
+
+
+@lru_cache(maxsize=1)
+def _bit_syndromes() -> np.ndarray:
+    return np.array([_mod(1 << p, GENERATOR) for p in range(N)], np.int64)
+
+
+@dataclass(frozen=True)
+class SoftReading:
+    """The nearest codeword to a soft-read grid and how far the next one is.
+
+    `cost`: the summed confidence of the cells read against the codeword (0: all agree);
+    `runner_up`: the same for the nearest other codeword in any orientation (a lower bound
+    where none was found within the search's reach)."""
+
+    payload: str
+    cost: float
+    runner_up: float
+    turns: int
+    mirrored: bool
+    erased: int
+
+
+def _chase(soft: np.ndarray, chase: int) -> tuple[list[tuple[float, int]], float]:
+    """All codewords (cost, masked-off value) the Chase-2 search reaches from one orientation
+    of a 6 x 6 soft grid (positive: ink, its size the confidence; 0: erased), and the lower
+    bound on the cost of any codeword it did not reach."""
+    flat = soft.ravel().astype(np.float64)
+    bit_of_cell = N - 1 - np.arange(N)
+    conf = np.zeros(N)
+    conf[bit_of_cell] = np.abs(flat)
+    word = 0
+    for b, v in zip(bit_of_cell, flat, strict=True):
+        if v > 0:
+            word |= 1 << int(b)
+    word ^= MASK
+    order = np.argsort(conf, kind="stable")
+    weak = order[:chase]
+    # every subset of the weak bits: its flip pattern and syndrome
+    patterns = np.zeros(1, np.int64)
+    syndromes = np.zeros(1, np.int64)
+    singles = _bit_syndromes()
+    for b in weak:
+        patterns = np.concatenate([patterns, patterns | (1 << int(b))])
+        syndromes = np.concatenate([syndromes, syndromes ^ singles[b]])
+    syndromes ^= _mod(word, GENERATOR)
+    errors = _leaders()[syndromes]
+    ok = errors >= 0
+    diff = np.unique(patterns[ok] ^ errors[ok])
+    bits = (diff[:, None] >> np.arange(N)) & 1
+    costs = bits @ conf
+    values = (word ^ diff) >> PARITY
+    bound = (SOFT_T + 1) * float(np.sort(conf)[chase]) if chase < N else np.inf
+    return [(float(c), int(v)) for c, v in zip(costs, values, strict=True)], bound
+
+
+def read_soft(soft: np.ndarray, mirrored_too: bool = True, chase: int = CHASE_CELLS
+              ) -> SoftReading | None:
+    """The codeword nearest a soft-read 6 x 6 data grid in any orientation, with the distance
+    to the next nearest: errors-and-erasures decoding (Chase-2 around the `chase` least sure
+    cells, each pattern completed by up to three corrections). The caller decides from `cost`
+    and `runner_up` whether the reading is beyond doubt; this only finds them."""
+    found: list[tuple[float, int, int, bool]] = []
+    bound = np.inf
+    for mirrored in (False, True) if mirrored_too else (False,):
+        grid = soft[:, ::-1] if mirrored else soft
+        for turns in range(4):
+            words, reach = _chase(np.rot90(grid, -turns), chase)
+            bound = min(bound, reach)
+            found.extend((c, v, turns, mirrored) for c, v in words)
+    if not found:
+        return None
+    found.sort(key=lambda f: f[0])
+    cost, value, turns, mirrored = found[0]
+    runner_up = min(found[1][0] if len(found) > 1 else np.inf, bound)
+    try:
+        payload = payload_of(value)
+    except PayloadError:
+        return None
+    return SoftReading(payload, cost, float(runner_up), turns, mirrored,
+                       int((soft == 0).sum()))

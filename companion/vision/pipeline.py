@@ -26,7 +26,13 @@ import cv2
 import numpy as np
 
 from companion.markers.dice_sets import DEFAULT_DICE_MODE, DiceMode
-from companion.markers.payload import BackPayload, FrontPayload, decode_aruco
+from companion.markers.payload import (
+    BackPayload,
+    FrontPayload,
+    PayloadError,
+    decode,
+    decode_aruco,
+)
 from companion.snapshot import TableSnapshot, back_uid, card_uid
 from companion.vision.decoders.aruco import ArucoOptions, ArucoReader
 from companion.vision.detect import Detection, Detector, _interpret_aruco, big_cell_detections
@@ -38,6 +44,8 @@ from companion.vision.fusion import FrameFusion
 from companion.vision.geometry import MIN_CORNERS, CameraProfile, GeometryError, MatGeometry
 from companion.vision.pips import DIE_MM, PipDiceNamer, PipDiceReader, PipReading
 from companion.vision.sources import Frame
+from companion.vision.sticker_search import Zone as SearchZone
+from companion.vision.sticker_search import search_zone
 from companion.vision.tracker import FrameObservation, Sighting, Tracker
 
 SMALL = 8  # cue images are 1/SMALL of the frame
@@ -49,6 +57,9 @@ HAND_MIN_SHARE = 0.002
 MIRROR_TRY_EVERY = 3  # frames without a mat between looks at the mirrored picture ...
 MIRROR_EAGER_FRAMES = 90  # ... after looking at every one of the first frames without it
 FUSED_MIN_FRAMES = 4  # still frames averaged before the fused picture is read
+SEARCH_AT = 6  # still frames after which card zones without a sticker read are searched
+SEARCH_KINDS = ("slot", "pile")
+SEARCH_SCALES = (1.0, 0.95, 1.05)  # sizes of the found square tried in turn
 CHECK_EVERY_S = 5.0  # the camera check (calibrate's advice) runs this often
 DICE_ARUCO = ArucoOptions(min_perimeter_rate=0.02, thresh_win_min=5, thresh_win_max=13,
                           thresh_win_step=8, pixels_per_cell=8, cell_margin=0.3)
@@ -239,6 +250,8 @@ class Pipeline:
         self._card_keys: set[str] = set()
         self._big_cell_keys: set[str] = set()  # cards read from big-cell symbols (ArUco pass)
         self._aruco_dets: list[Detection] = []
+        self._search_due = True  # card zones without a sticker read are to be searched
+        self._read_patches: dict[str, np.ndarray | None] = {}  # big-cell reads' places
         self._dirty = np.zeros((1, 1), bool)  # where things moved since ArUco last looked
         self._last_full = -(10**9)
         self._frame_no = 0
@@ -475,8 +488,19 @@ class Pipeline:
             cx, cy = det.centre
             return any(x0 <= cx < x1 and y0 <= cy < y1 for x0, y0, x1, y1 in boxes)
 
-        self._aruco_dets = [d for d in self._aruco_dets if not inside(d)]
+        self._aruco_dets = [d for d in self._aruco_dets
+                            if not inside(d) or self._sticker_stays(gray, d)]
         return found, squares
+
+    def _sticker_stays(self, gray: np.ndarray, det: Detection) -> bool:
+        """A big-cell sticker read before (softly, or by the zone search) in a region looked
+        at again: kept while its place looks as it did when read, since a pass over a small
+        region does not read everything the full pass or the search did (a card moved or
+        covered changes the place, and then it goes)."""
+        if det.decoder != "bigcell":
+            return False
+        before = self._read_patches.get(det.text)
+        return same_place(before, place_patch(gray, det.corners))
 
     def _squares(self, gray: np.ndarray, dets: list[Detection], hints: list[np.ndarray]
                  ) -> list[Detection]:
@@ -504,6 +528,44 @@ class Pipeline:
         found += self.detector.retry_quads(fused, missing, known)
         found += self.detector.retry_squares(fused, squares, [*dets, *found])
         return found
+
+    def _remember(self, gray: np.ndarray, cards: Sequence[Detection]) -> None:
+        for card in cards:
+            self._read_patches[card.text] = place_patch(gray, card.corners)
+
+    def _search_zones(self, gray: np.ndarray, dets: Sequence[Detection]) -> None:
+        """Once the table is still: in every card zone where no sticker was read, look for a
+        sticker whose square a die, a neighbour or the lamp's reflection broke
+        (`sticker_search`), and read it with the usual rules."""
+        if self.geometry is None:
+            return
+        read = [d for d in [*dets, *self._aruco_dets] if d.kind in ("front", "back")]
+        centres = (self.geometry.to_mat(np.array([d.centre for d in read]))
+                   if read else np.zeros((0, 2)))
+        symbol = float(self.layout.sticker_mm)
+        card = max(float(getattr(self.layout, "card_w_mm", 63.0)),
+                   float(getattr(self.layout, "card_h_mm", 88.0)))
+        for zone in getattr(self.layout, "zones", {}).values():
+            if getattr(zone, "kind", "") not in SEARCH_KINDS:
+                continue
+            x, y, w, h = (float(zone.x_mm), float(zone.y_mm), float(zone.w_mm),
+                          float(zone.h_mm))
+            if max(w, h) > 1.5 * card:
+                continue  # an area, not one card's place
+            if any(x <= cx < x + w and y <= cy < y + h for cx, cy in centres):
+                continue
+            found = search_zone(gray, self.geometry.homography, SearchZone(x, y, w, h), symbol)
+            if found is None:
+                continue
+            centre = found[1].mean(axis=0)
+            for scale in SEARCH_SCALES:  # the lens's distortion and a pile's height
+                quad = self.geometry.to_image(centre + (found[1] - centre) * scale)
+                cards = big_cell_detections(gray, [quad], allowed=self._on_table)
+                if cards:
+                    if not any(_centre_in(cards[0].corners, d) for d in read):
+                        self._remember(gray, cards[:1])
+                        self._aruco_dets.append(cards[0])
+                    break
 
     def _symbol_side_px(self) -> tuple[float, float] | None:
         """Smallest and largest side a card sticker's symbol can have on this mat's picture."""
@@ -548,9 +610,15 @@ class Pipeline:
         mode = self._aruco_mode(time_s)
         if mode is not None:
             ids, squares = self._read_aruco(gray, mode)
+            # the soft reading (`read_soft_quad`) costs a few milliseconds a square: on full
+            # passes only (the zone search looks again where a card is missing, at rest)
             cards = big_cell_detections(gray, [c for _, c in ids] + squares,
-                                        side_px=self._symbol_side_px())
+                                        side_px=self._symbol_side_px(),
+                                        allowed=self._on_table if mode == "full" else None)
             cards = [c for c in cards if not any(_centre_in(c.corners, d) for d in dets)]
+            kept = {d.text for d in self._aruco_dets}
+            cards = [c for c in cards if c.text not in kept]
+            self._remember(gray, cards)
             self._aruco_dets.extend(cards)
             symbols = [d.corners.astype(np.float32).reshape(-1, 1, 2) for d in [*dets, *cards]
                        if d.kind in ("front", "back")]
@@ -565,6 +633,14 @@ class Pipeline:
                        for c in symbols):
                     continue
                 self._aruco_dets.append(_interpret_aruco(marker_id, corners))
+            self._search_due = self._search_due or mode == "full"
+        elif self._search_due and self._still_frames >= SEARCH_AT:
+            # after a full pass, which forgets what the last search read, and whenever the
+            # table has come to rest again
+            self._search_zones(gray, dets)
+            self._search_due = False
+        if self._still_frames == 0:
+            self._search_due = True
         self._remember_squares()
         if self.dice_retry is not None and self.geometry is not None and self._still_frames > 0:
             # die faces read on a still table where the last pass saw only a die-sized square
@@ -635,6 +711,14 @@ class Pipeline:
         self._pip_readings = []
         if self.dice_retry is not None:
             self.dice_retry.clear()
+
+    def _on_table(self, text: str) -> bool:
+        """A sticker payload that can be on this table: this game's fronts, any back."""
+        try:
+            meaning = decode(text)
+        except PayloadError:
+            return False
+        return isinstance(meaning, BackPayload) or meaning.game_code == self.game_code
 
     def _sighting(self, det: Detection) -> Sighting | None:
         assert self.geometry is not None

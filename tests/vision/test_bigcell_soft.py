@@ -1,0 +1,194 @@
+"""Errors-and-erasures reading of the big-cell code, and the zone search that finds broken
+stickers: right or nothing, never another card."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.markers import bigcell
+from companion.markers.payload import BackPayload, decode, encode_back, encode_front
+from companion.markers.render import card_front_image
+from companion.vision.decoders.bigcell import (
+    SOFT_MIN_MARGIN,
+    beyond_doubt,
+    read_quad,
+)
+from companion.vision.detect import Detector
+from companion.vision.sticker_search import Zone, search_zone
+
+fronts = st.builds(encode_front, st.integers(1, 7), st.integers(0, bigcell.MAX_NUMBER),
+                   st.integers(1, bigcell.MAX_COPY))
+backs = st.builds(encode_back, st.integers(0, bigcell.MAX_SERIAL))
+
+
+def _printed_soft(payload: str, turns: int) -> np.ndarray:
+    """The 6 x 6 data cells as a clean picture reads them softly (ink +1, paper -1), turned."""
+    data = bigcell.symbol_cells(payload)[1:-1, 1:-1]
+    return np.rot90(np.where(data, 1.0, -1.0), turns).copy()
+
+
+@settings(max_examples=150)
+@given(payload=st.one_of(fronts, backs), turns=st.integers(0, 3),
+       erased=st.lists(st.integers(0, 35), max_size=6, unique=True))
+def test_up_to_six_erased_cells_give_back_the_payload(payload: str, turns: int,
+                                                      erased: list[int]) -> None:
+    """Distance 7: six cells the picture says nothing about still leave one codeword in the
+    printed orientation that agrees with every other cell."""
+    soft = _printed_soft(payload, turns)
+    soft.flat[erased] = 0.0
+    got = bigcell.read_soft(soft, mirrored_too=False)
+    assert got is not None
+    assert got.erased == len(erased)
+    if got.payload != payload:  # another orientation ties: then it is never beyond doubt
+        assert not beyond_doubt(got)
+    else:
+        assert got.cost == 0.0 and got.turns == turns
+
+
+@settings(max_examples=150)
+@given(payload=st.one_of(fronts, backs), turns=st.integers(0, 3),
+       cells=st.lists(st.integers(0, 35), min_size=1, max_size=6, unique=True),
+       split=st.integers(0, 3))
+def test_errors_and_erasures_within_reach_are_corrected(payload: str, turns: int,
+                                                        cells: list[int], split: int) -> None:
+    """k unsure wrong cells and f erased ones with 2k + f <= 6: the payload, in its
+    orientation, or (when another orientation comes as close) no reading."""
+    wrong = cells[:min(split, len(cells) // 2)]
+    erased = cells[len(wrong):]
+    soft = _printed_soft(payload, turns)
+    soft.flat[wrong] *= -0.3  # read wrong, but near the threshold
+    soft.flat[erased] = 0.0
+    got = bigcell.read_soft(soft, mirrored_too=False)
+    assert got is not None
+    if got.payload == payload:
+        assert got.turns == turns and got.cost == pytest.approx(0.3 * len(wrong))
+    else:
+        assert not beyond_doubt(got)
+
+
+def test_random_grids_are_never_read() -> None:
+    """Card art gives squares whose cells are anything: no codeword is beyond doubt."""
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        soft = rng.uniform(-1.2, 1.2, (6, 6))
+        got = bigcell.read_soft(soft, mirrored_too=False)
+        assert got is None or not beyond_doubt(got)
+
+
+def test_a_symbol_a_few_cells_off_is_too_close_to_call() -> None:
+    """Confidently wrong cells cost as much as they are sure: seven of them (a codeword's
+    distance) never leave a reading beyond doubt."""
+    payload = encode_front(5, 1234, 3)
+    soft = _printed_soft(payload, 0)
+    soft.flat[[0, 5, 11, 17, 23, 29, 35]] *= -1.0
+    got = bigcell.read_soft(soft, mirrored_too=False)
+    assert got is None or not beyond_doubt(got) or got.payload == payload
+    assert got is None or got.runner_up - got.cost < SOFT_MIN_MARGIN or got.payload == payload
+
+
+def _any(_: str) -> bool:
+    return True
+
+
+def _game(code: int) -> object:
+    def allowed(text: str) -> bool:
+        meaning = decode(text)
+        return isinstance(meaning, BackPayload) or meaning.game_code == code
+    return allowed
+
+
+def _exposed(image: np.ndarray) -> np.ndarray:
+    """Printed ink and paper as a camera exposes them (paper below white, ink above black)."""
+    return (40 + image.astype(np.float32) * (170 / 255)).astype(np.uint8)
+
+
+def _sticker_picture(payload: str, module: int = 4, glare_cells: int = 0,
+                     background: int = 120) -> tuple[np.ndarray, np.ndarray]:
+    """A grey picture with one big-cell sticker (cells of 2 `module` px) and its border quad;
+    `glare_cells` columns of data cells from the right clipped to white, like the lamp's
+    reflection in a glossy sleeve."""
+    image = _exposed(card_front_image(payload, module, quiet_modules=2, symbology="bigcell"))
+    canvas = np.full((240, 240), background, np.uint8)
+    y0 = x0 = 60
+    canvas[y0:y0 + image.shape[0], x0:x0 + image.shape[1]] = image
+    cell = 2 * module
+    q = 2 * module  # the quiet zone
+    quad = np.array([[x0 + q, y0 + q], [x0 + q + 8 * cell, y0 + q],
+                     [x0 + q + 8 * cell, y0 + q + 8 * cell], [x0 + q, y0 + q + 8 * cell]],
+                    float)
+    if glare_cells:
+        right = x0 + q + 7 * cell
+        canvas[y0 + q + cell:y0 + q + 7 * cell, right - glare_cells * cell:right] = 255
+    blurred = cv2.GaussianBlur(canvas, (0, 0), 0.8)
+    return blurred, quad
+
+
+def test_cells_clipped_by_glare_read_softly_and_only_softly() -> None:
+    """A column of data cells washed out white (five of its six cells are ink): the hard
+    reading gives up (too many cells wrong), the soft one reads the payload, and only when a
+    payload may be on the table."""
+    payload = encode_front(5, 4000, 2)
+    picture, quad = _sticker_picture(payload, glare_cells=1)
+    assert read_quad(picture, quad, mirrored_too=False) is None
+    got = read_quad(picture, quad, mirrored_too=False, allowed=_game(5))  # type: ignore[arg-type]
+    assert got is not None and got.text == payload
+    assert read_quad(picture, quad, mirrored_too=False,
+                     allowed=_game(3)) is None  # type: ignore[arg-type]
+
+
+def test_a_sticker_mostly_washed_out_is_refused() -> None:
+    """Five of six data columns clipped white: there is not enough left to tell; no reading,
+    whatever payloads are allowed."""
+    payload = encode_front(1, 4321 % 4096, 5)
+    picture, quad = _sticker_picture(payload, glare_cells=5)
+    assert read_quad(picture, quad, mirrored_too=False, allowed=_any) is None
+
+
+def _mat_with_sticker(payload: str, die: bool) -> tuple[np.ndarray, np.ndarray]:
+    """A top-down mat picture at 4 px per mm (identity-like homography), a card with the
+    sticker in a 70 x 90 mm zone at (20, 20) mm, and optionally a dark die over one corner
+    of the sticker's border."""
+    px_per_mm = 4.0
+    picture = np.full((520, 520), 215, np.uint8)  # mat paper
+    card = (int(26 * px_per_mm), int(22 * px_per_mm), int(89 * px_per_mm), int(110 * px_per_mm))
+    picture[card[1]:card[3], card[0]:card[2]] = 90  # card art, dark
+    module = 25 / 16 * px_per_mm  # 25 mm symbol of 16 modules
+    image = _exposed(card_front_image(payload, 1, quiet_modules=2, symbology="bigcell"))
+    size = round(image.shape[0] * module)
+    sticker = cv2.resize(image, (size, size), interpolation=cv2.INTER_NEAREST)
+    cx, cy = int(57.5 * px_per_mm), int(66 * px_per_mm)
+    picture[cy - size // 2:cy - size // 2 + size, cx - size // 2:cx - size // 2 + size] = sticker
+    if die:
+        corner = cx + int(12.5 * px_per_mm), cy + int(12.5 * px_per_mm)
+        d = int(16 * px_per_mm)
+        picture[corner[1] - d // 3:corner[1] + 2 * d // 3,
+                corner[0] - d // 3:corner[0] + 2 * d // 3] = 40
+    to_mat = np.diag([1 / px_per_mm, 1 / px_per_mm, 1.0])
+    return cv2.GaussianBlur(picture, (0, 0), 1.0), to_mat
+
+
+def test_zone_search_finds_a_sticker_whose_square_a_die_breaks() -> None:
+    payload = encode_front(5, 77, 1)
+    picture, to_mat = _mat_with_sticker(payload, die=True)
+    assert not [d for d in Detector(mirrored_too=False).detect(picture)
+                if d.kind == "front"]  # the closed square is gone: ArUco does not find it
+    found = search_zone(picture, to_mat, Zone(20, 20, 70, 90), 25.0)
+    assert found is not None
+    corners_px = found[1] * 4.0
+    centre = corners_px.mean(axis=0)
+    assert np.hypot(*(centre - (57.5 * 4, 66 * 4))) < 4  # within a millimetre
+    got = read_quad(picture, corners_px, mirrored_too=False, allowed=_any)
+    assert got is not None and got.text == payload
+
+
+def test_zone_search_finds_nothing_on_plain_art() -> None:
+    rng = np.random.default_rng(1)
+    picture = cv2.GaussianBlur(rng.integers(40, 220, (520, 520), dtype=np.uint8), (0, 0), 3)
+    to_mat = np.diag([0.25, 0.25, 1.0])
+    found = search_zone(picture, to_mat, Zone(20, 20, 70, 90), 25.0)
+    if found is not None:
+        assert read_quad(picture, found[1] * 4.0, mirrored_too=False, allowed=_any) is None
