@@ -241,7 +241,8 @@ class Challengers(Ruleset):
     @staticmethod
     def pending_rest(state: GameState, p: str) -> int:
         """Bench cards `p` still has to put on the rest pile (as far as the bench allows)."""
-        return min(int(flags(state)["rest"].get(p, 0)), len(fx.bench_cards(state, p)))
+        owed = int(flags(state)["rest"].get(p, 0))
+        return min(owed, state.count_in(fx.seats(p))) if owed > 0 else 0
 
     @staticmethod
     def attack_value(state: GameState) -> int:
