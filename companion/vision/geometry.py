@@ -162,6 +162,7 @@ class MatGeometry:
         self.markers_used = markers_used
         self.refit_mm = refit_mm
         self.refits = 0
+        self.camera_moved = False  # the last re-fit was the camera moving, not more corners
 
     # --- fitting ---------------------------------------------------------------------------
 
@@ -237,6 +238,7 @@ class MatGeometry:
             return False  # the visible corners contradict each other: keep the last fit
         self.markers_used = count
         self.refits += 1
+        self.camera_moved = error > self.refit_mm
         return True
 
     # --- mapping ---------------------------------------------------------------------------

@@ -665,9 +665,26 @@ class Pipeline:
                 self.geometry = MatGeometry.fit(corners, self.layout)
             except GeometryError:
                 return seen
-        else:
-            self.geometry.update(corners)
+        elif self.geometry.update(corners) and self.geometry.camera_moved:
+            self._camera_moved()
         return seen
+
+    def _camera_moved(self) -> None:
+        """The camera was knocked: every pixel-tied memory (the motion and hand cues'
+        background, known sticker squares and patches, fused frames) shows the table where it
+        no longer is in the picture. Without this the whole shifted picture stays a "change at
+        the edge", read as a hand for good, and no snapshot is emitted again. The tracker is in
+        mat millimetres and keeps the table."""
+        self._prev_small = None
+        self._background = None
+        self._known_quads.clear()
+        self._patches.clear()
+        self._aruco_dets = []
+        self._dirty = np.zeros((1, 1), bool)
+        self._last_full = -(10**9)
+        self.fusion.reset()
+        if self.dice_retry is not None:
+            self.dice_retry.clear()
 
     def _corners_when_flipped(self, gray: np.ndarray) -> int:
         """How many of this mat's corner markers read in the mirror image of `gray`."""
