@@ -50,12 +50,20 @@ def compile_card(facts: CardFacts, compiler: EffectCompiler | None) -> CardFacts
     return replace(facts, abilities=tuple(abilities))
 
 
+def compile_text(facts: CardFacts, read: Callable[[CardFacts, str], Ability]
+                 ) -> CardAbilities:
+    """What every game's compiler does around its own reading: a structured `effects` list in
+    the engine's YAML form when the card has one, else the card's `text` read by `read` into
+    one ability, nothing for a card without text."""
+    if facts.effects:
+        return parse_abilities(facts.id, list(facts.effects))
+    text = str(facts.get("text") or "").strip()
+    return (read(facts, text),) if text else ()
+
+
 def structured_abilities(facts: CardFacts) -> CardAbilities:
     """The compiler of a game whose cards write no sentences the companion reads (My Little
     Pony, Fire Emblem Cipher: their keywords are rules of their own): a structured `effects`
     list in the engine's YAML form, else the card's `text` as one `Prompt` (shown to the
     players, never applied)."""
-    if facts.effects:
-        return parse_abilities(facts.id, list(facts.effects))
-    text = str(facts.get("text") or "").strip()
-    return (Ability("play", Prompt(text), text=text),) if text else ()
+    return compile_text(facts, lambda _, text: Ability("play", Prompt(text), text=text))

@@ -27,8 +27,8 @@ from companion.engine.effects import (
     Move,
     Prompt,
     Selector,
-    parse_abilities,
 )
+from companion.engine.effects.compiling import compile_text
 from companion.engine.effects.vocabulary import When
 
 WHEN_OF_KEYWORD: dict[str, When] = {
@@ -83,12 +83,11 @@ def _when(facts: CardFacts, text: str) -> tuple[When, str]:
     return "play", text
 
 
+def _ability(facts: CardFacts, text: str) -> Ability:
+    when, sentence = _when(facts, text)
+    return Ability(when, read_sentence(sentence), text=text)
+
+
 def compile_card(facts: CardFacts) -> CardAbilities:
     """The card's abilities: its structured `effects` when given, else its text."""
-    if facts.effects:
-        return parse_abilities(facts.id, list(facts.effects))
-    text = str(facts.get("text") or "").strip()
-    if not text:
-        return ()
-    when, sentence = _when(facts, text)
-    return (Ability(when, read_sentence(sentence), text=text),)
+    return compile_text(facts, _ability)

@@ -32,8 +32,8 @@ from companion.engine.effects import (
     Prompt,
     Return,
     Selector,
-    parse_abilities,
 )
+from companion.engine.effects.compiling import compile_text
 from companion.engine.effects.vocabulary import When
 
 TRIGGERS: dict[str, When] = {"aktion": "summoned", "hölle": "destroyed", "falle": "trap"}
@@ -107,12 +107,11 @@ def _trigger(facts: CardFacts, text: str) -> tuple[When, str]:
     return "play", text
 
 
+def _ability(facts: CardFacts, text: str) -> Ability:
+    when, sentence = _trigger(facts, text)
+    return Ability(when, read_sentence(sentence), text=text)
+
+
 def compile_card(facts: CardFacts) -> CardAbilities:
     """The card's abilities: its structured `effects` when given, else its sentence."""
-    if facts.effects:
-        return parse_abilities(facts.id, list(facts.effects))
-    text = str(facts.get("text") or "").strip()
-    if not text:
-        return ()
-    when, sentence = _trigger(facts, text)
-    return (Ability(when, read_sentence(sentence), text=text),)
+    return compile_text(facts, _ability)
