@@ -716,18 +716,9 @@ class Pipeline:
     def _restart(self) -> None:
         """Forget everything tied to the picture's pixels (after it was turned)."""
         self.geometry = None
-        self._prev_small = None
-        self._background = None
-        self._known_quads.clear()
-        self._patches.clear()
-        self._aruco_dets = []
-        self._dirty = np.zeros((1, 1), bool)
-        self._last_full = -(10**9)
+        self._camera_moved()
         self._no_mat_frames = 0
-        self.fusion.reset()
         self._pip_readings = []
-        if self.dice_retry is not None:
-            self.dice_retry.clear()
 
     def _on_table(self, text: str) -> bool:
         """A sticker payload that can be on this table: this game's fronts, any back."""
