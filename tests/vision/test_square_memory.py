@@ -1,0 +1,145 @@
+"""Readings of unchanged squares are reused; any change a reading could depend on is seen.
+
+The oracle is the big-cell reader itself run on every picture (`read_quad`): the memory may
+only ever give what a fresh reading of the same picture would give, or a near miss's
+"nothing" that a fresh reading might also give."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.markers.payload import encode_front
+from companion.markers.render import card_front_image
+from companion.vision.decoders.bigcell import CELLS, read_quad, read_quads
+from companion.vision.decoders.square_memory import KEEP_PASSES, SquareMemory, looks_unchanged
+
+MODULE = 4  # px per module: a big-cell cell is 8 px
+
+
+def _table(payload: str, at: tuple[int, int] = (120, 90), noise: float = 0.0,
+           seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """A sticker on a grey table, and its symbol's border quad."""
+    canvas = np.full((360, 480), 110, np.uint8)
+    image = card_front_image(payload, MODULE, symbology="bigcell")
+    x, y = at
+    h, w = image.shape
+    canvas[y:y + h, x:x + w] = image
+    if noise:
+        rng = np.random.default_rng(seed)
+        canvas = np.clip(canvas + rng.normal(0, noise, canvas.shape), 0, 255).astype(np.uint8)
+    quiet = (w - CELLS * 2 * MODULE) // 2
+    x0, y0 = x + quiet, y + quiet
+    side = CELLS * 2 * MODULE
+    quad = np.array([[x0, y0], [x0 + side, y0], [x0 + side, y0 + side], [x0, y0 + side]], float)
+    return canvas, quad
+
+
+class Counting:
+    """A reading that counts its calls (and says whether to keep its result)."""
+
+    def __init__(self, gray: np.ndarray, quad: np.ndarray, keep: bool = True) -> None:
+        self.gray, self.quad, self.keep, self.calls = gray, quad, keep, 0
+
+    def __call__(self) -> tuple[object, bool]:
+        self.calls += 1
+        got = read_quad(self.gray, self.quad)
+        return (None if got is None else got.text), self.keep
+
+
+def test_the_same_picture_is_read_once_with_noise_and_jitter() -> None:
+    a = encode_front(3, 101, 1)
+    memory = SquareMemory()
+    gray, quad = _table(a, noise=5.0, seed=1)
+    first = Counting(gray, quad)
+    memory.begin_pass()
+    assert memory.read(gray, quad, CELLS, first) == a
+    again, _ = _table(a, noise=5.0, seed=2)  # the next frame: other noise, corners off 1 px
+    second = Counting(again, quad + 1.0)
+    memory.begin_pass()
+    assert memory.read(again, quad + 1.0, CELLS, second) == a
+    assert second.calls == 0
+
+
+def test_another_sticker_in_the_same_place_is_read_again() -> None:
+    a, b = encode_front(3, 101, 1), encode_front(3, 102, 1)
+    memory = SquareMemory()
+    gray, quad = _table(a)
+    memory.begin_pass()
+    assert memory.read(gray, quad, CELLS, Counting(gray, quad)) == a
+    swapped, same_quad = _table(b)
+    assert np.array_equal(quad, same_quad)
+    fresh = Counting(swapped, quad)
+    memory.begin_pass()
+    assert memory.read(swapped, quad, CELLS, fresh) == b
+    assert fresh.calls == 1
+
+
+def test_one_cell_covered_is_a_change() -> None:
+    """A die's corner or a fingertip over one cell (8 x 8 px) changes the picture."""
+    a = encode_front(3, 101, 1)
+    gray, quad = _table(a, noise=4.0, seed=3)
+    covered = gray.copy()
+    x, y = int(quad[0, 0]) + 24, int(quad[0, 1]) + 24
+    covered[y:y + 8, x:x + 8] = 255 - covered[y:y + 8, x:x + 8]
+    x0, y0 = int(quad[0, 0]) - 10, int(quad[0, 1]) - 10
+    crop = (slice(y0, y0 + 90), slice(x0, x0 + 90))
+    assert not looks_unchanged(gray[crop], covered[crop], 8)
+    later, _ = _table(a, noise=4.0, seed=4)
+    assert looks_unchanged(gray[crop], later[crop], 8)
+
+
+def test_moved_corners_and_near_misses_are_read_again() -> None:
+    a = encode_front(3, 101, 1)
+    gray, quad = _table(a)
+    memory = SquareMemory()
+    memory.begin_pass()
+    memory.read(gray, quad, CELLS, Counting(gray, quad))
+    moved = Counting(gray, quad + 3.0)  # beyond the corners' jitter: another square
+    memory.read(gray, quad + 3.0, CELLS, moved)
+    assert moved.calls == 1
+    other = np.zeros_like(gray)
+    near = Counting(other, quad + 40.0, keep=False)
+    memory.read(other, quad + 40.0, CELLS, near)
+    memory.read(other, quad + 40.0, CELLS, near)
+    assert near.calls == 2
+
+
+def test_entries_not_looked_at_expire() -> None:
+    a = encode_front(3, 101, 1)
+    gray, quad = _table(a)
+    memory = SquareMemory()
+    memory.begin_pass()
+    memory.read(gray, quad, CELLS, Counting(gray, quad))
+    for _ in range(KEEP_PASSES):
+        memory.begin_pass()
+    late = Counting(gray, quad)
+    memory.read(gray, quad, CELLS, late)
+    assert late.calls == 1
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_read_quads_with_memory_reads_what_it_reads_without(seed: int) -> None:
+    """Frames of a table where stickers come and go: with the memory, every frame reads
+    exactly what a fresh reading of that frame reads."""
+    rng = np.random.default_rng(seed)
+    payloads = [encode_front(3, int(n), 1) for n in rng.choice(900, 4, replace=False)]
+    memory = SquareMemory()
+    places = [(30, 40), (250, 40), (30, 200), (250, 200)]
+    for frame in range(6):
+        canvas = np.full((400, 520), 110, np.uint8)
+        quads = []
+        for k, at in enumerate(places):
+            shown = payloads[(k + frame * int(rng.integers(0, 2))) % len(payloads)]
+            image = card_front_image(shown, MODULE, symbology="bigcell")
+            h, w = image.shape
+            canvas[at[1]:at[1] + h, at[0]:at[0] + w] = image
+            _, quad = _table(shown, at)
+            quads.append(quad)
+        canvas = cv2.GaussianBlur(canvas, (3, 3), 0)
+        noisy = np.clip(canvas + rng.normal(0, 4, canvas.shape), 0, 255).astype(np.uint8)
+        memory.begin_pass()
+        with_memory = sorted(r.text for r in read_quads(noisy, quads, memory=memory))
+        fresh = sorted(r.text for r in read_quads(noisy, quads))
+        assert with_memory == fresh
