@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from companion.server.session import LiveSession
 from companion.snapshot import TableSnapshot
+from companion.vision.heap import freeze_loaded_objects
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +74,7 @@ class FrameFeed:
 
     def run(self, session: LiveSession, stop: threading.Event) -> None:
         last_jpeg = 0.0
+        freeze_loaded_objects()
         try:
             while not stop.is_set():
                 frame = self.source.read()

@@ -16,6 +16,7 @@ import click
 
 from companion.games import GAMES
 from companion.snapshot import TableSnapshot
+from companion.vision.heap import freeze_loaded_objects
 
 GAME_IDS = list(GAMES)
 
@@ -45,6 +46,7 @@ def watch_source(source: Any, pipeline: Any, as_json: bool, seconds: float | Non
     frames = snapshots = 0
     said: tuple[str, ...] = ()
     deadline = None if seconds is None else time.monotonic() + seconds
+    freeze_loaded_objects()
     try:
         while deadline is None or time.monotonic() < deadline:
             frame = source.read()
