@@ -279,6 +279,8 @@ class Row:
     wrong_dice: int = 0
     dice_style: str = "aruco"
     notes: list[str] = field(default_factory=list)
+    cards_near_half: float | None = None  # laptop cameras: settled cards on the mat's half
+    # nearer the camera (player 1's, where the laptop stands)
 
 
 def _share(right: int, total: int) -> float | None:
@@ -296,6 +298,8 @@ def measure_still(preset: str, pose: Pose | None, scenes: int, frames: int = STI
     cards_1f = [0, 0]
     dice_1f = [0, 0]
     settled = [0, 0]
+    near = [0, 0]
+    laptop = preset != EASY and camera_kind(preset).kind.startswith("laptop")
     zones = [0, 0]
     dice_s = [0, 0]
     wrong_cards = wrong_dice = 0
@@ -349,8 +353,12 @@ def measure_still(preset: str, pose: Pose | None, scenes: int, frames: int = STI
                     dice_1f[1] += 1
         for card in truth_snap.cards:
             got = next((c for c in (last.cards if last else ()) if c.uid == card.uid), None)
-            settled[0] += got is not None and got.face_up == card.face_up
+            right = got is not None and got.face_up == card.face_up
+            settled[0] += right
             settled[1] += 1
+            if laptop and _near_half(layout, card.zone):
+                near[0] += right
+                near[1] += 1
             zones[0] += got is not None and got.zone == card.zone
             zones[1] += 1
         for die in truth_snap.dice:
@@ -377,7 +385,15 @@ def measure_still(preset: str, pose: Pose | None, scenes: int, frames: int = STI
                round(statistics.median(ppm), 2) if ppm else None,
                round(found / max(total_frames, 1), 4),
                _share(*cards_1f), _share(*settled), _share(*zones), _share(*dice_1f),
-               _share(*dice_s), wrong_cards + wrong_dice, wrong_cards, wrong_dice, dice_style)
+               _share(*dice_s), wrong_cards + wrong_dice, wrong_cards, wrong_dice, dice_style,
+               cards_near_half=_share(*near))
+
+
+def _near_half(layout: Any, zone_id: str) -> bool:
+    """Whether a zone's centre lies on the half of the mat at player 1's edge (y = the mat's
+    height), where a laptop's camera stands."""
+    zone = layout.zones[zone_id]
+    return float(zone.y_mm) + float(zone.h_mm) / 2 > float(layout.height_mm) / 2
 
 
 def _stickers(preset: str, symbology: Symbology) -> Symbology:
@@ -570,14 +586,15 @@ def _pct(v: float | None) -> str:
 
 
 def format_rows(rows: Sequence[Row]) -> str:
-    head = ("camera", "pose", "px/mod", "mat", "cards1f", "settled", "zones", "dice1f",
-            "diceset", "wrong")
-    widths = (38, 22, 7, 5, 8, 8, 6, 7, 8, 6)
+    head = ("camera", "pose", "px/mod", "mat", "cards1f", "settled", "near", "zones",
+            "dice1f", "diceset", "wrong")
+    widths = (38, 22, 7, 5, 8, 8, 5, 6, 7, 8, 6)
     lines = [" ".join(f"{h:<{w}}" if i < 2 else f"{h:>{w}}"
                       for i, (h, w) in enumerate(zip(head, widths, strict=True)))]
     for r in rows:
         vals = (r.label[:38], r.pose, "-" if r.px_per_module is None else r.px_per_module,
-                _pct(r.mat_found), _pct(r.cards_1f), _pct(r.cards_settled), _pct(r.zones),
+                _pct(r.mat_found), _pct(r.cards_1f), _pct(r.cards_settled),
+                _pct(r.cards_near_half), _pct(r.zones),
                 _pct(r.dice_1f), _pct(r.dice_settled), r.wrong)
         lines.append(" ".join(f"{v!s:<{w}}" if i < 2 else f"{v!s:>{w}}"
                               for i, (v, w) in enumerate(zip(vals, widths, strict=True))))

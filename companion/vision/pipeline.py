@@ -61,6 +61,9 @@ MIRROR_EAGER_FRAMES = 90  # ... after looking at every one of the first frames w
 FUSED_MIN_FRAMES = 4  # still frames averaged before the fused picture is read
 SEARCH_AT = 6  # still frames after which card zones without a sticker read are searched
 SEARCH_KINDS = ("slot", "pile")
+STICKER_SCALES = (0.75, 1.6)  # a square's side over a symbol's side at its place, read as
+# a card sticker: the symbol (measured 0.96-1.05 on the timed sequence, lens and piles
+# included) up to its sticker outline with the label strip (1.32-1.41)
 SEARCH_SCALES = (1.0, 0.95, 1.05)  # sizes of the found square tried in turn
 CHECK_EVERY_S = 5.0  # the camera check (calibrate's advice) runs this often
 DICE_ARUCO = ArucoOptions(min_perimeter_rate=0.02, thresh_win_min=5, thresh_win_max=13,
@@ -576,6 +579,28 @@ class Pipeline:
                         self._aruco_dets.append(cards[0])
                     break
 
+    def _sticker_sized(self, quads: list[np.ndarray]) -> list[np.ndarray]:
+        """The squares the size of a card sticker's symbol or its sticker outline where they
+        lie: card art, die faces and tokens give many more squares of other sizes, each of
+        which cost the big-cell reader six tries (on the timed sequence four in five squares
+        it was given were at most half a symbol's size). The expected size at a place is the
+        mat's own scale there (the homography's local area scale), so it holds at any tilt."""
+        if self.geometry is None or not quads:
+            return quads
+        to_image = np.linalg.inv(self.geometry.homography)
+        centres = np.array([np.asarray(q, np.float64).reshape(4, 2).mean(axis=0) for q in quads])
+        mat = self.geometry.to_mat(centres)
+        w = to_image[2, 0] * mat[:, 0] + to_image[2, 1] * mat[:, 1] + to_image[2, 2]
+        symbol_px2 = (abs(float(np.linalg.det(to_image))) / np.abs(w) ** 3
+                      * float(self.layout.sticker_mm) ** 2)
+        out = []
+        for quad, expected in zip(quads, symbol_px2, strict=True):
+            area = abs(float(cv2.contourArea(np.asarray(quad, np.float32).reshape(-1, 1, 2))))
+            if STICKER_SCALES[0] <= math.sqrt(area / max(float(expected), 1e-9)) <= \
+                    STICKER_SCALES[1]:
+                out.append(quad)
+        return out
+
     def _symbol_side_px(self) -> tuple[float, float] | None:
         """Smallest and largest side a card sticker's symbol can have on this mat's picture."""
         if self.geometry is None:
@@ -634,7 +659,7 @@ class Pipeline:
             # the soft reading (`read_soft_quad`) costs a few milliseconds a square: on full
             # passes only (the zone search looks again where a card is missing, at rest)
             self._square_memory.begin_pass()
-            cards = big_cell_detections(gray, [c for _, c in ids] + squares,
+            cards = big_cell_detections(gray, self._sticker_sized([c for _, c in ids] + squares),
                                         side_px=self._symbol_side_px(),
                                         allowed=self._on_table if mode == "full" else None,
                                         memory=self._square_memory)

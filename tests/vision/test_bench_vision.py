@@ -27,6 +27,17 @@ def test_quick_rows_on_the_easy_and_a_realistic_camera() -> None:
     assert real["resolution"] == "1920x1080" and real["frames"] >= 12
     assert 3.0 < real["px_per_module"] < 5.0  # 25 mm / 13 modules at 53 cm, 30 degrees
     assert real["wrong_cards"] == 0
+    assert easy["cards_near_half"] is None and real["cards_near_half"] is None  # not laptops
+
+
+def test_the_near_half_is_player_ones() -> None:
+    """A laptop stands at player 1's edge of the mat: their zones are the near half."""
+    from companion.benchmarks.vision import GAME, _near_half
+    from companion.layouts import load_layout
+
+    layout = load_layout(GAME)
+    for zone in layout.zones:
+        assert _near_half(layout, zone) == zone.startswith("p1."), zone
 
 
 def test_unknown_camera_is_refused() -> None:

@@ -143,3 +143,35 @@ def test_read_quads_with_memory_reads_what_it_reads_without(seed: int) -> None:
         with_memory = sorted(r.text for r in read_quads(noisy, quads, memory=memory))
         fresh = sorted(r.text for r in read_quads(noisy, quads))
         assert with_memory == fresh
+
+
+def test_only_sticker_sized_squares_go_to_the_card_reader() -> None:
+    """On a steeply tilted mat a symbol far away is a third the size of one near: the size
+    that counts is the one at the square's own place (the oracle: squares drawn in mat
+    millimetres and mapped into the picture)."""
+    from companion.benchmarks.vision import GAME, Numbers
+    from companion.layouts import load_layout
+    from companion.vision.geometry import MatGeometry
+    from companion.vision.pipeline import build_pipeline
+
+    layout = load_layout(GAME)
+    pipeline = build_pipeline(layout, GAME, Numbers())
+    # mat (mm) -> picture (px): so steep that a symbol at y = 400 mm is smaller than half a
+    # symbol at y = 0 (scale 1 / (1 + 0.003 y)): no size range for the whole picture works
+    mat_to_image = np.array([[2.0, 0.4, 300.0], [0.0, 1.2, 200.0], [0.0, 0.003, 1.0]])
+    pipeline.geometry = MatGeometry(layout, np.linalg.inv(mat_to_image), 4)
+    symbol = float(layout.sticker_mm)
+
+    def square(x: float, y: float, scale: float) -> np.ndarray:
+        half = symbol * scale / 2
+        pts = np.array([[[x - half, y - half], [x + half, y - half], [x + half, y + half],
+                         [x - half, y + half]]], np.float64)
+        return np.asarray(cv2.perspectiveTransform(pts, mat_to_image)[0])
+
+    assert np.ptp(square(300, 390, 1.0)[:, 0]) < np.ptp(square(300, 10, 0.5)[:, 0])
+    places = [(60.0, 40.0), (300.0, 200.0), (540.0, 370.0)]
+    for x, y in places:
+        kept = pipeline._sticker_sized([square(x, y, s) for s in (0.5, 1.0, 1.32, 2.2)])
+        sizes = [float(np.ptp(q[:, 0])) for q in kept]
+        expected = [float(np.ptp(square(x, y, s)[:, 0])) for s in (1.0, 1.32)]
+        assert sizes == pytest.approx(expected)
