@@ -281,6 +281,9 @@ class Row:
     notes: list[str] = field(default_factory=list)
     cards_near_half: float | None = None  # laptop cameras: settled cards on the mat's half
     # nearer the camera (player 1's, where the laptop stands)
+    cards_in_view: float | None = None  # settled, of the cards whose sticker is wholly in
+    # view (not under a die, a neighbour or the picture's edge): what the eye could read
+    near_in_view: float | None = None  # the same on the near half (laptop cameras)
 
 
 def _share(right: int, total: int) -> float | None:
@@ -299,6 +302,8 @@ def measure_still(preset: str, pose: Pose | None, scenes: int, frames: int = STI
     dice_1f = [0, 0]
     settled = [0, 0]
     near = [0, 0]
+    in_view = [0, 0]
+    near_view = [0, 0]
     laptop = preset != EASY and camera_kind(preset).kind.startswith("laptop")
     zones = [0, 0]
     dice_s = [0, 0]
@@ -318,6 +323,7 @@ def measure_still(preset: str, pose: Pose | None, scenes: int, frames: int = STI
                                   dice_mode="pips" if dice_style == "pips" else "stickers")
         on_table: set[str] = set()
         last: TableSnapshot | None = None
+        shown: set[str] = set()  # card keys whose sticker is wholly in view, last frame
         for index in range(frames):
             rendered = renderer.render(scene, (), index)
             on_table |= {m.text for m in rendered.truth.markers}  # visible or not
@@ -327,6 +333,7 @@ def measure_still(preset: str, pose: Pose | None, scenes: int, frames: int = STI
             found += bool(update.stats.calibration_ok)
             last = update.snapshot or last
             truth = rendered.truth
+            shown = {m.key for m in truth.markers if m.kind == "card" and m.visible}
             texts = {d.text for d in update.detections}
             wrong_cards += sum(1 for d in update.detections
                                if d.kind in ("front", "back") and d.text not in on_table)
@@ -356,9 +363,14 @@ def measure_still(preset: str, pose: Pose | None, scenes: int, frames: int = STI
             right = got is not None and got.face_up == card.face_up
             settled[0] += right
             settled[1] += 1
+            seen = card.uid in shown
+            in_view[0] += right and seen
+            in_view[1] += seen
             if laptop and _near_half(layout, card.zone):
                 near[0] += right
                 near[1] += 1
+                near_view[0] += right and seen
+                near_view[1] += seen
             zones[0] += got is not None and got.zone == card.zone
             zones[1] += 1
         for die in truth_snap.dice:
@@ -386,7 +398,8 @@ def measure_still(preset: str, pose: Pose | None, scenes: int, frames: int = STI
                round(found / max(total_frames, 1), 4),
                _share(*cards_1f), _share(*settled), _share(*zones), _share(*dice_1f),
                _share(*dice_s), wrong_cards + wrong_dice, wrong_cards, wrong_dice, dice_style,
-               cards_near_half=_share(*near))
+               cards_near_half=_share(*near), cards_in_view=_share(*in_view),
+               near_in_view=_share(*near_view))
 
 
 def _near_half(layout: Any, zone_id: str) -> bool:
@@ -586,15 +599,15 @@ def _pct(v: float | None) -> str:
 
 
 def format_rows(rows: Sequence[Row]) -> str:
-    head = ("camera", "pose", "px/mod", "mat", "cards1f", "settled", "near", "zones",
-            "dice1f", "diceset", "wrong")
-    widths = (38, 22, 7, 5, 8, 8, 5, 6, 7, 8, 6)
+    head = ("camera", "pose", "px/mod", "mat", "cards1f", "settled", "inview", "near",
+            "zones", "dice1f", "diceset", "wrong")
+    widths = (38, 22, 7, 5, 8, 8, 7, 5, 6, 7, 8, 6)
     lines = [" ".join(f"{h:<{w}}" if i < 2 else f"{h:>{w}}"
                       for i, (h, w) in enumerate(zip(head, widths, strict=True)))]
     for r in rows:
         vals = (r.label[:38], r.pose, "-" if r.px_per_module is None else r.px_per_module,
                 _pct(r.mat_found), _pct(r.cards_1f), _pct(r.cards_settled),
-                _pct(r.cards_near_half), _pct(r.zones),
+                _pct(r.cards_in_view), _pct(r.cards_near_half), _pct(r.zones),
                 _pct(r.dice_1f), _pct(r.dice_settled), r.wrong)
         lines.append(" ".join(f"{v!s:<{w}}" if i < 2 else f"{v!s:>{w}}"
                               for i, (v, w) in enumerate(zip(vals, widths, strict=True))))
