@@ -175,3 +175,14 @@ def test_only_sticker_sized_squares_go_to_the_card_reader() -> None:
         sizes = [float(np.ptp(q[:, 0])) for q in kept]
         expected = [float(np.ptp(square(x, y, s)[:, 0])) for s in (1.0, 1.32)]
         assert sizes == pytest.approx(expected)
+
+
+def test_a_crop_changed_nearly_everywhere_is_a_change() -> None:
+    """When most of the crop changed (the sticker gone, the art of another card there), the
+    median difference is the change, not the noise: it must not raise the bar."""
+    a = encode_front(3, 101, 1)
+    gray, quad = _table(a)
+    x0, y0 = int(quad[0, 0]) - 10, int(quad[0, 1]) - 10
+    crop = gray[y0:y0 + 90, x0:x0 + 90]
+    assert not looks_unchanged(crop, 255 - crop, 8)
+    assert not looks_unchanged(crop, np.clip(crop.astype(int) + 40, 0, 255).astype(np.uint8), 8)

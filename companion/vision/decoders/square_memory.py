@@ -8,11 +8,12 @@ sequence this was a quarter of the frame time. A reading is a function of the sq
 and the pixels around it, so where both are as at the last look the last result stands.
 
 "As they were" is judged per cell-sized window, against the picture's own noise: the window
-means of the absolute difference must all stay below twice the crop's median difference plus
-a margin. A cell that turned from ink to paper (another card, a die laid on it, a finger)
-changes its window by the code's contrast (at least 24 grey levels, `MIN_CONTRAST`, far more
-on a printed sticker) and is seen; sensor noise and JPEG shimmer, averaged over a cell, stay
-far below. Each entry lives for a few passes; nothing survives a changed picture.
+means of the absolute difference must all stay below twice the crop's median difference
+(capped at what a sensor's noise can be) plus a margin. A cell that turned from ink to paper
+(another card, a die laid on it, a finger) changes its window by the code's contrast (at
+least 24 grey levels, `MIN_CONTRAST`, far more on a printed sticker) and is seen; sensor
+noise and JPEG shimmer, averaged over a cell, stay far below. Each entry lives for a few
+passes; nothing survives a changed picture.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ import numpy as np
 T = TypeVar("T")
 
 CHANGE_MARGIN = 8.0  # grey levels a cell window may differ beyond twice the noise's median
+MAX_NOISE = 10.0  # the median frame-to-frame difference of a still picture, at most (the
+# realistic simulator's 1080p webcam: 5-7; a dim room at high gain about twice its sigma 5)
 KEEP_PASSES = 3  # an entry not looked at for this many passes is dropped
 GROWTH = 0.25  # of the square's side, around it (the sticker outline's hypotheses, the ring)
 JITTER_PX = 2.0  # a square's corners found this near the remembered ones: the same square
@@ -58,7 +61,9 @@ def looks_unchanged(before: np.ndarray, now: np.ndarray, window: int) -> bool:
     if before.shape != now.shape or before.size == 0:
         return False
     diff = cv2.absdiff(before, now)
-    noise = float(np.median(diff))
+    # the median difference is the noise while most of the crop is unchanged; where most of
+    # it changed, it is the change itself, so it is capped at what a sensor's noise can be
+    noise = min(float(np.median(diff)), MAX_NOISE)
     means = cv2.blur(diff.astype(np.float32), (window, window))
     return float(means.max()) <= 2.0 * noise + CHANGE_MARGIN
 
