@@ -90,12 +90,17 @@ def test_one_cell_covered_is_a_change() -> None:
     assert looks_unchanged(gray[crop], later[crop], 8)
 
 
-def test_moved_corners_and_near_misses_are_read_again() -> None:
-    a = encode_front(3, 101, 1)
-    gray, quad = _table(a)
+def _remembered_one() -> tuple[SquareMemory, np.ndarray, np.ndarray]:
+    """A memory that has read one sticker, the picture and the sticker's quad."""
+    gray, quad = _table(encode_front(3, 101, 1))
     memory = SquareMemory()
     memory.begin_pass()
     memory.read(gray, quad, CELLS, Counting(gray, quad))
+    return memory, gray, quad
+
+
+def test_moved_corners_and_near_misses_are_read_again() -> None:
+    memory, gray, quad = _remembered_one()
     moved = Counting(gray, quad + 3.0)  # beyond the corners' jitter: another square
     memory.read(gray, quad + 3.0, CELLS, moved)
     assert moved.calls == 1
@@ -107,11 +112,7 @@ def test_moved_corners_and_near_misses_are_read_again() -> None:
 
 
 def test_entries_not_looked_at_expire() -> None:
-    a = encode_front(3, 101, 1)
-    gray, quad = _table(a)
-    memory = SquareMemory()
-    memory.begin_pass()
-    memory.read(gray, quad, CELLS, Counting(gray, quad))
+    memory, gray, quad = _remembered_one()
     for _ in range(KEEP_PASSES):
         memory.begin_pass()
     late = Counting(gray, quad)
