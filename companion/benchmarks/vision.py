@@ -35,7 +35,7 @@ import random
 import statistics
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 import click
@@ -284,6 +284,9 @@ class Row:
     cards_in_view: float | None = None  # settled, of the cards whose sticker is wholly in
     # view (not under a die, a neighbour or the picture's edge): what the eye could read
     near_in_view: float | None = None  # the same on the near half (laptop cameras)
+    cards_dice_after: float | None = None  # settled when the cards lay first and a hand put
+    # the dice on after, as a game does (`_dice_after`)
+    near_dice_after: float | None = None  # the same on the near half (laptop cameras)
 
 
 def _share(right: int, total: int) -> float | None:
@@ -304,6 +307,8 @@ def measure_still(preset: str, pose: Pose | None, scenes: int, frames: int = STI
     near = [0, 0]
     in_view = [0, 0]
     near_view = [0, 0]
+    after = [0, 0]
+    near_after = [0, 0]
     laptop = preset != EASY and camera_kind(preset).kind.startswith("laptop")
     zones = [0, 0]
     dice_s = [0, 0]
@@ -358,7 +363,20 @@ def measure_still(preset: str, pose: Pose | None, scenes: int, frames: int = STI
                               if sg.kind == "die" and sg.key == m.key}
                     dice_1f[0] += values == {m.value}
                     dice_1f[1] += 1
+        later = _dice_after(renderer, truth_snap, layout, piles, scene_seed, dice_style)
+        if later is not None:  # wrong identities count there too
+            uids = {c.uid for c in truth_snap.cards}
+            wrong_cards += sum(1 for c in later.cards if c.uid not in uids)
+            true_values = {d.die: d.value for d in truth_snap.dice}
+            wrong_dice += sum(1 for d in later.dice if true_values.get(d.die) != d.value)
         for card in truth_snap.cards:
+            kept = any(c.uid == card.uid and c.face_up == card.face_up
+                       for c in (later.cards if later else ()))
+            after[0] += kept
+            after[1] += 1
+            if laptop and _near_half(layout, card.zone):
+                near_after[0] += kept
+                near_after[1] += 1
             got = next((c for c in (last.cards if last else ()) if c.uid == card.uid), None)
             right = got is not None and got.face_up == card.face_up
             settled[0] += right
@@ -399,7 +417,30 @@ def measure_still(preset: str, pose: Pose | None, scenes: int, frames: int = STI
                _share(*cards_1f), _share(*settled), _share(*zones), _share(*dice_1f),
                _share(*dice_s), wrong_cards + wrong_dice, wrong_cards, wrong_dice, dice_style,
                cards_near_half=_share(*near), cards_in_view=_share(*in_view),
-               near_in_view=_share(*near_view))
+               near_in_view=_share(*near_view), cards_dice_after=_share(*after),
+               near_dice_after=_share(*near_after))
+
+
+DICE_AFTER_TIMING = Timing(start_s=0.3, hand_in_s=0.3, hand_out_s=0.3,
+                           settle_s=STILL_FRAMES / FPS)
+
+
+def _dice_after(renderer: Any, truth: TableSnapshot, layout: Any, piles: Sequence[str],
+                seed: int, dice_style: str) -> TableSnapshot | None:
+    """The still scene as a game makes it: the cards lie on the table first, then a hand puts
+    the dice on (some on card stickers); the settled snapshot after the hand left. In the
+    plain still scene a sticker under a die from the first frame can never be read; in a game
+    the card was seen before and the tracker holds it."""
+    bare = replace(truth, dice=())
+    player = SnapshotPlayer(renderer, [bare, truth], GAME_CODE, number_of, DICE_AFTER_TIMING,
+                            True, seed, piles)
+    pipeline = build_pipeline(layout, GAME, Numbers(),
+                              dice_mode="pips" if dice_style == "pips" else "stickers")
+    last: TableSnapshot | None = None
+    for index, (shown, hands, _settled, _done) in enumerate(player.plan()):
+        rendered = renderer.render(player.scene(shown), hands, index)
+        last = pipeline.process(Frame(rendered.image, index, index / FPS)).snapshot or last
+    return last
 
 
 def _near_half(layout: Any, zone_id: str) -> bool:

@@ -85,6 +85,7 @@ from companion.sim.temporal import FrameEffects, frame_effects
 
 CARD_MM = 0.32  # a card's thickness
 SLEEVED_CARD_MM = 0.55  # with a sleeve (two layers of about 0.1 mm plus air)
+NEAR_MM = 40.0  # nearer the lens than this, the pinhole projection is not drawn (clipped)
 MAT_PAPER_BGR = (226, 232, 236)
 TABLE_BGR = (62, 96, 138)  # a wooden table
 TABLES_BGR: tuple[tuple[int, int, int], ...] = (
@@ -1014,7 +1015,7 @@ class PhysicalRenderer:
 
     # ----- hands ----------------------------------------------------------------------------
 
-    def _clip_near(self, rig: Rig, pts: np.ndarray, near: float = 40.0) -> np.ndarray:
+    def _clip_near(self, rig: Rig, pts: np.ndarray, near: float = NEAR_MM) -> np.ndarray:
         """Clip a world polygon to the part at least `near` mm in front of the camera."""
         depth = (pts - rig.centre) @ rig.rotation[2]
         if (depth >= near).all():
@@ -1049,9 +1050,12 @@ class PhysicalRenderer:
                     ground = self._shadow_points(part.points, 0.0)
                     if ground is None:
                         continue
-                    img = self._image_points(rig, np.column_stack([ground,
-                                                                   np.zeros(len(ground))]))
-                    polys.append(img)
+                    # the part of the shadow in front of the lens (a laptop's camera stands
+                    # beyond the table's edge: a shadow there falls behind it)
+                    pts = self._clip_near(rig, np.column_stack([ground, np.zeros(len(ground))]))
+                    if len(pts) < 3:
+                        continue
+                    polys.append(self._image_points(rig, pts))
                 box = self._shade_polys(radiance, polys, 0.6 * c.lamp_share, blur=6.0)
                 if box is not None:
                     boxes.append(box)
@@ -1070,8 +1074,14 @@ class PhysicalRenderer:
             palm = np.array([[hand.x_mm, hand.y_mm, hand.z_mm],
                              [hand.x_mm + hand.vx_mm_s * t, hand.y_mm + hand.vy_mm_s * t,
                               hand.z_mm]])
-            moved = self._image_points(rig, palm)
-            kernel = line_kernel(*(moved[1] - moved[0]))
+            # the palm's shift over the exposure, where the pinhole model holds: a palm at the
+            # lens (a laptop's camera, a hand reaching in from the player's edge) or behind it
+            # projects to any length (it asked for a 313,313 px kernel)
+            depth = (palm - rig.centre) @ rig.rotation[2]
+            kernel = None
+            if float(depth.min()) >= NEAR_MM:
+                moved = self._image_points(rig, palm)
+                kernel = line_kernel(*(moved[1] - moved[0]))
             pad = 4 + (kernel.shape[0] if kernel is not None else 0)
             x0 = max(int(np.floor(allpts[:, 0].min())) - pad, 0)
             y0 = max(int(np.floor(allpts[:, 1].min())) - pad, 0)

@@ -28,6 +28,8 @@ def test_quick_rows_on_the_easy_and_a_realistic_camera() -> None:
     assert 3.0 < real["px_per_module"] < 5.0  # 25 mm / 13 modules at 53 cm, 30 degrees
     assert real["wrong_cards"] == 0
     assert easy["cards_near_half"] is None and real["cards_near_half"] is None  # not laptops
+    # the same table built as a game builds it (cards first, a hand puts the dice on after)
+    assert easy["cards_dice_after"] == 1.0 and 0.0 < real["cards_dice_after"] <= 1.0
 
 
 def test_the_near_half_is_player_ones() -> None:

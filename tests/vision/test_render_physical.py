@@ -296,3 +296,19 @@ def test_a_pip_die_shows_its_value_on_top(pip_renderer, die, value) -> None:
     _, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8))
     pips = [s for s in stats[1:] if s[cv2.CC_STAT_AREA] >= 6]
     assert len(pips) == value
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+def test_a_hand_at_a_laptops_lens_renders(layout) -> None:
+    """A hand reaching in from the player's edge passes right by a laptop's camera: neither
+    the palm's motion blur nor the hand's shadow is projected from at or behind the lens (the
+    blur once asked for a kernel of 313,313 px a side, the shadow for coordinates beyond int32)."""
+    kind = camera_kinds()["laptop-720p-mirror"]
+    r = make_renderer(layout, "laptop-720p-mirror", seed=3)
+    pose = kind.poses[0]
+    lens = (float(layout.width_mm) / 2, float(layout.height_mm) + float(pose.behind_mm or 0))
+    for dz in (-5.0, 0.0):
+        hand = Hand(lens[0], lens[1] - 10.0, lens[0], lens[1] + 200.0, 4,
+                    z_mm=pose.height_mm + dz, vx_mm_s=1500.0, vy_mm_s=-1500.0)
+        frame = r.render(Scene(), [hand], 1)
+        assert frame.image.shape[:2] == (kind.height_px, kind.width_px)
