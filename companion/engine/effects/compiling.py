@@ -13,12 +13,13 @@ module imports a compiler), so no card text is matched during play.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import Any, Protocol
 
 from companion.engine.card_facts import CardFacts
 from companion.engine.effects.parse import EffectError, parse_abilities
-from companion.engine.effects.vocabulary import Ability, CardAbilities, Prompt
+from companion.engine.effects.vocabulary import Ability, CardAbilities, Effect, Prompt
 
 EffectCompiler = Callable[[CardFacts], CardAbilities]
 CompilerLookup = Callable[[str], EffectCompiler | None]
@@ -59,6 +60,27 @@ def compile_text(facts: CardFacts, read: Callable[[CardFacts, str], Ability]
         return parse_abilities(facts.id, list(facts.effects))
     text = str(facts.get("text") or "").strip()
     return (read(facts, text),) if text else ()
+
+
+class Wording(Protocol):
+    """A known sentence's whole wording (a compiled regular expression, as a game's compiler
+    makes it; the engine itself matches no text)."""
+
+    def fullmatch(self, string: str) -> Any: ...
+
+
+def read_known_sentence(sentence: str,
+                        known: Sequence[tuple[Wording, Callable[[int], Effect]]]) -> Effect:
+    """The effect of the one known wording the whole sentence matches (lower case, spaces
+    collapsed, the final full stop dropped), built from the number in its first group (a
+    word such as "eine", or no group: 1), or a `Prompt` holding the sentence."""
+    low = " ".join(sentence.lower().split()).rstrip(".")
+    for wording, build in known:
+        match = wording.fullmatch(low)
+        if match:
+            word = match[1] if match.groups() else None
+            return build(int(word) if word is not None and word.isdigit() else 1)
+    return Prompt(sentence.strip())
 
 
 def structured_abilities(facts: CardFacts) -> CardAbilities:

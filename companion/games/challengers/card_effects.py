@@ -25,10 +25,9 @@ from companion.engine.effects import (
     Gain,
     Modify,
     Move,
-    Prompt,
     Selector,
 )
-from companion.engine.effects.compiling import compile_text
+from companion.engine.effects.compiling import compile_text, read_known_sentence
 from companion.engine.effects.vocabulary import When
 
 WHEN_OF_KEYWORD: dict[str, When] = {
@@ -59,19 +58,9 @@ SENTENCES: tuple[tuple[str, Callable[[int], Effect]], ...] = (
 _COMPILED = tuple((re.compile(p), build) for p, build in SENTENCES)
 
 
-def _number(word: str | None) -> int:
-    """"eine", "ein", "einen" or no number: 1."""
-    return int(word) if word is not None and word.isdigit() else 1
-
-
 def read_sentence(sentence: str) -> Effect:
     """The effect of one sentence (without its keyword), or a `Prompt` holding it."""
-    low = " ".join(sentence.lower().split()).rstrip(".")
-    for pattern, build in _COMPILED:
-        match = pattern.fullmatch(low)
-        if match:
-            return build(_number(match[1] if match.groups() else None))
-    return Prompt(sentence.strip())
+    return read_known_sentence(sentence, _COMPILED)
 
 
 def _when(facts: CardFacts, text: str) -> tuple[When, str]:

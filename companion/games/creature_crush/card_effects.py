@@ -29,11 +29,10 @@ from companion.engine.effects import (
     Heal,
     Permit,
     Prevent,
-    Prompt,
     Return,
     Selector,
 )
-from companion.engine.effects.compiling import compile_text
+from companion.engine.effects.compiling import compile_text, read_known_sentence
 from companion.engine.effects.vocabulary import When
 
 TRIGGERS: dict[str, When] = {"aktion": "summoned", "hölle": "destroyed", "falle": "trap"}
@@ -86,12 +85,7 @@ _COMPILED = tuple((re.compile(p), build) for p, build in SENTENCES)
 
 def read_sentence(sentence: str) -> Effect:
     """The effect of one sentence (without its keyword), or a `Prompt` holding it."""
-    low = " ".join(sentence.lower().split()).rstrip(".")
-    for pattern, build in _COMPILED:
-        match = pattern.fullmatch(low)
-        if match:
-            return build(int(match[1]) if match.groups() else 1)
-    return Prompt(sentence.strip())
+    return read_known_sentence(sentence, _COMPILED)
 
 
 def _trigger(facts: CardFacts, text: str) -> tuple[When, str]:
