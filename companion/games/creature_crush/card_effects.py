@@ -34,9 +34,10 @@ from companion.engine.effects import (
 )
 from companion.engine.effects.compiling import compile_text, read_known_sentence
 from companion.engine.effects.vocabulary import When
+from companion.games.creature_crush.effects import KEYWORD_OF_WHEN
 
-TRIGGERS: dict[str, When] = {"aktion": "summoned", "hölle": "destroyed", "falle": "trap"}
-"""The keyword in front of a creature's sentence, and when the effect works."""
+TRIGGERS: dict[str, When] = {keyword.lower(): when for when, keyword in KEYWORD_OF_WHEN.items()}
+"""The keyword in front of a creature's sentence (lower case), and when the effect works."""
 
 ENEMY = Selector(side="enemy")
 ALLY = Selector(side="ally")

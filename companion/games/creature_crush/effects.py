@@ -29,10 +29,11 @@ from companion.engine.effects import (
     Prevent,
     Return,
 )
+from companion.engine.effects.vocabulary import When
 from companion.engine.state import GameState
 from companion.games.creature_crush.state import flags
 
-KEYWORD_OF_WHEN = {"summoned": "Aktion", "destroyed": "Hölle", "trap": "Falle"}
+KEYWORD_OF_WHEN: dict[When, str] = {"summoned": "Aktion", "destroyed": "Hölle", "trap": "Falle"}
 """The rulebook's keyword for when a creature's effect works."""
 
 PermitRecord = dict[str, Any]
