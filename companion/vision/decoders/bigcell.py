@@ -59,16 +59,25 @@ def clockwise(quad: np.ndarray) -> np.ndarray:
     return q if area > 0 else q[::-1].copy()
 
 
-def _cells(gray: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, float] | None:
-    """Mean grey of each cell's centre (8 x 8) and the paper's grey around the symbol."""
+def _warped(gray: np.ndarray, quad: np.ndarray, interpolation: int) -> np.ndarray:
+    """The symbol whose border is `quad` and one cell of the sticker around it, unwarped to
+    `SAMPLE_PX` per cell ((8 + 2) x `SAMPLE_PX` square, float)."""
     side = CELLS * SAMPLE_PX
-    pad = SAMPLE_PX  # one cell of the sticker's white margin around the symbol
+    pad = SAMPLE_PX
     dst = np.array([[pad, pad], [pad + side, pad], [pad + side, pad + side],
                     [pad, pad + side]], np.float32)
     m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
     full = side + 2 * pad
-    warped = cv2.warpPerspective(gray, m, (full, full), flags=cv2.INTER_AREA,
-                                 borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    return np.asarray(cv2.warpPerspective(gray, m, (full, full), flags=interpolation,
+                                          borderMode=cv2.BORDER_REPLICATE), np.float32)
+
+
+def _cells(gray: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, float] | None:
+    """Mean grey of each cell's centre (8 x 8) and the paper's grey around the symbol."""
+    side = CELLS * SAMPLE_PX
+    pad = SAMPLE_PX  # one cell of the sticker's white margin around the symbol
+    full = side + 2 * pad
+    warped = _warped(gray, quad, cv2.INTER_AREA)
     inner = warped[pad:pad + side, pad:pad + side].reshape(CELLS, SAMPLE_PX, CELLS, SAMPLE_PX)
     lo, hi = SAMPLE_PX // 4, SAMPLE_PX - SAMPLE_PX // 4
     cells = inner[:, lo:hi, :, lo:hi].mean(axis=(1, 3))
@@ -253,14 +262,7 @@ def soft_grid(gray: np.ndarray, quad: np.ndarray
     quiet zone's cells (each fitted twice, the second time without the cells far off the first
     fit: a neighbour's edge or a die over part of the ring): a reflection's slope across the
     sticker moves both, and the threshold follows it."""
-    side = CELLS * SAMPLE_PX
-    pad = SAMPLE_PX
-    dst = np.array([[pad, pad], [pad + side, pad], [pad + side, pad + side],
-                    [pad, pad + side]], np.float32)
-    m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
-    full = side + 2 * pad
-    warped = cv2.warpPerspective(gray, m, (full, full), flags=cv2.INTER_LINEAR,
-                                 borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    warped = _warped(gray, quad, cv2.INTER_LINEAR)
     blocks = warped.reshape(CELLS + 2, SAMPLE_PX, CELLS + 2, SAMPLE_PX)
     lo, hi = SOFT_CORE, SAMPLE_PX - SOFT_CORE
     cells = blocks[:, lo:hi, :, lo:hi].mean(axis=(1, 3))  # 10 x 10 with the quiet ring
