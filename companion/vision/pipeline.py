@@ -620,7 +620,7 @@ class Pipeline:
         table whose stickers all read (a card that never read is found there too). Finder
         patterns are Micro QR's: with only big-cell stickers on the table, rarely."""
         s = self.schedule
-        if not hints and self._card_keys and self._card_keys <= self._big_cell_keys:
+        if not hints and self._all_big_cell():
             return self._frame_no % s.squares_bigcell_every == 0
         recent = time_s - self._last_any_motion_s <= s.squares_after_motion_s
         missing = any(not any(_centre_in(q, d) for d in dets) for q in hints)
@@ -632,11 +632,13 @@ class Pipeline:
         QR cards (or none yet) or one of them is missing; on a table of big-cell stickers
         only on full passes and every `microqr_every` frames (a Micro QR card laid among them
         is found within half a second)."""
-        if hints or mode == "full" or not self._card_keys:
-            return True
-        if not self._card_keys <= self._big_cell_keys:
+        if hints or mode == "full" or not self._all_big_cell():
             return True
         return self._frame_no % self.schedule.microqr_every == 0
+
+    def _all_big_cell(self) -> bool:
+        """The table has cards, and every one of them was read from a big-cell sticker."""
+        return bool(self._card_keys) and self._card_keys <= self._big_cell_keys
 
     def _mat_box(self, shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:
         assert self.geometry is not None

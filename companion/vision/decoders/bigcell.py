@@ -144,10 +144,6 @@ def outline_hypotheses(quad: np.ndarray) -> list[np.ndarray]:
     return out
 
 
-def _read(gray: np.ndarray, q: np.ndarray, mirrored_too: bool) -> BigCellRead | None:
-    return _hard(gray, q, mirrored_too)[0]
-
-
 def _hard(gray: np.ndarray, q: np.ndarray, mirrored_too: bool
           ) -> tuple[BigCellRead | None, bool, bool]:
     """The hard reading; whether the square looked enough like a symbol (a contrast, a
