@@ -38,6 +38,7 @@ BUCKET_PX = 16.0  # entries are filed by their centre on a grid this coarse
 
 @dataclass(eq=False)  # entries are told apart by identity
 class _Entry:
+    bucket: tuple[object, int, int]  # where it is filed (`_bucket`)
     corners: np.ndarray
     box: tuple[int, int, int, int]
     pixels: np.ndarray
@@ -93,13 +94,16 @@ class SquareMemory:
         self._buckets.clear()
 
     def _drop(self, entry: _Entry) -> None:
-        for bucket in self._buckets.values():
-            if any(e is entry for e in bucket):
-                bucket[:] = [e for e in bucket if e is not entry]
-                return
+        bucket = self._buckets.get(entry.bucket, [])
+        bucket[:] = [e for e in bucket if e is not entry]
+
+    @staticmethod
+    def _bucket(variant: object, quad: np.ndarray) -> tuple[object, int, int]:
+        cx, cy = (round(v / BUCKET_PX) for v in quad.mean(axis=0))
+        return variant, cx, cy
 
     def _near(self, variant: object, quad: np.ndarray) -> _Entry | None:
-        cx, cy = (round(v / BUCKET_PX) for v in quad.mean(axis=0))
+        _, cx, cy = self._bucket(variant, quad)
         for dx in (-1, 0, 1):
             for dy in (-1, 0, 1):
                 for entry in self._buckets.get((variant, cx + dx, cy + dy), ()):
@@ -129,7 +133,8 @@ class SquareMemory:
         box, side = _box(q, gray.shape)
         x0, y0, x1, y1 = box
         window = max(3, round(side / cells))
-        fresh = _Entry(q.copy(), box, gray[y0:y1, x0:x1].copy(), window, result, self._pass)
-        cx, cy = (round(v / BUCKET_PX) for v in q.mean(axis=0))
-        self._buckets.setdefault((variant, cx, cy), []).append(fresh)
+        bucket = self._bucket(variant, q)
+        fresh = _Entry(bucket, q.copy(), box, gray[y0:y1, x0:x1].copy(), window, result,
+                       self._pass)
+        self._buckets.setdefault(bucket, []).append(fresh)
         return result
