@@ -364,19 +364,16 @@ def measure_still(preset: str, pose: Pose | None, scenes: int, frames: int = STI
                     dice_1f[0] += values == {m.value}
                     dice_1f[1] += 1
         later = _dice_after(renderer, truth_snap, layout, piles, scene_seed, dice_style)
-        if later is not None:  # wrong identities count there too
-            uids = {c.uid for c in truth_snap.cards}
-            wrong_cards += sum(1 for c in later.cards if c.uid not in uids)
-            true_values = {d.die: d.value for d in truth_snap.dice}
-            wrong_dice += sum(1 for d in later.dice if true_values.get(d.die) != d.value)
+        for snap in (last, later):  # wrong identities count in both tables
+            cards_wrong, dice_wrong = _wrong_ids(snap, truth_snap)
+            wrong_cards += cards_wrong
+            wrong_dice += dice_wrong
         for card in truth_snap.cards:
+            on_near = laptop and _near_half(layout, card.zone)
             kept = any(c.uid == card.uid and c.face_up == card.face_up
                        for c in (later.cards if later else ()))
             after[0] += kept
             after[1] += 1
-            if laptop and _near_half(layout, card.zone):
-                near_after[0] += kept
-                near_after[1] += 1
             got = next((c for c in (last.cards if last else ()) if c.uid == card.uid), None)
             right = got is not None and got.face_up == card.face_up
             settled[0] += right
@@ -384,7 +381,9 @@ def measure_still(preset: str, pose: Pose | None, scenes: int, frames: int = STI
             seen = card.uid in shown
             in_view[0] += right and seen
             in_view[1] += seen
-            if laptop and _near_half(layout, card.zone):
+            if on_near:
+                near_after[0] += kept
+                near_after[1] += 1
                 near[0] += right
                 near[1] += 1
                 near_view[0] += right and seen
@@ -395,13 +394,6 @@ def measure_still(preset: str, pose: Pose | None, scenes: int, frames: int = STI
             got_die = last.die(die.die) if last else None
             dice_s[0] += got_die is not None and got_die.value == die.value
             dice_s[1] += 1
-            if got_die is not None and got_die.value != die.value:
-                wrong_dice += 1
-        if last is not None:
-            names = {d.die for d in truth_snap.dice}
-            wrong_dice += sum(1 for d in last.dice if d.die not in names)
-            uids = {c.uid for c in truth_snap.cards}
-            wrong_cards += sum(1 for c in last.cards if c.uid not in uids)
     label = preset
     pose_label = pose.label if pose else ""
     if preset == EASY:
@@ -441,6 +433,17 @@ def _dice_after(renderer: Any, truth: TableSnapshot, layout: Any, piles: Sequenc
         rendered = renderer.render(player.scene(shown), hands, index)
         last = pipeline.process(Frame(rendered.image, index, index / FPS)).snapshot or last
     return last
+
+
+def _wrong_ids(snap: TableSnapshot | None, truth: TableSnapshot) -> tuple[int, int]:
+    """Cards in a settled table that are not on the real one; dice that are not, or that
+    show another value."""
+    if snap is None:
+        return 0, 0
+    uids = {c.uid for c in truth.cards}
+    values = {d.die: d.value for d in truth.dice}
+    return (sum(1 for c in snap.cards if c.uid not in uids),
+            sum(1 for d in snap.dice if values.get(d.die) != d.value))
 
 
 def _near_half(layout: Any, zone_id: str) -> bool:
