@@ -28,12 +28,15 @@ class FrameFusion:
         self.max_frames = max_frames
         self._frames: list[np.ndarray] = []
         self._mean: np.ndarray | None = None
-        self.count = 0
+
+    @property
+    def count(self) -> int:
+        """Still frames in the mean."""
+        return len(self._frames)
 
     def reset(self) -> None:
         self._frames = []
         self._mean = None
-        self.count = 0
 
     def add(self, gray: np.ndarray, still: bool) -> None:
         """Add a frame; a frame that is not `still` restarts the average with itself."""
@@ -43,7 +46,6 @@ class FrameFusion:
         if len(self._frames) > self.max_frames:
             self._frames.pop(0)
         self._mean = None
-        self.count = len(self._frames)
 
     def fused(self) -> np.ndarray | None:
         """The mean picture, or None before two still frames were seen."""
