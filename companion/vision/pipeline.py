@@ -45,6 +45,7 @@ from companion.vision.frame_check import FrameCheck, InputVerdict
 from companion.vision.fusion import FrameFusion
 from companion.vision.geometry import MIN_CORNERS, CameraProfile, GeometryError, MatGeometry
 from companion.vision.pips import DIE_MM, PipDiceNamer, PipDiceReader, PipReading
+from companion.vision.places import PlaceLook, look_at, same_place, small_thing_on
 from companion.vision.sources import Frame
 from companion.vision.sticker_search import Zone as SearchZone
 from companion.vision.sticker_search import search_zone
@@ -73,31 +74,6 @@ read 94 % of 12 mm die faces per frame where the reader's default three windows 
 and markers down to 2 % of the picture's width around (about 10 px a side): on the realistic
 simulator at 68 cm and 40 degrees the far side's dice are 13-17 px wide, and the default 3 %
 missed 21 of 40 dice where 2 % misses 5 (at no cost at 53 cm or 720p)."""
-PATCH_PX = 12
-SAME_PLACE_NCC = 0.85
-
-
-def place_patch(gray: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
-    """A small normalised picture of where a marker was: to tell "missed" from "gone"."""
-    lo = np.floor(quad.min(axis=0)).astype(int)
-    hi = np.ceil(quad.max(axis=0)).astype(int)
-    x0, y0 = max(int(lo[0]), 0), max(int(lo[1]), 0)
-    x1, y1 = min(int(hi[0]), gray.shape[1]), min(int(hi[1]), gray.shape[0])
-    if x1 - x0 < 4 or y1 - y0 < 4:
-        return None
-    patch = cv2.resize(gray[y0:y1, x0:x1], (PATCH_PX, PATCH_PX), interpolation=cv2.INTER_AREA)
-    patch = patch.astype(np.float32)
-    patch -= patch.mean()
-    norm = float(np.linalg.norm(patch))
-    if norm < PATCH_PX * 8:  # flat: no sticker there
-        return None
-    return np.asarray(patch / norm)
-
-
-def same_place(before: np.ndarray | None, now: np.ndarray | None) -> bool:
-    return before is not None and now is not None and float((before * now).sum()) >= SAME_PLACE_NCC
-
-
 def _centre_in(quad: np.ndarray, det: Detection) -> bool:
     centre = np.asarray(quad, np.float64).reshape(4, 2).mean(axis=0)
     contour = det.corners.astype(np.float32).reshape(-1, 1, 2)
@@ -257,12 +233,12 @@ class Pipeline:
         self._last_motion_s = -math.inf
         self._last_any_motion_s = -math.inf  # any changed pixel at all, for ArUco regions
         self._known_quads: dict[str, np.ndarray] = {}
-        self._patches: dict[str, np.ndarray | None] = {}
+        self._patches: dict[str, PlaceLook | None] = {}
         self._card_keys: set[str] = set()
         self._big_cell_keys: set[str] = set()  # cards read from big-cell symbols (ArUco pass)
         self._aruco_dets: list[Detection] = []
         self._search_due = True  # card zones without a sticker read are to be searched
-        self._read_patches: dict[str, np.ndarray | None] = {}  # big-cell reads' places
+        self._read_patches: dict[str, PlaceLook | None] = {}  # big-cell reads' places
         self._dirty = np.zeros((1, 1), bool)  # where things moved since ArUco last looked
         self._last_full = -(10**9)
         self._frame_no = 0
@@ -383,11 +359,17 @@ class Pipeline:
         return occluded
 
     def _unchanged(self, gray: np.ndarray, seen: set[str]) -> frozenset[str]:
-        """Known cards not read this frame whose sticker place looks as when last read."""
-        return frozenset(
-            key for key, quad in self._known_quads.items()
-            if key not in seen and same_place(self._patches.get(key), place_patch(gray, quad))
-        )
+        """Known cards not read this frame whose sticker place looks as when last read, or so
+        but for a die or token lying on it (`small_thing_on`: a die the eye cannot read, as on
+        a laptop's camera, must not take the card it lies on away)."""
+        out = set()
+        for key, quad in self._known_quads.items():
+            if key in seen:
+                continue
+            before, now = self._patches.get(key), look_at(gray, quad)
+            if same_place(before, now) or small_thing_on(before, now):
+                out.add(key)
+        return frozenset(out)
 
     # ----- detections -----------------------------------------------------------------------
 
@@ -512,7 +494,7 @@ class Pipeline:
         if det.decoder != "bigcell":
             return False
         before = self._read_patches.get(det.text)
-        return same_place(before, place_patch(gray, det.corners))
+        return same_place(before, look_at(gray, det.corners))
 
     def _squares(self, gray: np.ndarray, dets: list[Detection], hints: list[np.ndarray]
                  ) -> list[Detection]:
@@ -543,7 +525,7 @@ class Pipeline:
 
     def _remember(self, gray: np.ndarray, cards: Sequence[Detection]) -> None:
         for card in cards:
-            self._read_patches[card.text] = place_patch(gray, card.corners)
+            self._read_patches[card.text] = look_at(gray, card.corners)
 
     def _search_zones(self, gray: np.ndarray, dets: Sequence[Detection]) -> None:
         """Once the table is still: in every card zone where no sticker was read, look for a
@@ -934,6 +916,9 @@ class Pipeline:
                 unknown.append(det.text)  # another game's card, or not in the cardset
             if sight is not None:
                 placed.append((sight, det))
+        # a sticker place's picture is taken only where no hand is: a reading kept from an
+        # earlier frame may stand while a hand or its shadow is over the place now
+        occluded = self._occlusion(hand)
         for sight, source in placed:
             sightings.append(sight)
             if source is None:
@@ -946,10 +931,11 @@ class Pipeline:
                     self._big_cell_keys.discard(sight.key)
             if sight.kind == "card" or ran:  # cached ArUco readings are not news
                 self._known_quads[sight.key] = source.corners
-                self._patches[sight.key] = place_patch(gray, source.corners)
+                if not occluded(sight.x_mm, sight.y_mm) or self._patches.get(sight.key) is None:
+                    self._patches[sight.key] = look_at(gray, source.corners)
         unchanged = self._unchanged(gray, {s.key for s in sightings})
         obs = FrameObservation(frame.time_s, sightings, motion, hand_flag,
-                               self._occlusion(hand), unknown, unchanged)
+                               occluded, unknown, unchanged)
         snapshot = self.tracker.update(obs)
         present = self.tracker.present_keys()
         self._known_quads = {k: q for k, q in self._known_quads.items() if k in present}

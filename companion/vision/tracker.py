@@ -215,10 +215,16 @@ class Tracker:
                 item.moved_from = None
                 item.lifted = (item.x_mm, item.y_mm, item.angle_deg, item.zone,
                                self._die_value(item))
-        if covered or item.key in obs.unchanged:
-            return  # held: a hand or motion may hide it, or only the decoder missed it
-        if not self._covered_by_card(item, seen) and self._under_small_item(item):
-            return  # held: a die or token lies on its sticker
+        if covered:
+            return  # held: a hand or motion may hide it
+        if not self._covered_by_card(item, seen) and (
+                item.key in obs.unchanged or self._under_small_item(item)):
+            # held: only the decoder missed it, or a die or token lies on its sticker (another
+            # card read there lies on it instead: a pile, or the card turned over in place).
+            # Its place says it is there, which undoes earlier misses: a hold that holds on
+            # most frames must not leave the card pending (and the table unsettled) for good.
+            item.misses = 0
+            return
         item.misses += 1
         item.confidence *= 0.8
         if item.misses >= self.settings.vanish_frames:

@@ -103,6 +103,18 @@ def test_missed_item_whose_place_looks_unchanged_is_held() -> None:
     assert c.tracker.current().card("B#1") is None
 
 
+def test_another_card_read_on_its_sticker_takes_it_away_though_its_place_looks_held() -> None:
+    """The card turned over in place (its back read where its front was): the front is gone
+    even where the eye says its place still looks much as it did."""
+    c = Clock(Tracker("creature-crush", TrackerSettings(vanish_frames=4)))
+    for _ in range(10):
+        c.frame([card("A#1")])
+    for _ in range(10):
+        c.frame([card("back:7", x=101)], unchanged=frozenset({"A#1"}))
+    snap = c.tracker.current()
+    assert snap.card("A#1") is None and snap.card("back:7") is not None
+
+
 def test_item_vanishes_when_place_visible_and_empty() -> None:
     c = Clock(Tracker("creature-crush", TrackerSettings(vanish_frames=4)))
     for _ in range(10):
