@@ -14,9 +14,11 @@ compares the place now:
 Measured on the laptop with a mirror clip (`companion bench vision`, dice put on after the
 cards): a die on a card's sticker changed 7-21 % of its place and left the rest correlated at
 0.88-0.99, while the whole place's correlation fell to 0.64-0.84 (below `SAME_PLACE_NCC`).
-Rendered from the same scenes, a card taken away (48 cases) or moved by 3.6 mm (48) was never
-held; another card laid exactly in its place was in 1 of 48 (the tracker drops the old card as
-soon as the new one's sticker reads).
+Rendered on the laptop (both poses) and the 1080p webcam at 53 cm, 4 tables each: a card taken
+away (72 cases) or moved by 3.6 mm (72) was never held; another card laid in exactly the same
+place, to the millimetre and the degree, was in 3 of 72 (the tracker drops the old card as soon
+as the new one's sticker reads: only a new card whose sticker never reads could leave the old
+one standing).
 """
 
 from __future__ import annotations
