@@ -81,25 +81,36 @@ def scan_image(path: Path, game: str | None, backend: str, mirror: bool | None =
     from companion.games import game_dice
     from companion.layouts import load_layout
     from companion.vision.dice import TopFaceFilter
+    from companion.vision.pipeline import layout_game_code
+    from companion.vision.zone_reading import read_unread_zones, table_payloads
 
     gray = read_image(path)
     corner_ids = None
+    allowed = None
     if game is not None:
-        corner_ids = {int(c.marker_id) for c in load_layout(game).corners}
-    gray, detections, mirrored = detect_oriented(Detector(backend=backend, read_qr=True), gray,
-                                                 mirror, corner_ids)
-    game = game or _infer_game(detections)
+        layout = load_layout(game)
+        corner_ids = {int(c.marker_id) for c in layout.corners}
+        allowed = table_payloads(layout_game_code(layout))
+    gray, detections, mirrored = detect_oriented(
+        Detector(backend=backend, read_qr=True, allowed=allowed), gray, mirror, corner_ids)
+    if game is None and (game := _infer_game(detections)) is not None:
+        # the game known now: the stickers that did not read cleanly are read softly too
+        layout = load_layout(game)
+        allowed = table_payloads(layout_game_code(layout))
+        detections = Detector(backend=backend, read_qr=True, allowed=allowed).detect(gray)
     geometry: MatGeometry | None = None
     mat_note = "no game known: give --game to place markers on the mat"
     die_notes: dict[int, str] = {}
-    if game is not None:
-        layout = load_layout(game)
+    if game is not None and allowed is not None:
         try:
             geometry = MatGeometry.fit(detections, layout)
             mat_note = f"{game} mat located from {geometry.markers_used} corner marker(s)"
         except GeometryError as exc:
             mat_note = f"{game}: {exc}"
         if geometry is not None:
+            # card zones with no sticker read: a sticker whose square a die, a neighbour or
+            # the lamp's reflection broke, found on the mat's plane (as the live pipeline does)
+            detections.extend(read_unread_zones(gray, geometry, layout, detections, allowed))
             height, width = gray.shape[:2]
             tops, dropped = TopFaceFilter(game_dice(game)).judge(
                 detections, geometry, (width, height), (layout.width_mm, layout.height_mm))

@@ -184,7 +184,9 @@ class Detector:
     backend: "zxing" (default; the only one reading Micro QR), "pyzbar" or "opencv" (QR only).
     read_qr: also look for plain QR codes (foreign codes, measurements); Micro QR is always on
     for zxing. aruco: also run the ArUco detector, and read big-cell card symbols among its
-    candidate squares. crop_retry: use hints (see module docstring).
+    candidate squares. crop_retry: use hints (see module docstring). allowed: the payloads
+    that can lie on this table (`zone_reading.table_payloads`): squares whose big-cell symbol
+    does not read cleanly are then read softly (errors and erasures) as well.
     """
 
     def __init__(
@@ -195,6 +197,7 @@ class Detector:
         aruco: bool = True,
         aruco_options: ArucoOptions | None = None,
         mirrored_too: bool = True,
+        allowed: Allowed | None = None,
     ) -> None:
         if backend not in BACKENDS:
             raise DetectorConfigError(
@@ -211,6 +214,7 @@ class Detector:
         self._read: Reader = module.read
         self._aruco = ArucoReader(aruco_options or STILL_ARUCO) if aruco else None
         self.mirrored_too = mirrored_too  # big-cell symbols seen in a mirror (scan, decks)
+        self.allowed = allowed  # payloads that may lie here: big-cell squares read softly too
 
     def detect(self, gray: np.ndarray, hints: Sequence[np.ndarray] = ()) -> list[Detection]:
         """All markers in `gray`; `hints` are last-frame quads (4x2 px) of markers now missing."""
@@ -226,7 +230,8 @@ class Detector:
         if self._aruco is not None:
             decoded = list(found)
             ids, squares = self._aruco.read_all(gray, [d.corners for d in decoded])
-            cards = big_cell_detections(gray, [c for _, c in ids] + squares, self.mirrored_too)
+            cards = big_cell_detections(gray, [c for _, c in ids] + squares, self.mirrored_too,
+                                        allowed=self.allowed)
             found.extend(cards)
             for marker_id, corners in ids:
                 centre = corners.mean(axis=0)

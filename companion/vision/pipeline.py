@@ -29,8 +29,6 @@ from companion.markers.dice_sets import DEFAULT_DICE_MODE, DiceMode
 from companion.markers.payload import (
     BackPayload,
     FrontPayload,
-    PayloadError,
-    decode,
     decode_aruco,
 )
 from companion.snapshot import TableSnapshot, back_uid, card_uid
@@ -47,9 +45,8 @@ from companion.vision.geometry import MIN_CORNERS, CameraProfile, GeometryError,
 from companion.vision.pips import DIE_MM, PipDiceNamer, PipDiceReader, PipReading
 from companion.vision.places import PlaceLook, look_at, same_place, small_thing_on
 from companion.vision.sources import Frame
-from companion.vision.sticker_search import Zone as SearchZone
-from companion.vision.sticker_search import search_zone
 from companion.vision.tracker import FrameObservation, Sighting, Tracker
+from companion.vision.zone_reading import centre_in, read_unread_zones, table_payloads
 
 SMALL = 8  # cue images are 1/SMALL of the frame
 MOTION_LEVEL = 22  # grey levels a small pixel must change by to count as motion
@@ -61,11 +58,9 @@ MIRROR_TRY_EVERY = 3  # frames without a mat between looks at the mirrored pictu
 MIRROR_EAGER_FRAMES = 90  # ... after looking at every one of the first frames without it
 FUSED_MIN_FRAMES = 4  # still frames averaged before the fused picture is read
 SEARCH_AT = 6  # still frames after which card zones without a sticker read are searched
-SEARCH_KINDS = ("slot", "pile")
 STICKER_SCALES = (0.75, 1.6)  # a square's side over a symbol's side at its place, read as
 # a card sticker: the symbol (measured 0.96-1.05 on the timed sequence, lens and piles
 # included) up to its sticker outline with the label strip (1.32-1.41)
-SEARCH_SCALES = (1.0, 0.95, 1.05)  # sizes of the found square tried in turn
 CHECK_EVERY_S = 5.0  # the camera check (calibrate's advice) runs this often
 DICE_ARUCO = ArucoOptions(min_perimeter_rate=0.02, thresh_win_min=5, thresh_win_max=13,
                           thresh_win_step=8, pixels_per_cell=8, cell_margin=0.3)
@@ -74,12 +69,6 @@ read 94 % of 12 mm die faces per frame where the reader's default three windows 
 and markers down to 2 % of the picture's width around (about 10 px a side): on the realistic
 simulator at 68 cm and 40 degrees the far side's dice are 13-17 px wide, and the default 3 %
 missed 21 of 40 dice where 2 % misses 5 (at no cost at 53 cm or 720p)."""
-def _centre_in(quad: np.ndarray, det: Detection) -> bool:
-    centre = np.asarray(quad, np.float64).reshape(4, 2).mean(axis=0)
-    contour = det.corners.astype(np.float32).reshape(-1, 1, 2)
-    return cv2.pointPolygonTest(contour, (float(centre[0]), float(centre[1])), False) >= 0
-
-
 def layout_game_code(layout: Any) -> int:
     """The game code printed into the mat's corner marker ids."""
     for corner in layout.corners:
@@ -224,6 +213,7 @@ class Pipeline:
         self.geometry = geometry
         self.cards = cards
         self.game_code = game_code or layout_game_code(layout)
+        self._table_payloads = table_payloads(self.game_code)
         self.aruco = aruco
         self.schedule = schedule or ArucoSchedule()
         self._prev_small: np.ndarray | None = None
@@ -518,7 +508,7 @@ class Pipeline:
         if fused is None or self.fusion.count < FUSED_MIN_FRAMES:
             return found
         known = [*dets, *found]
-        missing = [q for q in hints if not any(_centre_in(q, d) for d in known)]
+        missing = [q for q in hints if not any(centre_in(q, d) for d in known)]
         found += self.detector.retry_quads(fused, missing, known)
         found += self.detector.retry_squares(fused, squares, [*dets, *found])
         return found
@@ -530,36 +520,13 @@ class Pipeline:
     def _search_zones(self, gray: np.ndarray, dets: Sequence[Detection]) -> None:
         """Once the table is still: in every card zone where no sticker was read, look for a
         sticker whose square a die, a neighbour or the lamp's reflection broke
-        (`sticker_search`), and read it with the usual rules."""
+        (`zone_reading`), and read it with the usual rules."""
         if self.geometry is None:
             return
-        read = [d for d in [*dets, *self._aruco_dets] if d.kind in ("front", "back")]
-        centres = (self.geometry.to_mat(np.array([d.centre for d in read]))
-                   if read else np.zeros((0, 2)))
-        symbol = float(self.layout.sticker_mm)
-        card = max(float(getattr(self.layout, "card_w_mm", 63.0)),
-                   float(getattr(self.layout, "card_h_mm", 88.0)))
-        for zone in getattr(self.layout, "zones", {}).values():
-            if getattr(zone, "kind", "") not in SEARCH_KINDS:
-                continue
-            x, y, w, h = (float(zone.x_mm), float(zone.y_mm), float(zone.w_mm),
-                          float(zone.h_mm))
-            if max(w, h) > 1.5 * card:
-                continue  # an area, not one card's place
-            if any(x <= cx < x + w and y <= cy < y + h for cx, cy in centres):
-                continue
-            found = search_zone(gray, self.geometry.homography, SearchZone(x, y, w, h), symbol)
-            if found is None:
-                continue
-            centre = found[1].mean(axis=0)
-            for scale in SEARCH_SCALES:  # the lens's distortion and a pile's height
-                quad = self.geometry.to_image(centre + (found[1] - centre) * scale)
-                cards = big_cell_detections(gray, [quad], allowed=self._on_table)
-                if cards:
-                    if not any(_centre_in(cards[0].corners, d) for d in read):
-                        self._remember(gray, cards[:1])
-                        self._aruco_dets.append(cards[0])
-                    break
+        read = [*dets, *self._aruco_dets]
+        for card in read_unread_zones(gray, self.geometry, self.layout, read, self._on_table):
+            self._remember(gray, [card])
+            self._aruco_dets.append(card)
 
     def _sticker_sized(self, quads: list[np.ndarray]) -> list[np.ndarray]:
         """The squares the size of a card sticker's symbol or its sticker outline where they
@@ -605,7 +572,7 @@ class Pipeline:
         if not hints and self._all_big_cell():
             return self._frame_no % s.squares_bigcell_every == 0
         recent = time_s - self._last_any_motion_s <= s.squares_after_motion_s
-        missing = any(not any(_centre_in(q, d) for d in dets) for q in hints)
+        missing = any(not any(centre_in(q, d) for d in dets) for q in hints)
         every = s.squares_every if recent or missing else s.squares_still_every
         return self._frame_no % every == 0
 
@@ -647,7 +614,7 @@ class Pipeline:
                                         side_px=self._symbol_side_px(),
                                         allowed=self._on_table if mode == "full" else None,
                                         memory=self._square_memory)
-            cards = [c for c in cards if not any(_centre_in(c.corners, d) for d in dets)]
+            cards = [c for c in cards if not any(centre_in(c.corners, d) for d in dets)]
             kept = {d.text for d in self._aruco_dets}
             cards = [c for c in cards if c.text not in kept]
             self._remember(gray, cards)
@@ -755,11 +722,7 @@ class Pipeline:
 
     def _on_table(self, text: str) -> bool:
         """A sticker payload that can be on this table: this game's fronts, any back."""
-        try:
-            meaning = decode(text)
-        except PayloadError:
-            return False
-        return isinstance(meaning, BackPayload) or meaning.game_code == self.game_code
+        return self._table_payloads(text)
 
     def _sighting(self, det: Detection) -> Sighting | None:
         assert self.geometry is not None

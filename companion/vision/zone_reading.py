@@ -1,0 +1,79 @@
+"""Stickers read where the card zones say a card may lie: the live pipeline's and `scan`'s.
+
+A big-cell sticker whose closed dark square a die, the lamp's reflection or the next card's edge
+broke is not found as a square; in a card zone where no sticker was read, the zone search
+(`sticker_search`) finds its frame on the mat's plane and the big-cell reader decides, hard
+and then softly, with the soft reading's rules (`read_soft_quad`) and only for payloads that
+can lie on this table (`table_payloads`). The live pipeline does this once the table is at
+rest; `companion scan` on a photo with its mat located.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.markers.payload import BackPayload, PayloadError, decode
+from companion.vision.decoders.bigcell import Allowed
+from companion.vision.detect import Detection, big_cell_detections
+from companion.vision.geometry import MatGeometry
+from companion.vision.sticker_search import Zone, search_zone
+
+SEARCH_KINDS = ("slot", "pile")
+SEARCH_SCALES = (1.0, 0.95, 1.05)  # sizes of the found square tried in turn: the lens's
+# distortion and a pile's height change the sticker's size against the mat's plane
+
+
+def table_payloads(game_code: int) -> Allowed:
+    """The sticker payloads that can lie on a table of this game: its fronts, any back."""
+
+    def allowed(text: str) -> bool:
+        try:
+            meaning = decode(text)
+        except PayloadError:
+            return False
+        return isinstance(meaning, BackPayload) or meaning.game_code == game_code
+
+    return allowed
+
+
+def centre_in(quad: np.ndarray, det: Detection) -> bool:
+    """The quad's centre lies inside the detection's corners."""
+    centre = np.asarray(quad, np.float64).reshape(4, 2).mean(axis=0)
+    contour = det.corners.astype(np.float32).reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(contour, (float(centre[0]), float(centre[1])), False) >= 0
+
+
+def read_unread_zones(gray: np.ndarray, geometry: MatGeometry, layout: Any,
+                      read: Sequence[Detection], allowed: Allowed) -> list[Detection]:
+    """Stickers found and read in the card zones (slots and piles) where none of `read` lies."""
+    stickers = [d for d in read if d.kind in ("front", "back")]
+    centres = (geometry.to_mat(np.array([d.centre for d in stickers]))
+               if stickers else np.zeros((0, 2)))
+    symbol = float(layout.sticker_mm)
+    card = max(float(getattr(layout, "card_w_mm", 63.0)),
+               float(getattr(layout, "card_h_mm", 88.0)))
+    found_cards: list[Detection] = []
+    for zone in getattr(layout, "zones", {}).values():
+        if getattr(zone, "kind", "") not in SEARCH_KINDS:
+            continue
+        x, y, w, h = (float(zone.x_mm), float(zone.y_mm), float(zone.w_mm), float(zone.h_mm))
+        if max(w, h) > 1.5 * card:
+            continue  # an area, not one card's place
+        if any(x <= cx < x + w and y <= cy < y + h for cx, cy in centres):
+            continue
+        found = search_zone(gray, geometry.homography, Zone(x, y, w, h), symbol)
+        if found is None:
+            continue
+        centre = found[1].mean(axis=0)
+        for scale in SEARCH_SCALES:
+            quad = geometry.to_image(centre + (found[1] - centre) * scale)
+            cards = big_cell_detections(gray, [quad], allowed=allowed)
+            if cards:
+                if not any(centre_in(cards[0].corners, d) for d in [*stickers, *found_cards]):
+                    found_cards.append(cards[0])
+                break
+    return found_cards
