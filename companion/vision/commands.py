@@ -71,6 +71,18 @@ def _infer_game(detections: Sequence[Detection]) -> str | None:
     return None
 
 
+def _payloads_of(layout: Any) -> Any:
+    """The sticker payloads that can lie on this layout's table (None: its corner markers name
+    no known game, so nothing is read softly)."""
+    from companion.vision.pipeline import layout_game_code
+    from companion.vision.zone_reading import table_payloads
+
+    try:
+        return table_payloads(layout_game_code(layout))
+    except GeometryError:
+        return None
+
+
 def scan_image(path: Path, game: str | None, backend: str, mirror: bool | None = None
                ) -> dict[str, Any]:
     """Everything `companion scan` reports about one photo, as plain data.
@@ -81,8 +93,7 @@ def scan_image(path: Path, game: str | None, backend: str, mirror: bool | None =
     from companion.games import game_dice
     from companion.layouts import load_layout
     from companion.vision.dice import TopFaceFilter
-    from companion.vision.pipeline import layout_game_code
-    from companion.vision.zone_reading import read_unread_zones, table_payloads
+    from companion.vision.zone_reading import read_unread_zones
 
     gray = read_image(path)
     corner_ids = None
@@ -90,27 +101,29 @@ def scan_image(path: Path, game: str | None, backend: str, mirror: bool | None =
     if game is not None:
         layout = load_layout(game)
         corner_ids = {int(c.marker_id) for c in layout.corners}
-        allowed = table_payloads(layout_game_code(layout))
+        allowed = _payloads_of(layout)
     gray, detections, mirrored = detect_oriented(
         Detector(backend=backend, read_qr=True, allowed=allowed), gray, mirror, corner_ids)
     if game is None and (game := _infer_game(detections)) is not None:
         # the game known now: the stickers that did not read cleanly are read softly too
         layout = load_layout(game)
-        allowed = table_payloads(layout_game_code(layout))
-        detections = Detector(backend=backend, read_qr=True, allowed=allowed).detect(gray)
+        allowed = _payloads_of(layout)
+        if allowed is not None:
+            detections = Detector(backend=backend, read_qr=True, allowed=allowed).detect(gray)
     geometry: MatGeometry | None = None
     mat_note = "no game known: give --game to place markers on the mat"
     die_notes: dict[int, str] = {}
-    if game is not None and allowed is not None:
+    if game is not None:
         try:
             geometry = MatGeometry.fit(detections, layout)
             mat_note = f"{game} mat located from {geometry.markers_used} corner marker(s)"
         except GeometryError as exc:
             mat_note = f"{game}: {exc}"
-        if geometry is not None:
+        if geometry is not None and allowed is not None:
             # card zones with no sticker read: a sticker whose square a die, a neighbour or
             # the lamp's reflection broke, found on the mat's plane (as the live pipeline does)
             detections.extend(read_unread_zones(gray, geometry, layout, detections, allowed))
+        if geometry is not None:
             height, width = gray.shape[:2]
             tops, dropped = TopFaceFilter(game_dice(game)).judge(
                 detections, geometry, (width, height), (layout.width_mm, layout.height_mm))
