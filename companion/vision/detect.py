@@ -48,6 +48,15 @@ STILL_ARUCO = ArucoOptions(min_perimeter_rate=0.02)
 """Still pictures (scan, calibrate, deck registration): one 7 px threshold window (wider ones
 frame a white sticker on a grey table with a dark halo, which hides the symbol inside) and
 markers down to 2 % of the picture's width around."""
+WIDE_ARUCO = ArucoOptions(min_perimeter_rate=0.02, thresh_win_min=5, thresh_win_max=13,
+                          thresh_win_step=8, pixels_per_cell=8, cell_margin=0.3)
+"""A second ArUco pass over still pictures, for ArUco markers only (the mat's corners, dice):
+the live pipeline's reading (`pipeline.DICE_ARUCO`: windows of 5 and 13 px, each cell sampled
+at 8 px with 30 % of its edge left out). The 7 px window alone missed the mat's corner markers
+on 7 of 12 frames of a 720p webcam looking straight down and of a laptop without a mirror
+(realistic simulator), where this pass found them on all 12: `scan` and `calibrate` then said
+the mat was not in view though the pipeline saw it. Its squares are not read as big-cell
+symbols: with the wider window a symbol turned 23 degrees at 6 px a cell was no longer found."""
 SQUARE_MODULE_PX = 8.0  # crops around sticker-like squares are magnified to about this
 
 
@@ -155,6 +164,10 @@ def interpret_aruco(marker_id: int, corners: np.ndarray) -> Detection:
 _interpret_aruco = interpret_aruco  # the name companion.vision.pipeline first imported
 
 
+def _side(quad: np.ndarray) -> float:
+    return float(np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1).mean())
+
+
 def _inside(point: np.ndarray, quad: np.ndarray) -> bool:
     contour = quad.astype(np.float32).reshape(-1, 1, 2)
     return cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), False) >= 0
@@ -213,6 +226,7 @@ class Detector:
         module = importlib.import_module(f"companion.vision.decoders.{backend}")
         self._read: Reader = module.read
         self._aruco = ArucoReader(aruco_options or STILL_ARUCO) if aruco else None
+        self._aruco_wide = ArucoReader(WIDE_ARUCO) if aruco and aruco_options is None else None
         self.mirrored_too = mirrored_too  # big-cell symbols seen in a mirror (scan, decks)
         self.allowed = allowed  # payloads that may lie here: big-cell squares read softly too
 
@@ -230,6 +244,11 @@ class Detector:
         if self._aruco is not None:
             decoded = list(found)
             ids, squares = self._aruco.read_all(gray, [d.corners for d in decoded])
+            if self._aruco_wide is not None:
+                wide, _ = self._aruco_wide.read_all(gray, [d.corners for d in decoded])
+                ids += [(m, c) for m, c in wide if not any(
+                    m == m2 and float(np.linalg.norm(c.mean(axis=0) - c2.mean(axis=0)))
+                    < _side(c) / 2 for m2, c2 in ids)]
             cards = big_cell_detections(gray, [c for _, c in ids] + squares, self.mirrored_too,
                                         allowed=self.allowed)
             found.extend(cards)
