@@ -15,6 +15,7 @@ from companion.errors import CompanionError
 from companion.games import GAMES, game_by_code
 from companion.markers.payload import BackPayload, FrontPayload
 from companion.vision.decoders import BACKENDS
+from companion.vision.decoders.bigcell import Allowed
 from companion.vision.detect import Detection, Detector, detect_oriented
 from companion.vision.geometry import GeometryError, MatGeometry, load_camera_profile
 from companion.vision.sources import read_image
@@ -71,7 +72,7 @@ def _infer_game(detections: Sequence[Detection]) -> str | None:
     return None
 
 
-def _payloads_of(layout: Any) -> Any:
+def _payloads_of(layout: Any) -> Allowed | None:
     """The sticker payloads that can lie on this layout's table (None: its corner markers name
     no known game, so nothing is read softly)."""
     from companion.vision.pipeline import layout_game_code

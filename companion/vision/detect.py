@@ -92,8 +92,7 @@ class Detection:
     @property
     def side_px(self) -> float:
         """Mean edge length of the marker's quad in pixels."""
-        edges = np.roll(self.corners, -1, axis=0) - self.corners
-        return float(np.linalg.norm(edges, axis=1).mean())
+        return quad_side(self.corners)
 
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {
@@ -164,13 +163,19 @@ def interpret_aruco(marker_id: int, corners: np.ndarray) -> Detection:
 _interpret_aruco = interpret_aruco  # the name companion.vision.pipeline first imported
 
 
-def _side(quad: np.ndarray) -> float:
+def quad_side(quad: np.ndarray) -> float:
+    """Mean edge length of a 4 x 2 quad, in its own units."""
     return float(np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1).mean())
 
 
 def _inside(point: np.ndarray, quad: np.ndarray) -> bool:
     contour = quad.astype(np.float32).reshape(-1, 1, 2)
     return cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), False) >= 0
+
+
+def centre_in(quad: np.ndarray, det: Detection) -> bool:
+    """The quad's centre lies inside the detection's corners."""
+    return _inside(np.asarray(quad, np.float64).reshape(4, 2).mean(axis=0), det.corners)
 
 
 def _crop_box(quad: np.ndarray, shape: tuple[int, ...], share: float = CROP_MARGIN
@@ -243,12 +248,13 @@ class Detector:
                 found.extend(self._retry_crop(gray, np.asarray(quad, float).reshape(4, 2), found))
         if self._aruco is not None:
             decoded = list(found)
-            ids, squares = self._aruco.read_all(gray, [d.corners for d in decoded])
+            exclude = [d.corners for d in decoded]
+            ids, squares = self._aruco.read_all(gray, exclude)
             if self._aruco_wide is not None:
-                wide, _ = self._aruco_wide.read_all(gray, [d.corners for d in decoded])
+                wide, _ = self._aruco_wide.read_all(gray, exclude)
                 ids += [(m, c) for m, c in wide if not any(
                     m == m2 and float(np.linalg.norm(c.mean(axis=0) - c2.mean(axis=0)))
-                    < _side(c) / 2 for m2, c2 in ids)]
+                    < quad_side(c) / 2 for m2, c2 in ids)]
             cards = big_cell_detections(gray, [c for _, c in ids] + squares, self.mirrored_too,
                                         allowed=self.allowed)
             found.extend(cards)

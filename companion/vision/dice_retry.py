@@ -33,7 +33,7 @@ import numpy as np
 from companion.markers.payload import die_face_id
 from companion.markers.render import aruco_dictionary, aruco_modules
 from companion.vision.decoders.aruco import ArucoReader, _parameters
-from companion.vision.detect import Detection
+from companion.vision.detect import Detection, quad_side
 from companion.vision.geometry import MatGeometry
 
 FACE_MARKER_MM = 12.0
@@ -171,7 +171,7 @@ class DiceRetry:
         centres = np.array([np.asarray(f, np.float64).reshape(4, 2).mean(axis=0)
                             for f in faces])
         cand = np.array([c.quad.mean(axis=0) for c in self._candidates])
-        sides = np.array([_side(c.quad) for c in self._candidates])
+        sides = np.array([quad_side(c.quad) for c in self._candidates])
         dist = np.linalg.norm(cand[:, None, :] - centres[None, :, :], axis=2)
         explained = (dist < sides[:, None] / 3).any(axis=1)
         return [c for c, e in zip(self._candidates, explained, strict=True) if not e]
@@ -218,11 +218,7 @@ class DiceRetry:
         return found
 
 
-def _side(quad: np.ndarray) -> float:
-    return float(np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1).mean())
-
-
 def _near(a: np.ndarray, b: np.ndarray) -> bool:
     """Whether quads a and b are the same marker: centres within a third of a's side (two
     faces of one die lie a whole side apart)."""
-    return float(np.linalg.norm(a.mean(axis=0) - b.mean(axis=0))) < _side(a) / 3
+    return float(np.linalg.norm(a.mean(axis=0) - b.mean(axis=0))) < quad_side(a) / 3

@@ -29,7 +29,7 @@ import yaml
 
 from companion import safeio
 from companion.errors import CompanionError, DataFileError
-from companion.vision.detect import Detection
+from companion.vision.detect import Detection, quad_side
 
 DEFAULT_REFIT_MM = 4.0
 TAP_TOLERANCE_DEG = 30.0
@@ -179,7 +179,7 @@ class MatGeometry:
                 continue
             quad = np.asarray(det.corners, dtype=np.float64).reshape(4, 2)
             same = found.setdefault(det.marker_id, [])
-            if not any(np.linalg.norm(q.mean(axis=0) - quad.mean(axis=0)) < 0.5 * _side(q)
+            if not any(np.linalg.norm(q.mean(axis=0) - quad.mean(axis=0)) < 0.5 * quad_side(q)
                        for q in same):
                 same.append(quad)
         usable = {m: quads[0] for m, quads in found.items() if len(quads) == 1}
@@ -400,9 +400,6 @@ def estimate_focal_px(mat_to_image: np.ndarray, image_size: tuple[int, int]) -> 
     hfov = 2 * math.degrees(math.atan(width / 2.0 / focal))
     return focal if 20.0 <= hfov <= 140.0 else None
 
-
-def _side(quad: np.ndarray) -> float:
-    return float(np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1).mean())
 
 
 MAX_FIT_ERROR_MM = 8.0  # barrel distortion of a wide laptop lens alone leaves up to ~4 mm

@@ -34,7 +34,13 @@ from companion.markers.payload import (
 from companion.snapshot import TableSnapshot, back_uid, card_uid
 from companion.vision.decoders.aruco import ArucoOptions, ArucoReader
 from companion.vision.decoders.square_memory import SquareMemory
-from companion.vision.detect import Detection, Detector, _interpret_aruco, big_cell_detections
+from companion.vision.detect import (
+    Detection,
+    Detector,
+    _interpret_aruco,
+    big_cell_detections,
+    centre_in,
+)
 from companion.vision.dice import TopFaceFilter
 from companion.vision.dice_retry import DiceRetry
 from companion.vision.fastops import channel_max, shrink
@@ -46,7 +52,7 @@ from companion.vision.pips import DIE_MM, PipDiceNamer, PipDiceReader, PipReadin
 from companion.vision.places import PlaceLook, look_at, same_place, small_thing_on
 from companion.vision.sources import Frame
 from companion.vision.tracker import FrameObservation, Sighting, Tracker
-from companion.vision.zone_reading import centre_in, read_unread_zones, table_payloads
+from companion.vision.zone_reading import read_unread_zones, table_payloads
 
 SMALL = 8  # cue images are 1/SMALL of the frame
 MOTION_LEVEL = 22  # grey levels a small pixel must change by to count as motion
@@ -213,7 +219,7 @@ class Pipeline:
         self.geometry = geometry
         self.cards = cards
         self.game_code = game_code or layout_game_code(layout)
-        self._table_payloads = table_payloads(self.game_code)
+        self._on_table = table_payloads(self.game_code)  # this game's fronts, any back
         self.aruco = aruco
         self.schedule = schedule or ArucoSchedule()
         self._prev_small: np.ndarray | None = None
@@ -719,10 +725,6 @@ class Pipeline:
         self._camera_moved()
         self._no_mat_frames = 0
         self._pip_readings = []
-
-    def _on_table(self, text: str) -> bool:
-        """A sticker payload that can be on this table: this game's fronts, any back."""
-        return self._table_payloads(text)
 
     def _sighting(self, det: Detection) -> Sighting | None:
         assert self.geometry is not None

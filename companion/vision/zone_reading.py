@@ -13,12 +13,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import cv2
 import numpy as np
 
 from companion.markers.payload import BackPayload, PayloadError, decode
 from companion.vision.decoders.bigcell import Allowed
-from companion.vision.detect import Detection, big_cell_detections
+from companion.vision.detect import Detection, big_cell_detections, centre_in
 from companion.vision.geometry import MatGeometry
 from companion.vision.sticker_search import Zone, search_zone
 
@@ -38,13 +37,6 @@ def table_payloads(game_code: int) -> Allowed:
         return isinstance(meaning, BackPayload) or meaning.game_code == game_code
 
     return allowed
-
-
-def centre_in(quad: np.ndarray, det: Detection) -> bool:
-    """The quad's centre lies inside the detection's corners."""
-    centre = np.asarray(quad, np.float64).reshape(4, 2).mean(axis=0)
-    contour = det.corners.astype(np.float32).reshape(-1, 1, 2)
-    return cv2.pointPolygonTest(contour, (float(centre[0]), float(centre[1])), False) >= 0
 
 
 def read_unread_zones(gray: np.ndarray, geometry: MatGeometry, layout: Any,
