@@ -93,7 +93,7 @@ def scan_image(path: Path, game: str | None, backend: str, mirror: bool | None =
     """
     from companion.games import game_dice
     from companion.layouts import load_layout
-    from companion.vision.dice import TopFaceFilter
+    from companion.vision.dice import DROP_REASONS, TopFaceFilter
     from companion.vision.zone_reading import read_unread_zones
 
     gray = read_image(path)
@@ -128,15 +128,8 @@ def scan_image(path: Path, game: str | None, backend: str, mirror: bool | None =
             height, width = gray.shape[:2]
             tops, dropped = TopFaceFilter(game_dice(game)).judge(
                 detections, geometry, (width, height), (layout.width_mm, layout.height_mm))
-            reasons = {
-                "side": "a side face (the value is the top face's)",
-                "shape": "not a die's top face (a side face or a misread)",
-                "not-in-game": f"not a die of {game}",
-                "off-mat": "outside the mat",
-                "ambiguous": "one die in two places: not trusted",
-            }
             for verdict in dropped:
-                die_notes[id(verdict.detection)] = reasons[verdict.reason]
+                die_notes[id(verdict.detection)] = DROP_REASONS[verdict.reason]
             for top in tops:
                 die_notes[id(top.detection)] = ""
     if mirrored:

@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import cv2
 import numpy as np
@@ -72,10 +72,27 @@ class TopFace:
     detection: Detection
 
 
+DropReason = Literal["side", "shape", "not-in-game", "off-mat", "ambiguous", "unsure",
+                     "impossible"]
+
+DROP_REASONS: dict[str, str] = {
+    "side": "a side face (the value is the top face's)",
+    "shape": "not a die's top face (a side face or a misread)",
+    "not-in-game": "not a die of this game",
+    "off-mat": "outside the mat",
+    "ambiguous": "one die in two places: not trusted",
+    "unsure": ("read alone where a side face can look square, with nothing to tell it from "
+               "one: not trusted"),
+    "impossible": ("faces no real die shows at once (two opposite, or more than three): "
+                   "not trusted"),
+}
+"""Each reason a face is not taken as a die's value, in words for `companion scan`."""
+
+
 @dataclass(frozen=True)
 class FaceVerdict:
     detection: Detection
-    reason: str  # "side", "shape", "not-in-game", "off-mat", "ambiguous", "unsure", "impossible"
+    reason: DropReason
 
 
 def possible_face_set(values: Sequence[int]) -> bool:

@@ -232,3 +232,38 @@ def test_scan_reads_a_sticker_whose_square_a_die_breaks(tmp_path: Path) -> None:
     by_text = {m["text"]: m for m in json.loads(result.output)["markers"]}
     assert by_text[payload]["mat"]["zone"] == "p1.A2"
     assert by_text[encode_front(5, 1, 2)]["mat"]["zone"] == "p1.A1"  # the others as before
+
+
+def test_every_refused_die_face_is_told_in_words() -> None:
+    """`scan` names why each die face was not taken: a reason without words crashed it on a
+    realistic photo (a face read alone, 'unsure')."""
+    from typing import get_args
+
+    from companion.vision.dice import DROP_REASONS, DropReason
+
+    assert set(get_args(DropReason)) == set(DROP_REASONS)
+    assert all(DROP_REASONS.values())
+
+
+def test_scan_reads_a_realistic_table_with_dice_it_refuses(tmp_path: Path) -> None:
+    """A rendered 1080p table (Micro QR stickers, stickered dice) where some faces read
+    are refused, one of them read alone: scan reports each with its reason."""
+    from companion.benchmarks import vision as bv
+    from companion.sim.presets import camera_kind, make_renderer
+    from companion.sim.source import scene_from_snapshot
+
+    layout = load_layout(bv.GAME)
+    piles = [z.id for z in layout.zones.values() if z.kind == "pile"]
+    preset = "overhead-webcam-1080p"
+    renderer = make_renderer(layout, preset, camera_kind(preset).poses[0], 3005, "aruco",
+                             symbology="microqr")
+    scene = scene_from_snapshot(bv.still_table(layout, 3005), bv.GAME_CODE, bv.number_of,
+                                piles, stacks=getattr(renderer, "stacks", False), seed=3005)
+    path = tmp_path / "table.png"
+    cv2.imwrite(str(path), renderer.render(scene, [], 0).image)
+    result = CliRunner().invoke(cli, ["scan", str(path), "--game", GAME, "--json"])
+    assert result.exit_code == 0, result.output
+    refused = [m["meaning"] for m in json.loads(result.output)["markers"]
+               if m["meaning"].startswith("die ") and "? no: " in m["meaning"]]
+    assert refused and all(m.split("? no: ")[1] for m in refused)
+    assert any("read alone" in m for m in refused)
