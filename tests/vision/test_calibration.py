@@ -100,8 +100,9 @@ def test_micro_qr_stickers_need_fewer_pixels_per_module_than_cells_of_big_cell()
     assert big.worst_zone is not None and micro.worst_zone is not None
     ratio = big.worst_zone.px_per_module / micro.worst_zone.px_per_module
     assert ratio == pytest.approx(13 / 8, rel=1e-6)  # 8 cells and 13 modules on 25 mm
-    assert "px per cell" in " ".join(big.advice) or big.ok
-    assert "px per module" in " ".join(micro.advice) or micro.ok
+    # the pixels are named where they are short
+    assert ("px per cell" in " ".join(big.advice)) == (big.worst_zone.verdict != "good")
+    assert ("px per module" in " ".join(micro.advice)) == (micro.worst_zone.verdict != "good")
     # far from the mat, the big-cell code reads more, and the Micro QR advice says so
     assert big.expected_read > micro.expected_read + 0.05
     assert any("--symbology bigcell" in a for a in micro.advice)
@@ -163,7 +164,7 @@ def test_calibrate_command(photo_file: Path) -> None:
     assert data["ok"] is True and data["corners_seen"] == [232, 233, 234, 235]
     assert data["unit"] == "cell" and 0.8 < data["expected_read"] <= 1.0
     text = CliRunner().invoke(cli, ["calibrate", str(photo_file), "--game", GAME,
-                                    "--sticker-mm", "12"])
+                                    "--sticker-mm", "8"])
     assert text.exit_code == 0
     assert "needs attention" in text.output and "p1.A1" in text.output
 
@@ -267,3 +268,35 @@ def test_scan_reads_a_realistic_table_with_dice_it_refuses(tmp_path: Path) -> No
                if m["meaning"].startswith("die ") and "? no: " in m["meaning"]]
     assert refused and all(m.split("? no: ")[1] for m in refused)
     assert any("read alone" in m for m in refused)
+
+
+@pytest.mark.parametrize("preset", ["laptop-720p-mirror", "laptop-720p"])
+def test_calibrate_expects_what_scan_then_reads(tmp_path: Path, preset: str) -> None:
+    """The read rate calibrate expects zone by zone is near the share of stickers that
+    `scan` reads on the same realistic frame (a scene the rate was not measured on): neither
+    "nothing will read" where most do, nor a promise the stickers do not keep."""
+    from companion.benchmarks import vision as bv
+    from companion.sim.presets import camera_kind, make_renderer
+    from companion.sim.source import scene_from_snapshot
+
+    layout = load_layout(bv.GAME)
+    piles = [z.id for z in layout.zones.values() if z.kind == "pile"]
+    seed = 4102
+    renderer = make_renderer(layout, preset, camera_kind(preset).poses[0], seed, "aruco",
+                             symbology="bigcell")
+    scene = scene_from_snapshot(bv.still_table(layout, seed), bv.GAME_CODE, bv.number_of,
+                                piles, stacks=getattr(renderer, "stacks", False), seed=seed)
+    frame = renderer.render(scene, [], 0)
+    path = tmp_path / "table.png"
+    cv2.imwrite(str(path), frame.image)
+    report = calibrate_frame(frame.image, layout, 25.0)
+    expected = {z.zone: z.expected_read for z in report.zones}
+    result = CliRunner().invoke(cli, ["scan", str(path), "--game", bv.GAME, "--json"])
+    assert result.exit_code == 0, result.output
+    texts = {m["text"] for m in json.loads(result.output)["markers"]}
+    shown = [m for m in frame.truth.markers
+             if m.kind == "card" and m.visible and m.zone in expected]
+    assert len(shown) >= 8
+    promised = sum(expected[m.zone] for m in shown) / len(shown)
+    read = sum(m.text in texts for m in shown) / len(shown)
+    assert abs(promised - read) <= 0.15, (promised, read)
