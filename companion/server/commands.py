@@ -292,7 +292,8 @@ def _parse_decks(values: tuple[str, ...], game: str) -> dict[str, tuple[str, ...
 @hall_options
 @click.option("--mirror/--no-mirror", default=None,
               help="The picture is (not) mirrored, e.g. by a laptop's mirror clip "
-                   "[default: found from the mat's corner markers].")
+                   "[default: found from the mat's corner markers; a wrong choice is "
+                   "overruled by them, and the page says so].")
 @click.option("--dice", "dice_mode", type=click.Choice(["stickers", "pips"]), default=None,
               help="Dice with face stickers or ordinary pip dice [default: stickers].")
 def serve(camera: int | None, video: str | None, url: str | None, game: str,

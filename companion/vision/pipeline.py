@@ -253,6 +253,7 @@ class Pipeline:
         self._mat_mask_cache: np.ndarray | None = None
         self.fusion = FrameFusion()
         self._square_memory = SquareMemory()  # big-cell readings of unchanged squares
+        self._retried: set[int] = set()  # ids of die faces read again in this frame's crops
         self._placed: dict[int, tuple[Detection, np.ndarray, Sighting | None]] = {}
         self.squares = squares
         self.dice_mode = dice_mode
@@ -605,6 +606,7 @@ class Pipeline:
         return (x0, y0, x1, y1) if x1 - x0 >= 32 and y1 - y0 >= 32 else None
 
     def _detect(self, gray: np.ndarray, time_s: float) -> tuple[list[Detection], bool]:
+        self._retried = set()
         hints = [q for k, q in self._known_quads.items()
                  if k in self._card_keys and k not in self._big_cell_keys]
         mode = self._aruco_mode(time_s)
@@ -650,7 +652,9 @@ class Pipeline:
         if self.dice_retry is not None and self.geometry is not None and self._still_frames > 0:
             # die faces read on a still table where the last pass saw only a die-sized square
             for marker_id, corners in self.dice_retry.read(gray, self._aruco_dets):
-                self._aruco_dets.append(_interpret_aruco(marker_id, corners))
+                retried = _interpret_aruco(marker_id, corners)
+                self._aruco_dets.append(retried)
+                self._retried.add(id(retried))
         if self.squares and self.geometry is not None and self._squares_due(time_s, dets, hints):
             dets += self._squares(gray, [*dets, *self._aruco_dets], hints)
         if time_s - self._last_any_motion_s > self.schedule.settling_s:
@@ -702,15 +706,19 @@ class Pipeline:
                     if m in ids})
 
     def _check_mirror(self, gray: np.ndarray, corners_seen: int) -> bool:
-        """Auto mode: corner markers do not read in a mirrored picture (ArUco codes are not
+        """Corner markers do not read in a mirrored picture (ArUco codes are not
         mirror-symmetric), so when the mat is missing, look at the mirror image now and then;
-        if two or more of its corners read there, the picture is mirrored (a mirror clip)."""
-        if self.mirror_mode is not None or corners_seen >= MIN_CORNERS:
+        if two or more of its corners read there, the picture is mirrored (a mirror clip), or,
+        if it is being turned already, it is not. Also when `--mirror` or `--no-mirror` was
+        given, only less often: a wrong option would otherwise show no mat at all (the page
+        says that the option was overruled)."""
+        if corners_seen >= MIN_CORNERS:
             self._no_mat_frames = 0
             return False
         self._no_mat_frames += 1
         lost_long = self.geometry is None or self._no_mat_frames >= 3 * 30
-        every = 1 if self._no_mat_frames <= MIRROR_EAGER_FRAMES else MIRROR_TRY_EVERY
+        eager = self.mirror_mode is None and self._no_mat_frames <= MIRROR_EAGER_FRAMES
+        every = 1 if eager else MIRROR_TRY_EVERY * (1 if self.mirror_mode is None else 10)
         if not lost_long or (self._no_mat_frames - 1) % every:
             return False
         if self._corners_when_flipped(gray) >= MIN_CORNERS:
@@ -818,6 +826,12 @@ class Pipeline:
         if self.mirrored and self.mirror_mode is None:
             out.append("The picture is mirrored (a mirror clip?): it is turned back before "
                        "reading. Start with --mirror to skip this check.")
+        if self.mirror_mode is not None and self.mirrored != self.mirror_mode:
+            given, now = (("--mirror", "not mirrored: it is read as it comes") if self.mirror_mode
+                          else ("--no-mirror", "mirrored: it is turned back before reading"))
+            out.append(f"The camera was started with {given}, but the mat's corner markers read "
+                       f"only the other way round, so the picture is {now}. Start without "
+                       f"{given} to have this found out.")
         if orientation == "upside-down":
             out.append("The picture is upside down (player 2's side at the bottom): it reads "
                        "as well; turn the camera for an upright view.")
@@ -894,7 +908,8 @@ class Pipeline:
                     self._big_cell_keys.add(sight.key)
                 else:
                     self._big_cell_keys.discard(sight.key)
-            if sight.kind == "card" or ran:  # cached ArUco readings are not news
+            if sight.kind == "card" or ran or id(source) in self._retried:
+                # (ArUco readings kept from the last pass are not news)
                 self._known_quads[sight.key] = source.corners
                 if not occluded(sight.x_mm, sight.y_mm) or self._patches.get(sight.key) is None:
                     self._patches[sight.key] = look_at(gray, source.corners)
@@ -902,9 +917,11 @@ class Pipeline:
         obs = FrameObservation(frame.time_s, sightings, motion, hand_flag,
                                occluded, unknown, unchanged)
         snapshot = self.tracker.update(obs)
-        present = self.tracker.present_keys()
-        self._known_quads = {k: q for k, q in self._known_quads.items() if k in present}
-        self._patches = {k: p for k, p in self._patches.items() if k in present}
+        present, tracked = self.tracker.present_keys(), self.tracker.tracked_keys()
+        # candidates keep theirs: a die read on the one frame an ArUco pass ran, while it was
+        # still a candidate, had no place picture once confirmed, and was never held
+        self._known_quads = {k: q for k, q in self._known_quads.items() if k in tracked}
+        self._patches = {k: p for k, p in self._patches.items() if k in tracked}
         self._card_keys &= present
         self._big_cell_keys &= present
         if frame.time_s - self._last_check_s >= CHECK_EVERY_S and not hand_flag:

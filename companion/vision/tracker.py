@@ -2,7 +2,10 @@
 
 Per frame the camera misses some markers (hands, glare, decoder misses) and may catch a card in
 mid-air. The tracker therefore
-- confirms an item only after it was seen in `appear_frames` frames (hits minus misses),
+- confirms an item only after it was seen in `appear_frames` frames (hits minus misses), or
+  read that often now and then at one place while the table stayed quiet (a die a laptop reads
+  on one frame in five: reads too far apart for hits to outrun misses, each a candidate that
+  came and went and left the table unsettled on that frame),
 - removes an item only when its place is visible and quiet and it is still not seen for
   `vanish_frames` frames: a hand over it, a die lying on its sticker, motion in the view, or
   its place looking exactly as when it was last read (the decoder merely missed it) hold it;
@@ -40,6 +43,9 @@ ROLL_MOVE_MM = 15.0  # ... and lies this far from where it was (a die nudged asi
 ROLL_TURN_DEG = 12.0  # ... is turned this much: it was rolled
 ROLL_CHECK_SIGHTINGS = 5  # sightings after a die is back before its pose is compared
 ROLL_MEMORY_S = 30.0  # a die gone from view and back within this keeps its rolls (and may add one)
+FAINT_MEMORY_S = 4.0  # reads of a candidate that went again count towards confirming it when
+FAINT_MM = MOVE_MM / 2  # ... it is read again this soon, this near, the table quiet since, and
+FAINT_AGREE = 2 / 3  # ... (a die) more than this share of all its reads give one value
 
 
 def _never_occluded(x_mm: float, y_mm: float) -> bool:
@@ -98,6 +104,19 @@ class _Item:
     moved_from: int | None = None  # its value before it was carried to another zone
     roll_check: tuple[float, float, float, int] | None = None  # pose when lifted, sightings
     angles: deque[float] = field(default_factory=lambda: deque(maxlen=9))
+    reads: int = 0  # frames it was read in (for a candidate: with those of `_Faint` records)
+    first_s: float = 0.0  # when the first of them was
+
+
+@dataclass(frozen=True)
+class _Faint:
+    """A candidate read now and then: where, how often since when, and its die values."""
+
+    x_mm: float
+    y_mm: float
+    first_s: float
+    reads: int
+    values: tuple[tuple[float, int], ...]
 
 
 @dataclass(frozen=True)
@@ -130,6 +149,7 @@ class Tracker:
         self._unknown: tuple[str, ...] = ()
         self._gone: dict[str, tuple[float, float, float, float, int, str | None,
                                     int | None]] = {}
+        self._faint: dict[str, _Faint] = {}
         self.time_s = 0.0
 
     # ----- per frame ------------------------------------------------------------------------
@@ -142,6 +162,7 @@ class Tracker:
         quiet = obs.motion < s.motion_threshold and not obs.hand
         if not quiet:
             self._last_unquiet = obs.time_s
+            self._faint.clear()  # tidy: reads before the table moved no longer count
         seen = self._best_sightings(obs.sightings)
         for key, sight in seen.items():
             self._see(key, sight, obs.time_s)
@@ -170,13 +191,15 @@ class Tracker:
                 # a die that went out of sight (a hand not seen as one) and is back
                 item.rolls = gone[4]
                 item.lifted = (gone[0], gone[1], gone[2], gone[5], gone[6])
+            self._add_faint_reads(item, sight, time_s)
         if item.lifted is not None:
             item.angles.clear()
             self._maybe_rolled(item, sight, time_s)
         elif item.roll_check is not None:
             self._check_roll(item, sight, time_s)
         item.hidden = 0
-        moved = math.hypot(sight.x_mm - item.x_mm, sight.y_mm - item.y_mm) > MOVE_MM
+        distance = math.hypot(sight.x_mm - item.x_mm, sight.y_mm - item.y_mm)
+        moved = distance > MOVE_MM
         if item.present and (moved or sight.zone != item.zone or sight.tapped != item.tapped
                              or sight.face_up != item.face_up):
             self._last_change = time_s
@@ -188,6 +211,8 @@ class Tracker:
         item.zone, item.tapped, item.face_up = sight.zone, sight.tapped, sight.face_up
         item.angle_deg = sight.angle_deg
         item.misses = 0
+        if not item.present:
+            self._count_read(item, distance > FAINT_MM, time_s)
         item.hits = min(item.hits + 1, self.settings.appear_frames)
         item.confidence = 0.8 * item.confidence + 0.2 * sight.confidence
         if sight.value is not None:
@@ -195,7 +220,8 @@ class Tracker:
             item.values.append((time_s, sight.value))
             if item.present and self._die_value(item) != before:
                 self._last_change = time_s
-        if not item.present and item.hits >= self.settings.appear_frames:
+        if not item.present and (item.hits >= self.settings.appear_frames
+                                 or self._read_often(item)):
             item.present = True
             item.since = self._frame  # items confirmed in one frame share their order
             self._last_change = time_s
@@ -206,6 +232,9 @@ class Tracker:
             item.hits -= 1
             if item.hits <= 0:
                 del self._items[item.key]
+                if item.lifted is None and item.roll_check is None:
+                    self._faint[item.key] = _Faint(item.x_mm, item.y_mm, item.first_s,
+                                                   item.reads, tuple(item.values))
             return
         covered = not quiet or obs.occluded(item.x_mm, item.y_mm)
         if covered and item.kind == "die":
@@ -217,10 +246,12 @@ class Tracker:
                                self._die_value(item))
         if covered:
             return  # held: a hand or motion may hide it
-        if not self._covered_by_card(item, seen) and (
+        if not self._covered_by_card(item, seen) and item.lifted is None and (
                 item.key in obs.unchanged or self._under_small_item(item)):
             # held: only the decoder missed it, or a die or token lies on its sticker (another
             # card read there lies on it instead: a pile, or the card turned over in place).
+            # Not a die a hand may have lifted or turned since it was read: only a read tells
+            # its value then (a die turned in place, in a blurred picture, can look the same).
             # Its place says it is there, which undoes earlier misses: a hold that holds on
             # most frames must not leave the card pending (and the table unsettled) for good.
             item.misses = 0
@@ -234,6 +265,34 @@ class Tracker:
                 self._gone[item.key] = (item.x_mm, item.y_mm, item.angle_deg, obs.time_s,
                                         self._rolls_of(item), item.zone,
                                         self._die_value(item))
+
+    def _add_faint_reads(self, item: _Item, sight: Sighting, time_s: float) -> None:
+        """A new candidate read where the same one was read now and then before, the table
+        quiet since: those reads count towards `_read_often`."""
+        faint = self._faint.pop(item.key, None)
+        if faint is None or math.hypot(sight.x_mm - faint.x_mm,
+                                       sight.y_mm - faint.y_mm) > FAINT_MM:
+            return
+        item.values.extend(faint.values)
+        item.reads = faint.reads
+        item.first_s = faint.first_s
+
+    def _count_read(self, item: _Item, elsewhere: bool, time_s: float) -> None:
+        """A candidate's reads at one place on a quiet table, within `FAINT_MEMORY_S`."""
+        if (item.first_s <= self._last_unquiet or elsewhere
+                or time_s - item.first_s > FAINT_MEMORY_S):
+            item.reads = 0  # (a read while the table moves starts again on the next one)
+        if item.reads == 0:
+            item.first_s = time_s
+        item.reads += 1
+
+    def _read_often(self, item: _Item) -> bool:
+        """Read `appear_frames` times at one place while the table stayed quiet, a die's
+        reads agreeing on its value: there, though never read in enough frames running."""
+        if item.reads < self.settings.appear_frames:
+            return False
+        values = [v for t, v in item.values if t >= item.first_s]
+        return not values or Counter(values).most_common(1)[0][1] > FAINT_AGREE * len(values)
 
     def _maybe_rolled(self, item: _Item, sight: Sighting, time_s: float) -> None:
         """A die seen again after it was hidden: rolled if it lies moved or turned. (Not its
@@ -317,6 +376,10 @@ class Tracker:
 
     def present_keys(self) -> set[str]:
         return {i.key for i in self._items.values() if i.present}
+
+    def tracked_keys(self) -> set[str]:
+        """Confirmed items and candidates."""
+        return set(self._items)
 
     def _maybe_emit(self, time_s: float) -> TableSnapshot | None:
         if not self.settled(time_s):

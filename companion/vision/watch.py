@@ -75,7 +75,8 @@ def watch_source(source: Any, pipeline: Any, as_json: bool, seconds: float | Non
 @click.option("--game", type=click.Choice(GAME_IDS), required=True, help="The mat in view.")
 @click.option("--mirror/--no-mirror", default=None,
               help="The picture is (not) mirrored, e.g. by a laptop's mirror clip "
-                   "[default: found from the mat's corner markers].")
+                   "[default: found from the mat's corner markers; a wrong choice is "
+                   "overruled by them, and the page says so].")
 @click.option("--json", "as_json", is_flag=True, help="One JSON line per settled table.")
 @click.option("--fps", type=float, default=None,
               help="Image folders: pictures per second of table time [default: 1].")

@@ -100,16 +100,22 @@ def test_a_mirrored_picture_is_found_and_turned_back(still_frames: list[np.ndarr
     assert np.array_equal(updates[-1].image[:, ::-1], frames[-1])  # the picture as read
 
 
-def test_mirror_given_or_refused(still_frames: list[np.ndarray]) -> None:
+def test_mirror_given_right_or_wrong(still_frames: list[np.ndarray]) -> None:
     scene = table_scene()
     mirrored = [render(scene, Camera(tilt_deg=25), seed=k, mirror=True) for k in range(4)]
     given = run(pipeline(mirror=True), mirrored * 3)
     assert cards_of(last_snapshot(given)) == EXPECTED
     assert not any("mirrored" in m for m in given[-1].stats.messages)  # asked for: no news
+    # the option given the wrong way round is overruled by the corner markers, and said so:
+    # otherwise the mat would never be found
     refused = run(pipeline(mirror=False), mirrored * 3)
-    assert last_snapshot(refused) is None
-    assert refused[-1].stats.mat_fit == "none"
-    assert any("not in view" in m for m in refused[-1].stats.messages)
+    assert cards_of(last_snapshot(refused)) == EXPECTED
+    assert any("started with --no-mirror" in m for m in refused[-1].stats.messages)
+    plain = [render(scene, Camera(tilt_deg=25), seed=k) for k in range(4)]
+    wrong = run(pipeline(mirror=True), plain * 3)
+    assert cards_of(last_snapshot(wrong)) == EXPECTED
+    assert any("started with --mirror" in m and "read as it comes" in m
+               for m in wrong[-1].stats.messages)
 
 
 def test_a_picture_turned_180_degrees_reads(still_frames: list[np.ndarray]) -> None:

@@ -91,6 +91,22 @@ def test_hand_holds_hidden_items() -> None:
     assert len(c.emitted) == 1
 
 
+def test_a_die_is_held_by_its_place_only_until_a_hand_was_over_it() -> None:
+    """A die missed whose place looks as when read stays; once a hand was over it (it may
+    have been turned to another face) only a read keeps it."""
+    c = Clock(Tracker("creature-crush"))
+    for _ in range(5):
+        c.frame([die("p1.c1", 3)])
+    for _ in range(20):
+        c.frame([], unchanged=frozenset({"p1.c1"}))
+    assert c.tracker.current().die("p1.c1") is not None
+    for _ in range(5):
+        c.frame([], occluded=lambda x, y: True)
+    for _ in range(20):
+        c.frame([], unchanged=frozenset({"p1.c1"}))
+    assert c.tracker.current().die("p1.c1") is None
+
+
 def test_missed_item_whose_place_looks_unchanged_is_held() -> None:
     c = Clock(Tracker("creature-crush", TrackerSettings(vanish_frames=4)))
     for _ in range(10):
@@ -284,3 +300,83 @@ def test_a_die_carried_to_another_zone_showing_its_face_is_moved_not_rolled() ->
         c.frame([rolled_die("p1.w1", 2, 290, 310, 66)])
     d = c.tracker.current().die("p1.w1")
     assert d is not None and (d.zone, d.rolls) == ("p1.dice", 1)
+
+
+def _now_and_then(c: Clock, reads: list[Sighting | None],
+                  between: list[dict[str, object]] | None = None) -> int:
+    """Each given sighting on one frame, then the frames `between` (four quiet ones unless
+    given) where it is not read; how many frames had an item confirmed."""
+    confirmed = 0
+    for sight in reads:
+        c.frame([] if sight is None else [sight])
+        confirmed += bool(c.tracker.present_keys())
+        for kw in [{}] * 4 if between is None else between:
+            c.frame([], **kw)
+            confirmed += bool(c.tracker.present_keys())
+    return confirmed
+
+
+def test_a_die_read_now_and_then_on_a_quiet_table_is_confirmed() -> None:
+    """A laptop reads a die on one frame in five: the reads never come in a row, yet they
+    all say one die lies there showing 4."""
+    c = Clock(Tracker("creature-crush", TrackerSettings(appear_frames=3)))
+    assert _now_and_then(c, [die("p1.w1", 4), die("p1.w1", 4, x=301.5)]) == 0
+    c.frame([die("p1.w1", 4, y=298.8)])
+    (seen,) = c.tracker.current().dice
+    assert (seen.die, seen.value) == ("p1.w1", 4)
+    for _ in range(30):  # read no more, its place unchanged: held, the table settled
+        c.frame([], unchanged=frozenset({"p1.w1"}))
+    assert c.tracker.settled()
+    assert [(d.die, d.value) for d in c.tracker.current().dice] == [("p1.w1", 4)]
+    assert c.emitted and [(d.die, d.value) for d in c.emitted[-1].dice] == [("p1.w1", 4)]
+
+
+def test_a_die_read_on_every_other_frame_is_confirmed() -> None:
+    """Read twice, then on every other frame: hits minus misses never reach three."""
+    c = Clock(Tracker("creature-crush", TrackerSettings(appear_frames=3)))
+    c.frame([die("p1.r2", 5)])
+    c.frame([die("p1.r2", 5)])
+    c.frame([])
+    assert not c.tracker.present_keys()
+    c.frame([die("p1.r2", 5, x=302)])
+    assert c.tracker.present_keys() == {"p1.r2"}
+
+
+def test_reads_on_every_other_frame_do_not_add_up_across_motion_or_places() -> None:
+    quiet: dict[str, object] = {}
+    cases: dict[str, tuple[list[Sighting], dict[str, object]]] = {
+        "the table moved between reads": ([die("p1.r2", 5)] * 6, {"motion": 0.05}),
+        "read in two places": (
+            [die("p1.r2", 5), die("p1.r2", 5, x=320), die("p1.r2", 5),
+             die("p1.r2", 5, x=320), die("p1.r2", 5), die("p1.r2", 5, x=320)], quiet),
+        "values that disagree": (
+            [die("p1.r2", 5), die("p1.r2", 2), die("p1.r2", 5), die("p1.r2", 2),
+             die("p1.r2", 1), die("p1.r2", 3)], quiet),
+    }
+    for why, (reads, between) in cases.items():
+        c = Clock(Tracker("creature-crush", TrackerSettings(appear_frames=3)))
+        c.frame([reads[0]])
+        for sight in reads[1:]:
+            c.frame([sight])
+            assert not c.tracker.present_keys(), why
+            c.frame([], **between)
+            assert not c.tracker.present_keys(), why
+
+
+def test_reads_now_and_then_do_not_add_up_across_motion_places_values_or_time() -> None:
+    quiet: dict[str, object] = {}
+    cases: dict[str, tuple[list[Sighting | None], list[dict[str, object]] | None]] = {
+        "the table moved between reads": (
+            [die("p1.w1", 4)] * 4, [quiet, quiet, {"motion": 0.05}, quiet]),
+        "a hand right after each read": ([die("p1.w1", 4)] * 4, [{"hand": True}] + [quiet] * 3),
+        "read in different places": (
+            [die("p1.w1", 4), die("p1.w1", 4, x=320), die("p1.w1", 4, y=280),
+             die("p1.w1", 4, x=340)], None),
+        "values that disagree": (
+            [die("p1.w1", 4), die("p1.w1", 2), die("p1.w1", 5), die("p1.w1", 1)], None),
+        "too far apart in time": ([die("p1.w1", 4)] * 4, [quiet] * 80),
+        "a misread card now and then": ([card("ghost#1")] + [None] * 2, None),
+    }
+    for why, (reads, between) in cases.items():
+        c = Clock(Tracker("creature-crush", TrackerSettings(appear_frames=3)))
+        assert _now_and_then(c, reads, between) == 0, why
