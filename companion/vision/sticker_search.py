@@ -9,8 +9,10 @@ and then read as usual (`read_quad`: the hard reading, else the errors-and-erasu
 
 Where: inside each card zone (slot or pile) of the layout in which no sticker was read, the
 mat's picture is straightened to `COARSE_PX_PER_MM` and correlated with the frame's template
-at a few turns; the best place is refined at `FINE_PX_PER_MM`. A place found this way is only
-a hypothesis: the reading decides, with the same rules as everywhere.
+at a few turns; the best place is refined at `FINE_PX_PER_MM`. In an area, where several cards
+lie anywhere (a lane, a home), every sticker-like place apart from the stickers read there is
+taken (`search_area`), the best first. A place found this way is only a hypothesis: the
+reading decides, with the same rules as everywhere.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ FINE_TURNS_DEG = (-2.0, -1.0, 0.0, 1.0, 2.0)
 FINE_REACH_MM = 2.0
 MARGIN_MM = 8.0  # around a zone: cards are laid a few millimetres off
 MIN_MATCH = 0.3  # normalised correlation with the frame's template, at least (a sticker: 0.5-0.65)
+AREA_PLACES = 8  # sticker-like places tried in one area at most, the best first
 
 
 @dataclass(frozen=True)
@@ -102,13 +105,57 @@ def search_zone(gray: np.ndarray, to_mat: np.ndarray, zone: Zone, symbol_mm: flo
                 ) -> tuple[float, np.ndarray] | None:
     """The most sticker-like place in the zone: (match score, symbol corners in mat mm), or
     None when nothing there looks like the frame of a sticker."""
-    box = (zone.x_mm - MARGIN_MM, zone.y_mm - MARGIN_MM, zone.x_mm + zone.w_mm + MARGIN_MM,
-           zone.y_mm + zone.h_mm + MARGIN_MM)
+    box = _box(zone)
     coarse = _straighten(gray, to_mat, box, COARSE_PX_PER_MM)
     score, x, y, turn = _best(coarse, symbol_mm, COARSE_PX_PER_MM, COARSE_TURNS_DEG)
     if score < MIN_MATCH:
         return None
-    cx, cy = box[0] + x, box[1] + y
+    return _refine(gray, to_mat, box[0] + x, box[1] + y, turn, symbol_mm)
+
+
+def _box(zone: Zone) -> tuple[float, float, float, float]:
+    return (zone.x_mm - MARGIN_MM, zone.y_mm - MARGIN_MM, zone.x_mm + zone.w_mm + MARGIN_MM,
+            zone.y_mm + zone.h_mm + MARGIN_MM)
+
+
+def search_area(gray: np.ndarray, to_mat: np.ndarray, zone: Zone, symbol_mm: float,
+                taken: Sequence[tuple[float, float]] = ()) -> list[tuple[float, np.ndarray]]:
+    """Sticker-like places in an area where several cards may lie, the best first, each a
+    symbol apart from the others and from `taken` (centres in mat mm of stickers read)."""
+    box = _box(zone)
+    coarse = _straighten(gray, to_mat, box, COARSE_PX_PER_MM)
+    apart = symbol_mm * 0.9
+    peaks: list[tuple[float, float, float, float]] = []
+    for turn in COARSE_TURNS_DEG:
+        t = frame_template(symbol_mm, COARSE_PX_PER_MM, turn)
+        if t.shape[0] > coarse.shape[0] or t.shape[1] > coarse.shape[1]:
+            continue
+        scores = cv2.matchTemplate(coarse, t, cv2.TM_CCOEFF_NORMED)
+        local = scores >= cv2.dilate(scores, np.ones((5, 5), np.uint8))
+        half = (t.shape[0] - 1) / 2
+        for v, u in zip(*np.nonzero(local & (scores >= MIN_MATCH)), strict=True):
+            peaks.append((float(scores[v, u]), box[0] + (u + half) / COARSE_PX_PER_MM,
+                          box[1] + (v + half) / COARSE_PX_PER_MM, turn))
+    chosen: list[tuple[float, float, float, float]] = []
+    for peak in sorted(peaks, reverse=True):
+        if len(chosen) >= AREA_PLACES:
+            break
+        _, x, y, _ = peak
+        if any(np.hypot(x - cx, y - cy) < apart for _, cx, cy, _ in chosen) or any(
+                np.hypot(x - tx, y - ty) < apart for tx, ty in taken):
+            continue
+        chosen.append(peak)
+    out = []
+    for _, x, y, turn in chosen:
+        found = _refine(gray, to_mat, x, y, turn, symbol_mm)
+        if found is not None:
+            out.append(found)
+    return out
+
+
+def _refine(gray: np.ndarray, to_mat: np.ndarray, cx: float, cy: float, turn: float,
+            symbol_mm: float) -> tuple[float, np.ndarray] | None:
+    """The coarse place (`cx`, `cy` mm, `turn`) found again at `FINE_PX_PER_MM`."""
     reach = symbol_mm * (1 + 2 / CELLS) * 0.6 + FINE_REACH_MM
     fine_box = (cx - reach, cy - reach, cx + reach, cy + reach)
     fine = _straighten(gray, to_mat, fine_box, FINE_PX_PER_MM)

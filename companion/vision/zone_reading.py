@@ -2,10 +2,11 @@
 
 A big-cell sticker whose closed dark square a die, the lamp's reflection or the next card's edge
 broke is not found as a square; in a card zone where no sticker was read, the zone search
-(`sticker_search`) finds its frame on the mat's plane and the big-cell reader decides, hard
-and then softly, with the soft reading's rules (`read_soft_quad`) and only for payloads that
-can lie on this table (`table_payloads`). The live pipeline does this once the table is at
-rest; `companion scan` on a photo with its mat located.
+(`sticker_search`) finds its frame on the mat's plane (in an area, every place that looks like
+one apart from the stickers read there), and the big-cell reader decides, hard and then softly,
+with the soft reading's rules (`read_soft_quad`) and only for payloads that can lie on this
+table (`table_payloads`). The live pipeline does this once the table is at rest; `companion
+scan` on a photo with its mat located.
 """
 
 from __future__ import annotations
@@ -19,9 +20,10 @@ from companion.markers.payload import BackPayload, PayloadError, decode
 from companion.vision.decoders.bigcell import Allowed
 from companion.vision.detect import Detection, big_cell_detections, centre_in
 from companion.vision.geometry import MatGeometry
-from companion.vision.sticker_search import Zone, search_zone
+from companion.vision.sticker_search import Zone, search_area, search_zone
 
-SEARCH_KINDS = ("slot", "pile")
+SEARCH_KINDS = ("slot", "pile")  # one card's place: the best place in it is read
+AREA_KIND = "area"  # several cards anywhere: every sticker-like place in it is read
 SEARCH_SCALES = (1.0, 0.95, 1.05)  # sizes of the found square tried in turn: the lens's
 # distortion and a pile's height change the sticker's size against the mat's plane
 
@@ -41,7 +43,8 @@ def table_payloads(game_code: int) -> Allowed:
 
 def read_unread_zones(gray: np.ndarray, geometry: MatGeometry, layout: Any,
                       read: Sequence[Detection], allowed: Allowed) -> list[Detection]:
-    """Stickers found and read in the card zones (slots and piles) where none of `read` lies."""
+    """Stickers found and read in the card zones (slots and piles) where none of `read` lies,
+    and in the areas apart from those of `read`."""
     stickers = [d for d in read if d.kind in ("front", "back")]
     centres = (geometry.to_mat(np.array([d.centre for d in stickers]))
                if stickers else np.zeros((0, 2)))
@@ -49,23 +52,38 @@ def read_unread_zones(gray: np.ndarray, geometry: MatGeometry, layout: Any,
     card = max(float(getattr(layout, "card_w_mm", 63.0)),
                float(getattr(layout, "card_h_mm", 88.0)))
     found_cards: list[Detection] = []
+    areas = []
     for zone in getattr(layout, "zones", {}).values():
-        if getattr(zone, "kind", "") not in SEARCH_KINDS:
-            continue
+        kind = getattr(zone, "kind", "")
         x, y, w, h = (float(zone.x_mm), float(zone.y_mm), float(zone.w_mm), float(zone.h_mm))
-        if max(w, h) > 1.5 * card:
-            continue  # an area, not one card's place
+        if kind == AREA_KIND or (kind in SEARCH_KINDS and max(w, h) > 1.5 * card):
+            areas.append(Zone(x, y, w, h))  # several cards' place
+            continue
+        if kind not in SEARCH_KINDS:
+            continue
         if any(x <= cx < x + w and y <= cy < y + h for cx, cy in centres):
             continue
         found = search_zone(gray, geometry.homography, Zone(x, y, w, h), symbol)
-        if found is None:
-            continue
-        centre = found[1].mean(axis=0)
-        for scale in SEARCH_SCALES:
-            quad = geometry.to_image(centre + (found[1] - centre) * scale)
-            cards = big_cell_detections(gray, [quad], allowed=allowed)
-            if cards:
-                if not any(centre_in(cards[0].corners, d) for d in [*stickers, *found_cards]):
-                    found_cards.append(cards[0])
-                break
+        if found is not None:
+            _read_place(gray, geometry, found[1], allowed, [*stickers, *found_cards],
+                        found_cards)
+    taken = [(float(cx), float(cy)) for cx, cy in centres]
+    for area in areas:
+        for _, corners in search_area(gray, geometry.homography, area, symbol, taken):
+            _read_place(gray, geometry, corners, allowed, [*stickers, *found_cards],
+                        found_cards)
     return found_cards
+
+
+def _read_place(gray: np.ndarray, geometry: MatGeometry, corners_mm: np.ndarray,
+                allowed: Allowed, read: Sequence[Detection], out: list[Detection]) -> None:
+    """Read the sticker whose symbol the search put at `corners_mm`, at a few sizes; a new
+    reading joins `out`."""
+    centre = corners_mm.mean(axis=0)
+    for scale in SEARCH_SCALES:
+        quad = geometry.to_image(centre + (corners_mm - centre) * scale)
+        cards = big_cell_detections(gray, [quad], allowed=allowed)
+        if cards:
+            if not any(centre_in(cards[0].corners, d) for d in read):
+                out.append(cards[0])
+            return

@@ -300,3 +300,31 @@ def test_calibrate_expects_what_scan_then_reads(tmp_path: Path, preset: str) -> 
     promised = sum(expected[m.zone] for m in shown) / len(shown)
     read = sum(m.text in texts for m in shown) / len(shown)
     assert abs(promised - read) <= 0.15, (promised, read)
+
+
+def test_scan_reads_stickers_with_broken_squares_anywhere_in_an_area(tmp_path: Path) -> None:
+    """An area holds several cards anywhere (a lane, a home): each sticker there whose
+    square a die breaks is found apart from the others and from the one read plainly."""
+    broken = [encode_front(5, 81, 1), encode_front(5, 82, 1)]
+    plain = encode_front(5, 83, 1)
+
+    def area_with_dice(texture: np.ndarray, layout: Any) -> None:
+        zone = layout.zone("p1.burned")
+        y = zone.y_mm + zone.h_mm / 2
+        die = np.full((16 * TEXTURE_PX_PER_MM, 16 * TEXTURE_PX_PER_MM), 45, np.uint8)
+        for payload, x in zip([*broken, plain], (zone.x_mm + 20, zone.x_mm + 62,
+                                                 zone.x_mm + 104), strict=True):
+            _put(texture, card_front_image(payload, 6, symbology="bigcell"), x, y)
+            if payload != plain:
+                _put(texture, die, x + 15, y + 15)  # over the symbol's lower right corner
+
+    photo = mat_photo(12, extra=area_with_dice)
+    plainly = {d.text for d in Detector().detect(photo)}
+    assert plain in plainly and not set(broken) & plainly
+    path = tmp_path / "area.png"
+    cv2.imwrite(str(path), photo)
+    result = CliRunner().invoke(cli, ["scan", str(path), "--game", GAME, "--json"])
+    assert result.exit_code == 0, result.output
+    by_text = {m["text"]: m for m in json.loads(result.output)["markers"]}
+    for payload in [*broken, plain]:
+        assert by_text[payload]["mat"]["zone"] == "p1.burned"
