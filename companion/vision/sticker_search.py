@@ -33,7 +33,9 @@ FINE_TURNS_DEG = (-2.0, -1.0, 0.0, 1.0, 2.0)
 FINE_REACH_MM = 2.0
 MARGIN_MM = 8.0  # around a zone: cards are laid a few millimetres off
 MIN_MATCH = 0.3  # normalised correlation with the frame's template, at least (a sticker: 0.5-0.65)
-AREA_PLACES = 8  # sticker-like places tried in one area at most, the best first
+AREA_PLACES = 8  # sticker-like places tried in one area at most, the best first, ...
+AREA_MIN_MATCH = 0.5  # ... matching at least this well: an area's card art gives many places
+# at 0.3-0.5, each costing three readings (stickers in view, whole or under a die: 0.55-0.7)
 
 
 @dataclass(frozen=True)
@@ -133,7 +135,7 @@ def search_area(gray: np.ndarray, to_mat: np.ndarray, zone: Zone, symbol_mm: flo
         scores = cv2.matchTemplate(coarse, t, cv2.TM_CCOEFF_NORMED)
         local = scores >= cv2.dilate(scores, np.ones((5, 5), np.uint8))
         half = (t.shape[0] - 1) / 2
-        for v, u in zip(*np.nonzero(local & (scores >= MIN_MATCH)), strict=True):
+        for v, u in zip(*np.nonzero(local & (scores >= AREA_MIN_MATCH)), strict=True):
             peaks.append((float(scores[v, u]), box[0] + (u + half) / COARSE_PX_PER_MM,
                           box[1] + (v + half) / COARSE_PX_PER_MM, turn))
     chosen: list[tuple[float, float, float, float]] = []
