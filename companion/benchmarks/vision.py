@@ -42,6 +42,7 @@ import click
 import cv2
 import numpy as np
 
+from companion.games import GAMES
 from companion.markers.payload import corner_id
 from companion.markers.render import DEFAULT_SYMBOLOGY, Symbology
 from companion.sim.dice import rolled_positions
@@ -257,6 +258,28 @@ def still_table(layout: Any, seed: int) -> TableSnapshot:
     return TableSnapshot(GAME, cards=tuple(cards), dice=tuple(dice))
 
 
+def spread_table(layout: Any, game: str, seed: int) -> TableSnapshot:
+    """A table of any game's mat, no dice: a card in most slots and piles, and in each area
+    (a lane, a home, a row of problems) two to four cards side by side, placed by hand (a few
+    mm and degrees off), some face down. Where the other games lay most of their cards."""
+    rng = random.Random(seed)
+    cards: list[SeenCard] = []
+    number = 1 + 40 * (seed % 50)
+    for zone in layout.zones.values():
+        cy = zone.y_mm + zone.h_mm / 2
+        across = max(1, int(zone.w_mm // 70)) if zone.kind == "area" else 1
+        for k in range(across):
+            if rng.random() >= (0.85 if zone.kind == "area" else 0.75):
+                continue
+            x = zone.x_mm + (k + 0.5) * zone.w_mm / across
+            face_up = rng.random() < 0.85
+            uid = f"S{number}#1" if face_up else f"back:{5000 + number}"
+            cards.append(SeenCard(uid, zone.id, face_up, False, None, x + rng.uniform(-3, 3),
+                                  cy + rng.uniform(-3, 3), rng.uniform(-6, 6)))
+            number += 1
+    return TableSnapshot(game, cards=tuple(cards))
+
+
 @dataclass
 class Row:
     """One camera pose's figures (None where there was nothing to measure)."""
@@ -295,11 +318,14 @@ def _share(right: int, total: int) -> float | None:
 
 def measure_still(preset: str, pose: Pose | None, scenes: int, frames: int = STILL_FRAMES,
                   seed: int = 1, dice_style: str = "aruco",
-                  symbology: Symbology = DEFAULT_SYMBOLOGY) -> Row:
-    """Still scenes on the Creature Crush mat through fresh pipelines: one-frame and settled."""
+                  symbology: Symbology = DEFAULT_SYMBOLOGY, game: str = GAME) -> Row:
+    """Still scenes on a game's mat (Creature Crush's table in play, or any other game's
+    `spread_table`) through fresh pipelines: one-frame and settled."""
     from companion.layouts import load_layout
+    from companion.vision.pipeline import layout_game_code
 
-    layout = load_layout(GAME)
+    layout = load_layout(game)
+    code = layout_game_code(layout)
     piles = [z.id for z in layout.zones.values() if z.kind == "pile"]
     cards_1f = [0, 0]
     dice_1f = [0, 0]
@@ -318,13 +344,14 @@ def measure_still(preset: str, pose: Pose | None, scenes: int, frames: int = STI
     width = height = 0
     for s in range(scenes):
         scene_seed = seed * 1000 + s
-        truth_snap = still_table(layout, scene_seed)
+        truth_snap = (still_table(layout, scene_seed) if game == GAME
+                      else spread_table(layout, game, scene_seed))
         renderer = make_renderer(layout, preset, pose, scene_seed, dice_style,
                                  symbology=_stickers(preset, symbology))
-        player = SnapshotPlayer(renderer, [truth_snap], GAME_CODE, number_of, Timing(), False,
+        player = SnapshotPlayer(renderer, [truth_snap], code, number_of, Timing(), False,
                                 scene_seed, piles)
         scene = player.scene(0)
-        pipeline = build_pipeline(layout, GAME, Numbers(),
+        pipeline = build_pipeline(layout, game, Numbers(),
                                   dice_mode="pips" if dice_style == "pips" else "stickers")
         on_table: set[str] = set()
         last: TableSnapshot | None = None
@@ -347,7 +374,7 @@ def measure_still(preset: str, pose: Pose | None, scenes: int, frames: int = STI
                               if sg.kind == "die" and sg.key not in die_names)
             if index < ONE_FRAME_SAMPLES:  # one frame, a fresh pipeline each time
                 fresh = update if index == 0 else build_pipeline(
-                    layout, GAME, Numbers(),
+                    layout, game, Numbers(),
                     dice_mode="pips" if dice_style == "pips" else "stickers").process(
                     Frame(rendered.image, index, index / FPS))
                 texts = {d.text for d in fresh.detections}
@@ -363,7 +390,8 @@ def measure_still(preset: str, pose: Pose | None, scenes: int, frames: int = STI
                               if sg.kind == "die" and sg.key == m.key}
                     dice_1f[0] += values == {m.value}
                     dice_1f[1] += 1
-        later = _dice_after(renderer, truth_snap, layout, piles, scene_seed, dice_style)
+        later = (_dice_after(renderer, truth_snap, layout, game, code, piles, scene_seed,
+                             dice_style) if truth_snap.dice else None)
         for snap in (last, later):  # wrong identities count in both tables
             cards_wrong, dice_wrong = _wrong_ids(snap, truth_snap)
             wrong_cards += cards_wrong
@@ -372,8 +400,9 @@ def measure_still(preset: str, pose: Pose | None, scenes: int, frames: int = STI
             on_near = laptop and _near_half(layout, card.zone)
             kept = any(c.uid == card.uid and c.face_up == card.face_up
                        for c in (later.cards if later else ()))
-            after[0] += kept
-            after[1] += 1
+            if truth_snap.dice:
+                after[0] += kept
+                after[1] += 1
             got = next((c for c in (last.cards if last else ()) if c.uid == card.uid), None)
             right = got is not None and got.face_up == card.face_up
             settled[0] += right
@@ -382,8 +411,9 @@ def measure_still(preset: str, pose: Pose | None, scenes: int, frames: int = STI
             in_view[0] += right and seen
             in_view[1] += seen
             if on_near:
-                near_after[0] += kept
-                near_after[1] += 1
+                if truth_snap.dice:
+                    near_after[0] += kept
+                    near_after[1] += 1
                 near[0] += right
                 near[1] += 1
                 near_view[0] += right and seen
@@ -417,16 +447,16 @@ DICE_AFTER_TIMING = Timing(start_s=0.3, hand_in_s=0.3, hand_out_s=0.3,
                            settle_s=STILL_FRAMES / FPS)
 
 
-def _dice_after(renderer: Any, truth: TableSnapshot, layout: Any, piles: Sequence[str],
-                seed: int, dice_style: str) -> TableSnapshot | None:
+def _dice_after(renderer: Any, truth: TableSnapshot, layout: Any, game: str, code: int,
+                piles: Sequence[str], seed: int, dice_style: str) -> TableSnapshot | None:
     """The still scene as a game makes it: the cards lie on the table first, then a hand puts
     the dice on (some on card stickers); the settled snapshot after the hand left. In the
     plain still scene a sticker under a die from the first frame can never be read; in a game
     the card was seen before and the tracker holds it."""
     bare = replace(truth, dice=())
-    player = SnapshotPlayer(renderer, [bare, truth], GAME_CODE, number_of, DICE_AFTER_TIMING,
+    player = SnapshotPlayer(renderer, [bare, truth], code, number_of, DICE_AFTER_TIMING,
                             True, seed, piles)
-    pipeline = build_pipeline(layout, GAME, Numbers(),
+    pipeline = build_pipeline(layout, game, Numbers(),
                               dice_mode="pips" if dice_style == "pips" else "stickers")
     last: TableSnapshot | None = None
     for index, (shown, hands, _settled, _done) in enumerate(player.plan()):
@@ -684,9 +714,12 @@ def plan_rows(cameras: Sequence[str], quick: bool) -> list[tuple[str, Pose | Non
 @click.option("--stickers", "symbology", type=click.Choice(["bigcell", "microqr"]),
               default=DEFAULT_SYMBOLOGY, show_default=True,
               help="Card stickers drawn (the old flat simulator keeps Micro QR).")
+@click.option("--game", type=click.Choice(list(GAMES)), default=GAME, show_default=True,
+              help="The mat of the still scenes: Creature Crush's table in play (dice too), or "
+                   "another game's cards in its slots, piles and areas (no dice).")
 def bench_vision(as_json: bool, quick: bool, cameras: tuple[str, ...], scenes: int | None,
-                 dice_style: str, no_sequence: bool, symbology: Symbology = DEFAULT_SYMBOLOGY
-                 ) -> None:
+                 dice_style: str, no_sequence: bool, symbology: Symbology = DEFAULT_SYMBOLOGY,
+                 game: str = GAME) -> None:
     """The eye on every simulated camera kind: recall, zones, dice, wrong ids, fps, latency."""
     cv2.setNumThreads(1)
     names = list(cameras) or preset_names()
@@ -701,7 +734,7 @@ def bench_vision(as_json: bool, quick: bool, cameras: tuple[str, ...], scenes: i
     for name, pose in plan_rows(names, quick):
         started = time.perf_counter()
         rows.append(measure_still(name, pose, n_scenes, dice_style=dice_style,
-                                  symbology=symbology))
+                                  symbology=symbology, game=game))
         click.echo(f"{name} {pose.label if pose else ''}: "
                    f"{time.perf_counter() - started:.0f} s", err=True)
     sequences: list[SequenceResult] = []
@@ -718,7 +751,7 @@ def bench_vision(as_json: bool, quick: bool, cameras: tuple[str, ...], scenes: i
         phantom = phantom_check(seq_preset, 2 if quick else 12, symbology=symbology)
         click.echo(f"sequence {seq_preset}: {time.perf_counter() - started:.0f} s", err=True)
     if as_json:
-        click.echo(json.dumps({"rows": [asdict(r) for r in rows],
+        click.echo(json.dumps({"game": game, "rows": [asdict(r) for r in rows],
                                "sequences": [asdict(s) for s in sequences],
                                "phantom": phantom}, indent=2, default=str))
         return

@@ -32,6 +32,29 @@ def test_quick_rows_on_the_easy_and_a_realistic_camera() -> None:
     assert easy["cards_dice_after"] == 1.0 and 0.0 < real["cards_dice_after"] <= 1.0
 
 
+def test_another_games_mat_with_cards_in_its_areas() -> None:
+    """`--game`: the still scenes lay the other game's cards in its slots, piles and areas
+    (several side by side); the cards are read on its mat, and there are no dice to put on."""
+    from companion.benchmarks.vision import spread_table
+    from companion.layouts import load_layout
+
+    layout = load_layout("trick-or-beat")
+    table = spread_table(layout, "trick-or-beat", 7)
+    in_areas = [c for c in table.cards if layout.zones[c.zone].kind == "area"]
+    assert len(in_areas) >= 6 and not table.dice
+    assert len({c.zone for c in in_areas}) < len(in_areas)  # side by side in an area
+    result = CliRunner().invoke(bench_vision, ["--quick", "--json", "--scenes", "1",
+                                               "--no-sequence", "--camera",
+                                               "overhead-webcam-1080p", "--game",
+                                               "trick-or-beat"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    (row,) = data["rows"]
+    assert data["game"] == "trick-or-beat"
+    assert row["cards_settled"] >= 0.8 and row["wrong_cards"] == 0
+    assert row["cards_dice_after"] is None and row["dice_settled"] is None
+
+
 def test_the_near_half_is_player_ones() -> None:
     """A laptop stands at player 1's edge of the mat: their zones are the near half."""
     from companion.benchmarks.vision import GAME, _near_half
