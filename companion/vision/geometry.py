@@ -401,7 +401,6 @@ def estimate_focal_px(mat_to_image: np.ndarray, image_size: tuple[int, int]) -> 
     return focal if 20.0 <= hfov <= 140.0 else None
 
 
-
 MAX_FIT_ERROR_MM = 8.0  # barrel distortion of a wide laptop lens alone leaves up to ~4 mm
 
 

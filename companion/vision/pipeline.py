@@ -32,9 +32,10 @@ from companion.markers.payload import (
     decode_aruco,
 )
 from companion.snapshot import TableSnapshot, back_uid, card_uid
-from companion.vision.decoders.aruco import ArucoOptions, ArucoReader
+from companion.vision.decoders.aruco import ArucoReader
 from companion.vision.decoders.square_memory import SquareMemory
 from companion.vision.detect import (
+    DICE_ARUCO,
     Detection,
     Detector,
     _interpret_aruco,
@@ -62,19 +63,13 @@ ABSORB_STILL_S = 2.0  # a new thing at the picture's edge that stays still this 
 HAND_MIN_SHARE = 0.002
 MIRROR_TRY_EVERY = 3  # frames without a mat between looks at the mirrored picture ...
 MIRROR_EAGER_FRAMES = 90  # ... after looking at every one of the first frames without it
+MIRROR_TRY_EVERY_GIVEN = 30  # ... and when --mirror or --no-mirror was given (once a second)
 FUSED_MIN_FRAMES = 4  # still frames averaged before the fused picture is read
 SEARCH_AT = 6  # still frames after which card zones without a sticker read are searched
 STICKER_SCALES = (0.75, 1.6)  # a square's side over a symbol's side at its place, read as
 # a card sticker: the symbol (measured 0.96-1.05 on the timed sequence, lens and piles
 # included) up to its sticker outline with the label strip (1.32-1.41)
 CHECK_EVERY_S = 5.0  # the camera check (calibrate's advice) runs this often
-DICE_ARUCO = ArucoOptions(min_perimeter_rate=0.02, thresh_win_min=5, thresh_win_max=13,
-                          thresh_win_step=8, pixels_per_cell=8, cell_margin=0.3)
-"""Two threshold windows (on the easy simulator's 1080p frames with the camera at 69 cm this
-read 94 % of 12 mm die faces per frame where the reader's default three windows read 72 %),
-and markers down to 2 % of the picture's width around (about 10 px a side): on the realistic
-simulator at 68 cm and 40 degrees the far side's dice are 13-17 px wide, and the default 3 %
-missed 21 of 40 dice where 2 % misses 5 (at no cost at 53 cm or 720p)."""
 def layout_game_code(layout: Any) -> int:
     """The game code printed into the mat's corner marker ids."""
     for corner in layout.corners:
@@ -718,7 +713,8 @@ class Pipeline:
         self._no_mat_frames += 1
         lost_long = self.geometry is None or self._no_mat_frames >= 3 * 30
         eager = self.mirror_mode is None and self._no_mat_frames <= MIRROR_EAGER_FRAMES
-        every = 1 if eager else MIRROR_TRY_EVERY * (1 if self.mirror_mode is None else 10)
+        every = (1 if eager else MIRROR_TRY_EVERY if self.mirror_mode is None
+                 else MIRROR_TRY_EVERY_GIVEN)
         if not lost_long or (self._no_mat_frames - 1) % every:
             return False
         if self._corners_when_flipped(gray) >= MIN_CORNERS:

@@ -52,6 +52,7 @@ def read_unread_zones(gray: np.ndarray, geometry: MatGeometry, layout: Any,
     card = max(float(getattr(layout, "card_w_mm", 63.0)),
                float(getattr(layout, "card_h_mm", 88.0)))
     found_cards: list[Detection] = []
+    places: list[np.ndarray] = []  # symbol corners in mat mm, where a sticker may be
     areas = []
     for zone in getattr(layout, "zones", {}).values():
         kind = getattr(zone, "kind", "")
@@ -65,25 +66,26 @@ def read_unread_zones(gray: np.ndarray, geometry: MatGeometry, layout: Any,
             continue
         found = search_zone(gray, geometry.homography, Zone(x, y, w, h), symbol)
         if found is not None:
-            _read_place(gray, geometry, found[1], allowed, [*stickers, *found_cards],
-                        found_cards)
+            places.append(found[1])
     taken = [(float(cx), float(cy)) for cx, cy in centres]
     for area in areas:
-        for _, corners in search_area(gray, geometry.homography, area, symbol, taken):
-            _read_place(gray, geometry, corners, allowed, [*stickers, *found_cards],
-                        found_cards)
+        places += [corners for _, corners in
+                   search_area(gray, geometry.homography, area, symbol, taken)]
+    for corners in places:
+        reading = _read_place(gray, geometry, corners, allowed)
+        if reading is not None and not any(centre_in(reading.corners, d)
+                                           for d in [*stickers, *found_cards]):
+            found_cards.append(reading)
     return found_cards
 
 
 def _read_place(gray: np.ndarray, geometry: MatGeometry, corners_mm: np.ndarray,
-                allowed: Allowed, read: Sequence[Detection], out: list[Detection]) -> None:
-    """Read the sticker whose symbol the search put at `corners_mm`, at a few sizes; a new
-    reading joins `out`."""
+                allowed: Allowed) -> Detection | None:
+    """The sticker whose symbol the search put at `corners_mm`, read at a few sizes."""
     centre = corners_mm.mean(axis=0)
     for scale in SEARCH_SCALES:
         quad = geometry.to_image(centre + (corners_mm - centre) * scale)
         cards = big_cell_detections(gray, [quad], allowed=allowed)
         if cards:
-            if not any(centre_in(cards[0].corners, d) for d in read):
-                out.append(cards[0])
-            return
+            return cards[0]
+    return None
