@@ -8,7 +8,7 @@ import math
 import cv2
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from companion.markers.payload import (
@@ -64,6 +64,7 @@ def by_text(found: list[Detection]) -> dict[str, Detection]:
 
 @settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 2**31 - 1))
+@example(seed=167)  # a Micro QR sticker whose far corner zxing put 6.4 px off
 def test_stickers_at_random_positions_and_rotations(seed: int) -> None:
     rng = np.random.default_rng(seed)
     canvas = np.full((720, 1280), BACKGROUND, np.uint8)
