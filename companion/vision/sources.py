@@ -9,6 +9,7 @@ which reopens them with backoff and reports its state instead of raising into th
 from __future__ import annotations
 
 import logging
+import os
 import re
 import time
 from collections.abc import Callable
@@ -100,11 +101,24 @@ class CaptureSource:
             self._capture = None
 
 
+def _open_quietly(target: int | str) -> cv2.VideoCapture:
+    """OpenCV's own warnings while opening (backend probing, "can't open camera by index")
+    are for its developers, as are FFmpeg's ("Connection refused" on a stream); a capture
+    that does not open gets our plain error instead. A user's own OPENCV_FFMPEG_LOGLEVEL wins."""
+    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
+    level = cv2.utils.logging.getLogLevel()
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+    try:
+        return cv2.VideoCapture(target)
+    finally:
+        cv2.utils.logging.setLogLevel(level)
+
+
 class CameraSource(CaptureSource):
     """A local webcam by index; asks for 1080p (DESIGN.md: 720p is too coarse for stickers)."""
 
     def __init__(self, index: int) -> None:
-        capture = cv2.VideoCapture(index)
+        capture = _open_quietly(index)
         capture.set(cv2.CAP_PROP_FRAME_WIDTH, 1920)
         capture.set(cv2.CAP_PROP_FRAME_HEIGHT, 1080)
         super().__init__(capture, f"camera {index}")
@@ -117,14 +131,14 @@ class VideoFileSource(CaptureSource):
         path = Path(path)
         if not path.is_file():
             raise SourceError(f"video file not found: {path}")
-        super().__init__(cv2.VideoCapture(str(path)), f"video file {path}", file_clock=True)
+        super().__init__(_open_quietly(str(path)), f"video file {path}", file_clock=True)
 
 
 class StreamSource(CaptureSource):
     """An HTTP MJPEG or RTSP stream (e.g. a phone camera app) through OpenCV's FFmpeg backend."""
 
     def __init__(self, url: str) -> None:
-        super().__init__(cv2.VideoCapture(url), f"stream {url}")
+        super().__init__(_open_quietly(url), f"stream {url}")
 
 
 class ImageFolderSource:

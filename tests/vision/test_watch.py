@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import cv2
@@ -68,3 +71,17 @@ def test_watch_refuses_what_is_not_a_source(tmp_path: Path) -> None:
                                       "creature-crush"])
     assert result.exit_code != 0
     assert "not a camera index" in result.output
+
+
+@pytest.mark.parametrize("source, said", [("7", "Error: cannot open camera 7"),
+                                          ("http://127.0.0.1:9/video",
+                                           "Error: cannot open stream http://127.0.0.1:9/video")])
+def test_a_source_that_does_not_open_gets_one_plain_line(source: str, said: str) -> None:
+    """OpenCV's and FFmpeg's own logging ("can't open camera by index", "[tcp @ 0x...]
+    Connection refused") goes to the terminal from C++; the user gets our line only."""
+    env = {k: v for k, v in os.environ.items() if k != "OPENCV_FFMPEG_LOGLEVEL"}
+    done = subprocess.run([sys.executable, "-m", "companion.cli", "watch", source, "--game",
+                           "creature-crush"], capture_output=True, text=True, timeout=120,
+                          env=env)
+    assert done.returncode != 0
+    assert done.stderr.strip().splitlines() == [said]
