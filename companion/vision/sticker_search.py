@@ -17,7 +17,7 @@ reading decides, with the same rules as everywhere.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -77,18 +77,24 @@ def _straighten(gray: np.ndarray, to_mat: np.ndarray, box: tuple[float, float, f
                                           borderMode=cv2.BORDER_REPLICATE), np.float32)
 
 
-def _best(picture: np.ndarray, symbol_mm: float, px_per_mm: float,
-          turns: Sequence[float]) -> tuple[float, float, float, float]:
-    """(score, x mm, y mm, turn) of the best match of the frame in `picture` (its own mm)."""
-    best = (-1.0, 0.0, 0.0, 0.0)
+def _match_maps(picture: np.ndarray, symbol_mm: float, px_per_mm: float,
+                turns: Sequence[float]) -> Iterator[tuple[float, float, np.ndarray]]:
+    """(turn, half the template's side in px, correlation map) for each turn whose template
+    fits in `picture`; a map's (u, v) is the frame centred at (u + half, v + half) px."""
     for turn in turns:
         t = frame_template(symbol_mm, px_per_mm, round(turn, 2))
         if t.shape[0] > picture.shape[0] or t.shape[1] > picture.shape[1]:
             continue
-        scores = cv2.matchTemplate(picture, t, cv2.TM_CCOEFF_NORMED)
+        yield turn, (t.shape[0] - 1) / 2, cv2.matchTemplate(picture, t, cv2.TM_CCOEFF_NORMED)
+
+
+def _best(picture: np.ndarray, symbol_mm: float, px_per_mm: float,
+          turns: Sequence[float]) -> tuple[float, float, float, float]:
+    """(score, x mm, y mm, turn) of the best match of the frame in `picture` (its own mm)."""
+    best = (-1.0, 0.0, 0.0, 0.0)
+    for turn, half, scores in _match_maps(picture, symbol_mm, px_per_mm, turns):
         _, score, _, at = cv2.minMaxLoc(scores)
         if score > best[0]:
-            half = (t.shape[0] - 1) / 2
             best = (float(score), (at[0] + half) / px_per_mm, (at[1] + half) / px_per_mm, turn)
     return best
 
@@ -128,13 +134,9 @@ def search_area(gray: np.ndarray, to_mat: np.ndarray, zone: Zone, symbol_mm: flo
     coarse = _straighten(gray, to_mat, box, COARSE_PX_PER_MM)
     apart = symbol_mm * 0.9
     peaks: list[tuple[float, float, float, float]] = []
-    for turn in COARSE_TURNS_DEG:
-        t = frame_template(symbol_mm, COARSE_PX_PER_MM, turn)
-        if t.shape[0] > coarse.shape[0] or t.shape[1] > coarse.shape[1]:
-            continue
-        scores = cv2.matchTemplate(coarse, t, cv2.TM_CCOEFF_NORMED)
+    for turn, half, scores in _match_maps(coarse, symbol_mm, COARSE_PX_PER_MM,
+                                          COARSE_TURNS_DEG):
         local = scores >= cv2.dilate(scores, np.ones((5, 5), np.uint8))
-        half = (t.shape[0] - 1) / 2
         for v, u in zip(*np.nonzero(local & (scores >= AREA_MIN_MATCH)), strict=True):
             peaks.append((float(scores[v, u]), box[0] + (u + half) / COARSE_PX_PER_MM,
                           box[1] + (v + half) / COARSE_PX_PER_MM, turn))
