@@ -55,6 +55,7 @@ DARK_MARGIN = 0.3  # ... darker than what lies beyond it by this much (`darkness
 # measured at 68 cm / 40 deg, one frame of 6 scenes: tops in front 1-51, beyond 0-3 (37 of 39
 # pass); side faces in front 0-2, beyond 0.8-15, in front minus beyond at most -0.37, none pass)
 BEYOND_MM = (7.0, 21.0)  # a side face's top face lies this far beyond it (away from the camera)
+OCCUPIED_MM = 7.0  # another die's face read this near where a face's top would be: no side face
 BEYOND_ACROSS_MM = 7.0  # ... and at most this far to either side of its line of sight
 MAT_MARGIN_MM = 5.0
 
@@ -216,8 +217,10 @@ class TopFaceFilter:
                 # one die in two places: a misread or a duplicate sticker; say nothing
                 dropped.extend(FaceVerdict(f.detection, "ambiguous") for f in faces)
                 continue
+            others = [c for other, centres in decoded.items() if other != die
+                      for c in centres]
             if not self._seen_with_side(best, decoded[die]) and not self._alone_ok(
-                    best, shapes[id(best.detection)], gray):
+                    best, shapes[id(best.detection)], gray, others):
                 dropped.append(FaceVerdict(best.detection, "unsure"))
                 continue
             tops.append(best)
@@ -246,11 +249,14 @@ class TopFaceFilter:
                    for c in faces)
 
     def _alone_ok(self, face: TopFace, shape: tuple[float, float, np.ndarray],
-                  gray: np.ndarray | None) -> bool:
+                  gray: np.ndarray | None, others: Sequence[np.ndarray] = ()) -> bool:
         """A face read alone, in the band of view angles where a side face can look square:
         square enough, with a marker-dark side face in front of it (towards the camera) and
         less dark beyond it (where its top would be, were it a side face). A side face has
-        the table in front of it: refused even when its top is washed out by glare."""
+        the table in front of it: refused even when its top is washed out by glare. Where a
+        face of another die (`others`, centres in the plane) was read at that place beyond,
+        its darkness there is that die's: this face's own top cannot be there, so it is no
+        side face, and only the dark side face in front is asked for."""
         view = float(self._pose.view_angle_deg(face.x_mm, face.y_mm))
         if not SIDE_BAND_DEG[0] <= view <= SIDE_BAND_DEG[1]:
             return True
@@ -260,8 +266,25 @@ class TopFaceFilter:
         if gray is None:
             return True
         front = self.darkness_beyond(gray, quad, face.detection.corners, view, towards=1.0)
+        if front < DARK_FRONT:
+            return False
+        if self._top_place_taken(quad.mean(axis=0), view, others):
+            return True
         beyond = self.darkness_beyond(gray, quad, face.detection.corners, view)
-        return front >= DARK_FRONT and front - beyond >= DARK_MARGIN
+        return front - beyond >= DARK_MARGIN
+
+    def _top_place_taken(self, centre: np.ndarray, view_deg: float,
+                         others: Sequence[np.ndarray]) -> bool:
+        """Whether a face of another die was read where this face's top would lie, were it a
+        side face (the place `darkness_beyond` looks at). Two dice never lie closer than a
+        die's width, so that place would be this die's own top."""
+        if not len(others):
+            return False
+        away = centre - self._camera_xy
+        away = away / max(float(np.linalg.norm(away)), 1e-6)
+        top = centre + away * (0.5 * self.die_height_mm
+                               * (1.0 + math.tan(math.radians(min(view_deg, 70.0)))))
+        return bool(np.min(np.linalg.norm(np.asarray(others) - top, axis=1)) <= OCCUPIED_MM)
 
     def darkness_beyond(self, gray: np.ndarray, quad_mm: np.ndarray, corners_px: np.ndarray,
                         view_deg: float, towards: float = -1.0) -> float:

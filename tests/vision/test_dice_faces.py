@@ -168,3 +168,36 @@ def test_closed_set_matching_names_no_die_outside_the_set() -> None:
     blank = np.full((80, 80), 128, np.uint8)
     square = np.array([[20, 20], [60, 20], [60, 60], [20, 60]], float)
     assert templates.match(blank, square) is None
+
+
+@pytest.mark.parametrize("other_at, read", [(16.0, True), (30.0, False), (None, False)])
+def test_a_face_with_another_die_read_where_its_top_would_be_is_a_top(
+        monkeypatch: pytest.MonkeyPatch, other_at: float | None, read: bool) -> None:
+    """At 45 degrees a face read alone needs its own side face dark in front of it and less
+    dark beyond it. Dice lie close together: another die behind a top makes that place dark
+    too. When a face of that other die was read right where this face's top would be, were
+    it a side face, this face cannot be a side face (two dice never overlap); farther away, or
+    with nothing read there, the darkness beyond still refuses it."""
+    scene = Scene()
+    scene.dice = [Die("p1.w1", 3, 300, 200, yaw_deg=0, side_values=(1, 2))]
+    camera = Camera(tilt_deg=45.0, dist_mm=700)
+    dets, geometry, gray = _read(scene, camera)
+    top = next(d for d in dets if d.aruco is not None and d.aruco.value == 3)
+    alone = [d for d in dets if d.aruco is None or d.aruco.kind != "die" or d is top]
+    judge = TopFaceFilter()
+    plane = judge._lifted(geometry, (1920, 1080))
+    quad_mm = cv2.perspectiveTransform(top.corners.reshape(-1, 1, 2), plane).reshape(4, 2)
+    away = quad_mm.mean(axis=0) - camera.centre[:2]
+    away /= np.linalg.norm(away)
+    # both places as dark as a marker: the side face in front, the other die beyond
+    monkeypatch.setattr(judge, "darkness_beyond", lambda *args, **kwargs: 1.0)
+    others = []
+    if other_at is not None:
+        moved = (quad_mm + other_at * away).reshape(-1, 1, 2)
+        corners = cv2.perspectiveTransform(moved, np.linalg.inv(plane)).reshape(4, 2)
+        others = [interpret_aruco(die_face_id("p1.w2", 5), corners)]
+    tops, dropped = judge.judge([*alone, *others], geometry, (1920, 1080), (600, 400), (),
+                                gray)
+    assert (("p1.w1", 3) in [(t.die, t.value) for t in tops]) == read
+    if not read:
+        assert [v.reason for v in dropped if v.detection is top] == ["unsure"]
