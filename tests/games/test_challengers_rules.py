@@ -217,6 +217,30 @@ def test_immediate_fans_and_rest_obligation() -> None:
     assert game.scores()["p2"].value == 3
 
 
+
+def test_a_rest_effect_on_a_short_bench_does_what_it_can_and_no_more() -> None:
+    """ "Effekte werden soweit wie möglich ausgeführt" (Karteneffekte): "Lege die oberste
+    Karte deiner Bank auf den Ruhestapel" on an empty bench does nothing, now or later."""
+    setup = {"active": "p2", "table": {"p1.play": ["CH-314#1"]}, "on": {"flag": "CH-314#1"}}
+    game = new_game(["CH-109#1", "CH-001#1"], ["CH-113#1", "CH-002#1", "CH-001#2"],
+                    setup=setup)
+    assert reveal(game, "p2", "CH-113#1") == []  # Stadtführerin, Bo's bench is empty
+    assert reveal(game, "p2", "CH-002#1") == []  # 8 + 2 reach Königin's 10
+    assert game.push(Move("bench", "p1", ("CH-314#1",), to="p1.bench1")) == []
+    assert reveal(game, "p1", "CH-109#1") == []  # Polizistin 5 beats Nachbarin 2
+    assert blocking(game.push(Move("bench", "p2", ("CH-002#1",), to="p2.bench1"))) == []
+    assert blocking(game.push(Move("bench", "p2", ("CH-113#1",), to="p2.bench2"))) == []
+    assert game.ruleset.pending_rest(game.state, "p2") == 0  # type: ignore[attr-defined]
+    assert [m.kind for m in game.legal_moves] == ["reveal"]
+    assert reveal(game, "p2", "CH-001#2") == []
+    # Fahnenverlust (Zeitungsjunge) on an empty bench: nothing is owed after the benching
+    setup = {"active": "p2", "table": {"p1.play": ["CH-114#1"]}, "on": {"flag": "CH-114#1"}}
+    game = new_game(["CH-001#1", "CH-002#1"], ["CH-314#1", "CH-001#2"], setup=setup)
+    assert reveal(game, "p2", "CH-314#1") == [] and game.phase == "bench"
+    assert game.push(Move("bench", "p1", ("CH-114#1",), to="p1.bench1")) == []
+    assert game.ruleset.pending_rest(game.state, "p1") == 0  # type: ignore[attr-defined]
+    assert reveal(game, "p1", "CH-001#1") == []
+
 def test_views_hide_decks_and_show_the_flag() -> None:
     game = new_game(["CH-002#1", "CH-001#1"], ["CH-001#2", "CH-002#2"])
     reveal(game, "p1")

@@ -276,6 +276,23 @@ def test_direct_attack_destroys_the_top_camp_card_then_hand_crush_enemy() -> Non
     assert g.outcome() is not None and g.outcome().winner == "p1"  # type: ignore[union-attr]
 
 
+def test_an_enemy_destroyed_by_a_direct_attack_triggers_its_holle_effect() -> None:
+    """Hölle: "Aktiviert sich, wenn die Karte von deinem Feld in die Hölle gelegt wird"; a
+    direct attack on a player without camp, hand and crush cards destroys a random enemy
+    ("Zerstören: ... die Karte in die Hölle zu legen"), which goes from the field to hell."""
+    g = position(p1_A1=["CC-002"], p2_B1=["CC-010"], p2_B2=["CC-048"], hands={"p1": 0, "p2": 0},
+                 camps={"p1": ["CC-001"], "p2": []})
+    roll(g, 1, 3, 5)
+    assert codes(g.push(Move("attack", "p1", ("CC-002#1",), target="p2",
+                             options=dice("p1.w1", p1_w1=1)))) == []
+    gone = [u for u in ("CC-010#1", "CC-048#1") if g.state.where[u] == "p2.hell"]
+    assert len(gone) == 1
+    effect = fx.card_effect(g.state.facts(gone[0]))
+    assert effect is not None
+    assert [(x["do"], x["player"]) for x in fx.permits(g.state)
+            if x.get("source") == gone[0]] == [(effect["do"], "p2")]
+
+
 # ----------------------------------------------------------------------------- Taktikphase
 
 

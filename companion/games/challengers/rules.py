@@ -440,7 +440,11 @@ class Challengers(Ruleset):
         if effect.do == "fans":
             flags(state)["fans"][p] += effect.amount
         elif effect.do == "rest":
-            flags(state)["rest"][p] += effect.amount
+            # "Effekte werden soweit wie möglich ausgeführt": owe only the bench cards there
+            # are now, not yet owed; what the bench lacks is not demanded later.
+            owed = int(flags(state)["rest"][p])
+            free = max(0, state.count_in(fx.seats(p)) - owed)
+            flags(state)["rest"][p] = owed + min(effect.amount, free)
         elif effect.do == "strength":
             bonus = flags(state)["bonus"]
             bonus[uid] = bonus.get(uid, 0) + effect.amount

@@ -1114,6 +1114,9 @@ class CreatureCrush(Ruleset):
                 uid = state.rng.choice(sorted(pool))
                 state.pending_chance.append(ChanceEvent("random-destroy",
                                                         (("player", p), ("from", what))))
+                if what == "enemy":  # from the field into hell: its Hölle effect activates
+                    self._destroy(state, uid, bd.hell(p))
+                    return
                 hidden = what == "hand" or uid in state.face_down
                 state.move(uid, bd.hell(p), reveal=not hidden)
                 if hidden:
