@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from companion.engine.api import Move
 from companion.engine.state import hand_zone
+from companion.games.trick_or_beat import effects as fx
 from tests.engine.tob_fixtures import game, position
 
 
@@ -264,3 +265,17 @@ def test_a_tactic_that_destroys_the_last_creature_wins_by_beat() -> None:
     assert g.push(Move("tactic", "p1", ("XT#1",), target="XB#1")) == []
     outcome = g.outcome()
     assert outcome is not None and outcome.reason == "beat" and outcome.winner == "p1"
+
+
+def test_a_creature_named_twice_attacks_once_and_counts_once() -> None:
+    """Rulebook "Angriffe": "Nur Wesen auf der aktiven Lane können ein mal pro Zug angreifen"
+    and "Addiere die Angriffstärken aller Angreifer": naming one creature twice does not add its
+    strength twice. XA (4) alone does not defeat XB (survival 5); XA named twice is flagged."""
+    g = position(p1_active=["XA#1"], p2_active=["XB#1", "XD#1"])
+    twice = Move("attack", "p1", ("XA#1", "XA#1"), target="XB#1")
+    (v,) = [v for v in g.check(twice) if v.blocking]
+    assert v.code == "tob.attacker-twice" and v.cards == ("XA#1",)
+    assert v.rule == "Trick or Beat rules, Angriffe" and v.message_de
+    g.push(twice)
+    assert g.state.where["XB#1"] == "p2.active"
+    assert fx.attack_value(g.state, "p1", ["XA#1", "XA#1"], []) == 4

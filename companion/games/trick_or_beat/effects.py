@@ -196,6 +196,7 @@ def lane_limit(state: GameState, player: str) -> int:
 def attack_value(
     state: GameState, player: str, attackers: list[str], picks: list[tuple[str, int]]
 ) -> int:
+    attackers = list(dict.fromkeys(attackers))  # each attacker counts once
     total = sum(state.facts(a).number("attack") for a in attackers)
     total += permanent_bonus(state, "attack", player, attackers, "attackers")
     total += turn_bonus(state, "attack", player, attackers)

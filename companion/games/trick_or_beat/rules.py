@@ -539,7 +539,12 @@ class TrickOrBeat(Ruleset):
         found = CHECKS.in_phase(state, move, "main")
         if not move.cards:
             found.append(violation("tob.no-attackers"))
+        named: set[str] = set()
         for a in move.cards:
+            if a in named:
+                found.append(violation("tob.attacker-twice", cards=(a,)))
+                continue
+            named.add(a)
             if a not in fx.creatures_of(state, p):
                 found.append(violation("tob.not-own-card", cards=(a,), player=p))
             elif not state.where[a].endswith(".active"):
@@ -794,7 +799,7 @@ class TrickOrBeat(Ruleset):
         p = move.player
         if any(v.blocking for v in self._check_attack(state, move)):
             return
-        attackers = [a for a in move.cards if a in state.where]
+        attackers = list(dict.fromkeys(a for a in move.cards if a in state.where))
         for a in attackers:
             state.bump("turn", f"attacked:{a}")
         target = move.target

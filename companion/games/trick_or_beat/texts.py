@@ -77,6 +77,11 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
         "{card} has already attacked this turn.",
         "{card} hat in diesem Zug schon angegriffen.",
     ),
+    "tob.attacker-twice": (
+        "Angriffe",
+        "{card} is named more than once as an attacker: each attacker counts once.",
+        "{card} ist mehrmals als Angreifer genannt: jeder Angreifer zählt einmal.",
+    ),
     "tob.no-attackers": (
         "Angriffe",
         "An attack needs at least one attacker.",
