@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from companion.engine.api import Move
+from companion.engine.game import Game
 from companion.engine.state import hand_zone
 from companion.games.trick_or_beat import effects as fx
-from tests.engine.tob_fixtures import game, position
+from tests.engine.tob_fixtures import CARDS, DECK, game, position
 
 
 def codes(violations: list) -> list[str]:
@@ -279,3 +280,39 @@ def test_a_creature_named_twice_attacks_once_and_counts_once() -> None:
     g.push(twice)
     assert g.state.where["XB#1"] == "p2.active"
     assert fx.attack_value(g.state, "p1", ["XA#1", "XA#1"], []) == 4
+
+
+FOX = {"id": "XF", "name": "Fox", "type": "creature", "attack": 1, "survival": 9,
+       "faction": "Gehirn",
+       "effects": [{"kind": "combat", "lane": "passive", "do": "modify_attack", "amount": 2,
+                    "target": "attackers"}]}
+
+
+def test_combat_abilities_help_only_their_own_players_side() -> None:
+    """Rulebook "Fähigkeiten": "Du kannst jede kämpferische Fähigkeit jedes deiner Wesen einmal
+    pro Angriff einsetzen": a combat ability raises its own player's attack (Fox, +2 to the
+    attackers) or its own player's attacked creature (Dove, +3 survival), never the other
+    side's. XA (4) attacks XB (survival 5)."""
+    setup = {"turn": 3, "active": "p1", "phase": "main", "hands": {"p1": 4, "p2": 4},
+             "table": {"p1.active": ["XA#1"], "p1.passive": ["XD#1", "XF#2"],
+                       "p2.active": ["XB#1"], "p2.passive": ["XF#1", "XD#2"]}}
+    deck = [*DECK, "XF#1", "XF#2"]
+
+    def attack(picks: str) -> tuple[list[str], Game]:
+        g = Game.new("trick-or-beat", ("Ada", "Bo"), {"shared": deck}, "p1", 1, setup,
+                     [*CARDS, FOX])
+        move = Move("attack", "p1", ("XA#1",), target="XB#1", options=(("combat", picks),))
+        found = codes(g.check(move))
+        g.push(move)
+        return found, g
+
+    found, g = attack("XF#1/0")  # Bo's Fox would raise Ada's attack to 6
+    assert found == ["tob.combat-side"] and g.state.where["XB#1"] == "p2.active"
+    assert fx.attack_value(g.state, "p1", ["XA#1"], [("XF#1", 0)]) == 4
+    found, g = attack("XD#1/0")  # Ada's Dove would raise Bo's defender to 8
+    assert found == ["tob.combat-side"]
+    assert fx.survival_value(g.state, "XB#1", [("XD#1", 0)]) == 5
+    found, g = attack("XF#2/0")  # Ada's own Fox: 4 + 2 >= 5
+    assert found == [] and g.state.where["XB#1"] == "shared.discard"
+    found, g = attack("XF#2/0,XD#2/0")  # and Bo's own Dove: 6 < 5 + 3
+    assert found == [] and g.state.where["XB#1"] == "p2.active"

@@ -139,12 +139,21 @@ def turn_bonus(state: GameState, stat: str, player: str, subjects: list[str]) ->
     return total
 
 
+def combat_side(state: GameState, attacker: str, target: str, stat: str) -> str:
+    """The player whose combat abilities may change `stat` in this attack: the attacking player
+    raises the attack, the attacked creature's owner its survival ("jedes deiner Wesen")."""
+    return attacker if stat == "attack" else side_of(state, target)
+
+
 def combat_bonus(
-    state: GameState, stat: str, picks: list[tuple[str, int]], subjects: list[str]
+    state: GameState, stat: str, picks: list[tuple[str, int]], subjects: list[str], side: str
 ) -> int:
-    """Combat abilities chosen for this attack that modify `stat`."""
+    """Combat abilities chosen for this attack that modify `stat`, of `side`'s creatures only
+    (a player's combat ability helps that player's own attackers or attacked creature)."""
     total = 0
-    for uid, index in picks:
+    for uid, index in dict.fromkeys(picks):
+        if side_of(state, uid) != side:
+            continue
         abilities = effects_of(state, uid)
         if not 0 <= index < len(abilities):
             continue
@@ -200,7 +209,7 @@ def attack_value(
     total = sum(state.facts(a).number("attack") for a in attackers)
     total += permanent_bonus(state, "attack", player, attackers, "attackers")
     total += turn_bonus(state, "attack", player, attackers)
-    total += combat_bonus(state, "attack", picks, attackers)
+    total += combat_bonus(state, "attack", picks, attackers, player)
     total += numbers.attack_bonus_for(state.count(trick(player)))
     if flags(state).get("first_turn") and state.active == player:
         total -= numbers.FIRST_TURN_ATTACK_MALUS
@@ -212,7 +221,7 @@ def survival_value(state: GameState, target: str, picks: list[tuple[str, int]]) 
     total = state.facts(target).number("survival")
     total += permanent_bonus(state, "survival", owner, [target], "defender")
     total += turn_bonus(state, "survival", owner, [target])
-    total += combat_bonus(state, "survival", picks, [target])
+    total += combat_bonus(state, "survival", picks, [target], owner)
     total += numbers.survival_bonus_for(state.count(trick(owner)))
     return total
 

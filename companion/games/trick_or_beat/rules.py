@@ -570,10 +570,26 @@ class TrickOrBeat(Ruleset):
                                        ability=index))
             elif not fx.has_access(state, uid, effects[index]):
                 found.append(violation("tob.ability-lane", cards=(uid,)))
+            else:
+                found += self._combat_side(state, move, uid, index, effects[index])
             if (uid, index) in seen:
                 found.append(violation("tob.combat-once", cards=(uid,), ability=index))
             seen.add((uid, index))
         return found
+
+    @staticmethod
+    def _combat_side(state: GameState, move: Move, uid: str, index: int,
+                     ability: Ability) -> list[Violation]:
+        """A combat ability helps its own player's side: the attacking player's creatures
+        raise the attack, the defender's owner's creatures the survival."""
+        effect = ability.effect
+        owner = fx.side_of(state, uid)
+        if not isinstance(effect, Modify) or move.target is None:
+            return []
+        side = fx.combat_side(state, move.player, move.target, effect.stat)
+        if owner == side:
+            return []
+        return [violation("tob.combat-side", cards=(uid,), ability=index, player=owner)]
 
     def _check_tactic(self, state: GameState, move: Move) -> list[Violation]:
         found = CHECKS.in_phase(state, move, "main")

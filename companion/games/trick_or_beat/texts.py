@@ -102,6 +102,13 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
         "The combat ability {ability} of {card} is used once per attack.",
         "Die kämpferische Fähigkeit {ability} von {card} wirkt einmal pro Angriff.",
     ),
+    "tob.combat-side": (
+        "Fähigkeiten",
+        "The combat ability {ability} of {card} helps only {player}'s own attackers or "
+        "attacked creature.",
+        "Die kämpferische Fähigkeit {ability} von {card} hilft nur den Angreifern oder dem "
+        "angegriffenen Wesen von {player}.",
+    ),
     "tob.ability-once": (
         "Fähigkeiten",
         "The activatable ability {ability} of {card} was already used this turn.",
