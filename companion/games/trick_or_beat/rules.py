@@ -18,6 +18,7 @@ table then shows whether it happened anyway.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import combinations
 from typing import Any
 
 from companion.engine.api import (
@@ -374,12 +375,10 @@ class TrickOrBeat(Ruleset):
                     moves.append(Move("tactic", p, (u,)))
             ready = [u for u in state.cards_in(f"{p}.active")
                      if u not in state.attached and not state.counter("turn", f"attacked:{u}")]
-            if ready:
-                targets = fx.creatures_of(state, other(p))
-                for t in targets:
-                    moves += [Move("attack", p, (a,), target=t) for a in ready]
-                    if len(ready) > 1:
-                        moves.append(Move("attack", p, tuple(ready), target=t))
+            groups = [group for size in range(1, len(ready) + 1)
+                      for group in combinations(ready, size)]  # "beliebig viele Angreifer"
+            for t in fx.creatures_of(state, other(p)):
+                moves += [Move("attack", p, group, target=t) for group in groups]
             for u in own:
                 for i, e in enumerate(fx.effects_of(state, u)):
                     if e.when == "activated":
