@@ -316,3 +316,33 @@ def test_combat_abilities_help_only_their_own_players_side() -> None:
     assert found == [] and g.state.where["XB#1"] == "shared.discard"
     found, g = attack("XF#2/0,XD#2/0")  # and Bo's own Dove: 6 < 5 + 3
     assert found == [] and g.state.where["XB#1"] == "p2.active"
+
+
+RAVEN = {"id": "XR", "name": "Raven", "type": "creature", "attack": 1, "survival": 9,
+         "faction": "Gehirn",
+         "effects": [{"kind": "activatable", "lane": "active", "do": "return_to_hand",
+                      "target": "opponent_active"}]}
+
+
+def test_targeted_effects_are_offered_per_target_and_need_one() -> None:
+    """Rulebook "Effekt: Gibt an, was die Karte bewirkt": Trick (XT) reads "destroy an
+    opposing creature" and Raven's activatable ability "return an opposing creature on the
+    active lane to the hand". Each is offered once per creature it can name; played or
+    activated without naming one it does nothing, which is a violation."""
+    setup = {"turn": 3, "active": "p1", "phase": "main", "hands": {"p1": 4, "p2": 4},
+             "table": {"p1.active": ["XR#1"], "p2.active": ["XB#1"], "p2.passive": ["XD#1"]}}
+    g = Game.new("trick-or-beat", ("Ada", "Bo"), {"shared": [*DECK, "XR#1"]}, "p1", 1, setup,
+                 [*CARDS, RAVEN])
+    assert g.state.resolve("XT#1", hand_zone("p1"))
+    g.state.public.add("XT#1")
+    tactics = {m.target for m in g.legal_moves if m.kind == "tactic" and m.cards == ("XT#1",)}
+    assert tactics == {"XB#1", "XD#1"}
+    activations = {m.target for m in g.legal_moves if m.kind == "activate"}
+    assert activations == {"XB#1"}
+    (v,) = [v for v in g.check(Move("tactic", "p1", ("XT#1",))) if v.blocking]
+    assert v.code == "tob.effect-no-target" and v.cards == ("XT#1",)
+    assert v.rule == "Trick or Beat rules, Fähigkeiten / Einsatz von Taktikkarten"
+    assert codes(g.check(Move("activate", "p1", ("XR#1",), value=0))) == [
+        "tob.effect-no-target"]
+    assert g.push(Move("activate", "p1", ("XR#1",), value=0, target="XB#1")) == []
+    assert g.state.where["XB#1"] == hand_zone("p2")

@@ -173,6 +173,38 @@ def is_targeted(effect: Effect) -> bool:
         isinstance(effect, Move) and effect.to == "other-lane")
 
 
+def selector_of(effect: Effect) -> Selector | None:
+    """The creature a targeted effect (destroy, return, move) may name, as its selector."""
+    return effect.target if isinstance(effect, Destroy | Return | Move) else None
+
+
+def shows_effect(effect: Effect, how: str) -> bool:
+    """Whether a creature seen changing `how` ("other-lane", "destroy" or "gone": off the
+    table) is what `effect` does to its target."""
+    if isinstance(effect, Move):
+        return how == "other-lane"
+    if isinstance(effect, Return):
+        return how == "gone"
+    return isinstance(effect, Destroy) and how in ("destroy", "gone")
+
+
+def other_lane(state: GameState, uid: str) -> str:
+    """The lane of the creature's owner it does not lie on."""
+    side = side_of(state, uid)
+    here = state.where.get(uid, "")
+    return f"{side}.passive" if here.endswith(".active") else f"{side}.active"
+
+
+def effect_can_move(state: GameState, effect: Effect, uid: str) -> bool:
+    """False only for a move to the other lane when that lane is full (the effect does
+    nothing then)."""
+    if not (isinstance(effect, Move) and effect.to == "other-lane"):
+        return True
+    dest = other_lane(state, uid)
+    return len([u for u in state.cards_in(dest) if u not in state.attached]) < lane_limit(
+        state, side_of(state, uid))
+
+
 def target_fits(state: GameState, player: str, target: str, selector: Selector) -> bool:
     """Whether the creature `player` named fits the selector of their card's effect."""
     opp = other(player)

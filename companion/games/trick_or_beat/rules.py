@@ -372,7 +372,8 @@ class TrickOrBeat(Ruleset):
                 elif facts.get("category") == "equipment":
                     moves += [Move("equip", p, (u,), target=c) for c in own]
                 else:
-                    moves.append(Move("tactic", p, (u,)))
+                    moves += [Move("tactic", p, (u,), target=t)
+                              for t in self._effect_targets(state, p, facts.abilities)]
             ready = [u for u in state.cards_in(f"{p}.active")
                      if u not in state.attached and not state.counter("turn", f"attacked:{u}")]
             groups = [group for size in range(1, len(ready) + 1)
@@ -382,12 +383,25 @@ class TrickOrBeat(Ruleset):
             for u in own:
                 for i, e in enumerate(fx.effects_of(state, u)):
                     if e.when == "activated":
-                        moves.append(Move("activate", p, (u,), value=i))
+                        moves += [Move("activate", p, (u,), value=i, target=t)
+                                  for t in self._effect_targets(state, p, (e,))]
             if flags(state).get("supply_draws", 0) > 0 and state.top(DECK):
                 moves.append(Move("supply-draw", p, (str(state.top(DECK)),)))
         elif state.phase == "end" and hand:
             moves.append(Move("trick", p, (UNKNOWN,)))
         return moves
+
+    @staticmethod
+    def _effect_targets(state: GameState, p: str,
+                        abilities: tuple[Ability, ...]) -> list[str | None]:
+        """The targets to offer for a card's effects: none when no effect names a creature,
+        else every creature on the table that fits all of them (one move each)."""
+        selectors = [a.effect.target for a in abilities if fx.is_targeted(a.effect)
+                     and isinstance(a.effect, Destroy | Return | MoveCards)]
+        if not selectors:
+            return [None]
+        return [t for t in fx.all_creatures(state)
+                if all(fx.target_fits(state, p, t, sel) for sel in selectors)]
 
     # ================================================================== checks
     def check_specific(self, state: GameState, move: Move) -> list[Violation]:
@@ -609,11 +623,15 @@ class TrickOrBeat(Ruleset):
 
     def _effect_target(self, state: GameState, move: Move, source: str,
                        ability: Ability) -> list[Violation]:
-        """A chosen target must fit the effect (an opposing creature, in the active lane)."""
+        """A targeted effect needs a target, and it must fit (an opposing creature, in the
+        active lane)."""
         effect = ability.effect
-        if not fx.is_targeted(effect) or not move.target:
+        if not fx.is_targeted(effect):
             return []
         assert isinstance(effect, Destroy | Return | MoveCards)
+        if not move.target:
+            return [violation("tob.effect-no-target", cards=(source,),
+                              kind=fx.target_word(effect.target))]
         if fx.target_fits(state, move.player, move.target, effect.target):
             return []
         return [violation("tob.effect-target", cards=(source, move.target), target=move.target,
@@ -845,7 +863,7 @@ class TrickOrBeat(Ruleset):
         card = take_from_hand(state, p, move.cards[0]) if move.cards else None
         if card is None:
             return
-        state.move(card, DISCARD)
+        state.move(card, DISCARD, reveal=move.option("seen") != "no")  # "no": under its target
         facts = state.facts(card)
         supply = facts.get("category") == "supply"
         if supply:
@@ -874,13 +892,10 @@ class TrickOrBeat(Ruleset):
                 flags(state)["expected_deck_draws"] = flags(state).get("expected_deck_draws", 0) + 1
         elif isinstance(effect, MoveCards) and effect.to == "other-lane" \
                 and target in fx.all_creatures(state):
-            side = fx.side_of(state, target)
-            here = state.where[target]
-            dest = f"{side}.passive" if here.endswith(".active") else f"{side}.active"
-            if not fx.lane_limit(state, side) <= len(
-                [u for u in state.cards_in(dest) if u not in state.attached]
-            ):
-                self._apply_shift(state, Move("shift", side, (target,), to=dest))
+            if fx.effect_can_move(state, effect, target):
+                dest = fx.other_lane(state, target)
+                self._apply_shift(state, Move("shift", fx.side_of(state, target), (target,),
+                                              to=dest))
         elif isinstance(effect, Modify):
             who = fx.target_word(effect.target)
             scope = target if who in ("own_creatures", "opponent_creature") and target else (

@@ -129,6 +129,11 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
         "{target} is not a valid target ({kind}) for {card}.",
         "{target} ist kein gültiges Ziel ({kind}) für {card}.",
     ),
+    "tob.effect-no-target": (
+        "Fähigkeiten / Einsatz von Taktikkarten",
+        "{card} needs a target ({kind}): name the creature its effect works on.",
+        "{card} braucht ein Ziel ({kind}): nenne das Wesen, auf das der Effekt wirkt.",
+    ),
     "tob.not-tactic": (
         "Einsatz von Taktikkarten",
         "{card} is not a tactic card.",
