@@ -346,3 +346,26 @@ def test_targeted_effects_are_offered_per_target_and_need_one() -> None:
         "tob.effect-no-target"]
     assert g.push(Move("activate", "p1", ("XR#1",), value=0, target="XB#1")) == []
     assert g.state.where["XB#1"] == hand_zone("p2")
+
+
+FEINT = {"id": "XW", "name": "Feint", "type": "tactic", "category": "other",
+         "effects": [{"kind": "play", "do": "modify_attack", "amount": 3,
+                      "target": "attackers"}]}
+
+
+def test_a_tactics_attack_bonus_is_used_up_by_one_attack() -> None:
+    """Rulebook "Einsatz von Taktikkarten": "Taktikkarten liefern einen einmaligen Effekt";
+    Feint reads "Im Angriff: die Angreifer +3 Angriff". The next attack gets +3 (XB 2 + 3 >= 5),
+    a later attack of the same turn does not (XB 2 < 3)."""
+    setup = {"turn": 3, "active": "p1", "phase": "main", "hands": {"p1": 4, "p2": 4},
+             "table": {"p1.active": ["XB#1", "XB#2"], "p2.active": ["XB#3", "XA#2"],
+                       "p2.passive": ["XD#1"]}}
+    g = Game.new("trick-or-beat", ("Ada", "Bo"), {"shared": [*DECK, "XW#1"]}, "p1", 1, setup,
+                 [*CARDS, FEINT])
+    assert g.state.resolve("XW#1", hand_zone("p1"))
+    assert g.push(Move("tactic", "p1", ("XW#1",))) == []
+    assert g.push(Move("attack", "p1", ("XB#1",), target="XB#3")) == []
+    assert g.state.where["XB#3"] == "shared.discard"
+    assert g.push(Move("attack", "p1", ("XB#2",), target="XA#2")) == []
+    assert g.state.flags["last_attack"]["attack"] == 2
+    assert g.state.where["XA#2"] == "p2.active"

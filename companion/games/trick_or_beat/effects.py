@@ -139,6 +139,21 @@ def turn_bonus(state: GameState, stat: str, player: str, subjects: list[str]) ->
     return total
 
 
+def attack_once_bonus(state: GameState, stat: str, player: str, role: str) -> int:
+    """One-time bonuses of `player`'s tactics for the next attack's `role` ("attackers" or
+    "defender"), stored as [player, role, stat, amount]."""
+    return sum(amount for owner, on, kind, amount in flags(state).get("attack_mods", [])
+               if (owner, on, kind) == (player, role, stat))
+
+
+def use_attack_mods(state: GameState, attacker: str, defender: str) -> None:
+    """An attack was made: the one-time bonuses it used are gone (the attacking player's for
+    the attackers, the defending player's for the defender)."""
+    mods = flags(state).get("attack_mods", [])
+    flags(state)["attack_mods"] = [m for m in mods if (m[0], m[1]) not in (
+        (attacker, "attackers"), (defender, "defender"))]
+
+
 def combat_side(state: GameState, attacker: str, target: str, stat: str) -> str:
     """The player whose combat abilities may change `stat` in this attack: the attacking player
     raises the attack, the attacked creature's owner its survival ("jedes deiner Wesen")."""
@@ -242,6 +257,7 @@ def attack_value(
     total += permanent_bonus(state, "attack", player, attackers, "attackers")
     total += turn_bonus(state, "attack", player, attackers)
     total += combat_bonus(state, "attack", picks, attackers, player)
+    total += attack_once_bonus(state, "attack", player, "attackers")
     total += numbers.attack_bonus_for(state.count(trick(player)))
     if flags(state).get("first_turn") and state.active == player:
         total -= numbers.FIRST_TURN_ATTACK_MALUS
@@ -254,6 +270,7 @@ def survival_value(state: GameState, target: str, picks: list[tuple[str, int]]) 
     total += permanent_bonus(state, "survival", owner, [target], "defender")
     total += turn_bonus(state, "survival", owner, [target])
     total += combat_bonus(state, "survival", picks, [target], owner)
+    total += attack_once_bonus(state, "survival", owner, "defender")
     total += numbers.survival_bonus_for(state.count(trick(owner)))
     return total
 

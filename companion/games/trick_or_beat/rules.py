@@ -276,6 +276,7 @@ class TrickOrBeat(Ruleset):
     def _turn_begins(self, state: GameState) -> None:
         state.reset_counters("turn")
         flags(state)["turn_mods"] = []
+        flags(state)["attack_mods"] = []
         flags(state)["first_turn"] = state.turn == 1
         flags(state)["supply_draws"] = 0
         flags(state)["lifts"] = {what: [] for what in ("draw", "trick", "move")}
@@ -842,6 +843,7 @@ class TrickOrBeat(Ruleset):
         attack = fx.attack_value(state, p, attackers, picks)
         survival = fx.survival_value(state, target, picks)
         flags(state)["last_attack"] = {"target": target, "attack": attack, "survival": survival}
+        fx.use_attack_mods(state, p, other(p))
         if attack >= survival:
             release_attached(state, target, _to_discard)
             state.move(target, DISCARD)
@@ -875,7 +877,8 @@ class TrickOrBeat(Ruleset):
 
     def _run_effect(self, state: GameState, p: str, source: str, ability: Ability,
                     target: str | None, face_up: bool = False) -> None:
-        """One activatable/play ability (compiled at load). Stat changes last for the turn."""
+        """One activatable/play ability (compiled at load). Stat changes last for the turn,
+        a tactic's change of the attackers or the defender for the next attack only."""
         effect = ability.effect
         if isinstance(effect, Draw):
             amount = effect.amount
@@ -896,6 +899,11 @@ class TrickOrBeat(Ruleset):
                 dest = fx.other_lane(state, target)
                 self._apply_shift(state, Move("shift", fx.side_of(state, target), (target,),
                                               to=dest))
+        elif isinstance(effect, Modify) and ability.when == "play" \
+                and effect.target.role in ("attackers", "defender"):
+            # a tactic's one-time effect ("Im Angriff: die Angreifer +3"): the next attack
+            flags(state).setdefault("attack_mods", []).append(
+                [p, effect.target.role, effect.stat, effect.amount])
         elif isinstance(effect, Modify):
             who = fx.target_word(effect.target)
             scope = target if who in ("own_creatures", "opponent_creature") and target else (
