@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from companion.engine.api import Move
 from companion.engine.game import Game
 from companion.engine.state import hand_zone
 from companion.games.trick_or_beat import effects as fx
+from companion.referee.script import referee_script
 from tests.engine.tob_fixtures import CARDS, DECK, game, position
 
 
@@ -369,3 +372,57 @@ def test_a_tactics_attack_bonus_is_used_up_by_one_attack() -> None:
     assert g.push(Move("attack", "p1", ("XB#2",), target="XA#2")) == []
     assert g.state.flags["last_attack"]["attack"] == 2
     assert g.state.where["XA#2"] == "p2.active"
+
+
+def test_lane_phase_limits_hold_for_the_arrangement_not_each_shift() -> None:
+    """Rulebook "Zugablauf": "Lanephase: Ordne deine liegenden Wesen beliebig auf deinen Lanes
+    an", and "Lanes": "Auf jeder Lane können maximal 2 Wesen liegen". With both lanes full
+    (2 and 2) one active and one passive creature may swap places: the first shift passes
+    through a lane of 3, which is only wrong if the phase ends that way."""
+    g = position(phase="lane", p1_active=["XA#1", "XB#1"], p1_passive=["XC#1", "XD#1"],
+                 p2_active=["XA#2"])
+    shifts = {(m.cards, m.to) for m in g.legal_moves if m.kind == "shift"}
+    assert (("XA#1",), "p1.passive") in shifts and (("XC#1",), "p1.active") in shifts
+    assert g.push(Move("shift", "p1", ("XA#1",), to="p1.passive")) == []
+    (v,) = [v for v in g.check(Move("next-phase", "p1")) if v.blocking]
+    assert v.code == "tob.lane-over-limit" and v.zones == ("p1.passive",)
+    assert v.rule == "Trick or Beat rules, Lanes" and "Limit 2" in v.message_de
+    assert g.push(Move("shift", "p1", ("XC#1",), to="p1.active")) == []
+    assert codes(g.check(Move("next-phase", "p1"))) == []
+    assert g.push(Move("next-phase", "p1")) == [] and g.phase == "main"
+
+
+SWAP_SCRIPT = """\
+title: swap creatures between two full lanes in the lane phase
+game: trick-or-beat
+players: [Ada, Bo]
+first: p1
+seed: 23
+decks:
+  shared: [TOB-036, TOB-003, TOB-038, TOB-009, TOB-010, TOB-011, TOB-013, TOB-015, TOB-017,
+           TOB-018, TOB-019, TOB-021]
+setup:
+  turn: 3
+  active: p1
+  phase: lane
+  table:
+    p1.active: [TOB-012, TOB-014]
+    p1.passive: [TOB-029, TOB-040]
+    p2.active: [TOB-016]
+  hands: {p1: 4, p2: 4}
+steps:
+  - place: {TOB-012: p1.passive, TOB-029: p1.active}
+    note: both lanes full, one pair swapped in one table change
+    expect: {legal: true, phase: lane}
+  - phase: true
+    expect: {legal: true, phase: main}
+"""
+
+
+def test_a_swap_between_full_lanes_seen_at_once_referees_clean(tmp_path: Path) -> None:
+    """The same swap as a table script, both creatures moved in one table change (as a camera
+    sees it): `companion referee` finds every move legal."""
+    path = tmp_path / "swap.yaml"
+    path.write_text(SWAP_SCRIPT)
+    report = referee_script(str(path))
+    assert report.failures == []

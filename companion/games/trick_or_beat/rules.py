@@ -194,6 +194,7 @@ class TrickOrBeat(Ruleset):
                             ),
                         ),
                         ends=Text("you end the phase", "du beendest die Phase"),
+                        end_check=self._lanes_over_limit,
                         moves=("shift",),
                     ),
                     PhaseSpec(
@@ -318,6 +319,20 @@ class TrickOrBeat(Ruleset):
         if not info:
             return 0
         return max(0, info["hand"] - KEEP - info["discarded"])
+
+    def _lanes_over_limit(self, state: GameState) -> list[Violation]:
+        """The lane phase arranges the creatures "beliebig": the limit holds for the
+        arrangement when the phase ends, not for each shift on the way (a swap between two
+        full lanes passes through one lane over the limit)."""
+        p = state.active
+        limit = fx.lane_limit(state, p)
+        found: list[Violation] = []
+        for zone in fx.lanes(p):
+            present = [u for u in state.cards_in(zone) if u not in state.attached]
+            if len(present) > limit:
+                found.append(violation("tob.lane-over-limit", cards=tuple(present),
+                                       zones=(zone,), count=len(present), limit=limit))
+        return found
 
     def _supply_missing(self, state: GameState) -> list[Violation]:
         if state.counter("turn", "drawn") == 0 and state.count(DECK) > 0:
@@ -533,6 +548,8 @@ class TrickOrBeat(Ruleset):
         if state.phase != "lane":
             v = violation("tob.wrong-phase", cards=(uid,), action="shift", phase=state.phase)
             found.append(self._lift(state, v, "move"))
+        elif str(move.to) in fx.lanes(p):
+            return found  # the lane phase's arrangement is checked when the phase ends
         return found + self._lane_room(state, p, str(move.to), uid)
 
     def _check_summon(self, state: GameState, move: Move) -> list[Violation]:
