@@ -412,8 +412,8 @@ class TrickOrBeat(Ruleset):
                         abilities: tuple[Ability, ...]) -> list[str | None]:
         """The targets to offer for a card's effects: none when no effect names a creature,
         else every creature on the table that fits all of them (one move each)."""
-        selectors = [a.effect.target for a in abilities if fx.is_targeted(a.effect)
-                     and isinstance(a.effect, Destroy | Return | MoveCards)]
+        selectors = [sel for a in abilities if fx.is_targeted(a.effect)
+                     and (sel := fx.selector_of(a.effect)) is not None]
         if not selectors:
             return [None]
         return [t for t in fx.all_creatures(state)
@@ -615,8 +615,8 @@ class TrickOrBeat(Ruleset):
         raise the attack, the defender's owner's creatures the survival."""
         effect = ability.effect
         owner = fx.side_of(state, uid)
-        if not isinstance(effect, Modify) or move.target is None:
-            return []
+        if not isinstance(effect, Modify) or move.target not in fx.all_creatures(state):
+            return []  # a wrong target is tob.bad-target
         side = fx.combat_side(state, move.player, move.target, effect.stat)
         if owner == side:
             return []
