@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -145,3 +146,16 @@ def test_camera_reads_a_destroying_tactic_under_its_target() -> None:
     assert [(m.kind, m.target) for m in seen.moves] == [("tactic", "XA#2")]
     assert all(e.legal for e in seen.entries)
     assert public_table(follower) == public_table(leader)
+
+
+@pytest.mark.parametrize("seed", [143, 176])
+def test_interpreter_follows_games_where_tactics_destroy(seed: int) -> None:
+    """Games (found by the random test) where destroying tactics lie unseen under their
+    targets: the copy the follower believes played must not be one already lying unseen on
+    the discard pile, or the next card seen arriving there is taken for it."""
+    play(seed)
+
+
+@pytest.mark.parametrize("seed", [19, 32, 56])
+def test_interpreter_follows_games_where_tactics_destroy_without_presses(seed: int) -> None:
+    play_without_presses(seed)

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.engine.api import PLAYERS, Move
-from companion.engine.effects import Destroy, Effect
+from companion.engine.effects import Effect
 from companion.engine.interpreter import SnapshotDiff, candidate_product
 from companion.engine.state import UNKNOWN, GameState, hand_zone
 from companion.games.trick_or_beat import effects as fx
@@ -58,7 +58,8 @@ def _targeted_tactics(
     its effect says (to its other lane, off the table to the hand, or to the discard pile), or
     on the creature a person named; when none changed, on a creature its effect could not move
     (its other lane full). A creature gone from a lane to the discard pile with no tactic seen
-    and no attack: a destroying tactic from the active player's hand lies under it, unseen.
+    and no attack (or to the hand, its equipment to the discard pile): a tactic from the active
+    player's hand that does so lies under it, unseen.
     Returns the slots and the cards they explain (the tactics and their targets)."""
     if state.phase != "main":
         return [], set()
@@ -72,9 +73,13 @@ def _targeted_tactics(
                and _is_lane(new.zone) and _owner(old.zone) == _owner(new.zone)
                and old.zone != new.zone]
     gone = [holder(v.uid) for v in diff.vanished if _is_lane(v.zone) and not is_back(v.uid)]
-    defeated = [new.uid for old, new in diff.moved if _is_lane(old.zone) and new.zone == DISCARD]
+    to_discard = [new.uid for old, new in diff.moved if _is_lane(old.zone)
+                  and new.zone == DISCARD]
+    defeated = [u for u in to_discard if u not in state.attached]
     defeated += [c.uid for c in diff.appeared if c.zone == DISCARD
                  and _is_lane(state.where.get(c.uid, ""))]  # it lay under its equipment
+    under_equipment = [holder(u) for u in to_discard if u in state.attached]
+    gone += under_equipment  # its equipment went to the discard pile, covering the tactic
     changed = {uid: how for how, uids in (("other-lane", shifted), ("gone", gone),
                                           ("destroy", defeated)) for uid in uids
                if uid in fx.all_creatures(state)}
@@ -100,34 +105,40 @@ def _targeted_tactics(
             played |= {uid, *fitting}
     if not state.cards_in(hand_zone(p)):
         return slots, played | {item for item, on in state.attached.items() if on in played}
-    for target in defeated:
-        if target in played or changed.get(target) != "destroy" or target not in state.where:
+    for target, how in changed.items():
+        if target in played or not (how == "destroy" or target in under_equipment):
             continue
-        destroyers = _hand_cards_destroying(state, p, target)
-        if destroyers:
-            old = state.where[target]
-            slots.append([*(Move("tactic", p, (u,), target=target, options=(("seen", "no"),))
-                            for u in destroyers),
-                          Move("remove", _owner(old), (target,), to=DISCARD)])
+        unseen = _hand_cards_acting(state, p, target, how)
+        if unseen:
+            owner = _owner(state.where[target])
+            literal = Move("remove", owner, (target,),
+                           to=DISCARD if how == "destroy" else hand_zone(owner))
+            slots.append([*unseen, literal])
             played.add(target)
     return slots, played | {item for item, on in state.attached.items() if on in played}
 
 
-def _hand_cards_destroying(state: GameState, player: str, target: str) -> list[str]:
-    """One card of each tactic that destroys `target` and may be in `player`'s hand."""
-    found: dict[str, str] = {}
-    for uid in state.where:
-        card_id = uid.rpartition("#")[0]
-        if card_id in found or not state.can_resolve(uid, hand_zone(player)):
+def _hand_cards_acting(state: GameState, player: str, target: str, how: str) -> list[Move]:
+    """The tactic moves that may have done to `target` what the table shows (`how`: "destroy"
+    or "gone") with a card from `player`'s hand that nobody saw: one per card of the set, a
+    copy believed in the hand, else one from the draw pile, never one the discard pile holds
+    unseen (it would be taken for the next card seen arriving there). The card stays unseen
+    on the discard pile unless it is the only copy that can be it."""
+    hand = hand_zone(player)
+    copies: dict[str, list[str]] = {}
+    for uid in sorted(state.where, key=lambda u: state.where[u] != hand):
+        if not state.is_hidden(state.where[uid]) or not state.can_resolve(uid, hand):
             continue
         facts = state.facts(uid)
         if facts.type != "tactic" or facts.get("category") == "equipment":
             continue
         effects = [a.effect for a in facts.abilities if fx.is_targeted(a.effect)]
-        if effects and all(isinstance(e, Destroy) for e in effects) \
+        if effects and all(fx.shows_effect(e, how) for e in effects) \
                 and _fits(state, player, target, effects):
-            found[card_id] = uid
-    return list(found.values())
+            copies.setdefault(uid.rpartition("#")[0], []).append(uid)
+    return [Move("tactic", player, (uids[0],), target=target,
+                 options=() if len(uids) == 1 else (("seen", "no"),))
+            for uids in copies.values()]
 
 
 def _fits(state: GameState, player: str, target: str, effects: list[Effect]) -> bool:
