@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -127,4 +128,34 @@ def play_without_presses(seed: int) -> int:
 @settings(max_examples=15, deadline=None)
 @given(st.integers(0, 100_000))
 def test_interpreter_follows_random_games_without_presses(seed: int) -> None:
+    play_without_presses(seed)
+
+
+def test_camera_reads_a_destroying_tactic_under_its_target() -> None:
+    """A tactic that destroys ("Lege ein gegnerisches Wesen auf den Ablagestapel") goes to the
+    discard pile first, its target on top: the camera sees only the target leave the lane. The
+    follower reads it as the tactic played from the hand on that creature, legal."""
+    leader = Game.new("trick-or-beat", decks={"shared": DECK}, seed=3, setup={
+        **SETUP, "phase": "main"}, cards=CARDS)
+    follower = Game.new("trick-or-beat", decks={"shared": DECK}, seed=4, setup={
+        **SETUP, "phase": "main"}, cards=CARDS)
+    interp = Interpreter(follower, camera(leader.state))
+    assert leader.state.resolve("XT#1", "p1.hand")
+    assert leader.push(Move("tactic", "p1", ("XT#1",), target="XA#2")) == []
+    seen = interp.observe(camera(leader.state), "camera")
+    assert [(m.kind, m.target) for m in seen.moves] == [("tactic", "XA#2")]
+    assert all(e.legal for e in seen.entries)
+    assert public_table(follower) == public_table(leader)
+
+
+@pytest.mark.parametrize("seed", [143, 176])
+def test_interpreter_follows_games_where_tactics_destroy(seed: int) -> None:
+    """Games (found by the random test) where destroying tactics lie unseen under their
+    targets: the copy the follower believes played must not be one already lying unseen on
+    the discard pile, or the next card seen arriving there is taken for it."""
+    play(seed)
+
+
+@pytest.mark.parametrize("seed", [19, 32, 56])
+def test_interpreter_follows_games_where_tactics_destroy_without_presses(seed: int) -> None:
     play_without_presses(seed)

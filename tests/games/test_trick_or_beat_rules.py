@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from companion.engine.api import Move
+from companion.engine.game import Game
 from companion.engine.state import hand_zone
-from tests.engine.tob_fixtures import game, position
+from companion.games.trick_or_beat import effects as fx
+from companion.referee.script import referee_script
+from tests.engine.tob_fixtures import CARDS, DECK, game, position
 
 
 def codes(violations: list) -> list[str]:
@@ -264,3 +269,160 @@ def test_a_tactic_that_destroys_the_last_creature_wins_by_beat() -> None:
     assert g.push(Move("tactic", "p1", ("XT#1",), target="XB#1")) == []
     outcome = g.outcome()
     assert outcome is not None and outcome.reason == "beat" and outcome.winner == "p1"
+
+
+def test_a_creature_named_twice_attacks_once_and_counts_once() -> None:
+    """Rulebook "Angriffe": "Nur Wesen auf der aktiven Lane können ein mal pro Zug angreifen"
+    and "Addiere die Angriffstärken aller Angreifer": naming one creature twice does not add its
+    strength twice. XA (4) alone does not defeat XB (survival 5); XA named twice is flagged."""
+    g = position(p1_active=["XA#1"], p2_active=["XB#1", "XD#1"])
+    twice = Move("attack", "p1", ("XA#1", "XA#1"), target="XB#1")
+    (v,) = [v for v in g.check(twice) if v.blocking]
+    assert v.code == "tob.attacker-twice" and v.cards == ("XA#1",)
+    assert v.rule == "Trick or Beat rules, Angriffe" and v.message_de
+    g.push(twice)
+    assert g.state.where["XB#1"] == "p2.active"
+    assert fx.attack_value(g.state, "p1", ["XA#1", "XA#1"], []) == 4
+
+
+FOX = {"id": "XF", "name": "Fox", "type": "creature", "attack": 1, "survival": 9,
+       "faction": "Gehirn",
+       "effects": [{"kind": "combat", "lane": "passive", "do": "modify_attack", "amount": 2,
+                    "target": "attackers"}]}
+
+
+def test_combat_abilities_help_only_their_own_players_side() -> None:
+    """Rulebook "Fähigkeiten": "Du kannst jede kämpferische Fähigkeit jedes deiner Wesen einmal
+    pro Angriff einsetzen": a combat ability raises its own player's attack (Fox, +2 to the
+    attackers) or its own player's attacked creature (Dove, +3 survival), never the other
+    side's. XA (4) attacks XB (survival 5)."""
+    setup = {"turn": 3, "active": "p1", "phase": "main", "hands": {"p1": 4, "p2": 4},
+             "table": {"p1.active": ["XA#1"], "p1.passive": ["XD#1", "XF#2"],
+                       "p2.active": ["XB#1"], "p2.passive": ["XF#1", "XD#2"]}}
+    deck = [*DECK, "XF#1", "XF#2"]
+
+    def attack(picks: str) -> tuple[list[str], Game]:
+        g = Game.new("trick-or-beat", ("Ada", "Bo"), {"shared": deck}, "p1", 1, setup,
+                     [*CARDS, FOX])
+        move = Move("attack", "p1", ("XA#1",), target="XB#1", options=(("combat", picks),))
+        found = codes(g.check(move))
+        g.push(move)
+        return found, g
+
+    found, g = attack("XF#1/0")  # Bo's Fox would raise Ada's attack to 6
+    assert found == ["tob.combat-side"] and g.state.where["XB#1"] == "p2.active"
+    assert fx.attack_value(g.state, "p1", ["XA#1"], [("XF#1", 0)]) == 4
+    found, g = attack("XD#1/0")  # Ada's Dove would raise Bo's defender to 8
+    assert found == ["tob.combat-side"]
+    assert fx.survival_value(g.state, "XB#1", [("XD#1", 0)]) == 5
+    found, g = attack("XF#2/0")  # Ada's own Fox: 4 + 2 >= 5
+    assert found == [] and g.state.where["XB#1"] == "shared.discard"
+    found, g = attack("XF#2/0,XD#2/0")  # and Bo's own Dove: 6 < 5 + 3
+    assert found == [] and g.state.where["XB#1"] == "p2.active"
+
+
+RAVEN = {"id": "XR", "name": "Raven", "type": "creature", "attack": 1, "survival": 9,
+         "faction": "Gehirn",
+         "effects": [{"kind": "activatable", "lane": "active", "do": "return_to_hand",
+                      "target": "opponent_active"}]}
+
+
+def test_targeted_effects_are_offered_per_target_and_need_one() -> None:
+    """Rulebook "Effekt: Gibt an, was die Karte bewirkt": Trick (XT) reads "destroy an
+    opposing creature" and Raven's activatable ability "return an opposing creature on the
+    active lane to the hand". Each is offered once per creature it can name; played or
+    activated without naming one it does nothing, which is a violation."""
+    setup = {"turn": 3, "active": "p1", "phase": "main", "hands": {"p1": 4, "p2": 4},
+             "table": {"p1.active": ["XR#1"], "p2.active": ["XB#1"], "p2.passive": ["XD#1"]}}
+    g = Game.new("trick-or-beat", ("Ada", "Bo"), {"shared": [*DECK, "XR#1"]}, "p1", 1, setup,
+                 [*CARDS, RAVEN])
+    assert g.state.resolve("XT#1", hand_zone("p1"))
+    g.state.public.add("XT#1")
+    tactics = {m.target for m in g.legal_moves if m.kind == "tactic" and m.cards == ("XT#1",)}
+    assert tactics == {"XB#1", "XD#1"}
+    activations = {m.target for m in g.legal_moves if m.kind == "activate"}
+    assert activations == {"XB#1"}
+    (v,) = [v for v in g.check(Move("tactic", "p1", ("XT#1",))) if v.blocking]
+    assert v.code == "tob.effect-no-target" and v.cards == ("XT#1",)
+    assert v.rule == "Trick or Beat rules, Fähigkeiten / Einsatz von Taktikkarten"
+    assert codes(g.check(Move("activate", "p1", ("XR#1",), value=0))) == [
+        "tob.effect-no-target"]
+    assert g.push(Move("activate", "p1", ("XR#1",), value=0, target="XB#1")) == []
+    assert g.state.where["XB#1"] == hand_zone("p2")
+
+
+FEINT = {"id": "XW", "name": "Feint", "type": "tactic", "category": "other",
+         "effects": [{"kind": "play", "do": "modify_attack", "amount": 3,
+                      "target": "attackers"}]}
+
+
+def test_a_tactics_attack_bonus_is_used_up_by_one_attack() -> None:
+    """Rulebook "Einsatz von Taktikkarten": "Taktikkarten liefern einen einmaligen Effekt";
+    Feint reads "Im Angriff: die Angreifer +3 Angriff". The next attack gets +3 (XB 2 + 3 >= 5),
+    a later attack of the same turn does not (XB 2 < 3)."""
+    setup = {"turn": 3, "active": "p1", "phase": "main", "hands": {"p1": 4, "p2": 4},
+             "table": {"p1.active": ["XB#1", "XB#2"], "p2.active": ["XB#3", "XA#2"],
+                       "p2.passive": ["XD#1"]}}
+    g = Game.new("trick-or-beat", ("Ada", "Bo"), {"shared": [*DECK, "XW#1"]}, "p1", 1, setup,
+                 [*CARDS, FEINT])
+    assert g.state.resolve("XW#1", hand_zone("p1"))
+    assert g.push(Move("tactic", "p1", ("XW#1",))) == []
+    assert g.push(Move("attack", "p1", ("XB#1",), target="XB#3")) == []
+    assert g.state.where["XB#3"] == "shared.discard"
+    assert g.push(Move("attack", "p1", ("XB#2",), target="XA#2")) == []
+    assert g.state.flags["last_attack"]["attack"] == 2
+    assert g.state.where["XA#2"] == "p2.active"
+
+
+def test_lane_phase_limits_hold_for_the_arrangement_not_each_shift() -> None:
+    """Rulebook "Zugablauf": "Lanephase: Ordne deine liegenden Wesen beliebig auf deinen Lanes
+    an", and "Lanes": "Auf jeder Lane können maximal 2 Wesen liegen". With both lanes full
+    (2 and 2) one active and one passive creature may swap places: the first shift passes
+    through a lane of 3, which is only wrong if the phase ends that way."""
+    g = position(phase="lane", p1_active=["XA#1", "XB#1"], p1_passive=["XC#1", "XD#1"],
+                 p2_active=["XA#2"])
+    shifts = {(m.cards, m.to) for m in g.legal_moves if m.kind == "shift"}
+    assert (("XA#1",), "p1.passive") in shifts and (("XC#1",), "p1.active") in shifts
+    assert g.push(Move("shift", "p1", ("XA#1",), to="p1.passive")) == []
+    (v,) = [v for v in g.check(Move("next-phase", "p1")) if v.blocking]
+    assert v.code == "tob.lane-over-limit" and v.zones == ("p1.passive",)
+    assert v.rule == "Trick or Beat rules, Lanes" and "Limit 2" in v.message_de
+    assert g.push(Move("shift", "p1", ("XC#1",), to="p1.active")) == []
+    assert codes(g.check(Move("next-phase", "p1"))) == []
+    assert g.push(Move("next-phase", "p1")) == [] and g.phase == "main"
+
+
+SWAP_SCRIPT = """\
+title: swap creatures between two full lanes in the lane phase
+game: trick-or-beat
+players: [Ada, Bo]
+first: p1
+seed: 23
+decks:
+  shared: [TOB-036, TOB-003, TOB-038, TOB-009, TOB-010, TOB-011, TOB-013, TOB-015, TOB-017,
+           TOB-018, TOB-019, TOB-021]
+setup:
+  turn: 3
+  active: p1
+  phase: lane
+  table:
+    p1.active: [TOB-012, TOB-014]
+    p1.passive: [TOB-029, TOB-040]
+    p2.active: [TOB-016]
+  hands: {p1: 4, p2: 4}
+steps:
+  - place: {TOB-012: p1.passive, TOB-029: p1.active}
+    note: both lanes full, one pair swapped in one table change
+    expect: {legal: true, phase: lane}
+  - phase: true
+    expect: {legal: true, phase: main}
+"""
+
+
+def test_a_swap_between_full_lanes_seen_at_once_referees_clean(tmp_path: Path) -> None:
+    """The same swap as a table script, both creatures moved in one table change (as a camera
+    sees it): `companion referee` finds every move legal."""
+    path = tmp_path / "swap.yaml"
+    path.write_text(SWAP_SCRIPT)
+    report = referee_script(str(path))
+    assert report.failures == []

@@ -24,6 +24,18 @@ def test_trick_or_beat_main_phase() -> None:
     assert listed(g, "attack") == {(("A4#1",), None, "S5#1")}
 
 
+def test_trick_or_beat_any_group_of_attackers() -> None:
+    """"Bestimme beliebig viele Angreifer": with A1, A2 and A3 ready on p1's active lane (1
+    trick card: 3 per lane) and S4 and S9 on p2's active lane, each of the 7 groups (3 alone,
+    3 pairs, all three) may attack each of the 2 targets."""
+    g = tob.position(p1_active=["A1#1", "A2#1", "A3#1"], p1_trick=1,
+                     p2_active=["S4#1", "S9#1"])
+    groups = [("A1#1",), ("A2#1",), ("A3#1",), ("A1#1", "A2#1"), ("A1#1", "A3#1"),
+              ("A2#1", "A3#1"), ("A1#1", "A2#1", "A3#1")]
+    assert listed(g, "attack") == {(group, None, t) for group in groups
+                                   for t in ("S4#1", "S9#1")}
+
+
 def test_creature_crush_kampfphase_with_the_rulebooks_dice() -> None:
     """Dice 2, 4 and 5 (the rulebook's example) pay 2, 4, 5, 6, 7, 9 or 11. Free places: B1,
     B3, and A2 (its B place is taken). The hand holds creatures costing 1, 3, 6 and 11."""

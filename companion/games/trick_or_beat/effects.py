@@ -139,12 +139,36 @@ def turn_bonus(state: GameState, stat: str, player: str, subjects: list[str]) ->
     return total
 
 
+def attack_once_bonus(state: GameState, stat: str, player: str, role: str) -> int:
+    """One-time bonuses of `player`'s tactics for the next attack's `role` ("attackers" or
+    "defender"), stored as [player, role, stat, amount]."""
+    return sum(amount for owner, on, kind, amount in flags(state).get("attack_mods", [])
+               if (owner, on, kind) == (player, role, stat))
+
+
+def use_attack_mods(state: GameState, attacker: str, defender: str) -> None:
+    """An attack was made: the one-time bonuses it used are gone (the attacking player's for
+    the attackers, the defending player's for the defender)."""
+    mods = flags(state).get("attack_mods", [])
+    flags(state)["attack_mods"] = [m for m in mods if (m[0], m[1]) not in (
+        (attacker, "attackers"), (defender, "defender"))]
+
+
+def combat_side(state: GameState, attacker: str, target: str, stat: str) -> str:
+    """The player whose combat abilities may change `stat` in this attack: the attacking player
+    raises the attack, the attacked creature's owner its survival ("jedes deiner Wesen")."""
+    return attacker if stat == "attack" else side_of(state, target)
+
+
 def combat_bonus(
-    state: GameState, stat: str, picks: list[tuple[str, int]], subjects: list[str]
+    state: GameState, stat: str, picks: list[tuple[str, int]], subjects: list[str], side: str
 ) -> int:
-    """Combat abilities chosen for this attack that modify `stat`."""
+    """Combat abilities chosen for this attack that modify `stat`, of `side`'s creatures only
+    (a player's combat ability helps that player's own attackers or attacked creature)."""
     total = 0
-    for uid, index in picks:
+    for uid, index in dict.fromkeys(picks):
+        if side_of(state, uid) != side:
+            continue
         abilities = effects_of(state, uid)
         if not 0 <= index < len(abilities):
             continue
@@ -162,6 +186,38 @@ def is_targeted(effect: Effect) -> bool:
     """An effect on one creature the player names (destroy, return, move to the other lane)."""
     return isinstance(effect, Destroy | Return) or (
         isinstance(effect, Move) and effect.to == "other-lane")
+
+
+def selector_of(effect: Effect) -> Selector | None:
+    """The creature a targeted effect (destroy, return, move) may name, as its selector."""
+    return effect.target if isinstance(effect, Destroy | Return | Move) else None
+
+
+def shows_effect(effect: Effect, how: str) -> bool:
+    """Whether a creature seen changing `how` ("other-lane", "destroy" or "gone": off the
+    table) is what `effect` does to its target."""
+    if isinstance(effect, Move):
+        return how == "other-lane"
+    if isinstance(effect, Return):
+        return how == "gone"
+    return isinstance(effect, Destroy) and how in ("destroy", "gone")
+
+
+def other_lane(state: GameState, uid: str) -> str:
+    """The lane of the creature's owner it does not lie on."""
+    side = side_of(state, uid)
+    here = state.where.get(uid, "")
+    return f"{side}.passive" if here.endswith(".active") else f"{side}.active"
+
+
+def effect_can_move(state: GameState, effect: Effect, uid: str) -> bool:
+    """False only for a move to the other lane when that lane is full (the effect does
+    nothing then)."""
+    if not (isinstance(effect, Move) and effect.to == "other-lane"):
+        return True
+    dest = other_lane(state, uid)
+    return len([u for u in state.cards_in(dest) if u not in state.attached]) < lane_limit(
+        state, side_of(state, uid))
 
 
 def target_fits(state: GameState, player: str, target: str, selector: Selector) -> bool:
@@ -196,10 +252,12 @@ def lane_limit(state: GameState, player: str) -> int:
 def attack_value(
     state: GameState, player: str, attackers: list[str], picks: list[tuple[str, int]]
 ) -> int:
+    attackers = list(dict.fromkeys(attackers))  # each attacker counts once
     total = sum(state.facts(a).number("attack") for a in attackers)
     total += permanent_bonus(state, "attack", player, attackers, "attackers")
     total += turn_bonus(state, "attack", player, attackers)
-    total += combat_bonus(state, "attack", picks, attackers)
+    total += combat_bonus(state, "attack", picks, attackers, player)
+    total += attack_once_bonus(state, "attack", player, "attackers")
     total += numbers.attack_bonus_for(state.count(trick(player)))
     if flags(state).get("first_turn") and state.active == player:
         total -= numbers.FIRST_TURN_ATTACK_MALUS
@@ -211,7 +269,8 @@ def survival_value(state: GameState, target: str, picks: list[tuple[str, int]]) 
     total = state.facts(target).number("survival")
     total += permanent_bonus(state, "survival", owner, [target], "defender")
     total += turn_bonus(state, "survival", owner, [target])
-    total += combat_bonus(state, "survival", picks, [target])
+    total += combat_bonus(state, "survival", picks, [target], owner)
+    total += attack_once_bonus(state, "survival", owner, "defender")
     total += numbers.survival_bonus_for(state.count(trick(owner)))
     return total
 

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.engine.api import PLAYERS, Move
+from companion.engine.effects import Effect
 from companion.engine.interpreter import SnapshotDiff, candidate_product
 from companion.engine.state import UNKNOWN, GameState, hand_zone
 from companion.games.trick_or_beat import effects as fx
@@ -38,12 +39,113 @@ def explain(state: GameState, diff: SnapshotDiff, hints: Mapping[str, Any]) -> l
     slots: list[list[Move]] = []
     draw_slots, drawn = _draws(state, diff, hints)
     slots += draw_slots
-    lane_slots, handled = _lanes(state, diff, hints)
+    play_slots, played = _targeted_tactics(state, diff, hints)
+    slots += play_slots
+    lane_slots, handled = _lanes(state, diff, hints, played)
     slots += lane_slots
-    slots += _discards(state, diff, hints, handled | drawn)
+    slots += _discards(state, diff, hints, handled | drawn | played)
     slots += _tricks(state, diff)
-    slots += _vanished(state, diff, handled)
+    slots += _vanished(state, diff, handled | played)
     return candidate_product(slots)
+
+
+def _targeted_tactics(
+    state: GameState, diff: SnapshotDiff, hints: Mapping[str, Any]
+) -> tuple[list[list[Move]], set[str]]:
+    """Tactics whose effect names a creature, each with the creature it acted on.
+
+    A tactic seen new on the discard pile acted on the one creature the table shows changed as
+    its effect says (to its other lane, off the table to the hand, or to the discard pile), or
+    on the creature a person named; when none changed, on a creature its effect could not move
+    (its other lane full). A creature gone from a lane to the discard pile with no tactic seen
+    and no attack (or to the hand, its equipment to the discard pile): a tactic from the active
+    player's hand that does so lies under it, unseen.
+    Returns the slots and the cards they explain (the tactics and their targets)."""
+    if state.phase != "main":
+        return [], set()
+    p = state.active
+    slots: list[list[Move]] = []
+    played: set[str] = set()
+    def holder(uid: str) -> str:  # an equipment seen instead of the creature it covers
+        return state.attached.get(uid, uid)
+
+    shifted = [holder(new.uid) for old, new in diff.moved if _is_lane(old.zone)
+               and _is_lane(new.zone) and _owner(old.zone) == _owner(new.zone)
+               and old.zone != new.zone]
+    gone = [holder(v.uid) for v in diff.vanished if _is_lane(v.zone) and not is_back(v.uid)]
+    to_discard = [new.uid for old, new in diff.moved if _is_lane(old.zone)
+                  and new.zone == DISCARD]
+    defeated = [u for u in to_discard if u not in state.attached]
+    defeated += [c.uid for c in diff.appeared if c.zone == DISCARD
+                 and _is_lane(state.where.get(c.uid, ""))]  # it lay under its equipment
+    under_equipment = [holder(u) for u in to_discard if u in state.attached]
+    gone += under_equipment  # its equipment went to the discard pile, covering the tactic
+    changed = {uid: how for how, uids in (("other-lane", shifted), ("gone", gone),
+                                          ("destroy", defeated)) for uid in uids
+               if uid in fx.all_creatures(state)}
+    for card in diff.appeared:
+        uid = card.uid
+        if card.zone != DISCARD or is_back(uid) or uid not in state.where:
+            continue
+        facts = state.facts(uid)
+        if facts.type != "tactic" or facts.get("category") == "equipment":
+            continue
+        effects = [a.effect for a in facts.abilities if fx.is_targeted(a.effect)]
+        if not effects:
+            continue
+        named = hints.get("target")
+        fitting = [str(named)] if named else [
+            c for c, how in changed.items() if all(fx.shows_effect(e, how) for e in effects)]
+        fitting = [c for c in fitting if c not in played and _fits(state, p, c, effects)]
+        if not fitting and not named:
+            fitting = [c for c in fx.all_creatures(state) if _fits(state, p, c, effects)
+                       and not any(fx.effect_can_move(state, e, c) for e in effects)]
+        if fitting:
+            slots.append([Move("tactic", p, (uid,), target=c) for c in fitting])
+            played |= {uid, *fitting}
+    if not state.cards_in(hand_zone(p)):
+        return slots, played | {item for item, on in state.attached.items() if on in played}
+    for target, how in changed.items():
+        if target in played or not (how == "destroy" or target in under_equipment):
+            continue
+        unseen = _hand_cards_acting(state, p, target, how)
+        if unseen:
+            owner = _owner(state.where[target])
+            literal = Move("remove", owner, (target,),
+                           to=DISCARD if how == "destroy" else hand_zone(owner))
+            slots.append([*unseen, literal])
+            played.add(target)
+    return slots, played | {item for item, on in state.attached.items() if on in played}
+
+
+def _hand_cards_acting(state: GameState, player: str, target: str, how: str) -> list[Move]:
+    """The tactic moves that may have done to `target` what the table shows (`how`: "destroy"
+    or "gone") with a card from `player`'s hand that nobody saw: one per card of the set, a
+    copy believed in the hand, else one from the draw pile, never one the discard pile holds
+    unseen (it would be taken for the next card seen arriving there). The card stays unseen
+    on the discard pile unless it is the only copy that can be it."""
+    hand = hand_zone(player)
+    copies: dict[str, list[str]] = {}
+    for uid in sorted(state.where, key=lambda u: state.where[u] != hand):
+        if not state.is_hidden(state.where[uid]) or not state.can_resolve(uid, hand):
+            continue
+        facts = state.facts(uid)
+        if facts.type != "tactic" or facts.get("category") == "equipment":
+            continue
+        effects = [a.effect for a in facts.abilities if fx.is_targeted(a.effect)]
+        if effects and all(fx.shows_effect(e, how) for e in effects) \
+                and _fits(state, player, target, effects):
+            copies.setdefault(uid.rpartition("#")[0], []).append(uid)
+    return [Move("tactic", player, (uids[0],), target=target,
+                 options=() if len(uids) == 1 else (("seen", "no"),))
+            for uids in copies.values()]
+
+
+def _fits(state: GameState, player: str, target: str, effects: list[Effect]) -> bool:
+    """Whether `target` fits the selector of each of the card's targeted effects."""
+    selectors = [fx.selector_of(e) for e in effects]
+    return all(sel is not None and fx.target_fits(state, player, target, sel)
+               for sel in selectors)
 
 
 def _draws(
@@ -96,7 +198,7 @@ def _covered_creature(
 
 
 def _lanes(
-    state: GameState, diff: SnapshotDiff, hints: Mapping[str, Any]
+    state: GameState, diff: SnapshotDiff, hints: Mapping[str, Any], played: set[str]
 ) -> tuple[list[list[Move]], set[str]]:
     slots: list[list[Move]] = []
     handled: set[str] = set()
@@ -112,6 +214,8 @@ def _lanes(
                                    options=(("back", card.uid),))])
             continue
         uid = card.uid
+        if uid in played:
+            continue  # a tactic's effect moved it (the engine moves it with the tactic)
         handled.add(uid)
         holder = state.attached.get(uid)
         if holder is not None:  # equipment seen moving: the creature under it moved

@@ -18,6 +18,7 @@ table then shows whether it happened anyway.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import combinations
 from typing import Any
 
 from companion.engine.api import (
@@ -193,6 +194,7 @@ class TrickOrBeat(Ruleset):
                             ),
                         ),
                         ends=Text("you end the phase", "du beendest die Phase"),
+                        end_check=self._lanes_over_limit,
                         moves=("shift",),
                     ),
                     PhaseSpec(
@@ -275,6 +277,7 @@ class TrickOrBeat(Ruleset):
     def _turn_begins(self, state: GameState) -> None:
         state.reset_counters("turn")
         flags(state)["turn_mods"] = []
+        flags(state)["attack_mods"] = []
         flags(state)["first_turn"] = state.turn == 1
         flags(state)["supply_draws"] = 0
         flags(state)["lifts"] = {what: [] for what in ("draw", "trick", "move")}
@@ -316,6 +319,20 @@ class TrickOrBeat(Ruleset):
         if not info:
             return 0
         return max(0, info["hand"] - KEEP - info["discarded"])
+
+    def _lanes_over_limit(self, state: GameState) -> list[Violation]:
+        """The lane phase arranges the creatures "beliebig": the limit holds for the
+        arrangement when the phase ends, not for each shift on the way (a swap between two
+        full lanes passes through one lane over the limit)."""
+        p = state.active
+        limit = fx.lane_limit(state, p)
+        found: list[Violation] = []
+        for zone in fx.lanes(p):
+            present = [u for u in state.cards_in(zone) if u not in state.attached]
+            if len(present) > limit:
+                found.append(violation("tob.lane-over-limit", cards=tuple(present),
+                                       zones=(zone,), count=len(present), limit=limit))
+        return found
 
     def _supply_missing(self, state: GameState) -> list[Violation]:
         if state.counter("turn", "drawn") == 0 and state.count(DECK) > 0:
@@ -371,24 +388,36 @@ class TrickOrBeat(Ruleset):
                 elif facts.get("category") == "equipment":
                     moves += [Move("equip", p, (u,), target=c) for c in own]
                 else:
-                    moves.append(Move("tactic", p, (u,)))
+                    moves += [Move("tactic", p, (u,), target=t)
+                              for t in self._effect_targets(state, p, facts.abilities)]
             ready = [u for u in state.cards_in(f"{p}.active")
                      if u not in state.attached and not state.counter("turn", f"attacked:{u}")]
-            if ready:
-                targets = fx.creatures_of(state, other(p))
-                for t in targets:
-                    moves += [Move("attack", p, (a,), target=t) for a in ready]
-                    if len(ready) > 1:
-                        moves.append(Move("attack", p, tuple(ready), target=t))
+            groups = [group for size in range(1, len(ready) + 1)
+                      for group in combinations(ready, size)]  # "beliebig viele Angreifer"
+            for t in fx.creatures_of(state, other(p)):
+                moves += [Move("attack", p, group, target=t) for group in groups]
             for u in own:
                 for i, e in enumerate(fx.effects_of(state, u)):
                     if e.when == "activated":
-                        moves.append(Move("activate", p, (u,), value=i))
+                        moves += [Move("activate", p, (u,), value=i, target=t)
+                                  for t in self._effect_targets(state, p, (e,))]
             if flags(state).get("supply_draws", 0) > 0 and state.top(DECK):
                 moves.append(Move("supply-draw", p, (str(state.top(DECK)),)))
         elif state.phase == "end" and hand:
             moves.append(Move("trick", p, (UNKNOWN,)))
         return moves
+
+    @staticmethod
+    def _effect_targets(state: GameState, p: str,
+                        abilities: tuple[Ability, ...]) -> list[str | None]:
+        """The targets to offer for a card's effects: none when no effect names a creature,
+        else every creature on the table that fits all of them (one move each)."""
+        selectors = [sel for a in abilities if fx.is_targeted(a.effect)
+                     and (sel := fx.selector_of(a.effect)) is not None]
+        if not selectors:
+            return [None]
+        return [t for t in fx.all_creatures(state)
+                if all(fx.target_fits(state, p, t, sel) for sel in selectors)]
 
     # ================================================================== checks
     def check_specific(self, state: GameState, move: Move) -> list[Violation]:
@@ -519,6 +548,8 @@ class TrickOrBeat(Ruleset):
         if state.phase != "lane":
             v = violation("tob.wrong-phase", cards=(uid,), action="shift", phase=state.phase)
             found.append(self._lift(state, v, "move"))
+        elif str(move.to) in fx.lanes(p):
+            return found  # the lane phase's arrangement is checked when the phase ends
         return found + self._lane_room(state, p, str(move.to), uid)
 
     def _check_summon(self, state: GameState, move: Move) -> list[Violation]:
@@ -539,7 +570,12 @@ class TrickOrBeat(Ruleset):
         found = CHECKS.in_phase(state, move, "main")
         if not move.cards:
             found.append(violation("tob.no-attackers"))
+        named: set[str] = set()
         for a in move.cards:
+            if a in named:
+                found.append(violation("tob.attacker-twice", cards=(a,)))
+                continue
+            named.add(a)
             if a not in fx.creatures_of(state, p):
                 found.append(violation("tob.not-own-card", cards=(a,), player=p))
             elif not state.where[a].endswith(".active"):
@@ -565,10 +601,26 @@ class TrickOrBeat(Ruleset):
                                        ability=index))
             elif not fx.has_access(state, uid, effects[index]):
                 found.append(violation("tob.ability-lane", cards=(uid,)))
+            else:
+                found += self._combat_side(state, move, uid, index, effects[index])
             if (uid, index) in seen:
                 found.append(violation("tob.combat-once", cards=(uid,), ability=index))
             seen.add((uid, index))
         return found
+
+    @staticmethod
+    def _combat_side(state: GameState, move: Move, uid: str, index: int,
+                     ability: Ability) -> list[Violation]:
+        """A combat ability helps its own player's side: the attacking player's creatures
+        raise the attack, the defender's owner's creatures the survival."""
+        effect = ability.effect
+        owner = fx.side_of(state, uid)
+        if not isinstance(effect, Modify) or move.target not in fx.all_creatures(state):
+            return []  # a wrong target is tob.bad-target
+        side = fx.combat_side(state, move.player, move.target, effect.stat)
+        if owner == side:
+            return []
+        return [violation("tob.combat-side", cards=(uid,), ability=index, player=owner)]
 
     def _check_tactic(self, state: GameState, move: Move) -> list[Violation]:
         found = CHECKS.in_phase(state, move, "main")
@@ -589,11 +641,15 @@ class TrickOrBeat(Ruleset):
 
     def _effect_target(self, state: GameState, move: Move, source: str,
                        ability: Ability) -> list[Violation]:
-        """A chosen target must fit the effect (an opposing creature, in the active lane)."""
+        """A targeted effect needs a target, and it must fit (an opposing creature, in the
+        active lane)."""
         effect = ability.effect
-        if not fx.is_targeted(effect) or not move.target:
+        if not fx.is_targeted(effect):
             return []
         assert isinstance(effect, Destroy | Return | MoveCards)
+        if not move.target:
+            return [violation("tob.effect-no-target", cards=(source,),
+                              kind=fx.target_word(effect.target))]
         if fx.target_fits(state, move.player, move.target, effect.target):
             return []
         return [violation("tob.effect-target", cards=(source, move.target), target=move.target,
@@ -794,7 +850,7 @@ class TrickOrBeat(Ruleset):
         p = move.player
         if any(v.blocking for v in self._check_attack(state, move)):
             return
-        attackers = [a for a in move.cards if a in state.where]
+        attackers = list(dict.fromkeys(a for a in move.cards if a in state.where))
         for a in attackers:
             state.bump("turn", f"attacked:{a}")
         target = move.target
@@ -804,6 +860,7 @@ class TrickOrBeat(Ruleset):
         attack = fx.attack_value(state, p, attackers, picks)
         survival = fx.survival_value(state, target, picks)
         flags(state)["last_attack"] = {"target": target, "attack": attack, "survival": survival}
+        fx.use_attack_mods(state, p, other(p))
         if attack >= survival:
             release_attached(state, target, _to_discard)
             state.move(target, DISCARD)
@@ -825,7 +882,7 @@ class TrickOrBeat(Ruleset):
         card = take_from_hand(state, p, move.cards[0]) if move.cards else None
         if card is None:
             return
-        state.move(card, DISCARD)
+        state.move(card, DISCARD, reveal=move.option("seen") != "no")  # "no": under its target
         facts = state.facts(card)
         supply = facts.get("category") == "supply"
         if supply:
@@ -837,7 +894,8 @@ class TrickOrBeat(Ruleset):
 
     def _run_effect(self, state: GameState, p: str, source: str, ability: Ability,
                     target: str | None, face_up: bool = False) -> None:
-        """One activatable/play ability (compiled at load). Stat changes last for the turn."""
+        """One activatable/play ability (compiled at load). Stat changes last for the turn,
+        a tactic's change of the attackers or the defender for the next attack only."""
         effect = ability.effect
         if isinstance(effect, Draw):
             amount = effect.amount
@@ -854,13 +912,15 @@ class TrickOrBeat(Ruleset):
                 flags(state)["expected_deck_draws"] = flags(state).get("expected_deck_draws", 0) + 1
         elif isinstance(effect, MoveCards) and effect.to == "other-lane" \
                 and target in fx.all_creatures(state):
-            side = fx.side_of(state, target)
-            here = state.where[target]
-            dest = f"{side}.passive" if here.endswith(".active") else f"{side}.active"
-            if not fx.lane_limit(state, side) <= len(
-                [u for u in state.cards_in(dest) if u not in state.attached]
-            ):
-                self._apply_shift(state, Move("shift", side, (target,), to=dest))
+            if fx.effect_can_move(state, effect, target):
+                dest = fx.other_lane(state, target)
+                self._apply_shift(state, Move("shift", fx.side_of(state, target), (target,),
+                                              to=dest))
+        elif isinstance(effect, Modify) and ability.when == "play" \
+                and effect.target.role in ("attackers", "defender"):
+            # a tactic's one-time effect ("Im Angriff: die Angreifer +3"): the next attack
+            flags(state).setdefault("attack_mods", []).append(
+                [p, effect.target.role, effect.stat, effect.amount])
         elif isinstance(effect, Modify):
             who = fx.target_word(effect.target)
             scope = target if who in ("own_creatures", "opponent_creature") and target else (

@@ -35,6 +35,9 @@ class TobFlags(CoreFlags, total=False):
     """The starting player's first turn (no draw, -3 attack)."""
     turn_mods: list[list[Any]]
     """Abilities activated this turn: [player, target or "*", stat, amount]."""
+    attack_mods: list[list[Any]]
+    """One-time bonuses of tactics played this turn, used up by the next attack:
+    [player, role ("attackers" or "defender"), stat, amount]."""
     supply_draws: int
     """Cards still to be drawn face up by a supply card's effect."""
     expected_deck_draws: int

@@ -42,6 +42,13 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
         "{zone} already holds {count:creature|creatures} (limit {limit}).",
         "Auf {zone} liegen schon {count} Wesen (Limit {limit}).",
     ),
+    "tob.lane-over-limit": (
+        "Lanes",
+        "{zone} holds {count:creature|creatures}, more than the limit of {limit}: arrange "
+        "the lanes within it before the lane phase ends.",
+        "Auf {zone} liegen {count} Wesen, mehr als das Limit {limit}: ordne die Lanes vor dem "
+        "Ende der Lanephase so an, dass es passt.",
+    ),
     "tob.bad-lane": (
         "Lanes",
         "{zone} is not a lane of {player}.",
@@ -77,6 +84,11 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
         "{card} has already attacked this turn.",
         "{card} hat in diesem Zug schon angegriffen.",
     ),
+    "tob.attacker-twice": (
+        "Angriffe",
+        "{card} is named more than once as an attacker: each attacker counts once.",
+        "{card} ist mehrmals als Angreifer genannt: jeder Angreifer zählt einmal.",
+    ),
     "tob.no-attackers": (
         "Angriffe",
         "An attack needs at least one attacker.",
@@ -97,6 +109,13 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
         "The combat ability {ability} of {card} is used once per attack.",
         "Die kämpferische Fähigkeit {ability} von {card} wirkt einmal pro Angriff.",
     ),
+    "tob.combat-side": (
+        "Fähigkeiten",
+        "The combat ability {ability} of {card} helps only {player}'s own attackers or "
+        "attacked creature.",
+        "Die kämpferische Fähigkeit {ability} von {card} hilft nur den Angreifern oder dem "
+        "angegriffenen Wesen von {player}.",
+    ),
     "tob.ability-once": (
         "Fähigkeiten",
         "The activatable ability {ability} of {card} was already used this turn.",
@@ -116,6 +135,11 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
         "Fähigkeiten / Einsatz von Taktikkarten",
         "{target} is not a valid target ({kind}) for {card}.",
         "{target} ist kein gültiges Ziel ({kind}) für {card}.",
+    ),
+    "tob.effect-no-target": (
+        "Fähigkeiten / Einsatz von Taktikkarten",
+        "{card} needs a target ({kind}): name the creature its effect works on.",
+        "{card} braucht ein Ziel ({kind}): nenne das Wesen, auf das der Effekt wirkt.",
     ),
     "tob.not-tactic": (
         "Einsatz von Taktikkarten",
