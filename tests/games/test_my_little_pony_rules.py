@@ -231,6 +231,30 @@ def test_troublemaker_challenge_lost_sends_a_character_home() -> None:
     assert g.state.where["PR52#1"] == "p1.home"
 
 
+def test_a_challenge_needs_only_a_character_there_exhausted_or_frightened() -> None:
+    """Rulebook "Troublemaker Phase", step 2: "Wenn du mindestens einen Charakter auf einem
+    Problem hast ..." - any character; exhausted or frightened ones only add no power."""
+    decks = {**DECKS, "p2": [*DECKS["p2"], "PR160"]}
+    g = position({"p1.problem": ["PR177", "PR52", "PR160"]}, decks=decks,
+                 phase="troublemaker", tapped=["PR52"])
+    assert codes(g.check(Move("challenge", "p1", target="PR160#1"))) == []
+    assert g.push(Move("challenge", "p1", target="PR160#1")) == []
+    faceoff = fo.current(g.state)
+    assert faceoff is not None and faceoff["sides"]["p1"] == []  # exhausted: no power
+    g.push(Move("flip", "p1", value=0))
+    g.push(Move("flip", "p2", value=0))  # 0 against Yellow Parasprite's power: lost
+    assert g.state.flags["send_home"]["cards"] == ["PR52#1"]  # "einen deine Charaktere"
+    decks = {**DECKS, "p2": [*DECKS["p2"], "PR152"]}
+    g = position({"p1.problem": ["PR177", "PR52", "PR26", "PR152"]}, decks=decks,
+                 phase="troublemaker")
+    g.state.flags["frightened"] = ["PR52#1", "PR26#1"]  # as the Villain left them
+    assert codes(g.check(Move("challenge", "p1", target="PR152#1"))) == []
+    decks = {**DECKS, "p2": [*DECKS["p2"], "PR160"]}
+    g = position({"p1.home": ["PR4", "PR52"], "p1.problem": ["PR177", "PR160"]}, decks=decks,
+                 phase="troublemaker")  # no character of p1 at the problem
+    assert codes(g.check(Move("challenge", "p1", target="PR160#1"))) == ["mlp.challenge-alone"]
+
+
 def test_end_of_turn_hand_and_home_limits() -> None:
     g = position({"p1.home": ["PR4", "PR22", "PR26", "PR28", "PR29"]}, phase="end",
                  hands={"p1": 4})

@@ -755,7 +755,9 @@ class MyLittlePony(Ruleset):
             return [*found, violation("mlp.challenge-target", cards=(target,), player=p)]
         if state.owner.get(target) == p and not fx.is_villain(state, target):
             found.append(violation("mlp.challenge-own", cards=(target,)))
-        if not [u for u in fx.characters_of(state, p, (zone,)) if fx.contributes(state, u)]:
+        # any character there (l.13: "mindestens einen Charakter"); exhausted and frightened
+        # ones only stay out of the faceoff totals (faceoff.new_faceoff)
+        if not fx.characters_of(state, p, (zone,)):
             found.append(violation("mlp.challenge-alone", player=p, zones=(zone,)))
         if state.counter("turn", f"challenged:{target}"):
             found.append(violation("mlp.challenge-target", cards=(target,), player=p))
@@ -1045,10 +1047,13 @@ class MyLittlePony(Ruleset):
                 fx.add_points(state, challenger, state.facts(target).number("points"))
                 self._leave_table(state, target, fx.discard(state.owner[target]))
             elif won is not None:
-                left = [u for u in f["sides"][challenger]
-                        if state.where.get(u) == f["zones"][0]]
+                zone = f["zones"][0]
+                # one of the characters that faced off; when none could (all exhausted or
+                # frightened), one of the challenger's characters at that problem
+                left = [u for u in f["sides"][challenger] if state.where.get(u) == zone] or \
+                    fx.characters_of(state, challenger, (zone,))
                 if left:
-                    flags(state)["send_home"] = {"player": challenger, "zone": f["zones"][0],
+                    flags(state)["send_home"] = {"player": challenger, "zone": zone,
                                                 "cards": left}
             return
         if won is not None:

@@ -167,8 +167,9 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
     ),
     "mlp.challenge-alone": (
         "Troublemaker Phase",
-        "{player} has no character at {zone} able to face the troublemaker.",
-        "{player} hat an {zone} keinen Charakter, der sich dem Widersacher stellen kann.",
+        "{player} has no character at {zone}, so cannot challenge the troublemaker there.",
+        "{player} hat keinen Charakter an {zone} und kann den Widersacher dort nicht "
+        "herausfordern.",
     ),
     "mlp.faceoff-pending": (
         "Konfrontationen",
