@@ -76,6 +76,17 @@ def test_deck_faults_come_with_the_first_setup_move_only() -> None:
     assert codes(g.check(Move("starting-problem", "p1", ("PR177#1",)))) == []
 
 
+def test_a_problem_deck_without_a_starting_problem_is_a_deck_fault() -> None:
+    # rulebook "Starting Problem": one must be chosen from the problem deck at the start
+    decks = {**DECKS, "p1.problem-deck": ["PR175", "PR175", "PR189", "PR189", "PR163",
+                                          "PR163", "PR166", "PR166", "PR167", "PR167"],
+             "p2.problem-deck": ["PR168", "PR176"]}  # Cloudbursting is a Starting Problem
+    g = Game.new(GAME, decks=decks, seed=1)
+    assert not [m for m in g.legal_moves if m.kind == "starting-problem" and m.player == "p1"]
+    assert "mlp.no-starting-problem" in codes(g.check(Move("draw", "p1")))
+    assert "mlp.no-starting-problem" not in codes(g.check(Move("draw", "p2")))
+
+
 def test_ready_phase_draws_once_and_main_phase_draws_cost_a_token() -> None:
     g = position({}, phase="ready", active="p2")
     assert codes(g.check(Move("next-phase", "p2"))) == ["mlp.must-draw"]
