@@ -277,6 +277,18 @@ def test_end_of_turn_hand_and_home_limits() -> None:
     assert codes(g.check(Move("retire", "p1", ("PR22#1",)))) == ["mlp.no-reason"]
 
 
+def test_end_of_turn_hand_limit_comes_before_the_home_limit() -> None:
+    # rulebook "Zug Ende": "zunächst ... Karten auf der eigenen Hand ... Dann ... Freundekarten
+    # im Zuhause"
+    g = position({"p1.home": ["PR4", "PR22", "PR26", "PR28", "PR29"]}, phase="end",
+                 hands={"p1": 10}, decks={**DECKS, "p1": DECKS["p1"] * 2})
+    assert codes(g.check(Move("retire", "p1", ("PR22#1",)))) == ["mlp.hand-limit-first"]
+    assert not [m for m in g.legal_moves if m.kind == "retire"]
+    for uid in g.state.cards_in("p1.hand")[:2]:
+        assert g.push(Move("discard", "p1", (uid,))) == []
+    assert codes(g.check(Move("retire", "p1", ("PR22#1",)))) == []
+
+
 def test_pass_before_the_score_phase_is_flagged() -> None:
     g = position({})
     assert codes(g.check(Move("pass", "p1"))) == ["mlp.skip-score"]

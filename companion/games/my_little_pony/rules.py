@@ -510,7 +510,7 @@ class MyLittlePony(Ruleset):
         elif state.phase == "end":
             if len(hand) > numbers.HAND_LIMIT:
                 moves += [Move("discard", p, (u,)) for u in dict.fromkeys(hand)]
-            if len(fx.friends_at_home(state, p)) > fx.home_limit(state, p):
+            elif len(fx.friends_at_home(state, p)) > fx.home_limit(state, p):
                 moves += [Move("retire", p, (u,)) for u in fx.friends_at_home(state, p)]
         return moves
 
@@ -702,6 +702,9 @@ class MyLittlePony(Ruleset):
         if state.phase != "end" or p != state.active or \
                 len(fx.friends_at_home(state, p)) <= fx.home_limit(state, p):
             return [violation("mlp.no-reason", cards=(uid,))]
+        hand = state.count(hand_zone(p))
+        if hand > numbers.HAND_LIMIT:  # "Zug Ende": first the hand, then the home
+            return [violation("mlp.hand-limit-first", cards=(uid,), player=p, count=hand)]
         return []
 
     def _check_reveal(self, state: GameState, move: Move) -> list[Violation]:

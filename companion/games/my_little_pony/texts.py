@@ -211,6 +211,13 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
         "{player} has {count:friend|friends} at home; the home limit is {limit}.",
         "{player} hat {count:Freund|Freunde} im Zuhause; das Limit ist {limit}.",
     ),
+    "mlp.hand-limit-first": (
+        "Zug Ende",
+        f"{{player}} has {{count:card|cards}} in hand: first discard down to {HAND_LIMIT}, "
+        "then retire friends from home.",
+        f"{{player}} hat {{count}} Handkarten: zuerst bis auf {HAND_LIMIT} ablegen, dann "
+        "Freunde aus dem Zuhause ablegen.",
+    ),
     "mlp.no-reason": (
         "Zug Ende",
         "{card} goes to the discard pile only for the hand limit or the home limit.",
