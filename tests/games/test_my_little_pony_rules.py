@@ -138,6 +138,30 @@ def test_not_x_requirement_and_opponent_power_total() -> None:
     assert fx.can_confront(g.state, "p1", "p2.problem")
 
 
+@pytest.mark.parametrize("first", [0, 1])
+def test_any_colour_beside_a_colour_means_any_other_colour(first: int) -> None:
+    # rulebook "Score Phase", A: "eine bestimmte und irgend eine weitere Farbe, die eine
+    # beliebige Kombination aus Farben außer der ersten sein kann" - also written without
+    # `except`, and in either order
+    own = [{"power": 2, "color": "Magic"}, {"power": 2, "color": "any"}]
+    card = {"id": "XP1", "name": "Test Problem", "type": "problem",
+            "own": own if first == 0 else own[::-1], "opponent": 5, "bonus": 1,
+            "keywords": ["Starting Problem"]}
+
+    def at_problem(*friends: str) -> Game:
+        setup = {"turn": 5, "active": "p1", "phase": "main",
+                 "table": {"p1.home": ["PR4"], "p2.home": ["PR1"], "p2.problem": ["PR168"],
+                           "p1.problem": ["XP1", *friends]}}
+        return Game.new(GAME, ("Ada", "Bo"), decks=DECKS, seed=3, setup=setup, cards=[card])
+
+    g = at_problem("PR52", "PR55")  # Magic 1 + Magic 1: no power of another colour
+    assert fx.power_by_color(g.state, "p1", ("p1.problem",)) == {"Magic": 2}
+    assert not fx.can_confront(g.state, "p1", "p1.problem")
+    g = at_problem("PR52", "PR55", "PR22", "PR26")  # and Honesty 1 + Honesty 1
+    assert fx.power_by_color(g.state, "p1", ("p1.problem",)) == {"Magic": 2, "Honesty": 2}
+    assert fx.can_confront(g.state, "p1", "p1.problem")
+
+
 def test_caretaker_gains_one_next_to_a_critter() -> None:
     decks = {**DECKS, "p1": ["PR80", "PR86", "PR81"]}
     g = position({"p2.problem": ["PR168", "PR80"]}, decks=decks)
