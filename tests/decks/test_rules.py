@@ -82,6 +82,14 @@ class TestMyLittlePony:
         ]
         assert codes(replace(deck, problems={"PR22": 10})) == ["mlp.not-a-problem"]
 
+    def test_problem_deck_without_a_starting_problem(self, deck: DeckList) -> None:
+        # rulebook "Starting Problem": a problem with this keyword "muss ... aus dem Problem
+        # Card Deck ausgewählt werden"; PR175 and PR189 are no Starting Problems
+        assert codes(replace(deck, problems={"PR175": 2, "PR189": 2, "PR163": 2, "PR166": 2,
+                                             "PR167": 2})) == ["mlp.no-starting-problem"]
+        assert codes(replace(deck, problems={"PR175": 2, "PR189": 2, "PR163": 2, "PR166": 2,
+                                             "PR177": 2})) == []
+
     def test_unique_card_only_once(self, deck: DeckList) -> None:
         cards = load_cardset("my-little-pony-ccg")
         friend = cards.get(next(iter(deck.cards))).to_mapping()

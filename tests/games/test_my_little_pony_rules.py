@@ -76,6 +76,17 @@ def test_deck_faults_come_with_the_first_setup_move_only() -> None:
     assert codes(g.check(Move("starting-problem", "p1", ("PR177#1",)))) == []
 
 
+def test_a_problem_deck_without_a_starting_problem_is_a_deck_fault() -> None:
+    # rulebook "Starting Problem": one must be chosen from the problem deck at the start
+    decks = {**DECKS, "p1.problem-deck": ["PR175", "PR175", "PR189", "PR189", "PR163",
+                                          "PR163", "PR166", "PR166", "PR167", "PR167"],
+             "p2.problem-deck": ["PR168", "PR176"]}  # Cloudbursting is a Starting Problem
+    g = Game.new(GAME, decks=decks, seed=1)
+    assert not [m for m in g.legal_moves if m.kind == "starting-problem" and m.player == "p1"]
+    assert "mlp.no-starting-problem" in codes(g.check(Move("draw", "p1")))
+    assert "mlp.no-starting-problem" not in codes(g.check(Move("draw", "p2")))
+
+
 def test_ready_phase_draws_once_and_main_phase_draws_cost_a_token() -> None:
     g = position({}, phase="ready", active="p2")
     assert codes(g.check(Move("next-phase", "p2"))) == ["mlp.must-draw"]
@@ -125,6 +136,30 @@ def test_not_x_requirement_and_opponent_power_total() -> None:
     assert not fx.can_confront(g.state, "p1", "p1.problem")
     g = position({"p2.problem": ["PR168", "PR63", "PR54"]})  # 3 + 1 = 4 for the opponent
     assert fx.can_confront(g.state, "p1", "p2.problem")
+
+
+@pytest.mark.parametrize("first", [0, 1])
+def test_any_colour_beside_a_colour_means_any_other_colour(first: int) -> None:
+    # rulebook "Score Phase", A: "eine bestimmte und irgend eine weitere Farbe, die eine
+    # beliebige Kombination aus Farben außer der ersten sein kann" - also written without
+    # `except`, and in either order
+    own = [{"power": 2, "color": "Magic"}, {"power": 2, "color": "any"}]
+    card = {"id": "XP1", "name": "Test Problem", "type": "problem",
+            "own": own if first == 0 else own[::-1], "opponent": 5, "bonus": 1,
+            "keywords": ["Starting Problem"]}
+
+    def at_problem(*friends: str) -> Game:
+        setup = {"turn": 5, "active": "p1", "phase": "main",
+                 "table": {"p1.home": ["PR4"], "p2.home": ["PR1"], "p2.problem": ["PR168"],
+                           "p1.problem": ["XP1", *friends]}}
+        return Game.new(GAME, ("Ada", "Bo"), decks=DECKS, seed=3, setup=setup, cards=[card])
+
+    g = at_problem("PR52", "PR55")  # Magic 1 + Magic 1: no power of another colour
+    assert fx.power_by_color(g.state, "p1", ("p1.problem",)) == {"Magic": 2}
+    assert not fx.can_confront(g.state, "p1", "p1.problem")
+    g = at_problem("PR52", "PR55", "PR22", "PR26")  # and Honesty 1 + Honesty 1
+    assert fx.power_by_color(g.state, "p1", ("p1.problem",)) == {"Magic": 2, "Honesty": 2}
+    assert fx.can_confront(g.state, "p1", "p1.problem")
 
 
 def test_caretaker_gains_one_next_to_a_critter() -> None:
@@ -231,6 +266,30 @@ def test_troublemaker_challenge_lost_sends_a_character_home() -> None:
     assert g.state.where["PR52#1"] == "p1.home"
 
 
+def test_a_challenge_needs_only_a_character_there_exhausted_or_frightened() -> None:
+    """Rulebook "Troublemaker Phase", step 2: "Wenn du mindestens einen Charakter auf einem
+    Problem hast ..." - any character; exhausted or frightened ones only add no power."""
+    decks = {**DECKS, "p2": [*DECKS["p2"], "PR160"]}
+    g = position({"p1.problem": ["PR177", "PR52", "PR160"]}, decks=decks,
+                 phase="troublemaker", tapped=["PR52"])
+    assert codes(g.check(Move("challenge", "p1", target="PR160#1"))) == []
+    assert g.push(Move("challenge", "p1", target="PR160#1")) == []
+    faceoff = fo.current(g.state)
+    assert faceoff is not None and faceoff["sides"]["p1"] == []  # exhausted: no power
+    g.push(Move("flip", "p1", value=0))
+    g.push(Move("flip", "p2", value=0))  # 0 against Yellow Parasprite's power: lost
+    assert g.state.flags["send_home"]["cards"] == ["PR52#1"]  # "einen deine Charaktere"
+    decks = {**DECKS, "p2": [*DECKS["p2"], "PR152"]}
+    g = position({"p1.problem": ["PR177", "PR52", "PR26", "PR152"]}, decks=decks,
+                 phase="troublemaker")
+    g.state.flags["frightened"] = ["PR52#1", "PR26#1"]  # as the Villain left them
+    assert codes(g.check(Move("challenge", "p1", target="PR152#1"))) == []
+    decks = {**DECKS, "p2": [*DECKS["p2"], "PR160"]}
+    g = position({"p1.home": ["PR4", "PR52"], "p1.problem": ["PR177", "PR160"]}, decks=decks,
+                 phase="troublemaker")  # no character of p1 at the problem
+    assert codes(g.check(Move("challenge", "p1", target="PR160#1"))) == ["mlp.challenge-alone"]
+
+
 def test_end_of_turn_hand_and_home_limits() -> None:
     g = position({"p1.home": ["PR4", "PR22", "PR26", "PR28", "PR29"]}, phase="end",
                  hands={"p1": 4})
@@ -240,6 +299,18 @@ def test_end_of_turn_hand_and_home_limits() -> None:
     assert fx.home_limit(g.state, "p1") == 4
     assert codes(g.check(Move("pass", "p1"))) == []
     assert codes(g.check(Move("retire", "p1", ("PR22#1",)))) == ["mlp.no-reason"]
+
+
+def test_end_of_turn_hand_limit_comes_before_the_home_limit() -> None:
+    # rulebook "Zug Ende": "zunächst ... Karten auf der eigenen Hand ... Dann ... Freundekarten
+    # im Zuhause"
+    g = position({"p1.home": ["PR4", "PR22", "PR26", "PR28", "PR29"]}, phase="end",
+                 hands={"p1": 10}, decks={**DECKS, "p1": DECKS["p1"] * 2})
+    assert codes(g.check(Move("retire", "p1", ("PR22#1",)))) == ["mlp.hand-limit-first"]
+    assert not [m for m in g.legal_moves if m.kind == "retire"]
+    for uid in g.state.cards_in("p1.hand")[:2]:
+        assert g.push(Move("discard", "p1", (uid,))) == []
+    assert codes(g.check(Move("retire", "p1", ("PR22#1",)))) == []
 
 
 def test_pass_before_the_score_phase_is_flagged() -> None:

@@ -1,8 +1,9 @@
 """My Little Pony CCG: deck-building rules, each fault a stable code with English and German text.
 
-Source: rulebook (`my-little-pony-ccg.de.txt`, "Was brauche ich zum Spielen?"
-and "Unique"): draw deck >= 45 cards without problems, <= 3 copies of a card, exactly one mane
-character outside the count, a problem deck of 10 with <= 2 copies of each, Unique cards once.
+Source: rulebook (`my-little-pony-ccg.de.txt`, "Was brauche ich zum Spielen?",
+"Unique" and "Starting Problem"): draw deck >= 45 cards without problems, <= 3 copies of a
+card, exactly one mane character outside the count, a problem deck of 10 with <= 2 copies of
+each and at least one Starting Problem, Unique cards once.
 """
 
 from __future__ import annotations
@@ -122,6 +123,22 @@ def _mlp_problems(deck: DeckList, cardset: CardSet) -> list[DeckProblem]:
                 f"the problem deck has {size} cards; it must have exactly {PROBLEM_DECK}",
                 f"das Problemdeck hat {size} Karten; es muss genau {PROBLEM_DECK} haben",
                 rule=MLP_RULE,
+            )
+        )
+    known = [card_in(cardset, card_id) for card_id in deck.problems]
+    problems = [card for card in known if card is not None and card.type == "problem"]
+    # "Starting Problem": one of them must be chosen from the problem deck to start with;
+    # left unsaid when an unknown card might be one or no card is a problem at all
+    if problems and None not in known and not any(
+        card.has_keyword("Starting Problem") for card in problems
+    ):
+        out.append(
+            DeckProblem(
+                "mlp.no-starting-problem",
+                "the problem deck has no Starting Problem; the game starts with one of them",
+                "das Problemdeck hat kein Startproblem (Starting Problem); das Spiel beginnt "
+                "mit einem davon",
+                rule="my-little-pony-ccg.de.txt: Starting Problem",
             )
         )
     for card_id, n in deck.problems.items():

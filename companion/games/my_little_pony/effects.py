@@ -216,6 +216,20 @@ def meets(requirement: Mapping[str, Any], totals: Mapping[str, int]) -> bool:
     return have >= need
 
 
+def own_requirements(own: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """A problem's coloured requirements as checked: an `any` one beside a requirement of a
+    named colour means any other colour (rulebook, Score Phase A: "irgend eine weitere Farbe
+    ... außer der ersten"), also when the card leaves out its `except`."""
+    reqs = list(own)
+    named = [str(r.get("color")) for r in reqs if str(r.get("color", "any")) != "any"]
+    out: list[Mapping[str, Any]] = []
+    for r in reqs:
+        if str(r.get("color", "any")) == "any" and "except" not in r and len(named) == 1:
+            r = {**r, "except": named[0]}
+        out.append(r)
+    return out
+
+
 def meets_problem(state: GameState, player: str, zone: str) -> bool:
     """Whether `player`'s contributing characters at `zone` meet that problem's requirements
     for them: the owner's coloured ones, or the opponent's power total."""
@@ -228,7 +242,7 @@ def meets_problem(state: GameState, player: str, zone: str) -> bool:
     facts = state.facts(problem)
     if state.owner.get(problem) == player:
         own = facts.get("own") or []
-        return bool(own) and all(meets(r, totals) for r in own)
+        return bool(own) and all(meets(r, totals) for r in own_requirements(own))
     return sum(totals.values()) >= facts.number("opponent", 1)
 
 

@@ -510,7 +510,7 @@ class MyLittlePony(Ruleset):
         elif state.phase == "end":
             if len(hand) > numbers.HAND_LIMIT:
                 moves += [Move("discard", p, (u,)) for u in dict.fromkeys(hand)]
-            if len(fx.friends_at_home(state, p)) > fx.home_limit(state, p):
+            elif len(fx.friends_at_home(state, p)) > fx.home_limit(state, p):
                 moves += [Move("retire", p, (u,)) for u in fx.friends_at_home(state, p)]
         return moves
 
@@ -702,6 +702,9 @@ class MyLittlePony(Ruleset):
         if state.phase != "end" or p != state.active or \
                 len(fx.friends_at_home(state, p)) <= fx.home_limit(state, p):
             return [violation("mlp.no-reason", cards=(uid,))]
+        hand = state.count(hand_zone(p))
+        if hand > numbers.HAND_LIMIT:  # "Zug Ende": first the hand, then the home
+            return [violation("mlp.hand-limit-first", cards=(uid,), player=p, count=hand)]
         return []
 
     def _check_reveal(self, state: GameState, move: Move) -> list[Violation]:
@@ -755,7 +758,9 @@ class MyLittlePony(Ruleset):
             return [*found, violation("mlp.challenge-target", cards=(target,), player=p)]
         if state.owner.get(target) == p and not fx.is_villain(state, target):
             found.append(violation("mlp.challenge-own", cards=(target,)))
-        if not [u for u in fx.characters_of(state, p, (zone,)) if fx.contributes(state, u)]:
+        # any character there (l.13: "mindestens einen Charakter"); exhausted and frightened
+        # ones only stay out of the faceoff totals (faceoff.new_faceoff)
+        if not fx.characters_of(state, p, (zone,)):
             found.append(violation("mlp.challenge-alone", player=p, zones=(zone,)))
         if state.counter("turn", f"challenged:{target}"):
             found.append(violation("mlp.challenge-target", cards=(target,), player=p))
@@ -1045,10 +1050,13 @@ class MyLittlePony(Ruleset):
                 fx.add_points(state, challenger, state.facts(target).number("points"))
                 self._leave_table(state, target, fx.discard(state.owner[target]))
             elif won is not None:
-                left = [u for u in f["sides"][challenger]
-                        if state.where.get(u) == f["zones"][0]]
+                zone = f["zones"][0]
+                # one of the characters that faced off; when none could (all exhausted or
+                # frightened), one of the challenger's characters at that problem
+                left = [u for u in f["sides"][challenger] if state.where.get(u) == zone] or \
+                    fx.characters_of(state, challenger, (zone,))
                 if left:
-                    flags(state)["send_home"] = {"player": challenger, "zone": f["zones"][0],
+                    flags(state)["send_home"] = {"player": challenger, "zone": zone,
                                                 "cards": left}
             return
         if won is not None:

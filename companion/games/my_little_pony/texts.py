@@ -167,8 +167,9 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
     ),
     "mlp.challenge-alone": (
         "Troublemaker Phase",
-        "{player} has no character at {zone} able to face the troublemaker.",
-        "{player} hat an {zone} keinen Charakter, der sich dem Widersacher stellen kann.",
+        "{player} has no character at {zone}, so cannot challenge the troublemaker there.",
+        "{player} hat keinen Charakter an {zone} und kann den Widersacher dort nicht "
+        "herausfordern.",
     ),
     "mlp.faceoff-pending": (
         "Konfrontationen",
@@ -209,6 +210,13 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
         "Zuhause (Home)",
         "{player} has {count:friend|friends} at home; the home limit is {limit}.",
         "{player} hat {count:Freund|Freunde} im Zuhause; das Limit ist {limit}.",
+    ),
+    "mlp.hand-limit-first": (
+        "Zug Ende",
+        f"{{player}} has {{count:card|cards}} in hand: first discard down to {HAND_LIMIT}, "
+        "then retire friends from home.",
+        f"{{player}} hat {{count}} Handkarten: zuerst bis auf {HAND_LIMIT} ablegen, dann "
+        "Freunde aus dem Zuhause ablegen.",
     ),
     "mlp.no-reason": (
         "Zug Ende",
