@@ -228,3 +228,12 @@ def test_trick_or_beat_draft_discards_leave_the_face_down_creatures(seed: int) -
     believed face down on a lane (creatures are laid down unseen): it comes from the hand, the
     lane keeps its cards."""
     follow("trick-or-beat", seed, 80)
+
+
+@pytest.mark.parametrize("seed", [9, 13, 23, 31, 32])
+def test_trick_or_beat_lost_feint_is_seen_with_its_trick_card(seed: int) -> None:
+    """Random Trick or Beat games (seeds 0-39) with "Verlorene Finte"/"Verlorene Falle" (the
+    top card of the draw pile on your trick pile): the tactic, the draw pile's change and the
+    new back on the trick pile are seen at once and are the tactic alone, not the main phase
+    ending and a trick card; the count it leaves does not swallow the next turn's draw."""
+    follow("trick-or-beat", seed, 80)
