@@ -15,6 +15,7 @@ from typing import Any
 
 from companion.engine.api import PLAYERS, Move
 from companion.engine.effects import Effect
+from companion.engine.effects import Move as MoveCards
 from companion.engine.interpreter import SnapshotDiff, candidate_product
 from companion.engine.state import UNKNOWN, GameState, hand_zone
 from companion.games.trick_or_beat import effects as fx
@@ -37,14 +38,15 @@ def _is_lane(zone: str) -> bool:
 
 def explain(state: GameState, diff: SnapshotDiff, hints: Mapping[str, Any]) -> list[list[Move]]:
     slots: list[list[Move]] = []
-    draw_slots, drawn = _draws(state, diff, hints)
+    tricked = _tricked_by_tactics(state, diff)
+    draw_slots, drawn = _draws(state, diff, hints, tricked)
     slots += draw_slots
     play_slots, played = _targeted_tactics(state, diff, hints)
     slots += play_slots
     lane_slots, handled = _lanes(state, diff, hints, played)
     slots += lane_slots
     slots += _discards(state, diff, hints, handled | drawn | played)
-    slots += _tricks(state, diff)
+    slots += _tricks(state, diff, tricked)
     slots += _vanished(state, diff, handled | played)
     return candidate_product(slots)
 
@@ -148,16 +150,40 @@ def _fits(state: GameState, player: str, target: str, effects: list[Effect]) -> 
                for sel in selectors)
 
 
+def _tricked_by_tactics(state: GameState, diff: SnapshotDiff) -> int:
+    """Cards that the tactics seen new on the discard pile put from the draw pile on the
+    active player's trick pile ("Verlorene Finte": the top card of the draw pile on your
+    trick pile). The camera sees the tactic, the draw pile's top and a new back on the trick
+    pile change at once; the engine moves those cards with the tactic: no draw, no trick card
+    (which would be read as the main phase having ended)."""
+    if state.phase != "main":
+        return 0
+    count = 0
+    for card in diff.appeared:
+        uid = card.uid
+        if card.zone != DISCARD or is_back(uid) or state.where.get(uid, DISCARD) == DISCARD:
+            continue
+        facts = state.facts(uid)
+        if facts.type != "tactic" or facts.get("category") == "equipment":
+            continue
+        for ability in facts.abilities:
+            effect = ability.effect
+            if isinstance(effect, MoveCards) and effect.to == "trick" \
+                    and isinstance(effect.target.count, int):
+                count += effect.target.count
+    return min(count, state.count(DECK))
+
+
 def _draws(
-    state: GameState, diff: SnapshotDiff, hints: Mapping[str, Any]
+    state: GameState, diff: SnapshotDiff, hints: Mapping[str, Any], tricked: int = 0
 ) -> tuple[list[list[Move]], set[str]]:
     took = [v for v in diff.vanished if v.zone == DECK] or [
         u for u in diff.uncovered if u.zone == DECK
     ]
     if not took:
         return [], set()
-    if flags(state).get("expected_deck_draws", 0) > 0:
-        return [], set()  # an effect already moved deck cards (add_to_trick)
+    if _expected_deck_draws(state) or tricked:
+        return [], set()  # an effect moved (or moves) deck cards (add_to_trick)
     if state.phase == "draft":
         info = flags(state).get("draft", {})
         owed = [(p, info[p]["hand"] - info[p]["dealt"]) for p in PLAYERS if p in info]
@@ -175,6 +201,13 @@ def _draws(
             return [[Move("supply-draw", player, (shown[0],))]], {shown[0]}
         return [[Move("supply-draw", player, (UNKNOWN,)), Move("draw", player)]], set()
     return [[Move("draw", player)]], set()
+
+
+def _expected_deck_draws(state: GameState) -> bool:
+    """An effect already moved deck cards (add_to_trick) that the camera has yet to see go.
+    Tactics are played in the main phase: in another phase the count is left over from one
+    seen together with its effect (no move since has cleared it)."""
+    return state.phase == "main" and flags(state).get("expected_deck_draws", 0) > 0
 
 
 def _is_supply(state: GameState, uid: str) -> bool:
@@ -306,7 +339,9 @@ def beyond_keep(state: GameState, player: str) -> int:
     return state.count(hand_zone(player)) + state.count_in(fx.lanes(player)) - KEEP
 
 
-def _tricks(state: GameState, diff: SnapshotDiff) -> list[list[Move]]:
+def _tricks(state: GameState, diff: SnapshotDiff, tricked: int = 0) -> list[list[Move]]:
+    """New backs on a trick pile are trick cards, except the `tricked` cards a tactic seen in
+    the same change puts on the active player's pile from the draw pile."""
     slots: list[list[Move]] = []
     for p in PLAYERS:
         pile = fx.trick(p)
@@ -315,9 +350,12 @@ def _tricks(state: GameState, diff: SnapshotDiff) -> list[list[Move]]:
         gone = [u for u in diff.uncovered if u.zone == pile]
         if gone:
             new = []  # the top now showing lay there before: cards were taken off, none added
+        if p == state.active and tricked:
+            backs = [c for c in new if is_back(c.uid)][:tricked]
+            new = [c for c in new if c not in backs]
         for card in new:
             if is_back(card.uid):
-                if flags(state).get("expected_deck_draws", 0) > 0:
+                if _expected_deck_draws(state):
                     continue  # the engine already put it there (add_to_trick)
                 if card.uid not in state.backs:
                     slots.append([Move("trick", p, (UNKNOWN,), options=(("back", card.uid),))])

@@ -756,7 +756,11 @@ class TrickOrBeat(Ruleset):
 
     def _apply_discard(self, state: GameState, move: Move) -> None:
         for uid in move.cards:
-            from_hand = uid == UNKNOWN or (uid in state.where and state.is_hidden(state.where[uid]))
+            place = state.where.get(uid)
+            # from the hand: a card there, or one only believed lying face down on a lane
+            # (which card lies there nobody saw; `_check_discard` lets it come from the hand)
+            from_hand = uid == UNKNOWN or (place is not None and (
+                state.is_hidden(place) or (uid in state.face_down and not state.known(uid))))
             card = take_from_hand(state, move.player, uid) if from_hand else uid
             if card is None or card not in state.where:
                 continue
