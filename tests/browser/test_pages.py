@@ -3,6 +3,7 @@ last two on the fake referee). Every wait is a condition, never a clock."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -315,6 +316,58 @@ def test_a_question_in_the_table_view_is_an_alert_with_its_choices(
         answered = [e for e in store.events(session.game_id) if e.kind == "answer"]
         assert answered and answered[-1].payload["choice"] == 0
         assert session.referee.moves[-1].kind == "attack"  # type: ignore[attr-defined]
+    finally:
+        server.shutdown()
+        session.bus.close()
+        store.close()
+
+
+def test_many_offers_of_one_kind_fold_their_combinations(tmp_path: Path, page: Any) -> None:
+    """Trick or Beat lets any group of ready attackers attack any target: with four ready
+    attackers and three targets, 45 attacks. The single attackers and the whole group stay
+    in view (15); the 30 combinations between fold away under one line that says how many,
+    and open to be entered like any other."""
+    from itertools import combinations
+
+    from companion.engine.api import Move
+    from companion.record.store import GameHeader, Store
+    from companion.server.bus import EventBus
+    from companion.server.offers import Offers
+    from companion.server.session import LiveSession
+    from tests.server.conftest import make_app
+    from tests.server.fakes import LAYOUT, FakeReferee, card_info
+
+    ready = ("A1#1", "A2#1", "A3#1", "A4#1")
+    attacks = tuple(Move("attack", "p1", group, target=t) for t in ("S1#1", "S2#1", "S3#1")
+                    for n in range(1, 5) for group in combinations(ready, n))
+
+    class Offering(FakeReferee):
+        def offers(self, visible: frozenset[str] | None = None) -> Offers:
+            return Offers(attacks, (), 0)
+
+    store = Store(tmp_path / "o.db")
+    session = LiveSession(Offering(), store, EventBus(), GameHeader(
+        game="creature-crush", players=("Ada", "Bo"), ruleset_version="fake-1"), LAYOUT, card_info)
+    server, _ = serve_in_thread(make_app(session), "127.0.0.1", 0)
+    try:
+        page.goto(f"http://127.0.0.1:{server.server_port}/")
+        page.evaluate("localStorage.setItem('companion.lang', 'en');"
+                      "localStorage.setItem('companion.view', 'referee')")
+        page.reload()
+        page.wait_for_selector('#conn[data-state="live"]')
+        group = '#offers-person .offer-group[data-kind="attack"]'
+        page.wait_for_selector(f"{group} details.offer-more")
+        in_view = page.locator(f"{group} > .btn.offer")
+        assert in_view.count() == 15
+        sizes = {len(json.loads(in_view.nth(i).get_attribute("data-move"))["cards"])
+                 for i in range(in_view.count())}
+        assert sizes == {1, 4}
+        assert page.text_content(f"{group} details > summary") == "30 more combinations"
+        page.click(f"{group} details > summary")
+        folded = page.locator(f"{group} details .btn.offer")
+        assert folded.count() == 30 and folded.first.is_visible()
+        folded.nth(29).scroll_into_view_if_needed()
+        shot(page, "offers-folded")
     finally:
         server.shutdown()
         session.bus.close()

@@ -268,19 +268,33 @@ remembered per browser. */
     $("question-reopen").hidden = dialog.open;
   }
 
+  const OFFERS_IN_VIEW = 8;
   function renderOffers() {
     const m = state.moves || { person: [], table: [], hidden: 0 };
     const fill = (box, rows, primary) => {
       clear(box);
       const groups = {};
       rows.forEach(r => (groups[r.kind] = groups[r.kind] || []).push(r));
+      const button = (r, parent) => {
+        const b = make("button", "btn offer" + (primary ? " primary-soft" : ""), txt(r, "text"), parent);
+        b.type = "button"; b.dataset.kind = r.kind; b.dataset.move = JSON.stringify(r.move);
+        b.addEventListener("click", () => C().post("/api/moves", { move: r.move }).then(res => { if (res) C().toast(C().t("entered") + ": " + txt(r, "text")); }));
+      };
       for (const [kind, items] of Object.entries(groups)) {
         const group = make("div", "offer-group", null, box); group.dataset.kind = kind;
-        items.forEach(r => {
-          const b = make("button", "btn offer" + (primary ? " primary-soft" : ""), txt(r, "text"), group);
-          b.type = "button"; b.dataset.kind = r.kind; b.dataset.move = JSON.stringify(r.move);
-          b.addEventListener("click", () => C().post("/api/moves", { move: r.move }).then(res => { if (res) C().toast(C().t("entered") + ": " + txt(r, "text")); }));
-        });
+        // a kind with many offers (any group of attackers against any target): the single
+        // cards and the largest groups stay in view, the combinations between fold away
+        const size = r => (r.move.cards || []).length;
+        const most = Math.max(...items.map(size));
+        const inView = items.length <= OFFERS_IN_VIEW ? items
+          : items.filter(r => size(r) <= 1 || size(r) === most);
+        inView.forEach(r => button(r, group));
+        const folded = items.filter(r => !inView.includes(r));
+        if (folded.length) {
+          const more = make("details", "offer-more", null, group);
+          make("summary", null, C().tn("offers.more", folded.length), more);
+          folded.forEach(r => button(r, more));
+        }
       }
     };
     fill($("offers-person"), m.person, true);
