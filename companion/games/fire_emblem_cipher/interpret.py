@@ -3,10 +3,11 @@
 The camera sees the front and back rows, the bonds and the support slots fully, and only the
 top card of each deck, orb pile and retreat pile. A level-up or class change covers the old
 card (it vanishes under the new one); a deck's top back vanishing is a draw unless a support
-card or (in the preparation) a lord or orbs came from it; a card new on a retreat pile during
-a combat is a critical hit or an evade. Combat ends when the supports leave, the defender
-leaves, or the defender's orb is taken: the engine then evaluates it, and what the players
-do next (defeated unit to retreat, forced march) is checked against that result.
+card or (in the preparation) a lord or orbs came from it or a pressed mulligan shuffled it; a
+card new on a retreat pile during a combat is a critical hit or an evade. Combat ends when the
+supports leave, the defender leaves, or the defender's orb is taken: the engine then evaluates
+it, and what the players do next (defeated unit to retreat, forced march) is checked against
+that result.
 
 Changes are explained in rule order on a scratch copy of the state, so that later changes in
 the same step are compared with what the earlier moves already did. Each slot lists
@@ -122,11 +123,15 @@ class _Explainer:
                 self.add(Move("orbs", p, value=owed))
                 self.deck_left[p] = False
             if self.deck_left[p] and p in prep:
-                deal = Move("deal", p, value=max(1, HAND_SIZE - prep[p]["dealt"]))
-                if prep[p]["dealt"] >= HAND_SIZE and not prep[p]["mulligan"]:
+                info = prep[p]
+                deal = Move("deal", p, value=max(1, HAND_SIZE - info["dealt"]))
+                dealt = info["dealt"] >= HAND_SIZE
+                if dealt and not info["mulligan"]:
                     self.add(Move("mulligan", p), deal)  # the hand went back and was redrawn
-                else:
+                elif not (dealt and info["mulligan"] and info["orbs"] == 0):
                     self.add(deal)
+                # else: a pressed mulligan (the engine already shuffled and redrew the hand)
+                # seen: the deck's new top is its shuffle; nobody draws before the orbs
                 self.deck_left[p] = False
 
     def inferred_attack(self) -> None:
