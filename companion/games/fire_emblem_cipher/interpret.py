@@ -228,7 +228,25 @@ class _Explainer:
             return
         for p in PLAYERS:
             if [v for v in self.vanished_in(fx.zone(p, "orbs")) if is_back(v.uid)]:
+                if self.orb_taken_as_the_turn_passed(p):
+                    continue
                 self.add(Move("orb-to-hand", p))
+
+    def orb_taken_as_the_turn_passed(self, p: str) -> bool:
+        """The engine took p's orb when the end of the action phase ended the combat that
+        defeated p's lord, and p's turn began in the same step ("end turn" pressed with the
+        combat open): the turn's start forgot that the orb was still to be seen going, and
+        the camera sees it now, before p did anything of the new turn. The attacker still
+        lies tapped: the combat was in the turn that just ended, not an older one."""
+        sim = self.sim
+        if flags(sim).get("orb_acks", {}).get(p, 0) > 0:
+            return False  # the rules still expect the orb: orb-to-hand acknowledges it
+        last = flags(sim).get("last_combat")
+        if sim.active != p or sim.phase != "start" or last is None:
+            return False
+        attacker = fx.unit_with(sim, str(last.get("attacker")))
+        return (bool(last.get("defeated")) and last.get("defending") == p
+                and fx.is_lord(sim, str(last.get("target"))) and attacker in sim.tapped)
 
     def draws(self) -> None:
         for p in PLAYERS:
