@@ -248,3 +248,12 @@ def test_fire_emblem_orb_of_a_lord_defeated_as_the_turn_ends_is_seen_once(seed: 
     defender's turn begins in the same step, and the orb the camera then sees leave is that
     one, not a second orb taken without a defeat (fe.orb-unexplained)."""
     follow("fire-emblem-cipher", seed, 80)
+
+
+@pytest.mark.parametrize("seed", [6, 31, 34, 35])
+def test_fire_emblem_failed_support_is_read_as_the_support(seed: int) -> None:
+    """Random Fire Emblem Cipher games (seeds 0-39) where a support card has the name of its
+    own fighter: it fails and retreats at once, so the camera sees the deck's top change and
+    the card on the retreat pile, never in the support slot. That is the support, not a
+    critical hit or evade with an extra draw."""
+    follow("fire-emblem-cipher", seed, 80)

@@ -4,10 +4,10 @@ The camera sees the front and back rows, the bonds and the support slots fully, 
 top card of each deck, orb pile and retreat pile. A level-up or class change covers the old
 card (it vanishes under the new one); a deck's top back vanishing is a draw unless a support
 card or (in the preparation) a lord or orbs came from it or a pressed mulligan shuffled it; a
-card new on a retreat pile during a combat is a critical hit or an evade. Combat ends when the
-supports leave, the defender leaves, or the defender's orb is taken: the engine then evaluates
-it, and what the players do next (defeated unit to retreat, forced march) is checked against
-that result.
+card new on a retreat pile during a combat is a critical hit or an evade (a support that
+failed, when the deck changed with it). Combat ends when the supports leave, the defender
+leaves, or the defender's orb is taken: the engine then evaluates it, and what the players
+do next (defeated unit to retreat, forced march) is checked against that result.
 
 Changes are explained in rule order on a scratch copy of the state, so that later changes in
 the same step are compared with what the earlier moves already did. Each slot lists
@@ -170,12 +170,27 @@ class _Explainer:
             p = _owner(card.zone)
             self.handled.add(card.uid)
             c = fx.combat(self.sim)
-            if c is not None and p == c["attacking"]:
+            if c is not None and self.failed_support(c, p, card.uid):
+                literal = Move("critical" if p == c["attacking"] else "evade", p, (card.uid,))
+                self.add(Move("support", p, (card.uid,)), literal)
+                self.deck_left[p] = False
+            elif c is not None and p == c["attacking"]:
                 self.add(Move("critical", p, (card.uid,)))
             elif c is not None and p == c["defending"]:
                 self.add(Move("evade", p, (card.uid,)))
             else:
                 self.add(Move("discard", p, (card.uid,)))
+
+    def failed_support(self, c: dict[str, Any], p: str, uid: str) -> bool:
+        """A card new on p's retreat pile while p's deck changed, p owing a support, with the
+        name of p's fighter: the support card turned and failed (it retreats at once), never
+        seen in the support slot."""
+        if not self.deck_left[p] or p not in (c["attacking"], c["defending"]):
+            return False
+        if p in c["supports"] or uid not in self.sim.where:
+            return False
+        unit = fx.fighter(c, p)
+        return unit in self.sim.where and fx.name_of(self.sim, uid) == fx.name_of(self.sim, unit)
 
     def combat_end(self) -> None:
         c = fx.combat(self.sim)
