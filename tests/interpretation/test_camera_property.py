@@ -200,12 +200,6 @@ KNOWN_GAPS: dict[tuple[str, int], str] = {
     # cannot see"); each is a strict xfail, so a fix shows up as a failure to remove it here.
     ("trick-or-beat", 3): "draft: p1's discard is asked as p2's discard or as p1 having moved "
     "on to play it as a tactic; neither is what happened",
-    ("fire-emblem-cipher", 0): "a defeated lord's orb, moved by the rules at the end of "
-    "combat, is seen leaving the orbs as a second orb-to-hand (fe.orb-unexplained): the "
-    "follower's believed top orb is another card",
-    ("fire-emblem-cipher", 3): "setup: after a mulligan the new hand's deck change is read as "
-    "one more deal (fe.deal-too-many)",
-    ("fire-emblem-cipher", 5): "setup: as seed 3",
     ("my-little-pony-ccg", 3): "a face-down troublemaker the follower believes is another card "
     "blocks the next phase (mlp.must-reveal)",
     ("my-little-pony-ccg", 5): "as seed 3",
@@ -237,3 +231,29 @@ def test_trick_or_beat_lost_feint_is_seen_with_its_trick_card(seed: int) -> None
     new back on the trick pile are seen at once and are the tactic alone, not the main phase
     ending and a trick card; the count it leaves does not swallow the next turn's draw."""
     follow("trick-or-beat", seed, 80)
+
+
+@pytest.mark.parametrize("seed", [3, 5, 7, 8, 9, 11, 12, 13])
+def test_fire_emblem_pressed_mulligan_is_not_read_as_another_deal(seed: int) -> None:
+    """Random Fire Emblem Cipher games (seeds 0-39) with a mulligan: the person presses it, the
+    engine redraws the hand, and the camera then sees the shuffled deck's new top. That is the
+    mulligan seen, not one deal more than the starting hand holds (fe.deal-too-many)."""
+    follow("fire-emblem-cipher", seed, 80)
+
+
+@pytest.mark.parametrize("seed", [0, 10, 19, 23])
+def test_fire_emblem_orb_of_a_lord_defeated_as_the_turn_ends_is_seen_once(seed: int) -> None:
+    """Random Fire Emblem Cipher games (seeds 0-39) where "end turn" is pressed with a combat
+    open that defeats the defender's lord: the end of the action phase takes the orb, the
+    defender's turn begins in the same step, and the orb the camera then sees leave is that
+    one, not a second orb taken without a defeat (fe.orb-unexplained)."""
+    follow("fire-emblem-cipher", seed, 80)
+
+
+@pytest.mark.parametrize("seed", [6, 31, 34, 35])
+def test_fire_emblem_failed_support_is_read_as_the_support(seed: int) -> None:
+    """Random Fire Emblem Cipher games (seeds 0-39) where a support card has the name of its
+    own fighter: it fails and retreats at once, so the camera sees the deck's top change and
+    the card on the retreat pile, never in the support slot. That is the support, not a
+    critical hit or evade with an extra draw."""
+    follow("fire-emblem-cipher", seed, 80)

@@ -3,8 +3,9 @@
 The camera sees the front and back rows, the bonds and the support slots fully, and only the
 top card of each deck, orb pile and retreat pile. A level-up or class change covers the old
 card (it vanishes under the new one); a deck's top back vanishing is a draw unless a support
-card or (in the preparation) a lord or orbs came from it; a card new on a retreat pile during
-a combat is a critical hit or an evade. Combat ends when the supports leave, the defender
+card or (in the preparation) a lord or orbs came from it or a pressed mulligan shuffled it; a
+card new on a retreat pile during a combat is a critical hit or an evade (a support that
+failed, when the deck changed with it). Combat ends when the supports leave, the defender
 leaves, or the defender's orb is taken: the engine then evaluates it, and what the players
 do next (defeated unit to retreat, forced march) is checked against that result.
 
@@ -122,11 +123,15 @@ class _Explainer:
                 self.add(Move("orbs", p, value=owed))
                 self.deck_left[p] = False
             if self.deck_left[p] and p in prep:
-                deal = Move("deal", p, value=max(1, HAND_SIZE - prep[p]["dealt"]))
-                if prep[p]["dealt"] >= HAND_SIZE and not prep[p]["mulligan"]:
+                info = prep[p]
+                deal = Move("deal", p, value=max(1, HAND_SIZE - info["dealt"]))
+                dealt = info["dealt"] >= HAND_SIZE
+                if dealt and not info["mulligan"]:
                     self.add(Move("mulligan", p), deal)  # the hand went back and was redrawn
-                else:
+                elif not (dealt and info["mulligan"] and info["orbs"] == 0):
                     self.add(deal)
+                # else: a pressed mulligan (the engine already shuffled and redrew the hand)
+                # seen: the deck's new top is its shuffle; nobody draws before the orbs
                 self.deck_left[p] = False
 
     def inferred_attack(self) -> None:
@@ -165,12 +170,27 @@ class _Explainer:
             p = _owner(card.zone)
             self.handled.add(card.uid)
             c = fx.combat(self.sim)
-            if c is not None and p == c["attacking"]:
+            if c is not None and self.failed_support(c, p, card.uid):
+                literal = Move("critical" if p == c["attacking"] else "evade", p, (card.uid,))
+                self.add(Move("support", p, (card.uid,)), literal)
+                self.deck_left[p] = False
+            elif c is not None and p == c["attacking"]:
                 self.add(Move("critical", p, (card.uid,)))
             elif c is not None and p == c["defending"]:
                 self.add(Move("evade", p, (card.uid,)))
             else:
                 self.add(Move("discard", p, (card.uid,)))
+
+    def failed_support(self, c: dict[str, Any], p: str, uid: str) -> bool:
+        """A card new on p's retreat pile while p's deck changed, p owing a support, with the
+        name of p's fighter: the support card turned and failed (it retreats at once), never
+        seen in the support slot."""
+        if not self.deck_left[p] or p not in (c["attacking"], c["defending"]):
+            return False
+        if p in c["supports"] or uid not in self.sim.where:
+            return False
+        unit = fx.fighter(c, p)
+        return unit in self.sim.where and fx.name_of(self.sim, uid) == fx.name_of(self.sim, unit)
 
     def combat_end(self) -> None:
         c = fx.combat(self.sim)
@@ -223,7 +243,25 @@ class _Explainer:
             return
         for p in PLAYERS:
             if [v for v in self.vanished_in(fx.zone(p, "orbs")) if is_back(v.uid)]:
+                if self.orb_taken_as_the_turn_passed(p):
+                    continue
                 self.add(Move("orb-to-hand", p))
+
+    def orb_taken_as_the_turn_passed(self, p: str) -> bool:
+        """The engine took p's orb when the end of the action phase ended the combat that
+        defeated p's lord, and p's turn began in the same step ("end turn" pressed with the
+        combat open): the turn's start forgot that the orb was still to be seen going, and
+        the camera sees it now, before p did anything of the new turn. The attacker still
+        lies tapped: the combat was in the turn that just ended, not an older one."""
+        sim = self.sim
+        if flags(sim).get("orb_acks", {}).get(p, 0) > 0:
+            return False  # the rules still expect the orb: orb-to-hand acknowledges it
+        last = flags(sim).get("last_combat")
+        if sim.active != p or sim.phase != "start" or last is None:
+            return False
+        attacker = fx.unit_with(sim, str(last.get("attacker")))
+        return (bool(last.get("defeated")) and last.get("defending") == p
+                and fx.is_lord(sim, str(last.get("target"))) and attacker in sim.tapped)
 
     def draws(self) -> None:
         for p in PLAYERS:
