@@ -237,3 +237,11 @@ def test_trick_or_beat_lost_feint_is_seen_with_its_trick_card(seed: int) -> None
     new back on the trick pile are seen at once and are the tactic alone, not the main phase
     ending and a trick card; the count it leaves does not swallow the next turn's draw."""
     follow("trick-or-beat", seed, 80)
+
+
+@pytest.mark.parametrize("seed", [8, 9, 10, 26, 35, 36, 39])
+def test_my_little_pony_declared_flip_is_not_a_draw(seed: int) -> None:
+    """Random My Little Pony games (seeds 0-39) with a faceoff flip, declared by a person: the
+    flipped card goes under the deck, so the camera sees another back on top, as after a draw.
+    That change is the flip's, not an illegal draw in the troublemaker or score phase."""
+    follow("my-little-pony-ccg", seed, 80)

@@ -852,6 +852,11 @@ class MyLittlePony(Ruleset):
         return [violation("mlp.unexplained", cards=(uid,), zones=(str(move.to),))]
 
     # ================================================================== apply
+    def apply(self, state: GameState, move: Move) -> None:
+        if move.kind != "flip" and flags(state).get("flips_unseen"):
+            flags(state)["flips_unseen"] = []
+        super().apply(state, move)
+
     def apply_specific(self, state: GameState, move: Move) -> None:
         kind = move.kind
         if state.phase == "setup" and kind in ("starting-problem", "draw"):
@@ -1025,6 +1030,8 @@ class MyLittlePony(Ruleset):
         if uid is not None:
             state.move(uid, pile, bottom=True)
             state.public.add(uid)
+        if not move.cards:
+            flags(state).setdefault("flips_unseen", []).append(p)
         fo.record_flip(state, p, power, uid)
         self._maybe_resolve(state)
 
