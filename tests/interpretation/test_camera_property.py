@@ -180,7 +180,9 @@ def follow(game_id: str, seed: int, steps: int) -> int:
         where = (step, leader.phase, move)
         if seen.question is not None:  # a person answers with what happened
             fits = [i for i, c in enumerate(seen.question.choices)
-                    if any(same(m, move) for m in c.moves)]
+                    if [same(m, move) for m in c.moves] == [True]] or [
+                i for i, c in enumerate(seen.question.choices)
+                if any(same(m, move) for m in c.moves)]
             assert fits, (*where, seen.question)
             interp.answer(fits[0])
             asked += 1
@@ -245,3 +247,10 @@ def test_my_little_pony_declared_flip_is_not_a_draw(seed: int) -> None:
     flipped card goes under the deck, so the camera sees another back on top, as after a draw.
     That change is the flip's, not an illegal draw in the troublemaker or score phase."""
     follow("my-little-pony-ccg", seed, 80)
+
+
+def test_my_little_pony_hand_limit_discard_answered_as_one_card() -> None:
+    """Seed 24: a player two cards over the hand limit discards one; asked whether one card or
+    one with another unseen beneath it went, the person picks the choice that is exactly what
+    happened (before, the first choice that held the move: a card too many)."""
+    follow("my-little-pony-ccg", 24, 80)
