@@ -208,9 +208,6 @@ KNOWN_GAPS: dict[tuple[str, int], str] = {
     ("fire-emblem-cipher", 3): "setup: after a mulligan the new hand's deck change is read as "
     "one more deal (fe.deal-too-many)",
     ("fire-emblem-cipher", 5): "setup: as seed 3",
-    ("my-little-pony-ccg", 3): "a face-down troublemaker the follower believes is another card "
-    "blocks the next phase (mlp.must-reveal)",
-    ("my-little-pony-ccg", 5): "as seed 3",
 }
 
 
@@ -254,3 +251,12 @@ def test_my_little_pony_hand_limit_discard_answered_as_one_card() -> None:
     one with another unseen beneath it went, the person picks the choice that is exactly what
     happened (before, the first choice that held the move: a card too many)."""
     follow("my-little-pony-ccg", 24, 80)
+
+
+@pytest.mark.parametrize("seed", [12, 13])
+def test_my_little_pony_revealed_troublemaker_was_under_its_back(seed: int) -> None:
+    """Random My Little Pony games (seeds 0-39, and 3 and 5 above) where a face-down
+    troublemaker the follower believed to be another card is uncovered: the card shown takes
+    the place of the one believed under that back, not of another face-down one, which would
+    stay face down and block the next phase (mlp.must-reveal)."""
+    follow("my-little-pony-ccg", seed, 80)

@@ -968,6 +968,8 @@ class MyLittlePony(Ruleset):
             return  # nothing face down there: the table shows what really happened
         uid = move.card
         back = move.option("back")
+        if back and back in state.backs and uid in state.where:
+            state.resolve_back(back, uid)  # the card under the back seen is the one shown
         holder = state.backs.pop(back, None) if back else None
         if holder is None:
             down = [u for u in state.cards_in(zone) if u in state.face_down]
