@@ -1,7 +1,8 @@
 """My Little Pony CCG moves that explain a change of the visible table.
 
 The camera sees home and problem areas fully, and only the top of each deck, discard pile
-and problem deck. So: a deck's top back vanishing is a draw (in setup: the opening hand); a
+and problem deck. So: a deck's top back vanishing is a draw (in setup: the opening hand), or,
+right after a flip declared without its card, that flip (the card went under the deck); a
 face-up card on top of a deck is a faceoff flip; a card new at a home or problem was played
 from the hand, moved there, uncovered (a back there vanished) or brought in as a problem; a
 new back at a problem is a face-down troublemaker, a mane turning into its back is a boost;
@@ -143,6 +144,8 @@ def _decks(state: GameState, diff: SnapshotDiff) -> list[list[Move]]:
             slots += [[Move("flip", p, (c.uid,))] for c in shown]
             continue
         took = [v for v in diff.vanished if v.zone == pile and is_back(v.uid)]
+        if took and p in flags(state).get("flips_unseen", []):
+            continue  # the declared flip put the top card under the deck: a new back on top
         if took:
             slots.append([Move("draw", p)])
     return slots

@@ -852,6 +852,11 @@ class MyLittlePony(Ruleset):
         return [violation("mlp.unexplained", cards=(uid,), zones=(str(move.to),))]
 
     # ================================================================== apply
+    def apply(self, state: GameState, move: Move) -> None:
+        if move.kind != "flip" and flags(state).get("flips_unseen"):
+            flags(state)["flips_unseen"] = []
+        super().apply(state, move)
+
     def apply_specific(self, state: GameState, move: Move) -> None:
         kind = move.kind
         if state.phase == "setup" and kind in ("starting-problem", "draw"):
@@ -963,6 +968,8 @@ class MyLittlePony(Ruleset):
             return  # nothing face down there: the table shows what really happened
         uid = move.card
         back = move.option("back")
+        if back and back in state.backs and uid in state.where:
+            state.resolve_back(back, uid)  # the card under the back seen is the one shown
         holder = state.backs.pop(back, None) if back else None
         if holder is None:
             down = [u for u in state.cards_in(zone) if u in state.face_down]
@@ -1025,6 +1032,8 @@ class MyLittlePony(Ruleset):
         if uid is not None:
             state.move(uid, pile, bottom=True)
             state.public.add(uid)
+        if not move.cards:
+            flags(state).setdefault("flips_unseen", []).append(p)
         fo.record_flip(state, p, power, uid)
         self._maybe_resolve(state)
 

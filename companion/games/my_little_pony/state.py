@@ -43,6 +43,10 @@ class MlpFlags(CoreFlags, total=False):
     faceoffs: list[dict[str, Any]]
     """Results of the faceoffs so far (faceoff.result_summary)."""
     last_faceoff: str | None
+    flips_unseen: list[str]
+    """Players whose declared flips (no card named) are the last moves: each moved the top
+    card of their deck to its bottom, which the camera sees as a new back on top, just as a
+    draw (interpret.py reads it as the flip's)."""
     """Who won the last faceoff (None: nobody, a tie)."""
     send_home: SendHome | None
     power_mods: dict[str, int]
