@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -14,7 +15,35 @@ from companion.server.live_setup import serve_in_thread
 from tests.browser.conftest import LAPTOP, assert_seen, opened, shot
 from tests.live_tables import scripted
 
+if TYPE_CHECKING:
+    from companion.record.store import Store
+    from companion.server.session import LiveSession
+
 pytestmark = pytest.mark.browser
+
+
+@contextmanager
+def fake_table(tmp_path: Path, name: str,
+               referee: Any = None) -> Iterator[tuple[LiveSession, Store, str]]:
+    """A live session on the fake referee (Creature Crush's layout), served on a free port:
+    (session, store, page address); all three closed after."""
+    from companion.record.store import GameHeader, Store
+    from companion.server.bus import EventBus
+    from companion.server.session import LiveSession
+    from tests.server.conftest import make_app
+    from tests.server.fakes import LAYOUT, FakeReferee, card_info
+
+    store = Store(tmp_path / name)
+    session = LiveSession(referee if referee is not None else FakeReferee(), store, EventBus(),
+                          GameHeader(game="creature-crush", players=("Ada", "Bo"),
+                                     ruleset_version="fake-1"), LAYOUT, card_info)
+    server, _ = serve_in_thread(make_app(session), "127.0.0.1", 0)
+    try:
+        yield session, store, f"http://127.0.0.1:{server.server_port}/"
+    finally:
+        server.shutdown()
+        session.bus.close()
+        store.close()
 
 
 @pytest.fixture(scope="module")
@@ -137,19 +166,10 @@ def test_demo_offers_play_again(browser: Any, tmp_path: Path) -> None:
 def test_question_from_the_interpreter_is_a_choice_dialog(tmp_path: Path, page: Any) -> None:
     """An ambiguous table change opens a dialog; the choice is recorded (fake referee; the
     browser of the demo test is reused, its demo is not needed)."""
-    from companion.record.store import GameHeader, Store
-    from companion.server.bus import EventBus
-    from companion.server.live_setup import serve_in_thread
-    from companion.server.session import LiveSession
-    from tests.server.conftest import make_app
-    from tests.server.fakes import LAYOUT, FakeReferee, card_info, table
+    from tests.server.fakes import table
 
-    store = Store(tmp_path / "q.db")
-    session = LiveSession(FakeReferee(), store, EventBus(), GameHeader(
-        game="creature-crush", players=("Ada", "Bo"), ruleset_version="fake-1"), LAYOUT, card_info)
-    server, _ = serve_in_thread(make_app(session), "127.0.0.1", 0)
-    try:
-        page.goto(f"http://127.0.0.1:{server.server_port}/")
+    with fake_table(tmp_path, "q.db") as (session, store, url):
+        page.goto(url)
         page.evaluate("localStorage.setItem('companion.lang', 'en')")
         page.reload()
         page.wait_for_selector('#conn[data-state="live"]')
@@ -162,10 +182,6 @@ def test_question_from_the_interpreter_is_a_choice_dialog(tmp_path: Path, page: 
         page.wait_for_selector("#question:not([open])", state="attached", timeout=10_000)
         page.wait_for_selector("#question-reopen[hidden]", state="attached")
         answered = [e for e in store.events(session.game_id) if e.kind == "answer"]
-    finally:
-        server.shutdown()
-        session.bus.close()
-        store.close()
     assert answered and answered[-1].payload["choice"] == 1
     assert session.referee.moves[-1].kind == "block"  # type: ignore[attr-defined]
 
@@ -216,36 +232,28 @@ def test_other_engineers_keys_show_in_plain_words(page: Any, tmp_path: Path) -> 
     """What the session adds for the page (undo/redo history, a paused recording, game over)
     and what the rules infer by themselves, in plain words; the board turns for the player
     across the table (fake referee, its state extended as the server's branch will)."""
-    from companion.record.store import GameHeader, Store
-    from companion.server.bus import EventBus
-    from companion.server.session import LiveSession
-    from tests.server.conftest import make_app
-    from tests.server.fakes import LAYOUT, FakeReferee, card_info, table
+    from tests.server.fakes import table
 
-    store = Store(tmp_path / "k.db")
-    session = LiveSession(FakeReferee(), store, EventBus(), GameHeader(
-        game="creature-crush", players=("Ada", "Bo"), ruleset_version="fake-1"), LAYOUT, card_info)
-    plain_state = session.state
+    with fake_table(tmp_path, "k.db") as (session, _, url):
+        plain_state = session.state
 
-    def state(lang: str = "en") -> dict[str, Any]:
-        data = plain_state(lang)
-        data["history"] = {"can_undo": True, "can_redo": True,
-                           "last": {"text_en": "Undone: Ada plays Testling",
-                                    "text_de": "Zurückgenommen: Ada spielt Testling"}}
-        data["recording"] = {"status": "paused", "message_en": "OSError: the disk is full",
-                             "message_de": "OSError: die Festplatte ist voll"}
-        data["log"] = [*data["log"], {"seq": 99, "kind": "phase", "source": "automatic",
-                                      "corrected_from": None,
-                                      "move": {"text_en": "Bo's turn", "text_de": "Bo ist dran",
-                                               "reason_en": "Bo drew a card",
-                                               "reason_de": "Bo hat eine Karte gezogen"}}]
-        data["game_over"] = False
-        return data
+        def state(lang: str = "en") -> dict[str, Any]:
+            data = plain_state(lang)
+            data["history"] = {"can_undo": True, "can_redo": True,
+                               "last": {"text_en": "Undone: Ada plays Testling",
+                                        "text_de": "Zurückgenommen: Ada spielt Testling"}}
+            data["recording"] = {"status": "paused", "message_en": "OSError: the disk is full",
+                                 "message_de": "OSError: die Festplatte ist voll"}
+            data["log"] = [*data["log"], {"seq": 99, "kind": "phase", "source": "automatic",
+                                          "corrected_from": None,
+                                          "move": {"text_en": "Bo's turn", "text_de": "Bo ist dran",
+                                                   "reason_en": "Bo drew a card",
+                                                   "reason_de": "Bo hat eine Karte gezogen"}}]
+            data["game_over"] = False
+            return data
 
-    session.state = state  # type: ignore[method-assign]
-    server, _ = serve_in_thread(make_app(session), "127.0.0.1", 0)
-    try:
-        page.goto(f"http://127.0.0.1:{server.server_port}/")
+        session.state = state  # type: ignore[method-assign]
+        page.goto(url)
         page.evaluate("localStorage.setItem('companion.lang', 'en');"
                       "localStorage.setItem('companion.view', 'referee');"
                       "localStorage.setItem('companion.turned', 'no')")
@@ -278,10 +286,6 @@ def test_other_engineers_keys_show_in_plain_words(page: Any, tmp_path: Path) -> 
             "getComputedStyle(document.querySelector('#board')).transform === 'none'"
             " || getComputedStyle(document.querySelector('#board')).transform"
             ".startsWith('matrix(1, 0, 0, 1')")
-    finally:
-        server.shutdown()
-        session.bus.close()
-        store.close()
 
 
 def test_a_question_in_the_table_view_is_an_alert_with_its_choices(
@@ -289,19 +293,10 @@ def test_a_question_in_the_table_view_is_an_alert_with_its_choices(
 ) -> None:
     """At the table nobody opens dialogs: the question is a large alert, heard once, and a
     choice pressed there is recorded (fake referee)."""
-    from companion.record.store import GameHeader, Store
-    from companion.server.bus import EventBus
-    from companion.server.session import LiveSession
-    from tests.server.conftest import make_app
-    from tests.server.fakes import LAYOUT, FakeReferee, card_info, table
+    from tests.server.fakes import table
 
-    store = Store(tmp_path / "q2.db")
-    session = LiveSession(FakeReferee(), store, EventBus(), GameHeader(
-        game="creature-crush", players=("Ada", "Bo"), ruleset_version="fake-1"), LAYOUT, card_info)
-    server, _ = serve_in_thread(make_app(session), "127.0.0.1", 0)
-    try:
-        with opened(browser, f"http://127.0.0.1:{server.server_port}/", LAPTOP, "de",
-                    view="table") as pg:
+    with fake_table(tmp_path, "q2.db") as (session, store, url):
+        with opened(browser, url, LAPTOP, "de", view="table") as pg:
             pg.wait_for_selector('#conn[data-state="live"]')
             session.observe(table(("T1#1", "p1.A1")))
             session.observe(table(("T1#1", "p1.A1"), ("T2#1", "shared.unsure")))
@@ -316,10 +311,6 @@ def test_a_question_in_the_table_view_is_an_alert_with_its_choices(
         answered = [e for e in store.events(session.game_id) if e.kind == "answer"]
         assert answered and answered[-1].payload["choice"] == 0
         assert session.referee.moves[-1].kind == "attack"  # type: ignore[attr-defined]
-    finally:
-        server.shutdown()
-        session.bus.close()
-        store.close()
 
 
 def test_many_offers_of_one_kind_fold_their_combinations(tmp_path: Path, page: Any) -> None:
@@ -330,12 +321,8 @@ def test_many_offers_of_one_kind_fold_their_combinations(tmp_path: Path, page: A
     from itertools import combinations
 
     from companion.engine.api import Move
-    from companion.record.store import GameHeader, Store
-    from companion.server.bus import EventBus
     from companion.server.offers import Offers
-    from companion.server.session import LiveSession
-    from tests.server.conftest import make_app
-    from tests.server.fakes import LAYOUT, FakeReferee, card_info
+    from tests.server.fakes import FakeReferee
 
     ready = ("A1#1", "A2#1", "A3#1", "A4#1")
     attacks = tuple(Move("attack", "p1", group, target=t) for t in ("S1#1", "S2#1", "S3#1")
@@ -345,12 +332,8 @@ def test_many_offers_of_one_kind_fold_their_combinations(tmp_path: Path, page: A
         def offers(self, visible: frozenset[str] | None = None) -> Offers:
             return Offers(attacks, (), 0)
 
-    store = Store(tmp_path / "o.db")
-    session = LiveSession(Offering(), store, EventBus(), GameHeader(
-        game="creature-crush", players=("Ada", "Bo"), ruleset_version="fake-1"), LAYOUT, card_info)
-    server, _ = serve_in_thread(make_app(session), "127.0.0.1", 0)
-    try:
-        page.goto(f"http://127.0.0.1:{server.server_port}/")
+    with fake_table(tmp_path, "o.db", Offering()) as (_, _, url):
+        page.goto(url)
         page.evaluate("localStorage.setItem('companion.lang', 'en');"
                       "localStorage.setItem('companion.view', 'referee')")
         page.reload()
@@ -368,7 +351,3 @@ def test_many_offers_of_one_kind_fold_their_combinations(tmp_path: Path, page: A
         assert folded.count() == 30 and folded.first.is_visible()
         folded.nth(29).scroll_into_view_if_needed()
         shot(page, "offers-folded")
-    finally:
-        server.shutdown()
-        session.bus.close()
-        store.close()
