@@ -280,11 +280,16 @@ class TopFaceFilter:
         die's width, so that place would be this die's own top."""
         if not len(others):
             return False
+        top = centre + self._to_top_mm(centre, view_deg)
+        return bool(np.min(np.linalg.norm(np.asarray(others) - top, axis=1)) <= OCCUPIED_MM)
+
+    def _to_top_mm(self, centre: np.ndarray, view_deg: float) -> np.ndarray:
+        """From a face's centre in the plane to where its die's top would lie, were it a side
+        face: 8 + 8 tan(view) mm away from the camera."""
         away = centre - self._camera_xy
         away = away / max(float(np.linalg.norm(away)), 1e-6)
-        top = centre + away * (0.5 * self.die_height_mm
-                               * (1.0 + math.tan(math.radians(min(view_deg, 70.0)))))
-        return bool(np.min(np.linalg.norm(np.asarray(others) - top, axis=1)) <= OCCUPIED_MM)
+        return np.asarray(away * (0.5 * self.die_height_mm
+                                  * (1.0 + math.tan(math.radians(min(view_deg, 70.0))))))
 
     def darkness_beyond(self, gray: np.ndarray, quad_mm: np.ndarray, corners_px: np.ndarray,
                         view_deg: float, towards: float = -1.0) -> float:
@@ -296,11 +301,9 @@ class TopFaceFilter:
         colour (the table beside: the same quad 22 mm to either side, the brighter one)."""
         assert self._plane is not None
         centre = quad_mm.mean(axis=0)
-        away = centre - self._camera_xy
-        away /= max(float(np.linalg.norm(away)), 1e-6)
-        across = np.array([away[1], -away[0]])
-        shift = -towards * away * (0.5 * self.die_height_mm
-                                   * (1.0 + math.tan(math.radians(min(view_deg, 70.0)))))
+        to_top = self._to_top_mm(centre, view_deg)
+        across = np.array([to_top[1], -to_top[0]]) / max(float(np.linalg.norm(to_top)), 1e-6)
+        shift = -towards * to_top
         inner = (quad_mm - centre) * 0.8 + centre  # the marker, without its border's edge
         to_image = np.linalg.inv(self._plane)
         places = [cv2.perspectiveTransform((inner + shift + k * 22.0 * across).reshape(-1, 1, 2),
