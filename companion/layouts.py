@@ -94,7 +94,7 @@ class MatLayout:
     description: str = ""
 
     def zone_at(self, x_mm: float, y_mm: float) -> str | None:
-        """The id of the zone a sticker centre at (x, y) belongs to, or None."""
+        """The id of the zone a card centred at (x, y) belongs to, or None."""
         for zone in self.zones.values():
             if zone.contains(x_mm, y_mm):
                 return zone.id

@@ -318,7 +318,8 @@ def _share(right: int, total: int) -> float | None:
 
 def measure_still(preset: str, pose: Pose | None, scenes: int, frames: int = STILL_FRAMES,
                   seed: int = 1, dice_style: str = "aruco",
-                  symbology: Symbology = DEFAULT_SYMBOLOGY, game: str = GAME) -> Row:
+                  symbology: Symbology = DEFAULT_SYMBOLOGY, game: str = GAME,
+                  twin_stickers: bool = False) -> Row:
     """Still scenes on a game's mat (Creature Crush's table in play, or any other game's
     `spread_table`) through fresh pipelines: one-frame and settled."""
     from companion.layouts import load_layout
@@ -347,7 +348,8 @@ def measure_still(preset: str, pose: Pose | None, scenes: int, frames: int = STI
         truth_snap = (still_table(layout, scene_seed) if game == GAME
                       else spread_table(layout, game, scene_seed))
         renderer = make_renderer(layout, preset, pose, scene_seed, dice_style,
-                                 symbology=_stickers(preset, symbology))
+                                 symbology=_stickers(preset, symbology),
+                                 twin_stickers=twin_stickers)
         player = SnapshotPlayer(renderer, [truth_snap], code, number_of, Timing(), False,
                                 scene_seed, piles)
         scene = player.scene(0)
@@ -717,9 +719,12 @@ def plan_rows(cameras: Sequence[str], quick: bool) -> list[tuple[str, Pose | Non
 @click.option("--game", type=click.Choice(list(GAMES)), default=GAME, show_default=True,
               help="The mat of the still scenes: Creature Crush's table in play (dice too), or "
                    "another game's cards in its slots, piles and areas (no dice).")
+@click.option("--twin-stickers", "twin", is_flag=True,
+              help="Two stickers on every card face, one at each end (`companion print stickers "
+                   "--twin`); the old flat simulator and the timed sequence keep one.")
 def bench_vision(as_json: bool, quick: bool, cameras: tuple[str, ...], scenes: int | None,
                  dice_style: str, no_sequence: bool, symbology: Symbology = DEFAULT_SYMBOLOGY,
-                 game: str = GAME) -> None:
+                 game: str = GAME, twin: bool = False) -> None:
     """The eye on every simulated camera kind: recall, zones, dice, wrong ids, fps, latency."""
     cv2.setNumThreads(1)
     names = list(cameras) or preset_names()
@@ -734,7 +739,7 @@ def bench_vision(as_json: bool, quick: bool, cameras: tuple[str, ...], scenes: i
     for name, pose in plan_rows(names, quick):
         started = time.perf_counter()
         rows.append(measure_still(name, pose, n_scenes, dice_style=dice_style,
-                                  symbology=symbology, game=game))
+                                  symbology=symbology, game=game, twin_stickers=twin))
         click.echo(f"{name} {pose.label if pose else ''}: "
                    f"{time.perf_counter() - started:.0f} s", err=True)
     sequences: list[SequenceResult] = []
@@ -751,7 +756,8 @@ def bench_vision(as_json: bool, quick: bool, cameras: tuple[str, ...], scenes: i
         phantom = phantom_check(seq_preset, 2 if quick else 12, symbology=symbology)
         click.echo(f"sequence {seq_preset}: {time.perf_counter() - started:.0f} s", err=True)
     if as_json:
-        click.echo(json.dumps({"game": game, "rows": [asdict(r) for r in rows],
+        click.echo(json.dumps({"game": game, "twin_stickers": twin,
+                               "rows": [asdict(r) for r in rows],
                                "sequences": [asdict(s) for s in sequences],
                                "phantom": phantom}, indent=2, default=str))
         return

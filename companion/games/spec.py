@@ -59,6 +59,11 @@ class PrintHints:
     """Two-sided tokens (one sticker per side)."""
     whole_cardset: bool = False
     """No fixed decks (one shared pile, or decks built in play): print every card by default."""
+    twin_stickers: bool = False
+    """Print two stickers per card face, one at each end (`companion.markers.placement`), by
+    default: the game's mat lays no card over another's end, so both ends stay in view. Not
+    where rows overlap along the cards' length (Creature Crush, Fire Emblem Cipher): there a
+    neighbour covers an end, and the one sticker in the middle reads better (docs/markers.md)."""
 
     def dice_names(self) -> list[str]:
         """Every die of the game, p1's before p2's: `p1.w1`, ..."""

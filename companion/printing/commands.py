@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from companion.games import GAMES
+from companion.games import GAMES, game_spec
 
 PAPER_CHOICES = ("a4", "letter")
 MAT_PAPER_CHOICES = ("a4", "a3", "letter")
@@ -74,6 +74,15 @@ def print_group() -> None:
     help="Sticker code: the big-cell code (reads from further away) or Micro QR (the "
     "stickers printed before it).",
 )
+@click.option(
+    "--twin/--one-per-card",
+    "twin",
+    default=None,
+    help="Two stickers per card face, one at each end (the second turned round): a card "
+    "still reads when the lamp's reflection or a die covers one. Default: two for games "
+    "whose mat lays no card over another's end (Trick or Beat, My Little Pony, "
+    "Challengers!), one in the middle for the others.",
+)
 def stickers(
     game: str,
     decks: tuple[str, ...],
@@ -84,6 +93,7 @@ def stickers(
     no_backs: bool,
     out: Path | None,
     symbology: str = "bigcell",
+    twin: bool | None = None,
 ) -> None:
     """Card-front stickers (game, card, copy) and anonymous back stickers, with cut guides.
 
@@ -94,7 +104,8 @@ def stickers(
     from companion.printing.jobs import sticker_job
 
     job = sticker_job(game, decks, cardset_name, copies, paper, first_serial, not no_backs,
-                      "bigcell" if symbology == "bigcell" else "microqr")
+                      "bigcell" if symbology == "bigcell" else "microqr",
+                      game_spec(game).printing.twin_stickers if twin is None else twin)
     target = out or Path(f"{game}-stickers.pdf")
     job.write(target, _progress("stickers"))
     click.echo(f"wrote {target}: {job.summary}")

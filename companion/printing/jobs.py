@@ -111,8 +111,10 @@ def sticker_job(
     first_serial: int | None = None,
     backs: bool = True,
     symbology: Symbology = DEFAULT_SYMBOLOGY,
+    twin: bool = False,
 ) -> PrintJob:
-    """Front stickers for the decks (or one cardset), then as many back stickers."""
+    """Front stickers for the decks (or one cardset), then as many back stickers; `twin`: two
+    of each, side by side, for the two ends of a card face (`companion.markers.placement`)."""
     info = game_info(game)
     cardset = load_cardset(game)
     if decks and cardset_name:
@@ -135,20 +137,24 @@ def sticker_job(
     if not cards:
         raise PrintRequestError(f"nothing to print for {game} ({source})")
     sheet_paper = paper_named(paper)
-    specs = front_specs(game, cards, symbology)
+    specs = _twice(front_specs(game, cards, symbology), twin)
     kind = "big-cell code" if symbology == "bigcell" else "Micro QR"
+    per_card = "; two per card face: one at each end, the second turned round" if twin else ""
     sheets = sticker_sheets(
-        specs, sheet_paper, f"{info.name}: card fronts, {source} ({STICKER_MM:.0f} mm {kind})"
+        specs, sheet_paper,
+        f"{info.name}: card fronts, {source} ({STICKER_MM:.0f} mm {kind}{per_card})"
     )
-    summary = f"{len(sheets)} front sheets ({len(cards)} stickers from {source})"
+    summary = f"{len(sheets)} front sheets ({len(specs)} stickers from {source}"
+    summary += ", two per card)" if twin else ")"
     if backs:
         start = default_first_serial(game) if first_serial is None else first_serial
         if start + len(cards) - 1 > MAX_SERIAL:
             raise PrintRequestError(
                 f"back serials would run past {MAX_SERIAL}: choose a lower --first-serial"
             )
-        back = back_specs(start, len(cards), symbology)
-        back_sheets = sticker_sheets(back, sheet_paper, f"{info.name}: card backs (anonymous)")
+        back = _twice(back_specs(start, len(cards), symbology), twin)
+        back_sheets = sticker_sheets(back, sheet_paper,
+                                     f"{info.name}: card backs (anonymous{per_card})")
         sheets += back_sheets
         specs += back
         summary += (
@@ -159,6 +165,11 @@ def sticker_job(
     if old_style:
         summary += f", {old_style} as Micro QR (beyond the big-cell code's range)"
     return PrintJob(f"{info.name} stickers", sheets, f"{summary}, {len(sheets)} sheets", specs)
+
+
+def _twice(specs: list[StickerSpec], twin: bool) -> list[StickerSpec]:
+    """Each sticker once, or (twin) twice in a row: a card face's two stickers side by side."""
+    return [spec for spec in specs for _ in range(2 if twin else 1)]
 
 
 def dice_job(game: str | None, counters: int = 0, paper: str = "a4") -> PrintJob:

@@ -13,6 +13,10 @@ from __future__ import annotations
 
 from typing import Final
 
+from companion.markers.placement import (
+    TWIN_STICKER_OFFSET_MM as TWIN_STICKER_OFFSET_MM,  # where twin stickers lie on a card
+)
+
 STICKER_MM: Final = 25.0
 """Card-sticker symbol side (front and back), quiet zone not included."""
 

@@ -35,6 +35,7 @@ from companion.printing.sizes import (
     DIE_MM,
     STICKER_LABEL_MM,
     TOKEN_MARKER_MM,
+    TWIN_STICKER_OFFSET_MM,
 )
 from companion.sim import art
 from companion.sim.camera import Rig
@@ -203,6 +204,7 @@ class PhysicalRenderer:
         px_per_mm: float | None = None,
         sleeved_share: float = 1.0,
         conditions: Conditions | None = None,
+        twin_stickers: bool = False,
     ) -> None:
         if dice_style not in ("aruco", "pips"):
             raise ValueError(f"dice_style must be 'aruco' or 'pips', not {dice_style!r}")
@@ -215,6 +217,11 @@ class PhysicalRenderer:
         self.dice_style = dice_style
         self.bump = bump
         self.sleeved_share = sleeved_share
+        # where each card face's stickers lie along its length, from its centre (mm; the sign
+        # says which end) and whether turned round: one at the centre, or two ("twin")
+        self.sticker_places: tuple[tuple[float, bool], ...] = (
+            ((-TWIN_STICKER_OFFSET_MM, False), (TWIN_STICKER_OFFSET_MM, True)) if twin_stickers
+            else ((0.0, False),))
         self.conditions: Conditions = conditions or look.sample(
             seed, (layout.width_mm / 2, layout.height_mm / 2))
         self.width_px, self.height_px = rig.width_px, rig.height_px
@@ -363,8 +370,13 @@ class PhysicalRenderer:
         st = art.sticker(modules, side, 2, label, self.ppm, STICKER_LABEL_MM)
         cx, cy = w / 2, h / 2
         x0 = round(cx - st.shape[1] / 2)
-        y0 = round(cy - st.shape[1] / 2)  # the symbol's centre is the card's centre
-        img[y0:y0 + st.shape[0], x0:x0 + st.shape[1]] = st
+        for along_mm, turned in self.sticker_places:
+            # the symbol's centre `along_mm` from the card's centre; a turned sticker has its
+            # label strip above the symbol
+            piece = np.ascontiguousarray(st[::-1, ::-1]) if turned else st
+            above = st.shape[0] - st.shape[1] / 2 if turned else st.shape[1] / 2
+            y0 = round(cy + along_mm * self.ppm - above)
+            img[y0:y0 + piece.shape[0], x0:x0 + piece.shape[1]] = piece
         cv2.rectangle(img, (0, 0), (w - 1, h - 1), (40, 40, 40), 1)
         self._textures[key] = img
         return img
@@ -520,9 +532,9 @@ class PhysicalRenderer:
 
     def _draw_card(self, rig: Rig, canvas: np.ndarray, spec: np.ndarray, labels: np.ndarray,
                    card: SceneCard, index: int, base_mm: float
-                   ) -> tuple[np.ndarray, np.ndarray]:
-        """A card (curled, sleeved, maybe on a 3D pile); returns its sticker quad (ground mm)
-        and the sticker's world corners."""
+                   ) -> list[tuple[np.ndarray, np.ndarray]]:
+        """A card (curled, sleeved, maybe on a 3D pile); returns each of its stickers' quads
+        (ground mm) and world corners (printed order: the symbol's top-left first)."""
         c = self.conditions
         lw, lh = self.layout.card_w_mm, self.layout.card_h_mm
         a = math.radians(card.angle_deg)
@@ -587,9 +599,14 @@ class PhysicalRenderer:
         self._fill_labels(labels, np.vstack(hull), index)
         half = self.sticker_mm / 2 / (lw / 2)
         halfv = self.sticker_mm / 2 / (lh / 2)
-        sticker_world = world(np.array([-half, half, half, -half]),
-                              np.array([-halfv, -halfv, halfv, halfv]))
-        return self._ground(rig, sticker_world), sticker_world
+        out = []
+        for along_mm, turned in self.sticker_places:
+            v0 = along_mm / (lh / 2)
+            us = np.array([-half, half, half, -half])
+            vs = np.array([-halfv, -halfv, halfv, halfv])
+            sticker_world = world(-us if turned else us, v0 + (-vs if turned else vs))
+            out.append((self._ground(rig, sticker_world), sticker_world))
+        return out
 
     def _draw_stack(self, rig: Rig, canvas: np.ndarray, spec: np.ndarray, labels: np.ndarray,
                     card: SceneCard, index: int, base: float, top: float) -> None:
@@ -701,10 +718,9 @@ class PhysicalRenderer:
         cards = list(scene.cards)
         flat = [(k, c) for k, c in enumerate(cards) if c.under == 0]
         piles = [(k, c) for k, c in enumerate(cards) if c.under > 0]
-        modules: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        modules: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {}
         for k, card in flat:
-            quad, world = self._draw_card(rig, canvas, spec, labels, card, k, 0.0)
-            modules[k] = (quad, world)
+            modules[k] = self._draw_card(rig, canvas, spec, labels, card, k, 0.0)
         # things that stand up: far from the camera first, so nearer ones cover them
         cx, cy = rig.centre[0], rig.centre[1]
         n_cards, n_dice = len(cards), len(scene.dice)
@@ -731,15 +747,15 @@ class PhysicalRenderer:
                                                   scene.tokens[idx - n_cards - n_dice], idx)
         self._modules = {}
         for k, card in enumerate(cards):
-            quad, world = modules[k]
-            centre = quad.mean(axis=0)
             n = (card_front_modules if card.face_up else card_back_modules)(
                 card.payload, self.symbology).shape[0]
             self._modules[card.key] = n
-            q = centre + (quad - centre) * ((n + 4) / n)  # with the 2-module quiet zone
-            truth = MarkerTruth(card.key, card.payload, "card", card.zone, card.x_mm, card.y_mm,
-                                False)
-            markers.append((truth, q, k, world))
+            for quad, world in modules[k]:  # one truth per sticker: either may be in view
+                centre = quad.mean(axis=0)
+                q = centre + (quad - centre) * ((n + 4) / n)  # with the 2-module quiet zone
+                truth = MarkerTruth(card.key, card.payload, "card", card.zone, card.x_mm,
+                                    card.y_mm, False)
+                markers.append((truth, q, k, world))
         for idx in sorted(die_truth):
             markers.append(die_truth[idx])
         for corner in self.layout.corners:

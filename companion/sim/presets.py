@@ -218,11 +218,14 @@ def make_renderer(
     symbology: Symbology | None = None,
     sticker_mm: float | None = None,
     look: Look | str | None = None,
+    twin_stickers: bool = False,
 ) -> Renderer:
     """A renderer for a camera preset. `easy`/`legacy`: the old flat 1080p simulator.
 
     The stickers are drawn as `companion print stickers` prints them (the big-cell code) unless
-    `symbology` says otherwise; the old flat simulator keeps its Micro QR stickers."""
+    `symbology` says otherwise; the old flat simulator keeps its Micro QR stickers, one per
+    card face. `twin_stickers`: two on each card face, one at each end (`companion print
+    stickers --twin`)."""
     symbology = symbology or default_stickers(preset)
     if preset in EASY_ALIASES:
         return TableRenderer(layout, CameraProfile.named("1080p"), Degradation.webcam(),
@@ -230,7 +233,7 @@ def make_renderer(
     kind = camera_kind(preset)
     chosen = look if isinstance(look, Look) else LOOKS[look or kind.look]
     return PhysicalRenderer(layout, kind.rig(layout, pose), chosen, symbology, sticker_mm,
-                            seed, dice_style, bump)
+                            seed, dice_style, bump, twin_stickers=twin_stickers)
 
 
 def default_stickers(preset: str) -> Symbology:

@@ -19,6 +19,7 @@ from companion.vision.decoders.bigcell import Allowed
 from companion.vision.detect import Detection, Detector, detect_oriented
 from companion.vision.geometry import GeometryError, MatGeometry, load_camera_profile
 from companion.vision.sources import read_image
+from companion.vision.twin_stickers import shows_twin_pair, sticker_below_mm
 
 GAME_IDS = list(GAMES)
 
@@ -134,6 +135,8 @@ def scan_image(path: Path, game: str | None, backend: str, mirror: bool | None =
                 die_notes[id(top.detection)] = ""
     if mirrored:
         mat_note += "; the picture is mirrored (a mirror clip?) and was read turned back"
+    # cards with two stickers (one at each end) are placed at the card's centre, as live
+    twin = geometry is not None and shows_twin_pair(detections, geometry)
     markers = []
     for det in sorted(detections, key=lambda d: (d.kind, d.text)):
         meaning = describe(det)
@@ -142,7 +145,7 @@ def scan_image(path: Path, game: str | None, backend: str, mirror: bool | None =
             meaning = f"{meaning}? no: {note}"
         entry: dict[str, Any] = {**det.to_dict(), "meaning": meaning}
         if geometry is not None:
-            place = geometry.place(det)
+            place = geometry.place(det, sticker_below_mm(det, twin))
             entry["mat"] = {
                 "x_mm": round(place.x_mm, 1),
                 "y_mm": round(place.y_mm, 1),
@@ -158,6 +161,7 @@ def scan_image(path: Path, game: str | None, backend: str, mirror: bool | None =
         "backend": backend,
         "game": game,
         "mirrored": mirrored,
+        "twin_stickers": twin,
         "mat": mat_note,
         "markers": markers,
     }

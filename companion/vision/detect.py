@@ -33,7 +33,7 @@ from companion.markers.payload import (
 )
 from companion.vision.decoders import BACKENDS, RawSymbol, ReadOptions
 from companion.vision.decoders.aruco import ArucoOptions, ArucoReader
-from companion.vision.decoders.bigcell import Allowed, read_quads
+from companion.vision.decoders.bigcell import Allowed, read_found_quad, read_quads
 from companion.vision.decoders.square_memory import SquareMemory
 from companion.vision.finders import FinderCandidate
 
@@ -149,6 +149,18 @@ def big_cell_detections(gray: np.ndarray, squares: Sequence[np.ndarray],
         det = _interpret_symbol(symbol)
         out.append(replace(det, confidence=det.confidence * (1.0 - 0.1 * read.corrections)))
     return out
+
+
+def found_place_detection(gray: np.ndarray, quad: np.ndarray, allowed: Allowed
+                          ) -> Detection | None:
+    """The card sticker whose symbol border the zone search put at `quad` (`read_found_quad`),
+    read hard or softly, or None."""
+    read = read_found_quad(gray, quad, False, allowed)
+    if read is None:
+        return None
+    det = _interpret_symbol(RawSymbol(read.text, read.corners, "bigcell", "bigcell",
+                                      BIGCELL_CELLS))
+    return replace(det, confidence=det.confidence * (1.0 - 0.1 * read.corrections))
 
 
 def interpret_aruco(marker_id: int, corners: np.ndarray) -> Detection:

@@ -251,12 +251,17 @@ class MatGeometry:
         """Mat millimetres (N x 2) -> image pixels (N x 2)."""
         return _apply(np.linalg.inv(self.homography), points_mm)
 
-    def place(self, detection: Detection) -> Placement:
-        """Centre, rotation and zone of a detected marker on the mat."""
+    def place(self, detection: Detection, below_mm: float = 0.0) -> Placement:
+        """Centre, rotation and zone of a detected marker on the mat; with `below_mm`, of the
+        point that far below the marker's centre in its own frame (a card's centre, seen
+        from one of its twin stickers: `companion.vision.twin_stickers`)."""
         mat = self.to_mat(detection.corners)
         centre = mat.mean(axis=0)
         top = (mat[1] - mat[0]) + (mat[2] - mat[3])
         angle = math.degrees(math.atan2(top[1], top[0])) % 360.0
+        if below_mm:
+            up = (mat[0] + mat[1]) - (mat[2] + mat[3])
+            centre = centre - below_mm * up / max(float(np.linalg.norm(up)), 1e-9)
         x, y = float(centre[0]), float(centre[1])
         return Placement(x, y, angle, _zone_id(self.layout.zone_at(x, y)))
 

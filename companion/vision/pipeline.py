@@ -53,6 +53,7 @@ from companion.vision.pips import DIE_MM, PipDiceNamer, PipDiceReader, PipReadin
 from companion.vision.places import PlaceLook, look_at, same_place, small_thing_on
 from companion.vision.sources import Frame
 from companion.vision.tracker import FrameObservation, Sighting, Tracker
+from companion.vision.twin_stickers import shows_twin_pair, sticker_below_mm
 from companion.vision.zone_reading import read_unread_zones, table_payloads
 
 SMALL = 8  # cue images are 1/SMALL of the frame
@@ -161,6 +162,16 @@ class ArucoSchedule:
     # frame) on a table whose cards all read as big-cell; besides, on every full pass
 
 
+def _nearest_place(places: Sequence[tuple[np.ndarray, PlaceLook | None]], corners: np.ndarray
+                   ) -> PlaceLook | None:
+    """The picture of the place (of `places`) where the marker with `corners` lies, if any."""
+    centre = corners.mean(axis=0)
+    side = float(np.linalg.norm(corners[1] - corners[0]))
+    near = [(float(np.linalg.norm(c - centre)), p) for c, p in places]
+    near = [(d, p) for d, p in near if d < side]
+    return min(near, key=lambda dp: dp[0])[1] if near else None
+
+
 def _contains(outer: tuple[int, int, int, int], inner: tuple[int, int, int, int]) -> bool:
     return (outer[0] <= inner[0] and outer[1] <= inner[1] and inner[2] <= outer[2]
             and inner[3] <= outer[3])
@@ -229,7 +240,9 @@ class Pipeline:
         self._big_cell_keys: set[str] = set()  # cards read from big-cell symbols (ArUco pass)
         self._aruco_dets: list[Detection] = []
         self._search_due = True  # card zones without a sticker read are to be searched
-        self._read_patches: dict[str, PlaceLook | None] = {}  # big-cell reads' places
+        # big-cell reads' places: per payload, each place's centre (px) and picture (a twin
+        # card's two stickers are two places of one payload)
+        self._read_patches: dict[str, list[tuple[np.ndarray, PlaceLook | None]]] = {}
         self._dirty = np.zeros((1, 1), bool)  # where things moved since ArUco last looked
         self._last_full = -(10**9)
         self._frame_no = 0
@@ -250,6 +263,7 @@ class Pipeline:
         self._square_memory = SquareMemory()  # big-cell readings of unchanged squares
         self._retried: set[int] = set()  # ids of die faces read again in this frame's crops
         self._placed: dict[int, tuple[Detection, np.ndarray, Sighting | None]] = {}
+        self.twin_stickers = False  # the cards carry two stickers each: learnt when seen
         self.squares = squares
         self.dice_mode = dice_mode
         self.pips = PipDiceReader(camera=camera) if dice_mode == "pips" else None
@@ -349,6 +363,14 @@ class Pipeline:
             return bool(grown[v, u])
 
         return occluded
+
+    def _same_sticker(self, before: np.ndarray | None, now: np.ndarray) -> bool:
+        """Whether two readings' corners are one sticker's, not a twin card's other one (its
+        place's picture must be of the sticker whose corners it keeps)."""
+        if before is None:
+            return True
+        side = float(np.linalg.norm(now[1] - now[0]))
+        return float(np.linalg.norm(before.mean(axis=0) - now.mean(axis=0))) < side
 
     def _unchanged(self, gray: np.ndarray, seen: set[str]) -> frozenset[str]:
         """Known cards not read this frame whose sticker place looks as when last read, or so
@@ -485,7 +507,7 @@ class Pipeline:
         covered changes the place, and then it goes)."""
         if det.decoder != "bigcell":
             return False
-        before = self._read_patches.get(det.text)
+        before = _nearest_place(self._read_patches.get(det.text, []), det.corners)
         return same_place(before, look_at(gray, det.corners))
 
     def _squares(self, gray: np.ndarray, dets: list[Detection], hints: list[np.ndarray]
@@ -517,7 +539,12 @@ class Pipeline:
 
     def _remember(self, gray: np.ndarray, cards: Sequence[Detection]) -> None:
         for card in cards:
-            self._read_patches[card.text] = look_at(gray, card.corners)
+            centre = card.corners.mean(axis=0)
+            side = float(np.linalg.norm(card.corners[1] - card.corners[0]))
+            places = [(c, p) for c, p in self._read_patches.get(card.text, [])
+                      if float(np.linalg.norm(c - centre)) >= side]
+            # the other place kept: a twin card's other sticker (two at most)
+            self._read_patches[card.text] = [*places[-1:], (centre, look_at(gray, card.corners))]
 
     def _search_zones(self, gray: np.ndarray, dets: Sequence[Detection]) -> None:
         """Once the table is still: in every card zone where no sticker was read, look for a
@@ -732,7 +759,7 @@ class Pipeline:
 
     def _sighting(self, det: Detection) -> Sighting | None:
         assert self.geometry is not None
-        place = self.geometry.place(det)
+        place = self.geometry.place(det, sticker_below_mm(det, self.twin_stickers))
         zone = place.zone
         if det.kind == "front" and isinstance(det.payload, FrontPayload):
             if det.payload.game_code != self.game_code or self.cards is None:
@@ -875,6 +902,9 @@ class Pipeline:
             unknown.extend(strangers)
             placed.extend(dice)
         placed_before, self._placed = self._placed, {}
+        if not self.twin_stickers and shows_twin_pair(dets, self.geometry):
+            self.twin_stickers = True  # the cards' places so far were their stickers' places
+            placed_before = {}
         for det in dets:
             if det.kind == "unknown":
                 unknown.append(det.text)
@@ -906,9 +936,11 @@ class Pipeline:
                     self._big_cell_keys.discard(sight.key)
             if sight.kind == "card" or ran or id(source) in self._retried:
                 # (ArUco readings kept from the last pass are not news)
-                self._known_quads[sight.key] = source.corners
                 if not occluded(sight.x_mm, sight.y_mm) or self._patches.get(sight.key) is None:
+                    self._known_quads[sight.key] = source.corners
                     self._patches[sight.key] = look_at(gray, source.corners)
+                elif self._same_sticker(self._known_quads.get(sight.key), source.corners):
+                    self._known_quads[sight.key] = source.corners  # its picture: from before
         unchanged = self._unchanged(gray, {s.key for s in sightings})
         obs = FrameObservation(frame.time_s, sightings, motion, hand_flag,
                                occluded, unknown, unchanged)

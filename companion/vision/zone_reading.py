@@ -18,7 +18,12 @@ import numpy as np
 
 from companion.markers.payload import BackPayload, PayloadError, decode
 from companion.vision.decoders.bigcell import Allowed
-from companion.vision.detect import Detection, big_cell_detections, centre_in
+from companion.vision.detect import (
+    Detection,
+    big_cell_detections,
+    centre_in,
+    found_place_detection,
+)
 from companion.vision.geometry import MatGeometry
 from companion.vision.sticker_search import Zone, search_area, search_zone
 
@@ -83,9 +88,14 @@ def _read_place(gray: np.ndarray, geometry: MatGeometry, corners_mm: np.ndarray,
                 allowed: Allowed) -> Detection | None:
     """The sticker whose symbol the search put at `corners_mm`, read at a few sizes."""
     centre = corners_mm.mean(axis=0)
-    for scale in SEARCH_SCALES:
-        quad = geometry.to_image(centre + (corners_mm - centre) * scale)
+    quads = [geometry.to_image(centre + (corners_mm - centre) * scale)
+             for scale in SEARCH_SCALES]
+    for quad in quads:
         cards = big_cell_detections(gray, [quad], allowed=allowed)
         if cards:
             return cards[0]
+    for quad in quads:  # softly, even where a reflection lightens one side of the border
+        card = found_place_detection(gray, quad, allowed)
+        if card is not None:
+            return card
     return None

@@ -127,3 +127,20 @@ def test_print_one_cardset_with_copies(tmp_path: Path) -> None:
     assert code == 0, stderr
     assert "10 stickers from cardset s01" in stdout and "back" not in stdout
     assert page_count(out) == 1
+
+
+def test_print_twin_stickers_gives_each_card_face_two(tmp_path: Path) -> None:
+    from companion.printing.jobs import sticker_job
+
+    deck = tmp_path / "mine.txt"
+    deck.write_text("game: trick-or-beat\n2 TOB-001\n1 TOB-002\n", encoding="utf-8")
+    out = tmp_path / "s.pdf"
+    code, stdout, stderr = run("print", "stickers", "--game", "trick-or-beat", "--deck",
+                               str(deck), "--first-serial", "42", "--twin", "--out", str(out))
+    assert code == 0, stdout + stderr
+    assert "6 stickers" in stdout and "two per card" in stdout
+    assert "serials 42-44; next free 45" in stdout  # three cards, three serials
+    job = sticker_job("trick-or-beat", [str(deck)], first_serial=42, twin=True)
+    payloads = [s.payload for s in job.specs]
+    assert len(payloads) == 12 and len(set(payloads)) == 6
+    assert all(payloads[i] == payloads[i + 1] for i in range(0, 12, 2))  # side by side

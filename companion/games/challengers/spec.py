@@ -23,5 +23,6 @@ SPEC = GameSpec(
     person_moves=frozenset(),  # the camera sees every move of a match
     card_types_de={"start": "Startkarte", "recruit": "Rekrut", "bot": "Bot"},
     sim=SimHints(covering=True),  # an attack is pushed together into one stack
-    printing=PrintHints(tokens=("flag",), whole_cardset=True),  # decks are built in play
+    printing=PrintHints(tokens=("flag",), whole_cardset=True,  # decks are built in play
+                        twin_stickers=True),  # no row lies over another: card ends in view
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.games.my_little_pony.card_schema import MY_LITTLE_PONY
 from companion.games.my_little_pony.deck_rules import check_mlp
-from companion.games.spec import GameSpec, each_player
+from companion.games.spec import GameSpec, PrintHints, each_player
 
 SPEC = GameSpec(
     id="my-little-pony-ccg",
@@ -24,4 +24,5 @@ SPEC = GameSpec(
     ),
     card_types_de={"mane": "Hauptcharakter", "friend": "Freund", "resource": "Ressource",
                    "event": "Ereignis", "troublemaker": "Widersacher", "problem": "Problem"},
+    printing=PrintHints(twin_stickers=True),  # areas side by side: card ends in view
 )

@@ -21,5 +21,6 @@ SPEC = GameSpec(
     deck_rules=check_tob,
     person_moves=frozenset({"attack", "activate", "redraw"}),
     card_types_de={"creature": "Wesen", "tactic": "Taktik"},
-    printing=PrintHints(whole_cardset=True),  # both players draw from all 150 cards
+    printing=PrintHints(whole_cardset=True,  # both players draw from all 150 cards
+                        twin_stickers=True),  # lanes lie side by side: card ends in view
 )

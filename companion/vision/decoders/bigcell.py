@@ -121,6 +121,17 @@ def _read_quad(gray: np.ndarray, quad: np.ndarray, mirrored_too: bool,
     return None, near
 
 
+def read_found_quad(gray: np.ndarray, quad: np.ndarray, mirrored_too: bool, allowed: Allowed
+                    ) -> BigCellRead | None:
+    """The symbol whose black border is `quad`, where the zone search found a sticker's frame
+    (`companion.vision.sticker_search`): the hard reading, else the soft one, without the hard
+    reading's quick look for a symbol first (the lamp's reflection over one side lightens
+    more border cells than that look allows, and the place is sticker-like already)."""
+    q = clockwise(quad)
+    found, _, _ = _hard(gray, q, mirrored_too)
+    return found if found is not None else read_soft_quad(gray, q, mirrored_too, allowed)
+
+
 def outline_hypotheses(quad: np.ndarray) -> list[np.ndarray]:
     """Where the symbol lies if `quad` is its sticker's white outline: one cell of margin all
     round, plus the label strip along one side (printed stickers) or not."""
@@ -230,7 +241,9 @@ def read_quads(gray: np.ndarray, quads: Sequence[np.ndarray], mirrored_too: bool
 
 
 CLIPPED = 248.0  # a cell this bright is the lamp's reflection clipped at white: no reading
-CLIPPED_SOFT = -0.25  # a clipped cell: weakly paper
+CLIPPED_SOFT = -0.25  # a clipped cell: weakly paper ...
+FLANKED_PAPER = -1.0  # ... and paper as sure as clean paper between two cells of clean ink
+CLEAN_INK = 1.0  # a cell read as ink this surely (as dark as the border's own ink)
 SOFT_CORE = 2  # of SAMPLE_PX: the part of a cell read softly is its centre, this far from its edges
 SOFT_ISI = 0.35  # share of the neighbours' mean taken back out of a cell (blur's pull)
 SOFT_LIMIT = 1.5  # confidence of a cell, at most (1: as far from the threshold as clean ink)
@@ -292,9 +305,22 @@ def soft_grid(gray: np.ndarray, quad: np.ndarray
         soft = soft / (1 - SOFT_ISI)
     soft = np.clip(soft, -SOFT_LIMIT, SOFT_LIMIT)
     soft[contrast < MIN_CONTRAST] = 0.0
-    soft[values >= CLIPPED] = CLIPPED_SOFT
+    clean_ink = (soft >= CLEAN_INK) & ~clipped
+    soft[clipped] = CLIPPED_SOFT
+    soft[clipped & _flanked(clean_ink)] = FLANKED_PAPER
     return (soft[2:-2, 2:-2], soft[border], float(np.median(contrast[2:-2, 2:-2])),
             soft[ring])
+
+
+def _flanked(ink: np.ndarray) -> np.ndarray:
+    """Cells with `ink` on both sides, left and right or above and below. A clipped cell so
+    flanked is paper: the lamp's reflection is a spot much wider than two cells (3-8 cm, a
+    cell is 3 mm), so where it lifts ink to white it lifts at least one of two cells on either
+    side too, and those read clean ink; only paper, already near white, clips there."""
+    padded = np.pad(ink, 1, constant_values=False)
+    across = padded[1:-1, :-2] & padded[1:-1, 2:]
+    along = padded[:-2, 1:-1] & padded[2:, 1:-1]
+    return np.asarray(across | along)
 
 
 def _fit(xx: np.ndarray, yy: np.ndarray, values: np.ndarray, where: np.ndarray,
