@@ -56,6 +56,7 @@ from companion.sim.presets import (
     camera_kind,
     make_renderer,
     preset_names,
+    twin_stickers_printed,
 )
 from companion.sim.render import MODULES
 from companion.sim.source import SnapshotPlayer, Timing
@@ -719,14 +720,18 @@ def plan_rows(cameras: Sequence[str], quick: bool) -> list[tuple[str, Pose | Non
 @click.option("--game", type=click.Choice(list(GAMES)), default=GAME, show_default=True,
               help="The mat of the still scenes: Creature Crush's table in play (dice too), or "
                    "another game's cards in its slots, piles and areas (no dice).")
-@click.option("--twin-stickers", "twin", is_flag=True,
-              help="Two stickers on every card face, one at each end (`companion print stickers "
-                   "--twin`); the old flat simulator and the timed sequence keep one.")
+@click.option("--twin-stickers/--one-sticker", "twin", default=None,
+              help="Two stickers on every card face, one at each end, or one in the middle. "
+                   "Default: as `companion print stickers` prints for the game (two for Trick "
+                   "or Beat, My Little Pony, Challengers!). The old flat simulator and the "
+                   "timed sequence keep one.")
 def bench_vision(as_json: bool, quick: bool, cameras: tuple[str, ...], scenes: int | None,
                  dice_style: str, no_sequence: bool, symbology: Symbology = DEFAULT_SYMBOLOGY,
-                 game: str = GAME, twin: bool = False) -> None:
+                 game: str = GAME, twin: bool | None = None) -> None:
     """The eye on every simulated camera kind: recall, zones, dice, wrong ids, fps, latency."""
     cv2.setNumThreads(1)
+    if twin is None:
+        twin = twin_stickers_printed(game)
     names = list(cameras) or preset_names()
     known = set(preset_names()) | {"legacy"}
     unknown = [n for n in names if n not in known]

@@ -19,6 +19,7 @@ import yaml
 
 from companion import safeio
 from companion.errors import DataFileError
+from companion.games import game_spec
 from companion.markers.render import DEFAULT_SYMBOLOGY, Symbology
 from companion.sim.camera import CameraProfile, Degradation, Rig, edge_rig, overhead_rig
 from companion.sim.optics import Look
@@ -234,6 +235,12 @@ def make_renderer(
     chosen = look if isinstance(look, Look) else LOOKS[look or kind.look]
     return PhysicalRenderer(layout, kind.rig(layout, pose), chosen, symbology, sticker_mm,
                             seed, dice_style, bump, twin_stickers=twin_stickers)
+
+
+def twin_stickers_printed(game: str) -> bool:
+    """Whether `companion print stickers` gives this game's cards two stickers a face (one at
+    each end) by default: what the simulator then draws on its cards."""
+    return game_spec(game).printing.twin_stickers
 
 
 def default_stickers(preset: str) -> Symbology:

@@ -19,7 +19,14 @@ from companion.markers.render import Symbology
 from companion.sim.camera import CameraProfile, Degradation
 from companion.sim.hands import MONK_SKIN_TONES_BGR, Hand, along, edge_point
 from companion.sim.physical import Bump
-from companion.sim.presets import DEFAULT_PRESET, LEGACY_SYMBOLOGY, Pose, Renderer, make_renderer
+from companion.sim.presets import (
+    DEFAULT_PRESET,
+    LEGACY_SYMBOLOGY,
+    Pose,
+    Renderer,
+    make_renderer,
+    twin_stickers_printed,
+)
 from companion.sim.render import FrameTruth, Scene, SceneCard, SceneDie, SceneToken, TableRenderer
 from companion.snapshot import BACK_PREFIX, TableSnapshot, split_uid
 from companion.vision.pipeline import layout_game_code
@@ -272,7 +279,8 @@ class ScriptFrameSource:
         else:
             bump = None if bump_at_s is None else Bump(round(bump_at_s * fps))
             renderer = make_renderer(self.layout, preset or DEFAULT_PRESET, pose, seed,
-                                     dice_style, bump, symbology, sticker_mm)
+                                     dice_style, bump, symbology, sticker_mm,
+                                     twin_stickers=twin_stickers_printed(script.game))
         self.preset = preset or (DEFAULT_PRESET if camera is None and degradation is None
                                  else "easy")
         piles = [z.id for z in self.layout.zones.values() if z.kind == "pile"]

@@ -89,7 +89,7 @@ def test_a_cards_two_stickers_tell_a_twin_table(angle: float) -> None:
 def test_what_is_not_one_cards_two_stickers_tells_nothing() -> None:
     h = camera_homography(25)
     geometry = MatGeometry.fit(corner_detections(h), LAYOUT)
-    a, b = twin_stickers(h, 300, 220, 0)
+    a, _ = twin_stickers(h, 300, 220, 0)
     # the same payload twice, both upright: not how the two are stuck
     upright = sticker_at(h, 300, 220 + FROM_CENTRE_MM, 0)
     assert not shows_twin_pair([a, upright], geometry)
