@@ -8,7 +8,9 @@ truth (where it laid each card)."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -16,11 +18,13 @@ from hypothesis import strategies as st
 
 from companion.benchmarks import vision as bv
 from companion.layouts import load_layout
+from companion.markers.payload import FrontPayload, decode
 from companion.sim.presets import camera_kind
 from companion.sim.source import SnapshotPlayer
+from companion.vision.commands import scan_image
 from companion.vision.detect import Detection
 from companion.vision.geometry import MatGeometry
-from companion.vision.pipeline import build_pipeline
+from companion.vision.pipeline import build_pipeline, layout_game_code
 from companion.vision.sources import Frame
 from companion.vision.twin_stickers import shows_twin_pair, sticker_below_mm
 from tests.vision.test_geometry import LAYOUT, camera_homography, corner_detections, project
@@ -133,3 +137,38 @@ def test_a_rendered_table_places_its_cards_at_their_centres(twin: bool) -> None:
         assert got.zone == want.zone
         # a one-sticker card's read is its centre; a twin card's, 24 mm off were it not placed
         assert math.hypot(got.x_mm - want.x_mm, got.y_mm - want.y_mm) < 6.0
+
+
+def test_scan_places_a_photos_two_sticker_cards_at_their_centres(tmp_path: Path) -> None:
+    """`companion scan` on one rendered photo of a Trick or Beat table whose cards carry two
+    stickers: it says so, and every card sticker it reads lies in its card's zone, at the
+    card's centre as the simulator laid it."""
+    game = "trick-or-beat"
+    layout = load_layout(game)
+    truth = bv.spread_table(layout, game, 1000)
+    preset = "overhead-webcam-1080p"
+    renderer = bv.make_renderer(layout, preset, camera_kind(preset).poses[0], 1000, "aruco",
+                                symbology=bv.DEFAULT_SYMBOLOGY, twin_stickers=True)
+    piles = [z.id for z in layout.zones.values() if z.kind == "pile"]
+    player = SnapshotPlayer(renderer, [truth], layout_game_code(layout), bv.number_of,
+                            bv.Timing(), False, 1000, piles)
+    photo = tmp_path / "table.png"
+    cv2.imwrite(str(photo), renderer.render(player.scene(0), (), 0).image)
+    report = scan_image(photo, game, "zxing")
+    assert report["twin_stickers"] is True
+    where = {c.uid: c for c in truth.cards}
+    cards = [m for m in report["markers"] if m["kind"] == "front"]
+    assert len(cards) >= 10
+    for marker in cards:
+        card = where[uid_of(marker["text"])]
+        assert marker["mat"]["zone"] == card.zone
+        if layout.zones[card.zone].kind != "pile":  # a pile's height shifts its top card
+            assert math.hypot(marker["mat"]["x_mm"] - card.x_mm,
+                              marker["mat"]["y_mm"] - card.y_mm) < 6.0
+
+
+def uid_of(payload: str) -> str:
+    """The bench's card uid ("S<number>#<copy>") of a front sticker's payload."""
+    meaning = decode(payload)
+    assert isinstance(meaning, FrontPayload)
+    return f"S{meaning.number}#{meaning.copy}"
