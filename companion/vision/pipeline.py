@@ -53,7 +53,11 @@ from companion.vision.pips import DIE_MM, PipDiceNamer, PipDiceReader, PipReadin
 from companion.vision.places import PlaceLook, look_at, same_place, small_thing_on
 from companion.vision.sources import Frame
 from companion.vision.tracker import FrameObservation, Sighting, Tracker
-from companion.vision.twin_stickers import shows_twin_pair, sticker_below_mm
+from companion.vision.twin_stickers import (
+    card_centre_below,
+    shows_twin_pair,
+    sticker_below_mm,
+)
 from companion.vision.zone_reading import read_unread_zones, table_payloads
 
 SMALL = 8  # cue images are 1/SMALL of the frame
@@ -363,6 +367,11 @@ class Pipeline:
             return bool(grown[v, u])
 
         return occluded
+
+    def _card_centre_below(self, x_mm: float, y_mm: float, angle_deg: float
+                           ) -> tuple[float, float, str | None]:
+        x, y = card_centre_below(x_mm, y_mm, angle_deg)
+        return x, y, self._zone_id(x, y)
 
     def _same_sticker(self, before: np.ndarray | None, now: np.ndarray) -> bool:
         """Whether two readings' corners are one sticker's, not a twin card's other one (its
@@ -905,6 +914,7 @@ class Pipeline:
         if not self.twin_stickers and shows_twin_pair(dets, self.geometry):
             self.twin_stickers = True  # the cards' places so far were their stickers' places
             placed_before = {}
+            self.tracker.move_cards(self._card_centre_below)
         for det in dets:
             if det.kind == "unknown":
                 unknown.append(det.text)

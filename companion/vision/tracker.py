@@ -377,6 +377,15 @@ class Tracker:
     def present_keys(self) -> set[str]:
         return {i.key for i in self._items.values() if i.present}
 
+    def move_cards(self, place: Callable[[float, float, float], tuple[float, float, str | None]]
+                   ) -> None:
+        """Put every card tracked so far where `place` (x, y, angle -> x, y, zone) says: the
+        pipeline learnt that the cards carry two stickers, so the cards it placed at a
+        sticker's centre lie at their card's centre instead (`twin_stickers`)."""
+        for item in self._items.values():
+            if item.kind == "card":
+                item.x_mm, item.y_mm, item.zone = place(item.x_mm, item.y_mm, item.angle_deg)
+
     def tracked_keys(self) -> set[str]:
         """Confirmed items and candidates."""
         return set(self._items)

@@ -15,6 +15,7 @@ as its card's centre, which on a twin card is still on the card.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -51,3 +52,11 @@ def shows_twin_pair(detections: Sequence[Detection], geometry: MatGeometry) -> b
                 if turn <= PAIR_TURN_DEG and apart <= PAIR_REACH_MM:
                     return True
     return False
+
+
+def card_centre_below(x_mm: float, y_mm: float, angle_deg: float) -> tuple[float, float]:
+    """The centre of the card one of whose twin stickers is centred at (x, y) mm with its top
+    edge turned `angle_deg` (as `MatGeometry.place` gives it): the offset "below" it."""
+    a = math.radians(angle_deg)
+    up = (math.sin(a), -math.cos(a))  # mat y grows downwards: an upright sticker's up is -y
+    return x_mm - TWIN_STICKER_OFFSET_MM * up[0], y_mm - TWIN_STICKER_OFFSET_MM * up[1]

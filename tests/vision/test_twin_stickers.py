@@ -26,7 +26,8 @@ from companion.vision.detect import Detection
 from companion.vision.geometry import MatGeometry
 from companion.vision.pipeline import build_pipeline, layout_game_code
 from companion.vision.sources import Frame
-from companion.vision.twin_stickers import shows_twin_pair, sticker_below_mm
+from companion.vision.tracker import FrameObservation, Sighting, Tracker, TrackerSettings
+from companion.vision.twin_stickers import card_centre_below, shows_twin_pair, sticker_below_mm
 from tests.vision.test_geometry import LAYOUT, camera_homography, corner_detections, project
 
 FROM_CENTRE_MM = 24.0  # the printed instructions: symbol centre to card centre
@@ -172,3 +173,24 @@ def uid_of(payload: str) -> str:
     meaning = decode(payload)
     assert isinstance(meaning, FrontPayload)
     return f"S{meaning.number}#{meaning.copy}"
+
+
+@settings(max_examples=40, deadline=None)
+@given(x=st.floats(120, 480), y=st.floats(100, 300), angle=st.floats(0, 360))
+def test_a_card_placed_at_a_sticker_moves_to_its_centre(x: float, y: float, angle: float
+                                                        ) -> None:
+    """Cards the tracker placed at a sticker's centre before the table was known to carry two
+    stickers go to their card's centre, from the place and turn it kept for them."""
+    h = camera_homography(15)
+    geometry = MatGeometry.fit(corner_detections(h), LAYOUT)
+    tracker = Tracker("trick-or-beat", TrackerSettings(appear_frames=1))
+    sightings = []
+    for k, det in enumerate(twin_stickers(h, x, y, angle)):
+        at = geometry.place(det)  # as placed before: the sticker's own centre
+        sightings.append(Sighting(f"C{k}#1", "card", at.x_mm, at.y_mm, at.zone, at.angle_deg))
+    tracker.update(FrameObservation(0.0, sightings))
+    tracker.move_cards(lambda px, py, a: (*card_centre_below(px, py, a), "moved"))
+    for k in range(2):
+        moved = tracker.current().card(f"C{k}#1")
+        assert moved is not None and moved.zone == "moved"
+        assert (moved.x_mm, moved.y_mm) == pytest.approx((x, y), abs=0.5)
