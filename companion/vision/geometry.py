@@ -107,6 +107,14 @@ def default_camera_profile() -> CameraProfile:
     return load_camera_profile(profiles[0]) if profiles else CameraProfile()
 
 
+def below(x_mm: float, y_mm: float, angle_deg: float, distance_mm: float
+          ) -> tuple[float, float]:
+    """The point `distance_mm` below (x, y) in the frame of a marker there whose top edge is
+    turned `angle_deg` on the mat (mat y grows downwards: an upright marker's up is -y)."""
+    a = math.radians(angle_deg)
+    return x_mm - distance_mm * math.sin(a), y_mm + distance_mm * math.cos(a)
+
+
 @dataclass(frozen=True)
 class Placement:
     """Where a marker lies on the mat: centre in mm, rotation, zone, tapped."""
@@ -259,10 +267,7 @@ class MatGeometry:
         centre = mat.mean(axis=0)
         top = (mat[1] - mat[0]) + (mat[2] - mat[3])
         angle = math.degrees(math.atan2(top[1], top[0])) % 360.0
-        if below_mm:
-            up = (mat[0] + mat[1]) - (mat[2] + mat[3])
-            centre = centre - below_mm * up / max(float(np.linalg.norm(up)), 1e-9)
-        x, y = float(centre[0]), float(centre[1])
+        x, y = below(float(centre[0]), float(centre[1]), angle, below_mm)
         return Placement(x, y, angle, _zone_id(self.layout.zone_at(x, y)))
 
     # --- camera quality --------------------------------------------------------------------

@@ -15,14 +15,13 @@ as its card's centre, which on a twin card is still on the card.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 import numpy as np
 
 from companion.markers.placement import TWIN_STICKER_OFFSET_MM
 from companion.vision.detect import Detection
-from companion.vision.geometry import MatGeometry
+from companion.vision.geometry import MatGeometry, below
 
 CARD_STICKER_KINDS = ("front", "back")
 PAIR_REACH_MM = 8.0  # the card's centre as each sticker places it: this close, at most
@@ -57,6 +56,4 @@ def shows_twin_pair(detections: Sequence[Detection], geometry: MatGeometry) -> b
 def card_centre_below(x_mm: float, y_mm: float, angle_deg: float) -> tuple[float, float]:
     """The centre of the card one of whose twin stickers is centred at (x, y) mm with its top
     edge turned `angle_deg` (as `MatGeometry.place` gives it): the offset "below" it."""
-    a = math.radians(angle_deg)
-    up = (math.sin(a), -math.cos(a))  # mat y grows downwards: an upright sticker's up is -y
-    return x_mm - TWIN_STICKER_OFFSET_MM * up[0], y_mm - TWIN_STICKER_OFFSET_MM * up[1]
+    return below(x_mm, y_mm, angle_deg, TWIN_STICKER_OFFSET_MM)
