@@ -351,3 +351,24 @@ def test_many_offers_of_one_kind_fold_their_combinations(tmp_path: Path, page: A
         assert folded.count() == 30 and folded.first.is_visible()
         folded.nth(29).scroll_into_view_if_needed()
         shot(page, "offers-folded")
+
+
+@pytest.mark.parametrize("width", [1024, 1280, 1366])
+def test_the_top_bar_holds_its_wrapped_row(browser: Any, tmp_path: Path, width: int) -> None:
+    """On a laptop-wide window the top bar's controls (camera health, table view, turn
+    around, sound, language) take a second row: the bar grows to hold it, above the page,
+    instead of keeping its one-row height and letting the row spill onto the page in light
+    letters on a light background."""
+    with fake_table(tmp_path, "w.db") as (_, _, url), \
+            opened(browser, url, {"width": width, "height": 800}) as page:
+        page.wait_for_selector('#conn[data-state="live"]')
+        bar = page.evaluate("() => document.querySelector('.topbar').getBoundingClientRect()"
+                            ".bottom")
+        for part in (".topbar-right", ".lang-switch", "#health"):
+            bottom = page.evaluate(f"() => document.querySelector('{part}')"
+                                   ".getBoundingClientRect().bottom")
+            assert bottom <= bar + 0.5, f"{part} spills below the top bar at {width} px"
+        page_top = page.evaluate("() => document.querySelector('main')"
+                                 ".getBoundingClientRect().top")
+        assert page_top >= bar - 0.5
+        shot(page, f"top-bar-{width}")
