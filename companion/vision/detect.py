@@ -33,7 +33,12 @@ from companion.markers.payload import (
 )
 from companion.vision.decoders import BACKENDS, RawSymbol, ReadOptions
 from companion.vision.decoders.aruco import ArucoOptions, ArucoReader
-from companion.vision.decoders.bigcell import Allowed, read_found_quad, read_quads
+from companion.vision.decoders.bigcell import (
+    Allowed,
+    BigCellRead,
+    read_found_quad,
+    read_quads,
+)
 from companion.vision.decoders.square_memory import SquareMemory
 from companion.vision.finders import FinderCandidate
 
@@ -143,12 +148,8 @@ def big_cell_detections(gray: np.ndarray, squares: Sequence[np.ndarray],
     """Card stickers of the big-cell code among dark squares (ArUco candidates); `allowed`
     (the payloads of this table) lets squares that do not read cleanly be read softly;
     `memory` reuses the readings of squares unchanged since an earlier pass."""
-    out = []
-    for read in read_quads(gray, squares, mirrored_too, side_px, allowed, memory):
-        symbol = RawSymbol(read.text, read.corners, "bigcell", "bigcell", BIGCELL_CELLS)
-        det = _interpret_symbol(symbol)
-        out.append(replace(det, confidence=det.confidence * (1.0 - 0.1 * read.corrections)))
-    return out
+    return [_big_cell_detection(read)
+            for read in read_quads(gray, squares, mirrored_too, side_px, allowed, memory)]
 
 
 def found_place_detection(gray: np.ndarray, quad: np.ndarray, allowed: Allowed
@@ -156,8 +157,11 @@ def found_place_detection(gray: np.ndarray, quad: np.ndarray, allowed: Allowed
     """The card sticker whose symbol border the zone search put at `quad` (`read_found_quad`),
     read hard or softly, or None."""
     read = read_found_quad(gray, quad, False, allowed)
-    if read is None:
-        return None
+    return None if read is None else _big_cell_detection(read)
+
+
+def _big_cell_detection(read: BigCellRead) -> Detection:
+    """A big-cell reading as a Detection, less confident by a tenth per corrected cell."""
     det = _interpret_symbol(RawSymbol(read.text, read.corners, "bigcell", "bigcell",
                                       BIGCELL_CELLS))
     return replace(det, confidence=det.confidence * (1.0 - 0.1 * read.corrections))

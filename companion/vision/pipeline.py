@@ -166,13 +166,18 @@ class ArucoSchedule:
     # frame) on a table whose cards all read as big-cell; besides, on every full pass
 
 
+def _apart(centre: np.ndarray, corners: np.ndarray) -> float | None:
+    """How far (px) a place's `centre` lies from the marker with `corners`, when it is that
+    marker's own place (nearer than its side); None when it is another sticker's (a twin
+    card's other sticker lies two sticker sides away)."""
+    distance = float(np.linalg.norm(centre - corners.mean(axis=0)))
+    return distance if distance < float(np.linalg.norm(corners[1] - corners[0])) else None
+
+
 def _nearest_place(places: Sequence[tuple[np.ndarray, PlaceLook | None]], corners: np.ndarray
                    ) -> PlaceLook | None:
     """The picture of the place (of `places`) where the marker with `corners` lies, if any."""
-    centre = corners.mean(axis=0)
-    side = float(np.linalg.norm(corners[1] - corners[0]))
-    near = [(float(np.linalg.norm(c - centre)), p) for c, p in places]
-    near = [(d, p) for d, p in near if d < side]
+    near = [(d, p) for c, p in places if (d := _apart(c, corners)) is not None]
     return min(near, key=lambda dp: dp[0])[1] if near else None
 
 
@@ -373,13 +378,11 @@ class Pipeline:
         x, y = card_centre_below(x_mm, y_mm, angle_deg)
         return x, y, self._zone_id(x, y)
 
-    def _same_sticker(self, before: np.ndarray | None, now: np.ndarray) -> bool:
+    @staticmethod
+    def _same_sticker(before: np.ndarray | None, now: np.ndarray) -> bool:
         """Whether two readings' corners are one sticker's, not a twin card's other one (its
         place's picture must be of the sticker whose corners it keeps)."""
-        if before is None:
-            return True
-        side = float(np.linalg.norm(now[1] - now[0]))
-        return float(np.linalg.norm(before.mean(axis=0) - now.mean(axis=0))) < side
+        return before is None or _apart(before.mean(axis=0), now) is not None
 
     def _unchanged(self, gray: np.ndarray, seen: set[str]) -> frozenset[str]:
         """Known cards not read this frame whose sticker place looks as when last read, or so
@@ -548,12 +551,11 @@ class Pipeline:
 
     def _remember(self, gray: np.ndarray, cards: Sequence[Detection]) -> None:
         for card in cards:
-            centre = card.corners.mean(axis=0)
-            side = float(np.linalg.norm(card.corners[1] - card.corners[0]))
             places = [(c, p) for c, p in self._read_patches.get(card.text, [])
-                      if float(np.linalg.norm(c - centre)) >= side]
+                      if _apart(c, card.corners) is None]
             # the other place kept: a twin card's other sticker (two at most)
-            self._read_patches[card.text] = [*places[-1:], (centre, look_at(gray, card.corners))]
+            self._read_patches[card.text] = [*places[-1:], (card.corners.mean(axis=0),
+                                                            look_at(gray, card.corners))]
 
     def _search_zones(self, gray: np.ndarray, dets: Sequence[Detection]) -> None:
         """Once the table is still: in every card zone where no sticker was read, look for a
