@@ -42,12 +42,15 @@ import click
 import cv2
 import numpy as np
 
+from companion.benchmarks.dice_match import IDENTITY_FREE_STYLES, pair_dice
 from companion.games import GAMES
+from companion.markers.dice_sets import DiceMode
+from companion.markers.dice_sets import dice_mode as read_dice_as
 from companion.markers.payload import corner_id
 from companion.markers.render import DEFAULT_SYMBOLOGY, Symbology
 from companion.sim.dice import rolled_positions
 from companion.sim.hands import Hand
-from companion.sim.physical import Bump
+from companion.sim.physical import DICE_STYLES, Bump
 from companion.sim.presets import (
     DEFAULT_PRESET,
     EASY,
@@ -338,6 +341,7 @@ def measure_still(preset: str, pose: Pose | None, scenes: int, frames: int = STI
     after = [0, 0]
     near_after = [0, 0]
     laptop = preset != EASY and camera_kind(preset).kind.startswith("laptop")
+    by_place = dice_style in IDENTITY_FREE_STYLES  # dice named by the camera, not stickers
     zones = [0, 0]
     dice_s = [0, 0]
     wrong_cards = wrong_dice = 0
@@ -355,7 +359,7 @@ def measure_still(preset: str, pose: Pose | None, scenes: int, frames: int = STI
                                 scene_seed, piles)
         scene = player.scene(0)
         pipeline = build_pipeline(layout, game, Numbers(),
-                                  dice_mode="pips" if dice_style == "pips" else "stickers")
+                                  dice_mode=dice_mode(dice_style))
         on_table: set[str] = set()
         last: TableSnapshot | None = None
         shown: set[str] = set()  # card keys whose sticker is wholly in view, last frame
@@ -372,13 +376,12 @@ def measure_still(preset: str, pose: Pose | None, scenes: int, frames: int = STI
             texts = {d.text for d in update.detections}
             wrong_cards += sum(1 for d in update.detections
                                if d.kind in ("front", "back") and d.text not in on_table)
-            die_names = {d.die for d in truth_snap.dice}
-            wrong_dice += sum(1 for sg in update.sightings
-                              if sg.kind == "die" and sg.key not in die_names)
+            wrong_dice += sum(1 for real in _real_dice(_die_sightings(update.sightings),
+                                                       truth_snap, by_place) if real is None)
             if index < ONE_FRAME_SAMPLES:  # one frame, a fresh pipeline each time
                 fresh = update if index == 0 else build_pipeline(
                     layout, game, Numbers(),
-                    dice_mode="pips" if dice_style == "pips" else "stickers").process(
+                    dice_mode=dice_mode(dice_style)).process(
                     Frame(rendered.image, index, index / FPS))
                 texts = {d.text for d in fresh.detections}
                 visible = {m.text for m in truth.markers if m.visible and m.kind == "card"}
@@ -386,17 +389,19 @@ def measure_still(preset: str, pose: Pose | None, scenes: int, frames: int = STI
                 cards_1f[1] += len(visible)
                 ppm += [m.px_per_module for m in truth.markers
                         if m.visible and m.kind == "card" and m.px_per_module]
+                seen_dice = _die_sightings(fresh.sightings)
+                reals = _real_dice(seen_dice, truth_snap, by_place)
                 for m in truth.markers:
                     if m.kind != "die" or not m.visible:
                         continue
-                    values = {sg.value for sg in fresh.sightings
-                              if sg.kind == "die" and sg.key == m.key}
+                    values = {sg[3] for sg, real in zip(seen_dice, reals, strict=True)
+                              if real == m.key}
                     dice_1f[0] += values == {m.value}
                     dice_1f[1] += 1
         later = (_dice_after(renderer, truth_snap, layout, game, code, piles, scene_seed,
                              dice_style) if truth_snap.dice else None)
         for snap in (last, later):  # wrong identities count in both tables
-            cards_wrong, dice_wrong = _wrong_ids(snap, truth_snap)
+            cards_wrong, dice_wrong = _wrong_ids(snap, truth_snap, by_place)
             wrong_cards += cards_wrong
             wrong_dice += dice_wrong
         for card in truth_snap.cards:
@@ -423,9 +428,12 @@ def measure_still(preset: str, pose: Pose | None, scenes: int, frames: int = STI
                 near_view[1] += seen
             zones[0] += got is not None and got.zone == card.zone
             zones[1] += 1
+        settled_dice = [(d.die, d.x_mm, d.y_mm, d.value) for d in (last.dice if last else ())]
+        settled_real = dict(zip(_real_dice(settled_dice, truth_snap, by_place), settled_dice,
+                                strict=True))
         for die in truth_snap.dice:
-            got_die = last.die(die.die) if last else None
-            dice_s[0] += got_die is not None and got_die.value == die.value
+            got_die = settled_real.get(die.die)
+            dice_s[0] += got_die is not None and got_die[3] == die.value
             dice_s[1] += 1
     label = preset
     pose_label = pose.label if pose else ""
@@ -460,7 +468,7 @@ def _dice_after(renderer: Any, truth: TableSnapshot, layout: Any, game: str, cod
     player = SnapshotPlayer(renderer, [bare, truth], code, number_of, DICE_AFTER_TIMING,
                             True, seed, piles)
     pipeline = build_pipeline(layout, game, Numbers(),
-                              dice_mode="pips" if dice_style == "pips" else "stickers")
+                              dice_mode=dice_mode(dice_style))
     last: TableSnapshot | None = None
     for index, (shown, hands, _settled, _done) in enumerate(player.plan()):
         rendered = renderer.render(player.scene(shown), hands, index)
@@ -468,15 +476,43 @@ def _dice_after(renderer: Any, truth: TableSnapshot, layout: Any, game: str, cod
     return last
 
 
-def _wrong_ids(snap: TableSnapshot | None, truth: TableSnapshot) -> tuple[int, int]:
+def dice_mode(dice_style: str) -> DiceMode:
+    """How the companion reads the simulated dice: "aruco" dice by their ArUco stickers."""
+    return read_dice_as("stickers" if dice_style == "aruco" else dice_style)
+
+
+DieSeen = tuple[str, float | None, float | None, int]  # name, x mm, y mm, value
+
+
+def _die_sightings(sightings: Sequence[Any]) -> list[DieSeen]:
+    return [(sg.key, sg.x_mm, sg.y_mm, sg.value) for sg in sightings if sg.kind == "die"]
+
+
+def _real_dice(seen: Sequence[DieSeen], truth: TableSnapshot, by_place: bool
+               ) -> list[str | None]:
+    """The real die each reported die is, None where there is none: by name for dice whose
+    stickers name them, else paired by player, colour and place (`dice_match`)."""
+    if not by_place:
+        names = {d.die for d in truth.dice}
+        return [s[0] if s[0] in names else None for s in seen]
+    pairs = pair_dice([(s[0], s[1], s[2]) for s in seen],
+                      [(d.die, d.x_mm, d.y_mm) for d in truth.dice])
+    return [pairs.get(i) for i in range(len(seen))]
+
+
+def _wrong_ids(snap: TableSnapshot | None, truth: TableSnapshot, by_place: bool = False
+               ) -> tuple[int, int]:
     """Cards in a settled table that are not on the real one; dice that are not, or that
     show another value."""
     if snap is None:
         return 0, 0
     uids = {c.uid for c in truth.cards}
     values = {d.die: d.value for d in truth.dice}
+    seen = [(d.die, d.x_mm, d.y_mm, d.value) for d in snap.dice]
+    reals = _real_dice(seen, truth, by_place)
     return (sum(1 for c in snap.cards if c.uid not in uids),
-            sum(1 for d in snap.dice if values.get(d.die) != d.value))
+            sum(1 for s, real in zip(seen, reals, strict=True)
+                if real is None or values[real] != s[3]))
 
 
 def _near_half(layout: Any, zone_id: str) -> bool:
@@ -711,8 +747,11 @@ def plan_rows(cameras: Sequence[str], quick: bool) -> list[tuple[str, Pose | Non
               help="Camera kind(s) to measure (repeatable); default: all and 'easy'.")
 @click.option("--scenes", type=int, default=None, help="Still scenes per row (default 4, "
                                                        "quick 2).")
-@click.option("--dice", "dice_style", type=click.Choice(["aruco", "pips"]), default="aruco",
-              show_default=True, help="Stickered ArUco dice or ordinary pip dice.")
+@click.option("--dice", "dice_style", type=click.Choice(list(DICE_STYLES)), default="aruco",
+              show_default=True,
+              help="ArUco die stickers (a marker per die and value), value stickers (value "
+                   "and colour in bigger cells, `companion print dice --faces values`) or "
+                   "ordinary pip dice. The old flat simulator keeps its flat ArUco dice.")
 @click.option("--no-sequence", is_flag=True, help="Skip the timed 40-card sequence.")
 @click.option("--stickers", "symbology", type=click.Choice(["bigcell", "microqr"]),
               default=DEFAULT_SYMBOLOGY, show_default=True,

@@ -19,8 +19,8 @@ from typing import Literal
 from companion.errors import CompanionError
 from companion.markers.payload import DICE_PER_KIND, PLAYERS
 
-DiceMode = Literal["stickers", "pips"]
-DICE_MODES: tuple[DiceMode, ...] = ("stickers", "pips")
+DiceMode = Literal["stickers", "values", "pips"]
+DICE_MODES: tuple[DiceMode, ...] = ("stickers", "values", "pips")
 DEFAULT_DICE_MODE: DiceMode = "stickers"
 """How dice are read unless a command says otherwise (`--dice`): measured, see the README."""
 
@@ -45,4 +45,4 @@ def dice_mode(name: str | None) -> DiceMode:
         return DEFAULT_DICE_MODE
     if name not in DICE_MODES:
         raise DiceSetError(f"dice are read as {' or '.join(DICE_MODES)}, not {name!r}")
-    return "pips" if name == "pips" else "stickers"
+    return "pips" if name == "pips" else "values" if name == "values" else "stickers"

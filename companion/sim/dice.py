@@ -130,10 +130,12 @@ def face_texture(side_px: int, size_mm: float, body: tuple[int, int, int],
                  cells: np.ndarray | None, fit: StickerFit,
                  pips: list[tuple[float, float]] | None = None,
                  pip_colour: tuple[int, int, int] = (30, 30, 30),
-                 pip_mm: float = 2.9) -> tuple[np.ndarray, np.ndarray]:
+                 pip_mm: float = 2.9, inked_sticker: bool = False
+                 ) -> tuple[np.ndarray, np.ndarray]:
     """One face seen flat (row 0 is the face's printed top): the body colour with either a
-    sticker carrying `cells` (the ArUco modules, border included) or round `pips` (face units
-    -1..1). Returns the BGR image and the sticker paper's mask (uint8 0/255)."""
+    sticker carrying `cells` (the marker's modules, border included, True = ink) or round
+    `pips` (face units -1..1). `inked_sticker`: the sticker's margin is printed black (an
+    inverted value sticker). Returns the BGR image and the sticker paper's mask (uint8 0/255)."""
     img = np.empty((side_px, side_px, 3), np.uint8)
     img[:] = body
     mask = np.zeros((side_px, side_px), np.uint8)
@@ -146,10 +148,13 @@ def face_texture(side_px: int, size_mm: float, body: tuple[int, int, int],
 
     if cells is not None:
         outline = px(sticker_outline(fit))
-        cv2.fillConvexPoly(img, outline, (242, 242, 242), cv2.LINE_AA, shift)
+        cv2.fillConvexPoly(img, outline, (25, 25, 25) if inked_sticker else (242, 242, 242),
+                           cv2.LINE_AA, shift)
         cv2.fillConvexPoly(mask, outline, 255, cv2.LINE_AA, shift)
         n = cells.shape[0]
         marker = marker_outline(fit)
+        if inked_sticker:  # the marker's paper cells, white on the black sticker
+            cv2.fillConvexPoly(img, px(marker), (242, 242, 242), cv2.LINE_AA, shift)
         tl, tr, bl = marker[0], marker[1], marker[3]
         du, dv = (tr - tl) / n, (bl - tl) / n
         for row in range(n):

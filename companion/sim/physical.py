@@ -31,6 +31,7 @@ from companion.markers.render import (
     card_back_modules,
     card_front_modules,
 )
+from companion.markers.value_faces import VALUE_GRID, VALUE_KINDS, ValueFace, printed_cells
 from companion.printing.sizes import (
     DIE_MM,
     STICKER_LABEL_MM,
@@ -84,6 +85,8 @@ from companion.sim.render import (
 )
 from companion.sim.temporal import FrameEffects, frame_effects
 
+DICE_STYLES = ("aruco", "values", "pips")
+"""How the simulated dice are marked: ArUco die stickers, value stickers, or pips."""
 CARD_MM = 0.32  # a card's thickness
 SLEEVED_CARD_MM = 0.55  # with a sleeve (two layers of about 0.1 mm plus air)
 NEAR_MM = 40.0  # nearer the lens than this, the pinhole projection is not drawn (clipped)
@@ -185,7 +188,8 @@ class PhysicalRenderer:
     """Renders scenes of one mat for one camera preset; deterministic from `seed`.
 
     `rig` is the camera; `look` the kind of picture it makes (sampled once per renderer into
-    `conditions`, unless given); `dice_style` "aruco" (the project's stickered dice) or "pips"
+    `conditions`, unless given); `dice_style` "aruco" (the project's stickered dice, a marker
+    per die and value), "values" (value stickers, `companion.markers.value_faces`) or "pips"
     (ordinary dice); `bump` knocks the camera at a frame.
     """
 
@@ -206,8 +210,9 @@ class PhysicalRenderer:
         conditions: Conditions | None = None,
         twin_stickers: bool = False,
     ) -> None:
-        if dice_style not in ("aruco", "pips"):
-            raise ValueError(f"dice_style must be 'aruco' or 'pips', not {dice_style!r}")
+        if dice_style not in DICE_STYLES:
+            raise ValueError(f"dice_style must be one of {', '.join(DICE_STYLES)}, "
+                             f"not {dice_style!r}")
         self.layout = layout
         self.rig = rig
         self.look = look
@@ -346,8 +351,14 @@ class PhysicalRenderer:
             out: tuple[np.ndarray, np.ndarray, np.ndarray | None] = (img, mask, None)
         else:
             fit = sticker_fit(self.seed, die, value)
-            img, mask = face_texture(side, dset.size_mm, body,
-                                     aruco_modules(die_face_id(die, value)), fit)
+            kind = die.split(".")[1][0]
+            if self.dice_style == "values" and kind in VALUE_KINDS:
+                cells, inked = printed_cells(ValueFace(value, kind))
+                img, mask = face_texture(side, dset.size_mm, body, cells, fit,
+                                         inked_sticker=inked)
+            else:
+                img, mask = face_texture(side, dset.size_mm, body,
+                                         aruco_modules(die_face_id(die, value)), fit)
             out = (img, mask, marker_outline(fit))
         self._textures[key] = img
         self._faces[key] = out
@@ -842,12 +853,13 @@ class PhysicalRenderer:
                             self._to_canvas(self._ground(rig, f.corners)))
             if f is top and marker is not None:
                 marker_world = f.centre + marker[:, :1] * right + marker[:, 1:] * down
-        if self.dice_style != "aruco":  # pips: the face inside its rounded edges
+        if self.dice_style == "pips":  # the face inside its rounded edges
             inner = (dset.size_mm - 2 * dset.edge_mm) / dset.size_mm
             centre = top.centre
             marker_world = centre + (top.corners - centre) * inner
         self._fill_labels(labels, self._ground(rig, all_pts), index)
-        text = f"aruco:{die.marker_id}" if self.dice_style == "aruco" else f"pips:{value}"
+        text = (f"aruco:{die.marker_id}" if self.dice_style == "aruco"
+                else f"{self.dice_style}:{value}")
         truth = MarkerTruth(die.die, text, "die", die.zone, die.x_mm, die.y_mm, False, value)
         return truth, self._ground(rig, marker_world), index, np.asarray(marker_world)
 
@@ -1186,7 +1198,9 @@ class PhysicalRenderer:
             inside = inside and bool((depth > 0).all())
             side = float(np.linalg.norm(np.roll(img, -1, axis=0) - img, axis=1).mean())
             n = cache.modules.get(truth.key, 6)
-            ppm = side / n if truth.kind != "die" or self.dice_style == "aruco" else None
+            if truth.kind == "die" and self.dice_style == "values":
+                n = VALUE_GRID
+            ppm = side / n if truth.kind != "die" or self.dice_style != "pips" else None
             out.append(MarkerTruth(truth.key, truth.text, truth.kind, truth.zone, truth.x_mm,
                                    truth.y_mm, (not covered) and inside, truth.value,
                                    None if ppm is None else round(ppm, 3)))

@@ -19,6 +19,9 @@ every other face by >= 0.1, and the same face matched the same candidate on the 
 (At 720p / 53 cm / 30 deg, 6 scenes: 29 of 84 unread tops matched on single frames at these
 thresholds and no wrong die or value in 336 candidate reads; at 0.7 two wrong.)
 
+Value stickers (`companion.vision.value_dice`) are looked for in the same crops, decoded by
+their own dictionary or matched against their twelve stickers at the same thresholds.
+
 Nothing here decides a value: every face read goes through `TopFaceFilter` like any other.
 """
 
@@ -33,8 +36,9 @@ import numpy as np
 from companion.markers.payload import die_face_id
 from companion.markers.render import aruco_dictionary, aruco_modules
 from companion.vision.decoders.aruco import ArucoReader, _parameters
-from companion.vision.detect import Detection, quad_side
+from companion.vision.detect import Detection, interpret_aruco, quad_side
 from companion.vision.geometry import MatGeometry
+from companion.vision.value_dice import ValueFaceReader, value_detection
 
 FACE_MARKER_MM = 12.0
 SIZE_RANGE = (0.55, 1.6)  # a candidate's side over a die face marker's side at its place
@@ -109,15 +113,17 @@ def _clockwise(quad: np.ndarray) -> np.ndarray:
 class _Candidate:
     quad: np.ndarray  # 4x2 px
     tries: int = 0
-    matched: int | None = None  # the face matched on the last try (closed-set matching)
+    matched: object = None  # the face matched on the last try (closed-set matching)
 
 
 class DiceRetry:
     """Remembers die-sized unexplained squares; reads crops around them each frame."""
 
     def __init__(self, reader: ArucoReader, per_frame: int = PER_FRAME,
-                 dice: Sequence[str] | None = None) -> None:
+                 dice: Sequence[str] | None = None,
+                 values: ValueFaceReader | None = None) -> None:
         self.reader = reader
+        self.values = values
         params = _parameters(reader.options)
         params.minMarkerPerimeterRate = CROP_PERIMETER_RATE  # the crops are 3 faces wide
         self._detector = cv2.aruco.ArucoDetector(aruco_dictionary(), params)
@@ -181,11 +187,13 @@ class DiceRetry:
         and dark: what lies beyond a face only ever makes it a side face, never a value)."""
         return [c.quad for c in self._unexplained(dets)]
 
-    def read(self, gray: np.ndarray, dets: Sequence[Detection]) -> list[tuple[int, np.ndarray]]:
-        """ArUco ids and corners read around the candidates no die face read explains."""
+    def read(self, gray: np.ndarray, dets: Sequence[Detection]) -> list[Detection]:
+        """Die faces (ArUco die stickers and value stickers) read around the candidates no
+        die face read explains."""
         open_ = [c for c in self._unexplained(dets) if c.tries < MAX_TRIES]
         open_.sort(key=lambda c: c.tries)
         found: list[tuple[int, np.ndarray]] = []
+        values: list[Detection] = []
         height, width = gray.shape[:2]
         for cand in open_[:self.per_frame]:
             cand.tries += 1
@@ -208,14 +216,31 @@ class DiceRetry:
                         m == marker_id for m, c in found if _near(c, corners)):
                     found.append((marker_id, corners))
                     decoded = True
-            if decoded or self.templates is None:
+            if not decoded and self.values is not None:
+                read, _ = self.values.read(gray[y0:y1, x0:x1], offset, max(height, width))
+                for det in read:
+                    if _near(cand.quad, det.corners) and not any(
+                            v.text == det.text and _near(v.corners, det.corners)
+                            for v in values):
+                        values.append(det)
+                        decoded = True
+            if decoded:
                 continue
-            match = self.templates.match(gray, cand.quad)
-            marker = None if match is None else match[0]
-            if match is not None and marker == cand.matched:
-                found.append(match)  # the same face on two frames running
-            cand.matched = marker
-        return found
+            matched: object = None
+            if self.templates is not None:
+                match = self.templates.match(gray, cand.quad)
+                if match is not None:
+                    matched = match[0]
+                    if matched == cand.matched:
+                        found.append(match)  # the same face on two frames running
+            if matched is None and self.values is not None:
+                value_match = self.values.templates.match(gray, cand.quad)
+                if value_match is not None:
+                    matched = value_match[0]
+                    if matched == cand.matched:
+                        values.append(value_detection(value_match[0], value_match[1]))
+            cand.matched = matched
+        return [interpret_aruco(m, c) for m, c in found] + values
 
 
 def _near(a: np.ndarray, b: np.ndarray) -> bool:

@@ -31,6 +31,7 @@ from companion.markers.payload import (
     FrontPayload,
     decode_aruco,
 )
+from companion.markers.value_faces import VALUE_KINDS
 from companion.snapshot import TableSnapshot, back_uid, card_uid
 from companion.vision.decoders.aruco import ArucoReader
 from companion.vision.decoders.square_memory import SquareMemory
@@ -58,6 +59,7 @@ from companion.vision.twin_stickers import (
     shows_twin_pair,
     sticker_below_mm,
 )
+from companion.vision.value_dice import ValueDice, ValueFaceReader
 from companion.vision.zone_reading import read_unread_zones, table_payloads
 
 SMALL = 8  # cue images are 1/SMALL of the frame
@@ -259,7 +261,6 @@ class Pipeline:
         self._last_wall: float | None = None
         self.mirror_mode = mirror
         self.mirrored = bool(mirror)
-        self.top_faces = TopFaceFilter(dice, camera=camera)
         self.frame_check = FrameCheck()
         self._mat_mask_key: tuple[float, ...] | None = None
         self._side_key: tuple[float, ...] | None = None
@@ -276,7 +277,18 @@ class Pipeline:
         self.squares = squares
         self.dice_mode = dice_mode
         self.pips = PipDiceReader(camera=camera) if dice_mode == "pips" else None
-        self.dice_retry = (DiceRetry(aruco, dice=sorted(dice) if dice is not None else None)
+        value_names = ([n for n in (dice or ()) if n.split(".")[1][0] in VALUE_KINDS]
+                       if dice_mode == "values" else [])
+        id_dice = None if dice is None else sorted(set(dice) - set(value_names))
+        self.top_faces = TopFaceFilter(id_dice, camera=camera)  # dice named by ArUco stickers
+        # value stickers on the white and red dice (counter dice keep ArUco die stickers)
+        self.value_reader = (ValueFaceReader(aruco.options) if aruco is not None
+                             and dice_mode == "values" and value_names else None)
+        self.value_dice = (ValueDice(value_names, self._zone_id, float(layout.height_mm),
+                                     camera) if self.value_reader is not None else None)
+        self._value_found: list[Detection] = []  # value stickers read by the last ArUco pass
+        self._value_squares: list[np.ndarray] = []  # ... and the squares it did not decode
+        self.dice_retry = (DiceRetry(aruco, dice=id_dice, values=self.value_reader)
                            if aruco is not None and dice_mode != "pips" else None)
         self._retry_squares: tuple[list[np.ndarray], list[np.ndarray],
                                    list[tuple[int, int, int, int]] | None] | None = None
@@ -485,6 +497,8 @@ class Pipeline:
             self._last_full = self._frame_no
             self._aruco_dets = []
             self._looked = None
+            if self.value_reader is not None:
+                self._value_found, self._value_squares = self.value_reader.read(gray)
             return self.aruco.read_all(gray)
         regions = self._regions(gray.shape)
         boxes = regions + [b for b in self._marker_boxes(gray.shape)
@@ -492,10 +506,19 @@ class Pipeline:
         self._looked = boxes
         found: list[tuple[int, np.ndarray]] = []
         squares: list[np.ndarray] = []
+        self._value_found, self._value_squares = [], []
         for x0, y0, x1, y1 in boxes:
             ids, rejected = self.aruco.read_all(np.ascontiguousarray(gray[y0:y1, x0:x1]),
                                                 frame_px=max(gray.shape[:2]))
             offset = np.array([x0, y0], dtype=np.float64)
+            if self.value_reader is not None:
+                values, value_squares = self.value_reader.read(gray[y0:y1, x0:x1], offset,
+                                                               max(gray.shape[:2]))
+                self._value_squares.extend(value_squares)
+                self._value_found.extend(
+                    v for v in values if not any(
+                        o.text == v.text and np.linalg.norm(o.centre - v.centre) < 8
+                        for o in self._value_found))
             squares.extend(q + offset for q in rejected)
             for marker_id, corners in ids:
                 corners = corners + offset
@@ -663,7 +686,7 @@ class Pipeline:
             symbols = [d.corners.astype(np.float32).reshape(-1, 1, 2) for d in [*dets, *cards]
                        if d.kind in ("front", "back")]
             if self.dice_retry is not None:
-                self._retry_squares = (squares, symbols,
+                self._retry_squares = ([*squares, *self._value_squares], symbols,
                                        None if mode == "full" else self._looked)
             for marker_id, corners in ids:
                 centre = corners.mean(axis=0)
@@ -673,6 +696,10 @@ class Pipeline:
                        for c in symbols):
                     continue
                 self._aruco_dets.append(_interpret_aruco(marker_id, corners))
+            self._aruco_dets.extend(
+                v for v in self._value_found
+                if not any(cv2.pointPolygonTest(c, (float(v.centre[0]), float(v.centre[1])),
+                                                False) >= 0 for c in symbols))
             self._search_due = self._search_due or mode == "full"
         elif self._search_due and self._still_frames >= SEARCH_AT:
             # after a full pass, which forgets what the last search read, and whenever the
@@ -684,8 +711,7 @@ class Pipeline:
         self._remember_squares()
         if self.dice_retry is not None and self.geometry is not None and self._still_frames > 0:
             # die faces read on a still table where the last pass saw only a die-sized square
-            for marker_id, corners in self.dice_retry.read(gray, self._aruco_dets):
-                retried = _interpret_aruco(marker_id, corners)
+            for retried in self.dice_retry.read(gray, self._aruco_dets):
                 self._aruco_dets.append(retried)
                 self._retried.add(id(retried))
         if self.squares and self.geometry is not None and self._squares_due(time_s, dets, hints):
@@ -806,7 +832,7 @@ class Pipeline:
         return zone if zone is None or isinstance(zone, str) else str(getattr(zone, "id", zone))
 
     def _dice(self, dets: Sequence[Detection], image_size: tuple[int, int],
-              gray: np.ndarray | None = None
+              gray: np.ndarray | None = None, time_s: float = 0.0
               ) -> tuple[list[tuple[Sighting, Detection]], list[str]]:
         """Sightings of the dice's top faces; texts of die faces no die of this game has."""
         assert self.geometry is not None
@@ -819,6 +845,14 @@ class Pipeline:
             out.append((Sighting(top.die, "die", top.x_mm, top.y_mm,
                                  self._zone_id(top.x_mm, top.y_mm), top.angle_deg, False, True,
                                  top.value, top.confidence), top.detection))
+        if self.value_dice is not None:
+            value_tops = self.value_dice.tops(dets, self.geometry, image_size, size, unread,
+                                              gray)
+            for name, top in self.value_dice.name(value_tops, time_s,
+                                                  {t.die for t in tops}):
+                out.append((Sighting(name, "die", top.x_mm, top.y_mm,
+                                     self._zone_id(top.x_mm, top.y_mm), top.angle_deg, False,
+                                     True, top.value, top.confidence), top.detection))
         strangers = [v.detection.text for v in dropped if v.reason == "not-in-game"]
         return out, strangers
 
@@ -909,7 +943,7 @@ class Pipeline:
                 self._pip_sightings = self._read_pips(image, frame.time_s)
             placed.extend(self._pip_sightings)
         else:
-            dice, strangers = self._dice(dets, (width, height), gray)
+            dice, strangers = self._dice(dets, (width, height), gray, frame.time_s)
             unknown.extend(strangers)
             placed.extend(dice)
         placed_before, self._placed = self._placed, {}
