@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from companion.games import GAMES, game_spec
+from companion.printing.dice import DEFAULT_FACES, FACE_KINDS
 
 PAPER_CHOICES = ("a4", "letter")
 MAT_PAPER_CHOICES = ("a4", "a3", "letter")
@@ -128,21 +129,31 @@ def stickers(
 )
 @click.option("--paper", type=click.Choice(PAPER_CHOICES), default="a4", show_default=True)
 @click.option(
+    "--faces",
+    type=click.Choice(FACE_KINDS),
+    default=DEFAULT_FACES,
+    show_default=True,
+    help="values: value stickers (the value and the die's colour in big cells; the camera "
+         "reads them from farther and on 720p cameras); ids: ArUco die stickers, one marker "
+         "per die and value (the camera tells which a table's dice carry).",
+)
+@click.option(
     "--out",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
     help="PDF to write (default: <game>-dice.pdf or dice.pdf).",
 )
-def dice(game: str | None, counters: int, paper: str, out: Path | None) -> None:
-    """Die-face stickers for 16 mm dice (12 mm ArUco faces) and token stickers, labelled.
+def dice(game: str | None, counters: int, paper: str, faces: str, out: Path | None) -> None:
+    """Die-face stickers for 16 mm dice (12 mm faces) and token stickers, labelled.
 
-    Creature Crush: white start dice p1/p2 w1..w5 and red damage dice r1..r5. Challengers!: the
-    flag token (both sides). My Little Pony: none by default (the companion keeps points and
-    action tokens itself); --counters adds counter dice for any game.
+    Creature Crush: white start dice and red damage dice, five each per player (value
+    stickers: a set of six per die, red dice's printed black). Challengers!: the flag token
+    (both sides). My Little Pony: none by default (the companion keeps points and action
+    tokens itself); --counters adds counter dice for any game (always ArUco die stickers).
     """
     from companion.printing.jobs import dice_job
 
-    job = dice_job(game, counters, paper)
+    job = dice_job(game, counters, paper, "values" if faces == "values" else "ids")
     target = out or Path(f"{game}-dice.pdf" if game else "dice.pdf")
     job.write(target, _progress("dice"))
     click.echo(f"wrote {target}: {job.summary}")

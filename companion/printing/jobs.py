@@ -17,6 +17,10 @@ from companion.markers.bigcell import fits
 from companion.markers.payload import MAX_SERIAL
 from companion.markers.render import DEFAULT_SYMBOLOGY, Symbology
 from companion.printing.dice import (
+    DEFAULT_FACES,
+    HOW_TO_STICK,
+    HOW_TO_STICK_VALUES,
+    FaceKind,
     counter_dice,
     dice_for_game,
     dice_sheets,
@@ -172,8 +176,10 @@ def _twice(specs: list[StickerSpec], twin: bool) -> list[StickerSpec]:
     return [spec for spec in specs for _ in range(2 if twin else 1)]
 
 
-def dice_job(game: str | None, counters: int = 0, paper: str = "a4") -> PrintJob:
-    """Die-face and token stickers for one game (or every game), plus optional counters."""
+def dice_job(game: str | None, counters: int = 0, paper: str = "a4",
+             faces: FaceKind = DEFAULT_FACES) -> PrintJob:
+    """Die-face and token stickers for one game (or every game), plus optional counters;
+    `faces`: value stickers or ArUco die stickers for the white and red dice."""
     games = [game] if game else list(GAMES)
     dice = [d for g in games for d in dice_for_game(g)] + counter_dice(counters)
     tokens = [t for g in games for t in tokens_for_game(g)]
@@ -183,8 +189,9 @@ def dice_job(game: str | None, counters: int = 0, paper: str = "a4") -> PrintJob
             "tokens; add --counters N for counter dice"
         )
     title = f"{game_info(game).name}: dice and tokens" if game else "Dice and tokens"
-    specs = face_specs(dice, tokens)
-    sheets = dice_sheets(specs, paper_named(paper), title)
+    specs = face_specs(dice, tokens, faces)
+    sheets = dice_sheets(specs, paper_named(paper), title,
+                         HOW_TO_STICK_VALUES if faces == "values" else HOW_TO_STICK)
     return PrintJob(
         title, sheets, f"{len(sheets)} sheets, {len(dice)} dice, {len(specs)} face stickers"
     )

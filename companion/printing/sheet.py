@@ -12,7 +12,7 @@ from typing import Literal
 
 import numpy as np
 
-MarkerKind = Literal["front", "back", "aruco"]
+MarkerKind = Literal["front", "back", "aruco", "value"]
 Anchor = Literal["start", "middle", "end"]
 
 
@@ -21,7 +21,7 @@ class MarkerSquare:
     """A marker drawn as exact ink squares: `modules` (True = ink) spread over `side_mm`.
 
     `text` is what a detector should read: the payload for card stickers, the ArUco id as a
-    decimal string for ArUco markers.
+    decimal string for ArUco markers, "white 3" / "red 3" for value stickers.
     """
 
     kind: MarkerKind

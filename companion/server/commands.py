@@ -14,6 +14,7 @@ import click
 
 from companion.errors import CompanionError
 from companion.games import game_ids
+from companion.markers.dice_sets import DICE_MODE_HELP, DICE_MODES
 from companion.server.security import needs_pin, new_pin
 
 RECONNECT_MAX_S = 2.0
@@ -294,8 +295,8 @@ def _parse_decks(values: tuple[str, ...], game: str) -> dict[str, tuple[str, ...
               help="The picture is (not) mirrored, e.g. by a laptop's mirror clip "
                    "[default: found from the mat's corner markers; a wrong choice is "
                    "overruled by them, and the page says so].")
-@click.option("--dice", "dice_mode", type=click.Choice(["stickers", "pips"]), default=None,
-              help="Dice with face stickers or ordinary pip dice [default: stickers].")
+@click.option("--dice", "dice_mode", type=click.Choice(DICE_MODES), default=None,
+              help=DICE_MODE_HELP)
 def serve(camera: int | None, video: str | None, url: str | None, game: str,
           decks: tuple[str, ...], players: str, port: int, host: str, no_browser: bool,
           db: Path | None, resume: bool, hall: str | None, table: str | None,

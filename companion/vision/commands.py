@@ -13,13 +13,21 @@ import numpy as np
 
 from companion.errors import CompanionError
 from companion.games import GAMES, game_by_code
+from companion.markers.dice_sets import DICE_MODE_HELP, DICE_MODES
+from companion.markers.dice_sets import dice_mode as dice_mode_named
 from companion.markers.payload import BackPayload, FrontPayload
 from companion.vision.decoders import BACKENDS
 from companion.vision.decoders.bigcell import Allowed
-from companion.vision.detect import Detection, Detector, detect_oriented
+from companion.vision.detect import DICE_ARUCO, Detection, Detector, detect_oriented
 from companion.vision.geometry import GeometryError, MatGeometry, load_camera_profile
 from companion.vision.sources import read_image
 from companion.vision.twin_stickers import shows_twin_pair, sticker_below_mm
+from companion.vision.value_dice import (
+    StickerKindVote,
+    ValueDice,
+    ValueFaceReader,
+    value_face_of,
+)
 
 GAME_IDS = list(GAMES)
 
@@ -45,6 +53,9 @@ def describe(detection: Detection) -> str:
         return _card_meaning(payload.game_code, payload.number, payload.copy)
     if isinstance(payload, BackPayload):
         return f"card back, serial {payload.serial}"
+    face = value_face_of(detection)
+    if face is not None:
+        return f"{'red' if face.kind == 'r' else 'white'} die showing {face.value}"
     if aruco is not None:
         if aruco.kind == "die":
             return f"die {aruco.die} showing {aruco.value}"
@@ -85,8 +96,8 @@ def _payloads_of(layout: Any) -> Allowed | None:
         return None
 
 
-def scan_image(path: Path, game: str | None, backend: str, mirror: bool | None = None
-               ) -> dict[str, Any]:
+def scan_image(path: Path, game: str | None, backend: str, mirror: bool | None = None,
+               dice: str | None = None) -> dict[str, Any]:
     """Everything `companion scan` reports about one photo, as plain data.
 
     With the mat located, die faces are judged as the live pipeline judges them: only the top
@@ -127,12 +138,29 @@ def scan_image(path: Path, game: str | None, backend: str, mirror: bool | None =
             detections.extend(read_unread_zones(gray, geometry, layout, detections, allowed))
         if geometry is not None:
             height, width = gray.shape[:2]
-            tops, dropped = TopFaceFilter(game_dice(game)).judge(
-                detections, geometry, (width, height), (layout.width_mm, layout.height_mm))
+            mat_size = (float(layout.width_mm), float(layout.height_mm))
+            values = ValueDice(game_dice(game), lambda x, y: None, mat_size[1])
+            faces, _ = (ValueFaceReader(DICE_ARUCO).read(gray)
+                        if dice_mode_named(dice) == "stickers" and values.names else ([], []))
+            vote = StickerKindVote()
+            vote.add(sum(1 for d in detections if d.aruco is not None and d.aruco.kind == "die"
+                         and d.aruco.die in values.names), len(faces))
+            value_kinds = vote.kind == "values"
+            named = sorted(set(game_dice(game)) - set(values.names if value_kinds else ()))
+            tops, dropped = TopFaceFilter(named).judge(
+                detections, geometry, (width, height), mat_size)
             for verdict in dropped:
                 die_notes[id(verdict.detection)] = DROP_REASONS[verdict.reason]
             for top in tops:
                 die_notes[id(top.detection)] = ""
+            if value_kinds:
+                detections.extend(faces)
+                value_tops, value_dropped = values.judge(faces, geometry, (width, height),
+                                                         mat_size, (), gray)
+                for verdict in value_dropped:
+                    die_notes[id(verdict.detection)] = DROP_REASONS[verdict.reason]
+                for _, top in value_tops:
+                    die_notes[id(top.detection)] = ""
     if mirrored:
         mat_note += "; the picture is mirrored (a mirror clip?) and was read turned back"
     # cards with two stickers (one at each end) are placed at the card's centre, as live
@@ -200,9 +228,10 @@ def _format_scan(report: dict[str, Any]) -> str:
 )
 @click.option("--mirror/--no-mirror", default=None,
               help="The photo is (not) mirrored [default: found from the corner markers].")
+@click.option("--dice", type=click.Choice(DICE_MODES), default=None, help=DICE_MODE_HELP)
 def scan(
     image: Path | None, game: str | None, backend: str, as_json: bool, photos: Path | None,
-    mirror: bool | None,
+    mirror: bool | None, dice: str | None,
 ) -> None:
     """Find every marker in a photo: kind, payload, meaning, corners, mat position and zone."""
     if photos is not None:
@@ -210,7 +239,7 @@ def scan(
         return
     if image is None:
         raise click.UsageError("give an IMAGE (or --photos DIR)")
-    report = scan_image(image, game, backend, mirror)
+    report = scan_image(image, game, backend, mirror, dice)
     click.echo(json.dumps(report, indent=2, ensure_ascii=False) if as_json else
                _format_scan(report))
 

@@ -29,6 +29,7 @@ from companion.markers.dice_sets import DEFAULT_DICE_MODE, DiceMode
 from companion.markers.payload import (
     BackPayload,
     FrontPayload,
+    PayloadError,
     decode_aruco,
 )
 from companion.markers.value_faces import VALUE_KINDS
@@ -59,7 +60,7 @@ from companion.vision.twin_stickers import (
     shows_twin_pair,
     sticker_below_mm,
 )
-from companion.vision.value_dice import ValueDice, ValueFaceReader
+from companion.vision.value_dice import StickerKindVote, ValueDice, ValueFaceReader, value_face_of
 from companion.vision.zone_reading import read_unread_zones, table_payloads
 
 SMALL = 8  # cue images are 1/SMALL of the frame
@@ -77,6 +78,15 @@ STICKER_SCALES = (0.75, 1.6)  # a square's side over a symbol's side at its plac
 # a card sticker: the symbol (measured 0.96-1.05 on the timed sequence, lens and piles
 # included) up to its sticker outline with the label strip (1.32-1.41)
 CHECK_EVERY_S = 5.0  # the camera check (calibrate's advice) runs this often
+def _die_of(marker_id: int) -> str | None:
+    """The die an ArUco id names, None for any other marker."""
+    try:
+        meaning = decode_aruco(marker_id)
+    except PayloadError:
+        return None
+    return meaning.die if meaning.kind == "die" else None
+
+
 def layout_game_code(layout: Any) -> int:
     """The game code printed into the mat's corner marker ids."""
     for corner in layout.corners:
@@ -278,17 +288,20 @@ class Pipeline:
         self.dice_mode = dice_mode
         self.pips = PipDiceReader(camera=camera) if dice_mode == "pips" else None
         value_names = ([n for n in (dice or ()) if n.split(".")[1][0] in VALUE_KINDS]
-                       if dice_mode == "values" else [])
-        id_dice = None if dice is None else sorted(set(dice) - set(value_names))
-        self.top_faces = TopFaceFilter(id_dice, camera=camera)  # dice named by ArUco stickers
-        # value stickers on the white and red dice (counter dice keep ArUco die stickers)
+                       if dice_mode == "stickers" else [])
+        self._value_names = frozenset(value_names)
+        self.top_faces = TopFaceFilter(dice, camera=camera)  # dice named by ArUco stickers
+        # the white and red dice carry value stickers or ArUco die stickers: both are read,
+        # and the table's own kind is voted on (counter dice always carry ArUco ones)
         self.value_reader = (ValueFaceReader(aruco.options) if aruco is not None
-                             and dice_mode == "values" and value_names else None)
+                             and value_names else None)
+        self.sticker_vote = StickerKindVote()
         self.value_dice = (ValueDice(value_names, self._zone_id, float(layout.height_mm),
                                      camera) if self.value_reader is not None else None)
         self._value_found: list[Detection] = []  # value stickers read by the last ArUco pass
         self._value_squares: list[np.ndarray] = []  # ... and the squares it did not decode
-        self.dice_retry = (DiceRetry(aruco, dice=id_dice, values=self.value_reader)
+        self.dice_retry = (DiceRetry(aruco, dice=sorted(dice) if dice is not None else None,
+                                     values=self.value_reader)
                            if aruco is not None and dice_mode != "pips" else None)
         self._retry_squares: tuple[list[np.ndarray], list[np.ndarray],
                                    list[tuple[int, int, int, int]] | None] | None = None
@@ -671,6 +684,10 @@ class Pipeline:
         self.fusion.add(gray, self._still_frames > 0)
         if mode is not None:
             ids, squares = self._read_aruco(gray, mode)
+            if self.value_reader is not None:  # exact reads of each kind of die sticker
+                self.sticker_vote.add(
+                    sum(1 for m, _ in ids if _die_of(m) in self._value_names),
+                    len(self._value_found))
             # the soft reading (`read_soft_quad`) costs a few milliseconds a square: on full
             # passes only (the zone search looks again where a card is missing, at rest)
             self._square_memory.begin_pass()
@@ -839,13 +856,18 @@ class Pipeline:
         size = (float(self.layout.width_mm), float(self.layout.height_mm))
         self._remember_squares()
         unread = self.dice_retry.open_squares(dets) if self.dice_retry is not None else []
-        tops, dropped = self.top_faces.judge(dets, self.geometry, image_size, size, unread, gray)
+        kind = self.sticker_vote.kind if self.value_reader is not None else "ids"
+        # white and red dice's faces count only in the kind of sticker this table's carry
+        named = [d for d in dets if value_face_of(d) is None and (
+            kind == "ids" or d.aruco is None or d.aruco.die not in self._value_names)]
+        tops, dropped = self.top_faces.judge(named, self.geometry, image_size, size, unread,
+                                             gray)
         out = []
         for top in tops:
             out.append((Sighting(top.die, "die", top.x_mm, top.y_mm,
                                  self._zone_id(top.x_mm, top.y_mm), top.angle_deg, False, True,
                                  top.value, top.confidence), top.detection))
-        if self.value_dice is not None:
+        if self.value_dice is not None and kind == "values":
             value_tops = self.value_dice.tops(dets, self.geometry, image_size, size, unread,
                                               gray)
             for name, top in self.value_dice.name(value_tops, time_s,

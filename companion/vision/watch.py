@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from companion.games import GAMES
+from companion.markers.dice_sets import DICE_MODE_HELP, DICE_MODES
 from companion.snapshot import TableSnapshot
 from companion.vision.heap import freeze_loaded_objects
 
@@ -84,8 +85,8 @@ def watch_source(source: Any, pipeline: Any, as_json: bool, seconds: float | Non
               help="Stop after this long (a camera runs until Ctrl-C otherwise).")
 @click.option("--counters", type=click.IntRange(0, 6), default=0, show_default=True,
               help="Counter dice per player on the table (pN.c1..).")
-@click.option("--dice", "dice_mode", type=click.Choice(["stickers", "pips"]), default=None,
-              help="Dice with face stickers or ordinary pip dice [default: stickers].")
+@click.option("--dice", "dice_mode", type=click.Choice(DICE_MODES), default=None,
+              help=DICE_MODE_HELP)
 def watch(source: str, game: str, mirror: bool | None, as_json: bool, fps: float | None,
           seconds: float | None, counters: int, dice_mode: str | None) -> None:
     """Watch SOURCE (camera index, video file, image folder or stream URL) headless: print

@@ -77,7 +77,7 @@ def test_sticker_sheets_decode_to_the_intended_cards(tmp_path: Path, detector: D
 
 
 def test_dice_sheet_decodes_to_every_face(tmp_path: Path, detector: Detector) -> None:
-    job = dice_job(None)  # every game: Creature Crush dice and the Challengers! flag
+    job = dice_job(None, faces="ids")  # every game: Creature Crush dice, the Challengers! flag
     pdf = tmp_path / "dice.pdf"
     job.write(pdf)
     assert len(job.sheets) == 1
@@ -130,3 +130,39 @@ def test_scale_bar_is_100_mm_on_the_rendered_sheet(tmp_path: Path) -> None:
     gaps = np.flatnonzero(np.diff(run) > 1)
     bar_px = (run[gaps[0]] if gaps.size else run[-1]) - run[0] + 1
     assert abs(bar_px * 25.4 / MAT_DPI - SCALE_BAR_MM) < MAT_TOLERANCE_MM
+
+
+def test_value_sticker_sheet_reads_as_every_value_and_colour(tmp_path: Path,
+                                                             detector: Detector) -> None:
+    """Creature Crush's value stickers (white ones, red ones printed black), the flag token
+    and two counter dice (ArUco die stickers): each reads as what its label says."""
+    from companion.vision.detect import DICE_ARUCO
+    from companion.vision.value_dice import ValueFaceReader, value_face_of
+
+    job = dice_job("creature-crush", counters=1, faces="values")
+    pdf = tmp_path / "dice.pdf"
+    job.write(pdf)
+    assert len(job.sheets) == 1 and "22 dice, 132 face stickers" in job.summary
+    dpi = 60
+    image = render_page(pdf, 1, dpi)
+    values = job.sheets[0].markers()
+    meant = sorted((m.text, *np.round(np.array(m.centre_mm))) for m in values
+                   if m.kind == "value")
+    assert len(meant) == 20 * 6
+    assert {t for t, _, _ in meant} == {f"{c} {v}" for c in ("white", "red")
+                                         for v in range(1, 7)}
+    found, _ = ValueFaceReader(DICE_ARUCO).read(image)
+    read = []
+    for d in found:
+        face = value_face_of(d)
+        assert face is not None
+        x, y = px_to_mm(d.centre, dpi)
+        read.append((face.label, round(float(x)), round(float(y))))
+    assert len(read) == len(meant)
+    for label, x, y in read:
+        near = [m for m in meant if m[0] == label and abs(m[1] - x) <= 1 and abs(m[2] - y) <= 1]
+        assert near, (label, x, y)
+    counters = {decode_aruco(int(d.text.removeprefix("aruco:"))).die
+                for d in detector.detect(image) if d.kind == "aruco"
+                and decode_aruco(int(d.text.removeprefix("aruco:"))).kind == "die"}
+    assert counters == {"p1.c1", "p2.c1"}

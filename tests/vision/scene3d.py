@@ -18,6 +18,7 @@ import numpy as np
 from companion.layouts import MatLayout, load_layout
 from companion.markers.payload import die_face_id
 from companion.markers.render import aruco_image, card_back_image, card_front_image
+from companion.markers.value_faces import value_cells
 
 TEXTURE_PX_PER_MM = 5
 FACE_PX_PER_MM = 12
@@ -92,6 +93,7 @@ class Die:
     pips: bool = False  # an ordinary die: pips instead of markers
     side_values: tuple[int, int] | None = None  # values on the +u and +v faces
     glare: bool = False  # a lamp's reflection washes the top face out
+    values: bool = False  # value stickers (companion print dice --faces values) on its faces
 
 
 @dataclass(frozen=True)
@@ -182,6 +184,17 @@ def _face_texture(die: Die, value: int) -> np.ndarray:
         return face
     sticker = int(DIE_STICKER_MM * FACE_PX_PER_MM)
     o = (side - sticker) // 2
+    if die.values:  # the value's 5 x 5 cells; a red die's sticker printed inverted
+        cells = value_cells(value)
+        inverted = kind == "r"
+        face[o:o + sticker, o:o + sticker] = 20 if inverted else 245
+        size = int(DIE_MARKER_MM * FACE_PX_PER_MM)
+        ink = cells != inverted  # True: printed black
+        marker = cv2.resize(np.where(ink, 20, 245).astype(np.uint8), (size, size),
+                            interpolation=cv2.INTER_NEAREST)
+        m = (side - size) // 2
+        face[m:m + size, m:m + size] = marker[..., None]
+        return face
     face[o:o + sticker, o:o + sticker] = 245
     marker = aruco_image(die_face_id(die.name, value), int(DIE_MARKER_MM * FACE_PX_PER_MM))
     m = (side - marker.shape[0]) // 2

@@ -89,3 +89,29 @@ def test_vision_never_imports_the_simulator() -> None:
     pattern = re.compile(r"^\s*(from|import)\s+companion\.(sim|benchmarks)\b", re.M)
     offenders = [p.name for p in root.rglob("*.py") if pattern.search(p.read_text())]
     assert not offenders
+
+
+def test_nameless_dice_pair_with_the_real_die_of_their_colour_and_side_nearest() -> None:
+    from companion.benchmarks.dice_match import pair_dice
+
+    real = [("p1.w1", 100.0, 100.0), ("p1.w2", 130.0, 100.0), ("p1.r1", 160.0, 100.0)]
+    # the camera named them the other way round: they pair by place, not by name
+    seen = [("p1.w2", 101.0, 99.0), ("p1.w1", 129.0, 102.0), ("p1.r1", 190.0, 100.0),
+            ("p2.w1", 160.0, 100.0), ("p1.w3", 112.0, 100.0), ("p1.w4", None, None)]
+    pairs = pair_dice(seen, real)
+    assert pairs == {0: "p1.w1", 1: "p1.w2"}  # too far (30 mm), another player, taken, unplaced
+    # each real die once, the nearest first
+    assert pair_dice([("p1.w1", 110.0, 100.0), ("p1.w2", 102.0, 100.0)], real) == {
+        1: "p1.w1"}
+
+
+def test_a_value_dice_row_scores_dice_by_place() -> None:
+    """`--dice values`: the camera names value-sticker dice itself, and a right value under
+    another name counts as right; no die counts as wrong that is not."""
+    result = CliRunner().invoke(bench_vision, ["--quick", "--json", "--scenes", "1",
+                                               "--no-sequence", "--dice", "values",
+                                               "--camera", "overhead-webcam-1080p"])
+    assert result.exit_code == 0, result.output
+    row = json.loads(result.stdout)["rows"][0]
+    assert row["dice_style"] == "values"
+    assert row["dice_settled"] >= 0.9 and row["wrong_dice"] == 0
