@@ -187,13 +187,15 @@ class DiceRetry:
         and dark: what lies beyond a face only ever makes it a side face, never a value)."""
         return [c.quad for c in self._unexplained(dets)]
 
-    def read(self, gray: np.ndarray, dets: Sequence[Detection]) -> list[Detection]:
-        """Die faces (ArUco die stickers and value stickers) read around the candidates no
-        die face read explains."""
+    def read(self, gray: np.ndarray, dets: Sequence[Detection], values: bool = True
+             ) -> list[Detection]:
+        """Die faces (ArUco die stickers and, with `values`, value stickers) read around
+        the candidates no die face read explains."""
+        value_reader = self.values if values else None
         open_ = [c for c in self._unexplained(dets) if c.tries < MAX_TRIES]
         open_.sort(key=lambda c: c.tries)
         found: list[tuple[int, np.ndarray]] = []
-        values: list[Detection] = []
+        read_values: list[Detection] = []
         height, width = gray.shape[:2]
         for cand in open_[:self.per_frame]:
             cand.tries += 1
@@ -216,13 +218,13 @@ class DiceRetry:
                         m == marker_id for m, c in found if _near(c, corners)):
                     found.append((marker_id, corners))
                     decoded = True
-            if not decoded and self.values is not None:
-                read, _ = self.values.read(gray[y0:y1, x0:x1], offset, max(height, width))
+            if not decoded and value_reader is not None:
+                read, _ = value_reader.read(gray[y0:y1, x0:x1], offset, max(height, width))
                 for det in read:
                     if _near(cand.quad, det.corners) and not any(
                             v.text == det.text and _near(v.corners, det.corners)
-                            for v in values):
-                        values.append(det)
+                            for v in read_values):
+                        read_values.append(det)
                         decoded = True
             if decoded:
                 continue
@@ -233,14 +235,14 @@ class DiceRetry:
                     matched = match[0]
                     if matched == cand.matched:
                         found.append(match)  # the same face on two frames running
-            if matched is None and self.values is not None:
-                value_match = self.values.templates.match(gray, cand.quad)
+            if matched is None and value_reader is not None:
+                value_match = value_reader.templates.match(gray, cand.quad)
                 if value_match is not None:
                     matched = value_match[0]
                     if matched == cand.matched:
-                        values.append(value_detection(value_match[0], value_match[1]))
+                        read_values.append(value_detection(value_match[0], value_match[1]))
             cand.matched = matched
-        return [interpret_aruco(m, c) for m, c in found] + values
+        return [interpret_aruco(m, c) for m, c in found] + read_values
 
 
 def _near(a: np.ndarray, b: np.ndarray) -> bool:

@@ -502,6 +502,12 @@ class Pipeline:
                                  r.angle_deg, False, True, r.value, r.confidence), None))
         return out
 
+    def _values_read(self) -> bool:
+        """Whether value stickers are looked for: the game has white or red dice, and they
+        are not known to carry ArUco die stickers (reading both costs about 7 ms a frame at
+        1080p on one core)."""
+        return self.value_reader is not None and self.sticker_vote.kind != "ids"
+
     def _read_aruco(self, gray: np.ndarray, mode: str
                     ) -> tuple[list[tuple[int, np.ndarray]], list[np.ndarray]]:
         """ArUco ids and the unrecognised dark squares (big-cell card symbols among them)."""
@@ -510,7 +516,8 @@ class Pipeline:
             self._last_full = self._frame_no
             self._aruco_dets = []
             self._looked = None
-            if self.value_reader is not None:
+            if self._values_read():
+                assert self.value_reader is not None
                 self._value_found, self._value_squares = self.value_reader.read(gray)
             return self.aruco.read_all(gray)
         regions = self._regions(gray.shape)
@@ -524,7 +531,8 @@ class Pipeline:
             ids, rejected = self.aruco.read_all(np.ascontiguousarray(gray[y0:y1, x0:x1]),
                                                 frame_px=max(gray.shape[:2]))
             offset = np.array([x0, y0], dtype=np.float64)
-            if self.value_reader is not None:
+            if self._values_read():
+                assert self.value_reader is not None
                 values, value_squares = self.value_reader.read(gray[y0:y1, x0:x1], offset,
                                                                max(gray.shape[:2]))
                 self._value_squares.extend(value_squares)
@@ -728,7 +736,8 @@ class Pipeline:
         self._remember_squares()
         if self.dice_retry is not None and self.geometry is not None and self._still_frames > 0:
             # die faces read on a still table where the last pass saw only a die-sized square
-            for retried in self.dice_retry.read(gray, self._aruco_dets):
+            for retried in self.dice_retry.read(gray, self._aruco_dets,
+                                                values=self._values_read()):
                 self._aruco_dets.append(retried)
                 self._retried.add(id(retried))
         if self.squares and self.geometry is not None and self._squares_due(time_s, dets, hints):

@@ -48,6 +48,7 @@ from companion.vision.dice import (
     FaceVerdict,
     TopFace,
     TopFaceFilter,
+    possible_face_set,
     square_error,
 )
 from companion.vision.geometry import CameraPose, CameraProfile, MatGeometry
@@ -265,28 +266,14 @@ class ValueDice:
         quads = cv2.perspectiveTransform(
             np.array([d.corners for d, _ in faces], np.float64).reshape(-1, 1, 2),
             plane).reshape(-1, 4, 2)
-        centres = quads.mean(axis=1)
         square = [_looks_square(q) for q in quads]
         pose = geometry.pose(image_size, self.camera)
-        group = list(range(len(faces)))
-
-        def root(i: int) -> int:
-            while group[i] != i:
-                group[i] = group[group[i]]
-                i = group[i]
-            return i
-
-        for i in range(len(faces)):
-            for j in range(i + 1, len(faces)):
-                if square[i] and square[j] and not _side_can_look_square(centres[i], pose):
-                    continue  # two tops: a side face never maps to a square here
-                if self._one_die(faces[i][1], faces[j][1], quads[i], quads[j], pose):
-                    group[root(i)] = root(j)
+        group = self._group(faces, quads, square, pose)
         named: list[Detection] = []
         kinds: dict[str, str] = {}
         original: dict[int, Detection] = {}
         for i, (det, face) in enumerate(faces):
-            name = f"{face.kind}?{root(i)}"
+            name = f"{face.kind}?{group[i]}"
             kinds[name] = face.kind
             named.append(Detection(det.kind, det.text, det.corners, det.confidence,
                                    det.decoder, aruco=ArucoMeaning("die", die=name,
@@ -296,6 +283,39 @@ class ValueDice:
                                              gray)
         return ([(kinds[t.die], replace(t, detection=original[id(t.detection)])) for t in tops],
                 [FaceVerdict(original[id(v.detection)], v.reason) for v in dropped])
+
+    def _group(self, faces: Sequence[tuple[Detection, ValueFace]], quads: np.ndarray,
+               square: Sequence[bool], pose: CameraPose) -> list[int]:
+        """Which die each face belongs to (an index per face). Faces that map to a square
+        come first, each its own die, unless where a side face can look square too; every
+        other face joins the die it can be a side face of whose nearest face is nearest. A
+        die never gets two faces no die shows at once (the same value twice, two opposite
+        ones, more than three), so no chain of faces joins two dice."""
+        members: list[list[int]] = []
+        order = sorted(range(len(faces)), key=lambda i: not square[i])
+        for i in order:
+            best: tuple[float, int] | None = None
+            for g, group in enumerate(members):
+                values = [faces[j][1].value for j in group] + [faces[i][1].value]
+                if not possible_face_set(sorted(values)):
+                    continue
+                if square[i] and not _side_can_look_square(quads[i].mean(axis=0), pose):
+                    break  # a top here: a side face never maps to a square
+                for j in group:
+                    if self._one_die(faces[i][1], faces[j][1], quads[i], quads[j], pose):
+                        dist = float(np.linalg.norm(quads[i].mean(axis=0)
+                                                    - quads[j].mean(axis=0)))
+                        if best is None or dist < best[0]:
+                            best = (dist, g)
+            if best is None:
+                members.append([i])
+            else:
+                members[best[1]].append(i)
+        out = [0] * len(faces)
+        for g, group in enumerate(members):
+            for i in group:
+                out[i] = g
+        return out
 
     @staticmethod
     def _one_die(a: ValueFace, b: ValueFace, qa: np.ndarray, qb: np.ndarray,
