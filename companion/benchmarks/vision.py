@@ -477,9 +477,9 @@ def _dice_after(renderer: Any, truth: TableSnapshot, layout: Any, game: str, cod
 
 
 def dice_mode(dice_style: str) -> DiceMode:
-    """How the companion reads the simulated dice: either kind of face sticker as
-    "stickers" (it finds which), pip dice as "pips"."""
-    return read_dice_as("pips" if dice_style == "pips" else "stickers")
+    """How the companion reads the simulated dice: ArUco die stickers as "stickers", value
+    stickers as "values", pip dice as "pips" (what a user passes as `--dice`)."""
+    return read_dice_as("stickers" if dice_style == "aruco" else dice_style)
 
 
 DieSeen = tuple[str, float | None, float | None, int]  # name, x mm, y mm, value

@@ -7,11 +7,11 @@ r1..r5 per player; the others none): ask `companion.games.game_dice(game, counte
 camera accepts no other dice: on a real table a die face outside the game's set is a misread, a
 mirrored marker or a die from another box.
 
-Dice are read from their face stickers, value stickers (`companion.markers.value_faces`: the
-value and the colour in big cells) or ArUco die stickers (one marker per face: die and value),
-or, for ordinary dice without stickers, from their pips (white dice with dark pips, red dice
-with white pips). Value stickers and pips carry no die's name: it comes from colour, side and
-place.
+Dice are read from their face stickers, ArUco die stickers (one marker per face: die and
+value) or value stickers (`companion.markers.value_faces`: the value and the colour in big
+cells; a table carries one kind, named by `--dice`), or, for ordinary dice without stickers,
+from their pips (white dice with dark pips, red dice with white pips). Value stickers and pips
+carry no die's name: it comes from colour, side and place.
 """
 
 from __future__ import annotations
@@ -21,14 +21,14 @@ from typing import Literal
 from companion.errors import CompanionError
 from companion.markers.payload import DICE_PER_KIND, PLAYERS
 
-DiceMode = Literal["stickers", "pips"]
-DICE_MODES: tuple[DiceMode, ...] = ("stickers", "pips")
+DiceMode = Literal["stickers", "values", "pips"]
+DICE_MODES: tuple[DiceMode, ...] = ("stickers", "values", "pips")
 DEFAULT_DICE_MODE: DiceMode = "stickers"
 """How dice are read unless a command says otherwise (`--dice`): measured, see the README."""
 DICE_MODE_HELP = (
-    "stickers: dice with face stickers, value stickers or ArUco die stickers (`companion "
-    "print dice`, either `--faces`; which kind the table's dice carry is found from what "
-    "reads); pips: ordinary pip dice [default: stickers].")
+    "stickers: ArUco die stickers (`companion print dice`); values: value stickers on the "
+    "white and red dice (`companion print dice --faces values`: more dice read on 720p "
+    "cameras); pips: ordinary pip dice [default: stickers].")
 
 WHITE_DICE_PER_PLAYER = 5
 RED_DICE_PER_PLAYER = 5
@@ -51,4 +51,4 @@ def dice_mode(name: str | None) -> DiceMode:
         return DEFAULT_DICE_MODE
     if name not in DICE_MODES:
         raise DiceSetError(f"dice are read as {' or '.join(DICE_MODES)}, not {name!r}")
-    return "pips" if name == "pips" else "stickers"
+    return "pips" if name == "pips" else "values" if name == "values" else "stickers"

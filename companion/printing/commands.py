@@ -133,9 +133,9 @@ def stickers(
     type=click.Choice(FACE_KINDS),
     default=DEFAULT_FACES,
     show_default=True,
-    help="values: value stickers (the value and the die's colour in big cells; the camera "
-         "reads them from farther and on 720p cameras); ids: ArUco die stickers, one marker "
-         "per die and value (the camera tells which a table's dice carry).",
+    help="ids: ArUco die stickers, one marker per die and value; values: value stickers "
+         "(the value and the die's colour in bigger cells: more dice read on a 720p camera; "
+         "read them with `--dice values`).",
 )
 @click.option(
     "--out",
@@ -146,7 +146,7 @@ def stickers(
 def dice(game: str | None, counters: int, paper: str, faces: str, out: Path | None) -> None:
     """Die-face stickers for 16 mm dice (12 mm faces) and token stickers, labelled.
 
-    Creature Crush: white start dice and red damage dice, five each per player (value
+    Creature Crush: white start dice w1..w5 and red damage dice r1..r5 per player (value
     stickers: a set of six per die, red dice's printed black). Challengers!: the flag token
     (both sides). My Little Pony: none by default (the companion keeps points and action
     tokens itself); --counters adds counter dice for any game (always ArUco die stickers).

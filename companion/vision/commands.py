@@ -23,7 +23,6 @@ from companion.vision.geometry import GeometryError, MatGeometry, load_camera_pr
 from companion.vision.sources import read_image
 from companion.vision.twin_stickers import shows_twin_pair, sticker_below_mm
 from companion.vision.value_dice import (
-    StickerKindVote,
     ValueDice,
     ValueFaceReader,
     value_face_of,
@@ -140,12 +139,8 @@ def scan_image(path: Path, game: str | None, backend: str, mirror: bool | None =
             height, width = gray.shape[:2]
             mat_size = (float(layout.width_mm), float(layout.height_mm))
             values = ValueDice(game_dice(game), lambda x, y: None, mat_size[1])
-            faces, _ = (ValueFaceReader(DICE_ARUCO).read(gray)
-                        if dice_mode_named(dice) == "stickers" and values.names else ([], []))
-            vote = StickerKindVote()
-            vote.add(sum(1 for d in detections if d.aruco is not None and d.aruco.kind == "die"
-                         and d.aruco.die in values.names), len(faces))
-            value_kinds = vote.kind == "values"
+            value_kinds = dice_mode_named(dice) == "values" and bool(values.names)
+            faces, _ = ValueFaceReader(DICE_ARUCO).read(gray) if value_kinds else ([], [])
             named = sorted(set(game_dice(game)) - set(values.names if value_kinds else ()))
             tops, dropped = TopFaceFilter(named).judge(
                 detections, geometry, (width, height), mat_size)

@@ -187,11 +187,10 @@ class DiceRetry:
         and dark: what lies beyond a face only ever makes it a side face, never a value)."""
         return [c.quad for c in self._unexplained(dets)]
 
-    def read(self, gray: np.ndarray, dets: Sequence[Detection], values: bool = True
-             ) -> list[Detection]:
-        """Die faces (ArUco die stickers and, with `values`, value stickers) read around
-        the candidates no die face read explains."""
-        value_reader = self.values if values else None
+    def read(self, gray: np.ndarray, dets: Sequence[Detection]) -> list[Detection]:
+        """Die faces (ArUco die stickers and, for a table of value-sticker dice, value
+        stickers) read around the candidates no die face read explains."""
+        value_reader = self.values
         open_ = [c for c in self._unexplained(dets) if c.tries < MAX_TRIES]
         open_.sort(key=lambda c: c.tries)
         found: list[tuple[int, np.ndarray]] = []

@@ -29,7 +29,6 @@ from companion.markers.dice_sets import DEFAULT_DICE_MODE, DiceMode
 from companion.markers.payload import (
     BackPayload,
     FrontPayload,
-    PayloadError,
     decode_aruco,
 )
 from companion.markers.value_faces import VALUE_KINDS
@@ -60,7 +59,7 @@ from companion.vision.twin_stickers import (
     shows_twin_pair,
     sticker_below_mm,
 )
-from companion.vision.value_dice import StickerKindVote, ValueDice, ValueFaceReader, value_face_of
+from companion.vision.value_dice import ValueDice, ValueFaceReader, value_face_of
 from companion.vision.zone_reading import read_unread_zones, table_payloads
 
 SMALL = 8  # cue images are 1/SMALL of the frame
@@ -78,15 +77,6 @@ STICKER_SCALES = (0.75, 1.6)  # a square's side over a symbol's side at its plac
 # a card sticker: the symbol (measured 0.96-1.05 on the timed sequence, lens and piles
 # included) up to its sticker outline with the label strip (1.32-1.41)
 CHECK_EVERY_S = 5.0  # the camera check (calibrate's advice) runs this often
-def _die_of(marker_id: int) -> str | None:
-    """The die an ArUco id names, None for any other marker."""
-    try:
-        meaning = decode_aruco(marker_id)
-    except PayloadError:
-        return None
-    return meaning.die if meaning.kind == "die" else None
-
-
 def layout_game_code(layout: Any) -> int:
     """The game code printed into the mat's corner marker ids."""
     for corner in layout.corners:
@@ -287,15 +277,15 @@ class Pipeline:
         self.squares = squares
         self.dice_mode = dice_mode
         self.pips = PipDiceReader(camera=camera) if dice_mode == "pips" else None
-        value_names = ([n for n in (dice or ()) if n.split(".")[1][0] in VALUE_KINDS]
-                       if dice_mode == "stickers" else [])
+        value_names: list[str] = ([n for n in (dice or ()) if n.split(".")[1][0] in VALUE_KINDS]
+                                  if dice_mode == "values" else [])
         self._value_names = frozenset(value_names)
-        self.top_faces = TopFaceFilter(dice, camera=camera)  # dice named by ArUco stickers
-        # the white and red dice carry value stickers or ArUco die stickers: both are read,
-        # and the table's own kind is voted on (counter dice always carry ArUco ones)
+        # dice named by their ArUco stickers: all the game's, or (value stickers) its counters
+        self.top_faces = TopFaceFilter(None if dice is None else sorted(set(dice) - set(
+            value_names)), camera=camera)
+        # the white and red dice's value stickers (counter dice keep ArUco die stickers)
         self.value_reader = (ValueFaceReader(aruco.options) if aruco is not None
                              and value_names else None)
-        self.sticker_vote = StickerKindVote()
         self.value_dice = (ValueDice(value_names, self._zone_id, float(layout.height_mm),
                                      camera) if self.value_reader is not None else None)
         self._value_found: list[Detection] = []  # value stickers read by the last ArUco pass
@@ -502,12 +492,6 @@ class Pipeline:
                                  r.angle_deg, False, True, r.value, r.confidence), None))
         return out
 
-    def _values_read(self) -> bool:
-        """Whether value stickers are looked for: the game has white or red dice, and they
-        are not known to carry ArUco die stickers (reading both costs about 7 ms a frame at
-        1080p on one core)."""
-        return self.value_reader is not None and self.sticker_vote.kind != "ids"
-
     def _read_aruco(self, gray: np.ndarray, mode: str
                     ) -> tuple[list[tuple[int, np.ndarray]], list[np.ndarray]]:
         """ArUco ids and the unrecognised dark squares (big-cell card symbols among them)."""
@@ -516,8 +500,7 @@ class Pipeline:
             self._last_full = self._frame_no
             self._aruco_dets = []
             self._looked = None
-            if self._values_read():
-                assert self.value_reader is not None
+            if self.value_reader is not None:
                 self._value_found, self._value_squares = self.value_reader.read(gray)
             return self.aruco.read_all(gray)
         regions = self._regions(gray.shape)
@@ -531,8 +514,7 @@ class Pipeline:
             ids, rejected = self.aruco.read_all(np.ascontiguousarray(gray[y0:y1, x0:x1]),
                                                 frame_px=max(gray.shape[:2]))
             offset = np.array([x0, y0], dtype=np.float64)
-            if self._values_read():
-                assert self.value_reader is not None
+            if self.value_reader is not None:
                 values, value_squares = self.value_reader.read(gray[y0:y1, x0:x1], offset,
                                                                max(gray.shape[:2]))
                 self._value_squares.extend(value_squares)
@@ -692,10 +674,6 @@ class Pipeline:
         self.fusion.add(gray, self._still_frames > 0)
         if mode is not None:
             ids, squares = self._read_aruco(gray, mode)
-            if self.value_reader is not None:  # exact reads of each kind of die sticker
-                self.sticker_vote.add(
-                    sum(1 for m, _ in ids if _die_of(m) in self._value_names),
-                    len(self._value_found))
             # the soft reading (`read_soft_quad`) costs a few milliseconds a square: on full
             # passes only (the zone search looks again where a card is missing, at rest)
             self._square_memory.begin_pass()
@@ -736,8 +714,7 @@ class Pipeline:
         self._remember_squares()
         if self.dice_retry is not None and self.geometry is not None and self._still_frames > 0:
             # die faces read on a still table where the last pass saw only a die-sized square
-            for retried in self.dice_retry.read(gray, self._aruco_dets,
-                                                values=self._values_read()):
+            for retried in self.dice_retry.read(gray, self._aruco_dets):
                 self._aruco_dets.append(retried)
                 self._retried.add(id(retried))
         if self.squares and self.geometry is not None and self._squares_due(time_s, dets, hints):
@@ -865,10 +842,7 @@ class Pipeline:
         size = (float(self.layout.width_mm), float(self.layout.height_mm))
         self._remember_squares()
         unread = self.dice_retry.open_squares(dets) if self.dice_retry is not None else []
-        kind = self.sticker_vote.kind if self.value_reader is not None else "ids"
-        # white and red dice's faces count only in the kind of sticker this table's carry
-        named = [d for d in dets if value_face_of(d) is None and (
-            kind == "ids" or d.aruco is None or d.aruco.die not in self._value_names)]
+        named = [d for d in dets if value_face_of(d) is None]
         tops, dropped = self.top_faces.judge(named, self.geometry, image_size, size, unread,
                                              gray)
         out = []
@@ -876,7 +850,7 @@ class Pipeline:
             out.append((Sighting(top.die, "die", top.x_mm, top.y_mm,
                                  self._zone_id(top.x_mm, top.y_mm), top.angle_deg, False, True,
                                  top.value, top.confidence), top.detection))
-        if self.value_dice is not None and kind == "values":
+        if self.value_dice is not None:
             value_tops = self.value_dice.tops(dets, self.geometry, image_size, size, unread,
                                               gray)
             for name, top in self.value_dice.name(value_tops, time_s,

@@ -357,32 +357,3 @@ class ValueDice:
                                t.confidence) for kind, t in tops]
         by_reading = {id(r): t for r, (_, t) in zip(readings, tops, strict=True)}
         return [(name, by_reading[id(r)]) for name, r in self.namer.name(readings, time_s)]
-
-
-class StickerKindVote:
-    """Which face stickers the table's white and red dice carry, ArUco die stickers ("ids")
-    or value stickers ("values"): each reader misreads a few of the other kind's faces
-    (measured on the realistic simulator, 1080p 53 cm, 4 tables, 3 frames each: ArUco dice
-    gave 160 ArUco die reads and 7 value reads; value dice 182 value reads and 1 ArUco read
-    of the game's dice), so a table's kind is the one read at least `RATIO` times as often
-    as the other, and at least `MIN_READS` times. Until then no white or red die counts."""
-
-    MIN_READS = 2
-    RATIO = 3.0
-
-    def __init__(self) -> None:
-        self.ids = 0
-        self.values = 0
-
-    def add(self, ids: int, values: int) -> None:
-        """Faces decoded exactly (by OpenCV, not matched) on one ArUco pass."""
-        self.ids += ids
-        self.values += values
-
-    @property
-    def kind(self) -> str | None:
-        if self.ids >= self.MIN_READS and self.ids >= self.RATIO * self.values:
-            return "ids"
-        if self.values >= self.MIN_READS and self.values >= self.RATIO * self.ids:
-            return "values"
-        return None

@@ -102,7 +102,9 @@ def test_nameless_dice_pair_with_the_real_die_of_their_colour_and_side_nearest()
     assert pairs == {0: "p1.w1", 1: "p1.w2"}  # too far (30 mm), another player, taken, unplaced
     # each real die once, the nearest first
     assert pair_dice([("p1.w1", 110.0, 100.0), ("p1.w2", 102.0, 100.0)], real) == {
-        1: "p1.w1"}
+        1: "p1.w1", 0: "p1.w2"}
+    assert pair_dice([("p1.w1", 104.0, 100.0), ("p1.w2", 102.0, 100.0)],
+                     real[:1]) == {1: "p1.w1"}
 
 
 def test_a_value_dice_row_scores_dice_by_place() -> None:
