@@ -329,14 +329,20 @@ class PipDiceNamer:
     die's name; a die read somewhere new takes the name of the die of its owner and colour
     that was seen last but is missing now (the one just picked up and thrown), and only then
     a name never used. More dice than the game has names for are not reported.
+
+    `steady` (value-sticker dice, read on some frames and not on others at a 720p camera): a
+    die read somewhere new takes a name never used first, then the one seen longest ago; a
+    die merely unread on a frame keeps its name for when it reads again (with the pip rule a
+    neighbour read for the first time took it, and the tracker saw one die jump about).
     """
 
     FORGET_S = 60.0
     SAME_PLACE_MM = 20.0
 
     def __init__(self, names: Sequence[str], zone_at: Callable[[float, float], str | None],
-                 mat_height_mm: float) -> None:
+                 mat_height_mm: float, steady: bool = False) -> None:
         self.names = list(names)
+        self.steady = steady
         self.zone_at = zone_at
         self.mat_height_mm = mat_height_mm
         self._last: dict[str, tuple[float, float, float]] = {}  # name -> x, y, time seen
@@ -372,7 +378,10 @@ class PipDiceNamer:
                 if not free:
                     break
                 seen = [n for n in free if n in self._last]
-                if seen:
+                if self.steady:
+                    fresh = [n for n in free if n not in self._last]
+                    n = fresh[0] if fresh else min(seen, key=lambda n: self._last[n][2])
+                elif seen:
                     n = max(seen, key=lambda n: (self._last[n][2], -math.hypot(
                         r.x_mm - self._last[n][0], r.y_mm - self._last[n][1])))
                 else:

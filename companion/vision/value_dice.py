@@ -59,6 +59,10 @@ CELL_PX = 8
 CELL_INSET_PX = 2  # pixels of each cell's edge left out of its mean
 MATCH_MIN = 0.8  # correlation of a square's cells with a value sticker ...
 MATCH_MARGIN = 0.1  # ... over the best other value (either colour)
+CONFIRM_MIN = 0.6  # an OpenCV decode's cells with its value's pattern
+BORDER_CELLS_OFF = 1  # border cells (of 16) allowed lighter than the mean (darker, inverted)
+_BORDER = np.ones((VALUE_GRID, VALUE_GRID), bool)
+_BORDER[VALUE_BORDER:-VALUE_BORDER, VALUE_BORDER:-VALUE_BORDER] = False
 GOOD_PX_PER_CELL = 4.0
 SAME_DIE_SLACK_MM = 4.0  # beyond the farthest a side face's marker can map from its top's
 TOWARDS_CAMERA_COS = 0.6  # a side face lies between its top and the camera
@@ -98,6 +102,13 @@ def _clockwise(quad: np.ndarray) -> np.ndarray:
     x, y = quad[:, 0], quad[:, 1]
     area = float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
     return quad if area > 0 else quad[::-1].copy()
+
+
+def _bordered(ink: np.ndarray, score: float) -> bool:
+    """Whether the cells' border is a marker's: all but `BORDER_CELLS_OFF` of its 16 cells
+    darker than the mean (lighter, for an inverted sticker: `score` < 0)."""
+    border = ink.reshape(VALUE_GRID, VALUE_GRID)[_BORDER] * np.sign(score)
+    return int(np.count_nonzero(border <= 0)) <= BORDER_CELLS_OFF
 
 
 class ValueTemplates:
@@ -146,19 +157,29 @@ class ValueTemplates:
         others = np.abs(scores[self._values != value])
         if abs(score) < MATCH_MIN or float(abs(score) - others.max()) < MATCH_MARGIN:
             return None
+        if not _bordered(ink, score):
+            return None
         face = ValueFace(value, "w" if score > 0 else "r")
         return face, np.roll(q, turn, axis=0), abs(score)
 
-    def polarity(self, gray: np.ndarray, corners: np.ndarray, value: int) -> str | None:
+    def confirm(self, gray: np.ndarray, corners: np.ndarray, value: int) -> str | None:
         """The colour ("w" or "r") of a sticker OpenCV decoded as `value` at `corners` (its
-        printed top-left first): the sign of the cells' correlation with the value's
-        pattern, None when too weak to tell."""
+        printed top-left first), if its cells agree: they correlate with the value's pattern
+        in its decoded turn at least `CONFIRM_MIN` (the sign is the polarity) and beat every
+        other value's, in any turn, by `MATCH_MARGIN`. None otherwise: OpenCV's hard
+        threshold per cell reads three cells wrong now and then in a dark, noisy picture
+        (a 4 read as a 1 at 720p in low light, on every frame), and it lets a third of a
+        border's cells be wrong: here at most one may be."""
         ink = self.cells(gray, np.asarray(corners, np.float64).reshape(4, 2))
         if ink is None:
             return None
-        score = float(self._patterns[self._keys.index((value, 0))] @ ink)
-        if abs(score) < 0.5:
+        scores = self._patterns @ ink
+        score = float(scores[self._keys.index((value, 0))])
+        others = np.abs(scores[self._values != value])
+        if abs(score) < CONFIRM_MIN or abs(score) - float(others.max()) < MATCH_MARGIN:
             return None
+        if not _bordered(ink, score):
+            return None  # no marker's border: a dark patch OpenCV took for one
         return "w" if score > 0 else "r"
 
 
@@ -201,7 +222,7 @@ class ValueFaceReader:
                                    strict=True):
             q = np.asarray(quad, np.float64).reshape(4, 2)
             value = int(marker_id) + 1
-            kind = self.templates.polarity(image, q, value)
+            kind = self.templates.confirm(image, q, value)
             if kind is not None:
                 found.append(value_detection(ValueFace(value, kind), q + shift))
         squares = [np.asarray(q, np.float64).reshape(4, 2) + shift for q in (rejected or ())]
@@ -243,7 +264,7 @@ class ValueDice:
                  mat_height_mm: float, camera: CameraProfile | None = None) -> None:
         self.names = [n for n in names if n.split(".")[1][0] in ("w", "r")]
         self.top_faces = TopFaceFilter(None, camera=camera)
-        self.namer = PipDiceNamer(self.names, zone_at, mat_height_mm)
+        self.namer = PipDiceNamer(self.names, zone_at, mat_height_mm, steady=True)
         self.camera = camera
 
     def tops(self, dets: Sequence[Detection], geometry: MatGeometry,
