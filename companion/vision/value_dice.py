@@ -59,8 +59,8 @@ CELL_PX = 8
 CELL_INSET_PX = 2  # pixels of each cell's edge left out of its mean
 MATCH_MIN = 0.8  # correlation of a square's cells with a value sticker ...
 MATCH_MARGIN = 0.1  # ... over the best other value (either colour)
-CONFIRM_MIN = 0.6  # an OpenCV decode's cells with its value's pattern
-BORDER_CELLS_OFF = 1  # border cells (of 16) allowed lighter than the mean (darker, inverted)
+CONFIRM_MIN = 0.8  # an OpenCV decode's cells with its value's pattern, as for the closed set
+BORDER_CELLS_OFF = 1  # border cells (of 16) allowed to look like paper (ink, inverted)
 _BORDER = np.ones((VALUE_GRID, VALUE_GRID), bool)
 _BORDER[VALUE_BORDER:-VALUE_BORDER, VALUE_BORDER:-VALUE_BORDER] = False
 GOOD_PX_PER_CELL = 4.0
@@ -104,11 +104,19 @@ def _clockwise(quad: np.ndarray) -> np.ndarray:
     return quad if area > 0 else quad[::-1].copy()
 
 
-def _bordered(ink: np.ndarray, score: float) -> bool:
+def _bordered(ink: np.ndarray, score: float, value: int, turn: int) -> bool:
     """Whether the cells' border is a marker's: all but `BORDER_CELLS_OFF` of its 16 cells
-    darker than the mean (lighter, for an inverted sticker: `score` < 0)."""
-    border = ink.reshape(VALUE_GRID, VALUE_GRID)[_BORDER] * np.sign(score)
-    return int(np.count_nonzero(border <= 0)) <= BORDER_CELLS_OFF
+    nearer the sticker's ink cells than its paper cells (by the means of the data cells
+    the value's pattern, in its turn, says are ink and paper; inverted stickers alike)."""
+    cells = ink.reshape(VALUE_GRID, VALUE_GRID) * np.sign(score)
+    pattern = np.rot90(value_cells(value), turn)
+    inner = ~_BORDER
+    paper = cells[inner & ~pattern]
+    inked = cells[inner & pattern]
+    if not paper.size or not inked.size:
+        return False
+    middle = (float(paper.mean()) + float(inked.mean())) / 2
+    return int(np.count_nonzero(cells[_BORDER] <= middle)) <= BORDER_CELLS_OFF
 
 
 class ValueTemplates:
@@ -157,7 +165,7 @@ class ValueTemplates:
         others = np.abs(scores[self._values != value])
         if abs(score) < MATCH_MIN or float(abs(score) - others.max()) < MATCH_MARGIN:
             return None
-        if not _bordered(ink, score):
+        if not _bordered(ink, score, value, turn):
             return None
         face = ValueFace(value, "w" if score > 0 else "r")
         return face, np.roll(q, turn, axis=0), abs(score)
@@ -178,7 +186,7 @@ class ValueTemplates:
         others = np.abs(scores[self._values != value])
         if abs(score) < CONFIRM_MIN or abs(score) - float(others.max()) < MATCH_MARGIN:
             return None
-        if not _bordered(ink, score):
+        if not _bordered(ink, score, value, 0):
             return None  # no marker's border: a dark patch OpenCV took for one
         return "w" if score > 0 else "r"
 
