@@ -35,6 +35,7 @@ import numpy as np
 
 from companion.markers.payload import die_face_id
 from companion.markers.render import aruco_dictionary, aruco_modules
+from companion.vision.cell_match import cell_inkiness, clockwise, turned_patterns
 from companion.vision.decoders.aruco import ArucoReader, _parameters
 from companion.vision.detect import Detection, interpret_aruco, quad_side
 from companion.vision.geometry import MatGeometry
@@ -49,8 +50,6 @@ CROP_PERIMETER_RATE = 0.3  # smallest marker perimeter looked for, of the crop's
 MAX_CANDIDATES = 60
 MATCH_MIN = 0.8  # correlation of a candidate's cells with a die face's marker
 MATCH_MARGIN = 0.1  # ... over the best other face
-CELL_PX = 8
-CELL_INSET_PX = 2  # pixels of each cell's edge left out of its mean
 
 
 class FaceTemplates:
@@ -63,11 +62,8 @@ class FaceTemplates:
         for die in dice:
             for value in range(1, 7):
                 marker_id = die_face_id(die, value)
-                cells = aruco_modules(marker_id).astype(np.float64)
-                for turn in range(4):
-                    r = np.rot90(cells, turn)
-                    r = r - r.mean()
-                    rows.append((r / float(np.linalg.norm(r))).ravel())
+                for turn, row in enumerate(turned_patterns(aruco_modules(marker_id))):
+                    rows.append(row)
                     self._keys.append((marker_id, turn))
         self._patterns = np.stack(rows) if rows else np.zeros((0, 36))
         self._ids = np.array([k[0] for k in self._keys], int)
@@ -77,19 +73,11 @@ class FaceTemplates:
         square's cells match clearly, or None."""
         if not len(self._patterns):
             return None
-        q = _clockwise(np.asarray(quad, np.float64).reshape(4, 2))
-        side = 6 * CELL_PX
-        dst = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
-        warp = cv2.getPerspectiveTransform(q.astype(np.float32), dst)
-        patch = cv2.warpPerspective(gray, warp, (side, side), flags=cv2.INTER_LINEAR,
-                                    borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-        i = CELL_INSET_PX
-        means = patch.reshape(6, CELL_PX, 6, CELL_PX)[:, i:-i, :, i:-i].mean(axis=(1, 3))
-        ink = means.mean() - means  # dark cells are ink
-        norm = float(np.linalg.norm(ink))
-        if norm < 1e-3:
+        q = clockwise(np.asarray(quad, np.float64).reshape(4, 2))
+        ink = cell_inkiness(gray, q, 6)
+        if ink is None:
             return None
-        scores = self._patterns @ (ink / norm).ravel()
+        scores = self._patterns @ ink
         best = int(np.argmax(scores))
         marker_id, turn = self._keys[best]
         others = scores[self._ids != marker_id]
@@ -99,14 +87,6 @@ class FaceTemplates:
         # the pattern turned `turn` quarter turns anticlockwise matched: the marker's own
         # top-left corner is `turn` corners back along the clockwise quad
         return marker_id, np.roll(q, turn, axis=0)
-
-
-def _clockwise(quad: np.ndarray) -> np.ndarray:
-    """The quad's corners in clockwise order on the picture (y down), as ArUco gives them:
-    read the other way round, a marker is its mirror image, which may be another marker."""
-    x, y = quad[:, 0], quad[:, 1]
-    area = float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
-    return quad if area > 0 else quad[::-1].copy()
 
 
 @dataclass

@@ -38,6 +38,7 @@ from companion.markers.value_faces import (
     ValueFace,
     value_cells,
 )
+from companion.vision.cell_match import cell_inkiness, clockwise, turned_patterns
 from companion.vision.decoders.aruco import ArucoOptions, _parameters
 from companion.vision.detect import Detection, quad_side
 from companion.vision.dice import (
@@ -55,8 +56,6 @@ from companion.vision.geometry import CameraPose, CameraProfile, MatGeometry
 from companion.vision.pips import PipDiceNamer, PipReading
 
 VALUE_PREFIX = "value:"
-CELL_PX = 8
-CELL_INSET_PX = 2  # pixels of each cell's edge left out of its mean
 MATCH_MIN = 0.8  # correlation of a square's cells with a value sticker ...
 MATCH_MARGIN = 0.1  # ... over the best other value (either colour)
 CONFIRM_MIN = 0.8  # an OpenCV decode's cells with its value's pattern, as for the closed set
@@ -98,12 +97,6 @@ def value_face_of(det: Detection) -> ValueFace | None:
     return ValueFace(int(code[1:]), code[0])
 
 
-def _clockwise(quad: np.ndarray) -> np.ndarray:
-    x, y = quad[:, 0], quad[:, 1]
-    area = float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
-    return quad if area > 0 else quad[::-1].copy()
-
-
 def _bordered(ink: np.ndarray, score: float, value: int, turn: int) -> bool:
     """Whether the cells' border is a marker's: all but `BORDER_CELLS_OFF` of its 16 cells
     nearer the sticker's ink cells than its paper cells (by the means of the data cells
@@ -127,34 +120,22 @@ class ValueTemplates:
         rows = []
         self._keys: list[tuple[int, int]] = []  # (value, quarter turns)
         for value in sorted(VALUE_CODES):
-            cells = value_cells(value).astype(np.float64)
-            for turn in range(4):
-                r = np.rot90(cells, turn)
-                r = r - r.mean()
-                rows.append((r / float(np.linalg.norm(r))).ravel())
+            for turn, row in enumerate(turned_patterns(value_cells(value))):
+                rows.append(row)
                 self._keys.append((value, turn))
         self._patterns = np.stack(rows)
         self._values = np.array([k[0] for k in self._keys], int)
 
-    def cells(self, gray: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
+    @staticmethod
+    def cells(gray: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
         """The square's 5 x 5 cell inkiness (mean-free, unit length), or None if flat."""
-        side = VALUE_GRID * CELL_PX
-        dst = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
-        warp = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
-        patch = cv2.warpPerspective(gray, warp, (side, side), flags=cv2.INTER_LINEAR,
-                                    borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-        i = CELL_INSET_PX
-        means = patch.reshape(VALUE_GRID, CELL_PX, VALUE_GRID, CELL_PX)[
-            :, i:-i, :, i:-i].mean(axis=(1, 3))
-        ink = (means.mean() - means).astype(np.float64)
-        norm = float(np.linalg.norm(ink))
-        return None if norm < 1e-3 else (ink / norm).ravel()
+        return cell_inkiness(gray, quad, VALUE_GRID)
 
     def match(self, gray: np.ndarray, quad: np.ndarray
               ) -> tuple[ValueFace, np.ndarray, float] | None:
         """(sticker, corners from its printed top-left, clockwise, score) of the one value
         sticker the square's cells match clearly, or None."""
-        q = _clockwise(np.asarray(quad, np.float64).reshape(4, 2))
+        q = clockwise(np.asarray(quad, np.float64).reshape(4, 2))
         ink = self.cells(gray, q)
         if ink is None:
             return None

@@ -1,0 +1,50 @@
+"""Closed-set matching of a marker's cells: the shared arithmetic of ArUco die faces
+(`dice_retry.FaceTemplates`) and value stickers (`value_dice.ValueTemplates`).
+
+A square seen at the pixel limit is unwarped to `CELL_PX` px per cell; each cell's mean, with
+its edges left out, says how inky it is. Correlating those means (mean-free, unit length)
+with each candidate marker's cells, in its four turns, tells which marker it is far more
+surely than a hard threshold per cell.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+CELL_PX = 8
+CELL_INSET_PX = 2  # pixels of each cell's edge left out of its mean
+
+
+def turned_patterns(cells: np.ndarray) -> list[np.ndarray]:
+    """A marker's cells (True = ink) in its four quarter turns anticlockwise, each mean-free
+    and of unit length, flattened: rows to correlate with `cell_inkiness`."""
+    out = []
+    for turn in range(4):
+        r = np.rot90(np.asarray(cells, np.float64), turn)
+        r = r - r.mean()
+        out.append((r / float(np.linalg.norm(r))).ravel())
+    return out
+
+
+def clockwise(quad: np.ndarray) -> np.ndarray:
+    """The quad's corners in clockwise order on the picture (y down), as ArUco gives them:
+    read the other way round, a marker is its mirror image, which may be another marker."""
+    x, y = quad[:, 0], quad[:, 1]
+    area = float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
+    return quad if area > 0 else quad[::-1].copy()
+
+
+def cell_inkiness(gray: np.ndarray, quad: np.ndarray, cells: int) -> np.ndarray | None:
+    """The square's `cells` x `cells` inkiness (dark is positive), mean-free and of unit
+    length, flattened; None where the square is flat."""
+    side = cells * CELL_PX
+    dst = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
+    warp = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), dst)
+    patch = cv2.warpPerspective(gray, warp, (side, side), flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    i = CELL_INSET_PX
+    means = patch.reshape(cells, CELL_PX, cells, CELL_PX)[:, i:-i, :, i:-i].mean(axis=(1, 3))
+    ink = (means.mean() - means).astype(np.float64)
+    norm = float(np.linalg.norm(ink))
+    return None if norm < 1e-3 else (ink / norm).ravel()
