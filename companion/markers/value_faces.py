@@ -94,5 +94,10 @@ def printed_cells(face: ValueFace) -> tuple[np.ndarray, bool]:
     return (~cells, True) if face.inverted else (cells, False)
 
 
+def takes_value_stickers(die: str) -> bool:
+    """Whether a die (`pN.<kind><k>`) gets value stickers: white and red dice, not counters."""
+    return die.split(".")[1][:1] in VALUE_KINDS
+
+
 def all_faces(kinds: tuple[str, ...] = VALUE_KINDS) -> list[ValueFace]:
     return [ValueFace(value, kind) for kind in kinds for value in VALUE_CODES]

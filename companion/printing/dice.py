@@ -26,7 +26,7 @@ from companion.markers.dice_sets import DiceSetError
 from companion.markers.dice_sets import counter_dice as _counter_dice
 from companion.markers.payload import FACES, die_face_id, token_id
 from companion.markers.render import aruco_modules
-from companion.markers.value_faces import VALUE_KINDS, ValueFace, printed_cells
+from companion.markers.value_faces import ValueFace, printed_cells, takes_value_stickers
 from companion.printing.furniture import content_area, new_sheet
 from companion.printing.grid import fit_grid, sheets_needed
 from companion.printing.paper import Paper
@@ -95,10 +95,9 @@ def face_specs(dice: Sequence[str], tokens: Sequence[str], faces: FaceKind = "id
     colour), counter dice still ArUco ones."""
     specs = []
     for die in dice:
-        kind = die.split(".")[1][0]
         for value in range(1, FACES + 1):
-            if faces == "values" and kind in VALUE_KINDS:
-                face = ValueFace(value, kind)
+            if faces == "values" and takes_value_stickers(die):
+                face = ValueFace(value, die.split(".")[1][0])
                 specs.append(FaceSpec(-1, face.label, die=die, value=value, value_face=face))
             else:
                 specs.append(FaceSpec(die_face_id(die, value), f"{die} = {value}", die=die,
@@ -114,10 +113,10 @@ def face_specs(dice: Sequence[str], tokens: Sequence[str], faces: FaceKind = "id
 def face_cell(spec: FaceSpec, x_mm: float, y_mm: float) -> list[MarkerSquare | Box | Text]:
     side = TOKEN_MARKER_MM if spec.token else DIE_MARKER_MM
     margin = (DIE_STICKER_MM - side) / 2
+    ground: list[MarkerSquare | Box | Text] = [
+        Box(x_mm, y_mm, DIE_STICKER_MM, DIE_STICKER_MM, stroke_grey=0.65, line_pt=0.3)]
     if spec.value_face is not None:
         cells, inked = printed_cells(spec.value_face)
-        ground: list[MarkerSquare | Box | Text] = [
-            Box(x_mm, y_mm, DIE_STICKER_MM, DIE_STICKER_MM, stroke_grey=0.65, line_pt=0.3)]
         if inked:  # black sticker, the marker's paper cells left white inside it
             ground = [Box(x_mm, y_mm, DIE_STICKER_MM, DIE_STICKER_MM, stroke_grey=0.0,
                           line_pt=0.0, fill_grey=0.0),
@@ -126,8 +125,6 @@ def face_cell(spec: FaceSpec, x_mm: float, y_mm: float) -> list[MarkerSquare | B
         marker = MarkerSquare("value", spec.value_face.label, cells, x_mm + margin,
                               y_mm + margin, side)
     else:
-        ground = [Box(x_mm, y_mm, DIE_STICKER_MM, DIE_STICKER_MM, stroke_grey=0.65,
-                      line_pt=0.3)]
         marker = MarkerSquare("aruco", str(spec.marker_id), aruco_modules(spec.marker_id),
                               x_mm + margin, y_mm + margin, side)
     return [

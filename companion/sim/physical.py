@@ -31,7 +31,12 @@ from companion.markers.render import (
     card_back_modules,
     card_front_modules,
 )
-from companion.markers.value_faces import VALUE_GRID, VALUE_KINDS, ValueFace, printed_cells
+from companion.markers.value_faces import (
+    VALUE_GRID,
+    ValueFace,
+    printed_cells,
+    takes_value_stickers,
+)
 from companion.printing.sizes import (
     DIE_MM,
     STICKER_LABEL_MM,
@@ -351,9 +356,8 @@ class PhysicalRenderer:
             out: tuple[np.ndarray, np.ndarray, np.ndarray | None] = (img, mask, None)
         else:
             fit = sticker_fit(self.seed, die, value)
-            kind = die.split(".")[1][0]
-            if self.dice_style == "values" and kind in VALUE_KINDS:
-                cells, inked = printed_cells(ValueFace(value, kind))
+            if self.dice_style == "values" and takes_value_stickers(die):
+                cells, inked = printed_cells(ValueFace(value, die.split(".")[1][0]))
                 img, mask = face_texture(side, dset.size_mm, body, cells, fit,
                                          inked_sticker=inked)
             else:

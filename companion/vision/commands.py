@@ -16,6 +16,7 @@ from companion.games import GAMES, game_by_code
 from companion.markers.dice_sets import DICE_MODE_HELP, DICE_MODES
 from companion.markers.dice_sets import dice_mode as dice_mode_named
 from companion.markers.payload import BackPayload, FrontPayload
+from companion.markers.value_faces import takes_value_stickers
 from companion.vision.decoders import BACKENDS
 from companion.vision.decoders.bigcell import Allowed
 from companion.vision.detect import DICE_ARUCO, Detection, Detector, detect_oriented
@@ -138,18 +139,19 @@ def scan_image(path: Path, game: str | None, backend: str, mirror: bool | None =
         if geometry is not None:
             height, width = gray.shape[:2]
             mat_size = (float(layout.width_mm), float(layout.height_mm))
-            values = ValueDice(game_dice(game), lambda x, y: None, mat_size[1])
-            value_kinds = dice_mode_named(dice) == "values" and bool(values.names)
-            faces, _ = ValueFaceReader(DICE_ARUCO).read(gray) if value_kinds else ([], [])
-            named = sorted(set(game_dice(game)) - set(values.names if value_kinds else ()))
+            value_names = ([d for d in game_dice(game) if takes_value_stickers(d)]
+                           if dice_mode_named(dice) == "values" else [])
+            faces, _ = ValueFaceReader(DICE_ARUCO).read(gray) if value_names else ([], [])
+            named = sorted(set(game_dice(game)) - set(value_names))
             tops, dropped = TopFaceFilter(named).judge(
                 detections, geometry, (width, height), mat_size)
             for verdict in dropped:
                 die_notes[id(verdict.detection)] = DROP_REASONS[verdict.reason]
             for top in tops:
                 die_notes[id(top.detection)] = ""
-            if value_kinds:
+            if value_names:
                 detections.extend(faces)
+                values = ValueDice(value_names, lambda x, y: None, mat_size[1])
                 value_tops, value_dropped = values.judge(faces, geometry, (width, height),
                                                          mat_size, (), gray)
                 for verdict in value_dropped:

@@ -106,6 +106,12 @@ def possible_face_set(values: Sequence[int]) -> bool:
     return all(a + b != 7 for i, a in enumerate(values) for b in values[i + 1:])
 
 
+def square_enough(rel: float, angle_deg: float) -> bool:
+    """Whether a face mapped into the dice-top plane passes a top face's square test, from its
+    `square_error`."""
+    return rel <= SIDE_TOLERANCE and angle_deg <= ANGLE_TOLERANCE_DEG
+
+
 def square_error(quad_mm: np.ndarray, side_mm: float) -> tuple[float, float]:
     """(worst relative edge error, worst corner angle error in degrees) of a mapped quad."""
     edges = np.roll(quad_mm, -1, axis=0) - quad_mm
@@ -190,7 +196,7 @@ class TopFaceFilter:
             decoded.setdefault(meaning.die, []).append(centre)
             values.setdefault(meaning.die, []).append(int(meaning.value or 0))
             rel, angle = square_error(quad, self.marker_mm)
-            if rel > SIDE_TOLERANCE or angle > ANGLE_TOLERANCE_DEG:
+            if not square_enough(rel, angle):
                 dropped.append(FaceVerdict(det, "shape"))
                 continue
             view = float(self._pose.view_angle_deg(x, y))

@@ -170,7 +170,6 @@ class DiceRetry:
     def read(self, gray: np.ndarray, dets: Sequence[Detection]) -> list[Detection]:
         """Die faces (ArUco die stickers and, for a table of value-sticker dice, value
         stickers) read around the candidates no die face read explains."""
-        value_reader = self.values
         open_ = [c for c in self._unexplained(dets) if c.tries < MAX_TRIES]
         open_.sort(key=lambda c: c.tries)
         found: list[tuple[int, np.ndarray]] = []
@@ -197,8 +196,8 @@ class DiceRetry:
                         m == marker_id for m, c in found if _near(c, corners)):
                     found.append((marker_id, corners))
                     decoded = True
-            if not decoded and value_reader is not None:
-                read, _ = value_reader.read(gray[y0:y1, x0:x1], offset, max(height, width))
+            if not decoded and self.values is not None:
+                read, _ = self.values.read(gray[y0:y1, x0:x1], offset, max(height, width))
                 for det in read:
                     if _near(cand.quad, det.corners) and not any(
                             v.text == det.text and _near(v.corners, det.corners)
@@ -214,8 +213,8 @@ class DiceRetry:
                     matched = match[0]
                     if matched == cand.matched:
                         found.append(match)  # the same face on two frames running
-            if matched is None and value_reader is not None:
-                value_match = value_reader.templates.match(gray, cand.quad)
+            if matched is None and self.values is not None:
+                value_match = self.values.templates.match(gray, cand.quad)
                 if value_match is not None:
                     matched = value_match[0]
                     if matched == cand.matched:

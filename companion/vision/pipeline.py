@@ -31,7 +31,7 @@ from companion.markers.payload import (
     FrontPayload,
     decode_aruco,
 )
-from companion.markers.value_faces import VALUE_KINDS
+from companion.markers.value_faces import takes_value_stickers
 from companion.snapshot import TableSnapshot, back_uid, card_uid
 from companion.vision.decoders.aruco import ArucoReader
 from companion.vision.decoders.square_memory import SquareMemory
@@ -277,9 +277,8 @@ class Pipeline:
         self.squares = squares
         self.dice_mode = dice_mode
         self.pips = PipDiceReader(camera=camera) if dice_mode == "pips" else None
-        value_names: list[str] = ([n for n in (dice or ()) if n.split(".")[1][0] in VALUE_KINDS]
-                                  if dice_mode == "values" else [])
-        self._value_names = frozenset(value_names)
+        value_names = ([n for n in (dice or ()) if takes_value_stickers(n)]
+                       if dice_mode == "values" else [])
         # dice named by their ArUco stickers: all the game's, or (value stickers) its counters
         self.top_faces = TopFaceFilter(None if dice is None else sorted(set(dice) - set(
             value_names)), camera=camera)

@@ -14,11 +14,10 @@ Where OpenCV finds the square but cannot decode it, its 5 x 5 cell means are com
 the twelve stickers in four turns (`ValueTemplates`), as for ArUco die faces
 (`companion.vision.dice_retry`), at the same thresholds.
 
-Value faces carry no die's name. Which faces belong to one die is told by where they lie
-(faces of one die lie within `SAME_DIE_MM` of each other in the dice-top plane), the top
-face among them by the same rules as for ArUco dice (`TopFaceFilter`), and the die's name
-from its colour, the side of the mat and where it lay before (`PipDiceNamer`, as for pip
-dice).
+Value faces carry no die's name. Which faces belong to one die is told by where they lie in
+the dice-top plane (`ValueDice._group`), the top face among them by the same rules as for
+ArUco dice (`TopFaceFilter`), and the die's name from its colour, the side of the mat and
+where it lay before (`PipDiceNamer`, as for pip dice).
 """
 
 from __future__ import annotations
@@ -36,13 +35,13 @@ from companion.markers.value_faces import (
     VALUE_CODES,
     VALUE_GRID,
     ValueFace,
+    takes_value_stickers,
     value_cells,
 )
 from companion.vision.cell_match import cell_inkiness, clockwise, turned_patterns
 from companion.vision.decoders.aruco import ArucoOptions, _parameters
 from companion.vision.detect import Detection, quad_side
 from companion.vision.dice import (
-    ANGLE_TOLERANCE_DEG,
     DIE_HEIGHT_MM,
     FACE_MARKER_MM,
     SIDE_TOLERANCE,
@@ -50,6 +49,7 @@ from companion.vision.dice import (
     TopFace,
     TopFaceFilter,
     possible_face_set,
+    square_enough,
     square_error,
 )
 from companion.vision.geometry import CameraPose, CameraProfile, MatGeometry
@@ -185,7 +185,6 @@ class ValueFaceReader:
         if key not in self._detectors:
             params = _parameters(self.options)
             params.minMarkerPerimeterRate = min(key, 4.0)
-
             self._detectors[key] = cv2.aruco.ArucoDetector(value_dictionary(), params)
         return self._detectors[key]
 
@@ -229,12 +228,6 @@ def _turn_apart(a_deg: float, b_deg: float) -> float:
     return min(d, 90.0 - d)
 
 
-def _looks_square(quad_mm: np.ndarray) -> bool:
-    """Whether a face mapped into the dice-top plane is a marker-sized square (a top face)."""
-    rel, angle = square_error(quad_mm, FACE_MARKER_MM)
-    return rel <= SIDE_TOLERANCE and angle <= ANGLE_TOLERANCE_DEG
-
-
 def _side_can_look_square(centre: np.ndarray, pose: CameraPose) -> bool:
     """Whether a side face seen here can map to a square, as a top does: mapped into the
     dice-top plane its height shrinks or grows by tan(view), so only where that is within
@@ -251,7 +244,7 @@ class ValueDice:
 
     def __init__(self, names: Sequence[str], zone_at: Callable[[float, float], str | None],
                  mat_height_mm: float, camera: CameraProfile | None = None) -> None:
-        self.names = [n for n in names if n.split(".")[1][0] in ("w", "r")]
+        self.names = [n for n in names if takes_value_stickers(n)]
         self.top_faces = TopFaceFilter(None, camera=camera)
         self.namer = PipDiceNamer(self.names, zone_at, mat_height_mm, steady=True)
         self.camera = camera
@@ -276,7 +269,7 @@ class ValueDice:
         quads = cv2.perspectiveTransform(
             np.array([d.corners for d, _ in faces], np.float64).reshape(-1, 1, 2),
             plane).reshape(-1, 4, 2)
-        square = [_looks_square(q) for q in quads]
+        square = [square_enough(*square_error(q, FACE_MARKER_MM)) for q in quads]
         pose = geometry.pose(image_size, self.camera)
         group = self._group(faces, quads, square, pose)
         named: list[Detection] = []
