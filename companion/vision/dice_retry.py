@@ -71,6 +71,16 @@ class FaceTemplates:
     def match(self, gray: np.ndarray, quad: np.ndarray) -> tuple[int, np.ndarray] | None:
         """(marker id, corners from the marker's top-left, clockwise) of the one face the
         square's cells match clearly, or None."""
+        best = self.best(gray, quad)
+        if best is None or best[2] < MATCH_MIN or best[3] < MATCH_MARGIN:
+            return None
+        return best[0], best[1]
+
+    def best(self, gray: np.ndarray, quad: np.ndarray
+             ) -> tuple[int, np.ndarray, float, float] | None:
+        """The face the square's cells match best: (marker id, corners from its top-left,
+        clockwise, correlation, lead over the best other face); None where the square is
+        flat."""
         if not len(self._patterns):
             return None
         q = clockwise(np.asarray(quad, np.float64).reshape(4, 2))
@@ -78,15 +88,13 @@ class FaceTemplates:
         if ink is None:
             return None
         scores = self._patterns @ ink
-        best = int(np.argmax(scores))
-        marker_id, turn = self._keys[best]
+        index = int(np.argmax(scores))
+        marker_id, turn = self._keys[index]
         others = scores[self._ids != marker_id]
-        if scores[best] < MATCH_MIN or (
-                others.size and float(scores[best] - others.max()) < MATCH_MARGIN):
-            return None
+        lead = float(scores[index] - others.max()) if others.size else 1.0
         # the pattern turned `turn` quarter turns anticlockwise matched: the marker's own
         # top-left corner is `turn` corners back along the clockwise quad
-        return marker_id, np.roll(q, turn, axis=0)
+        return marker_id, np.roll(q, turn, axis=0), float(scores[index]), lead
 
 
 @dataclass

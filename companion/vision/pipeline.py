@@ -44,6 +44,7 @@ from companion.vision.detect import (
     centre_in,
 )
 from companion.vision.dice import TopFaceFilter
+from companion.vision.dice_magnifier import DiceMagnifier
 from companion.vision.dice_retry import DiceRetry
 from companion.vision.fastops import channel_max, shrink
 from companion.vision.finders import FinderCandidate, finder_candidates
@@ -292,6 +293,9 @@ class Pipeline:
         self.dice_retry = (DiceRetry(aruco, dice=sorted(dice) if dice is not None else None,
                                      values=self.value_reader)
                            if aruco is not None and dice_mode != "pips" else None)
+        # the ArUco-stickered dice (all, or the counters beside value stickers)
+        self.magnifier = (DiceMagnifier(aruco.options, self.top_faces.allowed)
+                          if aruco is not None and dice_mode != "pips" else None)
         self._retry_squares: tuple[list[np.ndarray], list[np.ndarray],
                                    list[tuple[int, int, int, int]] | None] | None = None
         self.namer = (PipDiceNamer(list(dice or []), self._zone_id,
@@ -673,6 +677,8 @@ class Pipeline:
         self.fusion.add(gray, self._still_frames > 0)
         if mode is not None:
             ids, squares = self._read_aruco(gray, mode)
+            if self.magnifier is not None:
+                self.magnifier.changed(self._looked)
             # the soft reading (`read_soft_quad`) costs a few milliseconds a square: on full
             # passes only (the zone search looks again where a card is missing, at rest)
             self._square_memory.begin_pass()
@@ -716,6 +722,12 @@ class Pipeline:
             for retried in self.dice_retry.read(gray, self._aruco_dets):
                 self._aruco_dets.append(retried)
                 self._retried.add(id(retried))
+        if self.magnifier is not None and self.geometry is not None and self._still_frames > 0:
+            # die faces too small for the pass, read in magnified tiles of the mat
+            for magnified in self.magnifier.read(gray, self._aruco_dets, self.geometry,
+                                                 self._mat_size(), self.fusion):
+                self._aruco_dets.append(magnified)
+                self._retried.add(id(magnified))
         if self.squares and self.geometry is not None and self._squares_due(time_s, dets, hints):
             dets += self._squares(gray, [*dets, *self._aruco_dets], hints)
         if time_s - self._last_any_motion_s > self.schedule.settling_s:

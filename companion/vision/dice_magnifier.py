@@ -1,0 +1,157 @@
+"""Die faces too small for the ArUco pass: the far part of the mat read again, magnified, on
+still frames.
+
+At 68 cm and 40 degrees (1080p) a die face on the mat's far side is 13-15 px wide, 2.2-2.5 px
+a cell. There OpenCV's ArUco detector does not even find the face's outline: of 10 top faces
+lost on the realistic simulator (8 scenes, 76 dice), 8 never read on any of 14 still frames
+and 6 of those 8 left no unread square for `DiceRetry` to match either. The same frames' crops
+around those dice, magnified twice (cubic), decode 7 of the 10 tops on one frame (measured
+2026-11-27, `companion.vision.detect.DICE_ARUCO`'s parameters). The outline's contour closes
+once a 2.5 px cell is 5 px; a tighter polygon tolerance or other threshold windows at the
+original size did not help.
+
+So the mat is cut into tiles, and those tiles whose die face is small (at the tile's middle,
+a 12 mm marker under `MAGNIFY_BELOW_PX`) are read magnified, a few a frame, while the table is
+still: each twice after the table changed there, the second time in the mean of the still
+frames (`FrameFusion`), so a still table costs nothing once read. Nothing here decides a value: a face read goes through `TopFaceFilter` like
+any other, and only faces of the game's ArUco-stickered dice are kept. (Value stickers read in
+the same tiles were tried too: at 720p 74 -> 76 % and 91 -> 93 % of the dice settled, at 68 cm
+/ 40 degrees 82 -> 86 %, but there a red die's side face read magnified was settled as its
+value: left out until the side-face test knows inverted stickers.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+import cv2
+import numpy as np
+
+from companion.markers.render import aruco_dictionary
+from companion.vision.decoders.aruco import ArucoOptions, _parameters
+from companion.vision.detect import Detection, interpret_aruco, quad_side
+from companion.vision.fusion import FrameFusion
+from companion.vision.geometry import MatGeometry
+
+FACE_MARKER_MM = 12.0
+MAGNIFY_BELOW_PX = 24.0  # a die face narrower than this at a tile's middle: read magnified
+SCALE = 2.0
+TILE_PX = 112  # a tile's side in the picture, before magnifying
+OVERLAP_PX = 32  # tiles overlap by more than a face, so that every face lies wholly in one
+PER_FRAME = 6  # tiles read a still frame: about 4 ms at 1080p on one core
+READS = 2  # each tile is read this many times after the table changed there: first in the
+# live frame, then in the mean of the still frames (`FrameFusion`), where the noise of a dim
+# room's gain averages out
+FUSED_MIN_FRAMES = 4
+KEY_PX = 4.0  # the tiles are cut again when a mat corner moves this far in the picture
+MIN_SIDE_PX = 7.0  # the smallest face looked for, in the picture
+
+
+class DiceMagnifier:
+    """Reads die faces in magnified tiles of the mat's far part, a few tiles a still frame."""
+
+    def __init__(self, options: ArucoOptions, dice: Collection[str] | None = None,
+                 per_frame: int = PER_FRAME) -> None:
+        params = _parameters(options)
+        side = TILE_PX * SCALE
+        params.minMarkerPerimeterRate = 4.0 * MIN_SIDE_PX * SCALE / side
+        self._detector = cv2.aruco.ArucoDetector(aruco_dictionary(), params)
+        self.dice = None if dice is None else frozenset(dice)
+        self.per_frame = per_frame
+        self._tiles: list[tuple[int, int, int, int]] = []
+        self._key: tuple[float, ...] | None = None
+        self._left: list[int] = []  # reads left per tile since the table changed there
+
+    def tiles(self, geometry: MatGeometry, mat_size: tuple[float, float],
+              shape: tuple[int, ...]) -> list[tuple[int, int, int, int]]:
+        """The tiles (x0, y0, x1, y1 px) over the mat where a die face is small; computed
+        again when the mat moves in the picture."""
+        width, height = mat_size
+        corners = geometry.to_image(np.array([[0, 0], [width, 0], [width, height],
+                                              [0, height]], float))
+        # the fit follows the corner markers' noise from frame to frame: a few pixels
+        key = (*np.round(corners.ravel() / KEY_PX), *shape[:2])
+        if key == self._key:
+            return self._tiles
+        self._key = key
+        lo = np.maximum(np.floor(corners.min(axis=0)).astype(int), 0)
+        hi = np.minimum(np.ceil(corners.max(axis=0)).astype(int), [shape[1], shape[0]])
+        step = TILE_PX - OVERLAP_PX
+        tiles = []
+        for y0 in range(int(lo[1]), max(int(hi[1]) - OVERLAP_PX, int(lo[1]) + 1), step):
+            for x0 in range(int(lo[0]), max(int(hi[0]) - OVERLAP_PX, int(lo[0]) + 1), step):
+                x1, y1 = min(x0 + TILE_PX, shape[1]), min(y0 + TILE_PX, shape[0])
+                middle = geometry.to_mat(np.array([[(x0 + x1) / 2, (y0 + y1) / 2]], float))[0]
+                if not (0 <= middle[0] <= width and 0 <= middle[1] <= height):
+                    continue
+                face = FACE_MARKER_MM * geometry.px_per_mm(float(middle[0]), float(middle[1]))
+                if face < MAGNIFY_BELOW_PX:
+                    tiles.append((x0, y0, x1, y1))
+        self._tiles = tiles
+        self._left = [READS] * len(tiles)
+        return tiles
+
+    def changed(self, boxes: Sequence[tuple[int, int, int, int]] | None) -> None:
+        """The ArUco pass looked again at these boxes (None: the whole picture) and forgot
+        the faces read there: read the tiles that overlap them again."""
+        for i, (x0, y0, x1, y1) in enumerate(self._tiles):
+            if boxes is None or any(x0 < bx1 and bx0 < x1 and y0 < by1 and by0 < y1
+                                    for bx0, by0, bx1, by1 in boxes):
+                self._left[i] = READS
+
+    def read(self, gray: np.ndarray, dets: Sequence[Detection], geometry: MatGeometry,
+             mat_size: tuple[float, float], fusion: FrameFusion | None = None
+             ) -> list[Detection]:
+        """Die faces of the game's dice read in the next few tiles (those with the most
+        reads left first) that no face read already explains."""
+        tiles = self.tiles(geometry, mat_size, gray.shape)
+        due = sorted((i for i, left in enumerate(self._left) if left > 0),
+                     key=lambda i: -self._left[i])[:self.per_frame]
+        if not due:
+            return []
+        known = [d.corners for d in dets if d.aruco is not None]
+        centres = (np.array([np.asarray(k, np.float64).reshape(4, 2).mean(axis=0)
+                             for k in known]) if known else np.zeros((0, 2)))
+        out: list[Detection] = []
+        for index in due:
+            x0, y0, x1, y1 = tiles[index]
+            picture = gray[y0:y1, x0:x1]
+            if (self._left[index] < READS and fusion is not None
+                    and fusion.count >= FUSED_MIN_FRAMES):
+                fused = fusion.fused_crop((x0, y0, x1, y1))
+                picture = picture if fused is None else fused
+            self._left[index] -= 1
+            crop = cv2.resize(np.ascontiguousarray(picture), None, fx=SCALE,
+                              fy=SCALE, interpolation=cv2.INTER_CUBIC)
+            offset = np.array([x0, y0], np.float64)
+            for det in self._faces(crop, offset):
+                quad = det.corners
+                side = quad_side(quad)
+                centre = quad.mean(axis=0)
+                if len(centres) and float(np.min(np.linalg.norm(centres - centre, axis=1))
+                                          ) < side / 3:
+                    continue
+                if any(float(np.linalg.norm(o.centre - centre)) < side / 3 for o in out):
+                    continue
+                out.append(det)
+        return out
+
+    def _faces(self, crop: np.ndarray, offset: np.ndarray) -> list[Detection]:
+        """The faces of the game's dice read in a magnified tile, in the picture."""
+        corners_found, marker_ids, _ = self._detector.detectMarkers(crop)
+        faces = []
+        for marker_id, corners in zip(() if marker_ids is None else marker_ids.ravel(),
+                                      corners_found or (), strict=True):
+            det = interpret_aruco(int(marker_id), _unmagnified(corners, offset))
+            meaning = det.aruco
+            if meaning is not None and meaning.kind == "die" and (
+                    self.dice is None or meaning.die in self.dice):
+                faces.append(det)
+        return faces
+
+
+def _unmagnified(corners: np.ndarray, offset: np.ndarray) -> np.ndarray:
+    """A quad found in a magnified tile, in the picture (pixel centres scale about their own
+    middle)."""
+    return (np.asarray(corners, np.float64).reshape(4, 2) + 0.5) / SCALE - 0.5 + offset
+
