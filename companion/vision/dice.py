@@ -144,6 +144,11 @@ class TopFaceFilter:
         self._camera_xy = np.zeros(2)
         self._pose: Any = None
 
+    def camera_pose(self, geometry: MatGeometry, image_size: tuple[int, int]) -> Any:
+        """The camera's pose over the mat (`CameraPose`), as the top test uses it."""
+        self._lifted(geometry, image_size)
+        return self._pose
+
     def _lifted(self, geometry: MatGeometry, image_size: tuple[int, int]) -> np.ndarray:
         key = (*np.round(geometry.homography.ravel(), 9), *image_size)
         if key != self._cache_key or self._plane is None:
@@ -232,6 +237,22 @@ class TopFaceFilter:
             tops.append(best)
             dropped.extend(FaceVerdict(f.detection, "side") for f in faces if f is not best)
         return tops, dropped
+
+    def placed(self, det: Detection, geometry: MatGeometry, image_size: tuple[int, int]
+               ) -> TopFace | None:
+        """A face known otherwise to be its die's top (`top_from_side`), placed as `judge`
+        places a top: its centre and heading in the dice-top plane."""
+        meaning = det.aruco
+        if meaning is None or meaning.die is None:
+            return None
+        plane = self._lifted(geometry, image_size)
+        quad = cv2.perspectiveTransform(
+            np.asarray(det.corners, np.float64).reshape(-1, 1, 2), plane).reshape(4, 2)
+        centre = quad.mean(axis=0)
+        top = (quad[1] - quad[0]) + (quad[2] - quad[3])
+        heading = math.degrees(math.atan2(top[1], top[0])) % 360.0
+        return TopFace(meaning.die, int(meaning.value or 0), float(centre[0]),
+                       float(centre[1]), heading, det.confidence, det)
 
     def _top_beyond(self, centre: np.ndarray, unread: np.ndarray) -> bool:
         """Whether an unread die-sized square (centres N x 2 in the plane) lies where this

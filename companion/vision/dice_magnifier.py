@@ -10,14 +10,14 @@ around those dice, magnified twice (cubic), decode 7 of the 10 tops on one frame
 once a 2.5 px cell is 5 px; a tighter polygon tolerance or other threshold windows at the
 original size did not help.
 
-So the mat is cut into tiles, and those tiles whose die face is small (at the tile's middle,
-a 12 mm marker under `MAGNIFY_BELOW_PX`) are read magnified, a few a frame, while the table is
-still: each twice after the table changed there, the second time in the mean of the still
-frames (`FrameFusion`), so a still table costs nothing once read. Nothing here decides a value: a face read goes through `TopFaceFilter` like
-any other, and only faces of the game's ArUco-stickered dice are kept. (Value stickers read in
-the same tiles were tried too: at 720p 74 -> 76 % and 91 -> 93 % of the dice settled, at 68 cm
-/ 40 degrees 82 -> 86 %, but there a red die's side face read magnified was settled as its
-value: left out until the side-face test knows inverted stickers.)
+So the mat is cut into tiles, and those tiles whose die face is small (at the tile's middle, a 12 mm
+marker under `MAGNIFY_BELOW_PX`) are read magnified, a few a frame, while the table is still: each
+twice after the table changed there, the second time in the mean of the still frames
+(`FrameFusion`), so a still table costs nothing once read. Nothing here decides a value: a face read
+goes through `TopFaceFilter` like any other, and only faces of the game's ArUco-stickered dice are
+kept. (Value stickers read in the same tiles were tried too: at 720p 74 -> 76 % and 91 -> 93 % of
+the dice settled, at 68 cm / 40 degrees 82 -> 86 %, but there a red die's side face read magnified
+was settled as its value: left out until the side-face test knows inverted stickers.)
 """
 
 from __future__ import annotations

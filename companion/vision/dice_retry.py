@@ -27,7 +27,7 @@ Nothing here decides a value: every face read goes through `TopFaceFilter` like 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -76,21 +76,23 @@ class FaceTemplates:
             return None
         return best[0], best[1]
 
-    def best(self, gray: np.ndarray, quad: np.ndarray
+    def best(self, gray: np.ndarray, quad: np.ndarray, among: Collection[int] | None = None
              ) -> tuple[int, np.ndarray, float, float] | None:
-        """The face the square's cells match best: (marker id, corners from its top-left,
-        clockwise, correlation, lead over the best other face); None where the square is
-        flat."""
-        if not len(self._patterns):
+        """The face the square's cells match best (of the marker ids `among`, or all): (marker
+        id, corners from its top-left, clockwise, correlation, lead over the best other face);
+        None where the square is flat."""
+        keep = (np.ones(len(self._ids), bool) if among is None
+                else np.isin(self._ids, list(among)))
+        if not keep.any():
             return None
         q = clockwise(np.asarray(quad, np.float64).reshape(4, 2))
         ink = cell_inkiness(gray, q, 6)
         if ink is None:
             return None
-        scores = self._patterns @ ink
+        scores = np.where(keep, self._patterns @ ink, -np.inf)
         index = int(np.argmax(scores))
         marker_id, turn = self._keys[index]
-        others = scores[self._ids != marker_id]
+        others = scores[keep & (self._ids != marker_id)]
         lead = float(scores[index] - others.max()) if others.size else 1.0
         # the pattern turned `turn` quarter turns anticlockwise matched: the marker's own
         # top-left corner is `turn` corners back along the clockwise quad

@@ -1,0 +1,105 @@
+"""A die seen only by a side face: its top face looked for where it must lie.
+
+At 68 cm and 40 degrees (1080p) a die's side face that looks at the camera is the face seen
+best: of the 6 dice still lost there after the magnified tiles (`dice_magnifier`, 8 scenes,
+76 dice), 4 had a side face read on every frame while their top never decoded (2.2-2.5 px a
+cell). A side face says which die it is and where that die stands: its marker is centred on a
+vertical face, so the marker's upper edge (14 mm above the mat) lies on the die's near edge,
+and the top face's marker is a 12 mm square 8 mm beyond that edge's middle, 16 mm above the
+mat, its edges along the die's. There the square's cells are matched against the game's
+closed set of die faces (`FaceTemplates`), and only this die's faces that a top can show with
+the side faces read count (never a face read, nor its opposite).
+
+The predicted square is off by a pixel or two (the side marker's corners, the camera pose
+estimated from the mat), so it is tried a little shifted, grown and turned, and the best
+match is kept: at the same thresholds as the closed set elsewhere (correlation >= 0.8 and
+0.1 over every other face), among the die's own six faces only (the die is known from its
+side face; another die's face looking alike says nothing about this die's value). The top
+found is this die's, placed as `TopFaceFilter` places a top, and is not judged again: an
+unread square beyond it is a neighbour, never its own top.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Collection
+
+import cv2
+import numpy as np
+
+from companion.markers.payload import die_face_id
+from companion.vision.detect import Detection, interpret_aruco
+from companion.vision.dice_retry import MATCH_MARGIN, MATCH_MIN, FaceTemplates
+from companion.vision.geometry import CameraPose
+
+DIE_MM = 16.0
+MARKER_MM = 12.0
+SIDE_EDGE_TOLERANCE = 0.3  # the side marker's upper edge: 12 mm within 30 %
+SHIFTS_PX = ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))
+SCALES = (0.92, 1.0, 1.08)
+TURNS_DEG = (-5.0, 0.0, 5.0)
+
+
+def predicted_top(side_px: np.ndarray, pose: CameraPose, mat_to_image: np.ndarray,
+                  ) -> np.ndarray | None:
+    """Where the top face's marker lies in the picture (4 x 2 px), were `side_px` a side face
+    of its die; None where the face's upper edge is not a marker's edge there."""
+    upper = 0.5 * (DIE_MM + MARKER_MM)
+    to_upper = pose.plane_homography(mat_to_image, upper)
+    quad = cv2.perspectiveTransform(
+        np.asarray(side_px, np.float64).reshape(-1, 1, 2), to_upper).reshape(4, 2)
+    camera = pose.centre_mm[:2]
+    # mapped into the plane at its own height, the upper edge is where it is; the lower edge
+    # (2 mm above the mat) lands nearer the camera
+    edges = [(quad[i], quad[(i + 1) % 4]) for i in range(4)]
+    a, b = max(edges, key=lambda e: float(np.linalg.norm((e[0] + e[1]) / 2 - camera)))
+    length = float(np.linalg.norm(b - a))
+    if abs(length / MARKER_MM - 1.0) > SIDE_EDGE_TOLERANCE:
+        return None
+    along = (b - a) / length
+    away = np.array([along[1], -along[0]])
+    middle = (a + b) / 2
+    if float(away @ (middle - camera)) < 0:
+        away = -away
+    centre = middle + away * (DIE_MM / 2)
+    half = MARKER_MM / 2
+    top_mm = np.array([centre + half * (sa * along + sb * away)
+                       for sa, sb in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+    to_image = np.linalg.inv(pose.plane_homography(mat_to_image, DIE_MM))
+    return np.asarray(cv2.perspectiveTransform(top_mm.reshape(-1, 1, 2), to_image)
+                      ).reshape(4, 2)
+
+
+def top_beyond(gray: np.ndarray, side: Detection, pose: CameraPose, mat_to_image: np.ndarray,
+               templates: FaceTemplates, values: Collection[int]) -> Detection | None:
+    """The top face of `side`'s die, matched where it must lie, if it shows one of `values`
+    clearly; None otherwise."""
+    meaning = side.aruco
+    if meaning is None or meaning.die is None or not values:
+        return None
+    quad = predicted_top(side.corners, pose, mat_to_image)
+    if quad is None:
+        return None
+    wanted = {die_face_id(meaning.die, v) for v in values}
+    own = [die_face_id(meaning.die, v) for v in range(1, 7)]
+    centre = quad.mean(axis=0)
+    best: tuple[float, int, np.ndarray] | None = None
+    for (dx, dy), scale, turn in itertools.product(SHIFTS_PX, SCALES, TURNS_DEG):
+        c, s = math.cos(math.radians(turn)), math.sin(math.radians(turn))
+        rotation = np.array([[c, -s], [s, c]])
+        tried = (quad - centre) @ rotation.T * scale + centre + np.array([dx, dy])
+        found = templates.best(gray, tried, own)
+        if found is None:
+            continue
+        marker_id, corners, score, lead = found
+        if marker_id in wanted and score >= MATCH_MIN and lead >= MATCH_MARGIN and (
+                best is None or score > best[0]):
+            best = (score, marker_id, corners)
+    return None if best is None else interpret_aruco(best[1], best[2])
+
+
+def top_values(read: Collection[int]) -> list[int]:
+    """The values a die's top can show when these faces of it were read as side faces: none
+    of them, nor their opposites (opposite faces sum to 7)."""
+    return [v for v in range(1, 7) if v not in read and 7 - v not in read]
