@@ -54,7 +54,7 @@ from companion.vision.geometry import MIN_CORNERS, CameraProfile, GeometryError,
 from companion.vision.pips import DIE_MM, PipDiceNamer, PipDiceReader, PipReading
 from companion.vision.places import PlaceLook, look_at, same_place, small_thing_on
 from companion.vision.sources import Frame
-from companion.vision.top_from_side import top_beyond, top_values
+from companion.vision.top_from_side import read_top, top_beyond, top_values
 from companion.vision.tracker import FrameObservation, Sighting, Tracker
 from companion.vision.twin_stickers import (
     card_centre_below,
@@ -298,6 +298,9 @@ class Pipeline:
         # the ArUco-stickered dice (all, or the counters beside value stickers)
         self.magnifier = (DiceMagnifier(aruco.options, self.top_faces.allowed)
                           if aruco is not None and dice_mode != "pips" else None)
+        # die faces read, by id: (the reading, kept so its id is not reused; whether its cells
+        # agree with the face it was decoded as); pruned to the readings still in use
+        self._agrees: dict[int, tuple[Detection, bool]] = {}
         self._retry_squares: tuple[list[np.ndarray], list[np.ndarray],
                                    list[tuple[int, int, int, int]] | None] | None = None
         self.namer = (PipDiceNamer(list(dice or []), self._zone_id,
@@ -855,7 +858,9 @@ class Pipeline:
         size = (float(self.layout.width_mm), float(self.layout.height_mm))
         self._remember_squares()
         unread = self.dice_retry.open_squares(dets) if self.dice_retry is not None else []
-        named = [d for d in dets if value_face_of(d) is None]
+        named = [d for d in dets if value_face_of(d) is None and self._face_agrees(gray, d)]
+        current = {id(d) for d in dets}
+        self._agrees = {k: v for k, v in self._agrees.items() if k in current}
         tops, dropped = self.top_faces.judge(named, self.geometry, image_size, size, unread,
                                              gray)
         # dice read by side faces only: their tops matched where they must lie (not judged
@@ -880,11 +885,24 @@ class Pipeline:
         strangers = [v.detection.text for v in dropped if v.reason == "not-in-game"]
         return out, strangers
 
+    def _face_agrees(self, gray: np.ndarray | None, det: Detection) -> bool:
+        """Whether a die face read looks most like the face it was decoded as, of the game's
+        die faces (`FaceTemplates.agrees`); asked once per reading (readings persist from
+        frame to frame)."""
+        templates = self.dice_retry.templates if self.dice_retry is not None else None
+        if (gray is None or templates is None or det.marker_id is None or det.aruco is None
+                or det.aruco.kind != "die"):
+            return True
+        key = id(det)
+        if key not in self._agrees:
+            self._agrees[key] = (det, templates.agrees(gray, det.corners, det.marker_id))
+        return self._agrees[key][1]
+
     def _tops_beyond_sides(self, gray: np.ndarray | None, named: Sequence[Detection],
                            tops: Sequence[TopFace], dropped: Sequence[FaceVerdict],
                            image_size: tuple[int, int]) -> list[Detection]:
-        """The top faces of dice read only by side faces, matched where they must lie
-        (`top_from_side`)."""
+        """The top faces of dice read only by side faces: a face read where the top must lie,
+        or else one matched there (`top_from_side`)."""
         templates = self.dice_retry.templates if self.dice_retry is not None else None
         if gray is None or templates is None or self.geometry is None:
             return []
@@ -901,10 +919,12 @@ class Pipeline:
         mat_to_image = np.linalg.inv(self.geometry.homography)
         found = []
         for die, faces in sorted(sides.items()):
-            read = {int(d.aruco.value or 0) for d in named
-                    if d.aruco is not None and d.aruco.die == die}
+            own = [d for d in named if d.aruco is not None and d.aruco.die == die]
+            read = {int(d.aruco.value or 0) for d in own if d.aruco is not None}
             for face in faces:
-                top = top_beyond(gray, face, pose, mat_to_image, templates, top_values(read))
+                top = (read_top(face, [d for d in own if d is not face], pose, mat_to_image)
+                       or top_beyond(gray, face, pose, mat_to_image, templates,
+                                     top_values(read)))
                 if top is not None:
                     found.append(top)
                     break

@@ -17,6 +17,11 @@ match is kept: at the same thresholds as the closed set elsewhere (correlation >
 side face; another die's face looking alike says nothing about this die's value). The top
 found is this die's, placed as `TopFaceFilter` places a top, and is not judged again: an
 unread square beyond it is a neighbour, never its own top.
+
+The same prediction settles a top that was read but refused as a side face because something
+die-like and dark lay beyond it (a neighbouring die): when a side face of its die was read in
+front of it and predicts the top right where it is, it is the top (`read_top`; at 53 cm /
+30 degrees the only die the bench lost, 2026-11-27).
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ import cv2
 import numpy as np
 
 from companion.markers.payload import die_face_id
-from companion.vision.detect import Detection, interpret_aruco
+from companion.vision.detect import Detection, interpret_aruco, quad_side
 from companion.vision.dice_retry import MATCH_MARGIN, MATCH_MIN, FaceTemplates
 from companion.vision.geometry import CameraPose
 
@@ -39,6 +44,7 @@ SIDE_EDGE_TOLERANCE = 0.3  # the side marker's upper edge: 12 mm within 30 %
 SHIFTS_PX = ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))
 SCALES = (0.92, 1.0, 1.08)
 TURNS_DEG = (-5.0, 0.0, 5.0)
+TOP_AT_SHARE = 0.25  # a read face this near (of a marker's side) where the top must lie is it
 
 
 def predicted_top(side_px: np.ndarray, pose: CameraPose, mat_to_image: np.ndarray,
@@ -97,6 +103,29 @@ def top_beyond(gray: np.ndarray, side: Detection, pose: CameraPose, mat_to_image
                 best is None or score > best[0]):
             best = (score, marker_id, corners)
     return None if best is None else interpret_aruco(best[1], best[2])
+
+
+def read_top(side: Detection, faces: Collection[Detection], pose: CameraPose,
+             mat_to_image: np.ndarray) -> Detection | None:
+    """The face among `faces` (read faces of `side`'s die) that lies where `side`'s top must
+    lie: its centre within a quarter of a marker's side of the predicted one, its size within
+    30 %, and a value a top can show beside `side`'s. Such a face is the top even where
+    something dark beyond it made it look like a side face (a neighbouring die)."""
+    meaning = side.aruco
+    if meaning is None or meaning.value is None:
+        return None
+    quad = predicted_top(side.corners, pose, mat_to_image)
+    if quad is None:
+        return None
+    centre, size = quad.mean(axis=0), quad_side(quad)
+    for face in faces:
+        value = face.aruco.value if face.aruco is not None else None
+        if value is None or value not in top_values({meaning.value}):
+            continue
+        if (float(np.linalg.norm(face.centre - centre)) <= TOP_AT_SHARE * size
+                and abs(quad_side(face.corners) / size - 1.0) <= SIDE_EDGE_TOLERANCE):
+            return face
+    return None
 
 
 def top_values(read: Collection[int]) -> list[int]:

@@ -170,6 +170,20 @@ def test_closed_set_matching_names_no_die_outside_the_set() -> None:
     assert templates.match(blank, square) is None
 
 
+@pytest.mark.parametrize("turn", range(4))
+def test_a_face_decoded_as_a_lookalike_is_refused(turn: int) -> None:
+    """OpenCV corrects wrong bits: a blurred die showing 1 (marker 0) was decoded as another
+    die's 1 (marker 150). The cells say which of the two it is."""
+    templates = FaceTemplates(["p1.w1", "p2.r2", "p1.w2"])
+    image, corners = _small_marker(die_face_id("p1.w1", 1), 3.0, turn, seed=turn)
+    assert templates.agrees(image, corners, die_face_id("p1.w1", 1))
+    assert not templates.agrees(image, corners, die_face_id("p2.r2", 1))
+    assert templates.agrees(image, corners, die_face_id("p2.w3", 4))  # not in the set
+    blank = np.full((80, 80), 128, np.uint8)
+    square = np.array([[20, 20], [60, 20], [60, 60], [20, 60]], float)
+    assert templates.agrees(blank, square, die_face_id("p1.w1", 1))  # no evidence
+
+
 @pytest.mark.parametrize("other_at, read", [(16.0, True), (30.0, False), (None, False)])
 def test_a_face_with_another_die_read_where_its_top_would_be_is_a_top(
         monkeypatch: pytest.MonkeyPatch, other_at: float | None, read: bool) -> None:

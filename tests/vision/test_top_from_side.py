@@ -17,7 +17,7 @@ from companion.vision.detect import DICE_ARUCO, Detection, interpret_aruco
 from companion.vision.dice import TopFaceFilter
 from companion.vision.dice_retry import FaceTemplates
 from companion.vision.geometry import CameraPose, MatGeometry
-from companion.vision.top_from_side import predicted_top, top_beyond, top_values
+from companion.vision.top_from_side import predicted_top, read_top, top_beyond, top_values
 
 from .scene3d import Camera, Die, Scene, render
 
@@ -121,3 +121,18 @@ def test_the_values_a_top_can_show() -> None:
     assert top_values({2}) == [1, 3, 4, 6]
     assert top_values({2, 3}) == [1, 6]
     assert top_values(set()) == [1, 2, 3, 4, 5, 6]
+
+
+def test_a_top_refused_for_what_lies_beyond_is_the_top_its_side_face_predicts() -> None:
+    die = Die("p1.w2", 4, 320, 230, yaw_deg=12.0, side_values=(2, 1))
+    camera, _, dets, geometry = _table(die)
+    pose, mat_to_image = _pose_and_plane(geometry)
+    side = _side(camera, die)
+    top = next(d for d in dets if d.aruco is not None and d.aruco.die == "p1.w2")
+    assert read_top(side, [top], pose, mat_to_image) is top
+    # the same face a die's width away, or a value no top shows beside this side face: no
+    moved = interpret_aruco(top.marker_id or 0, top.corners + np.array([0.0, -25.0]))
+    assert read_top(side, [moved], pose, mat_to_image) is None
+    assert side.aruco is not None and side.aruco.value is not None
+    opposite = interpret_aruco(die_face_id("p1.w2", 7 - side.aruco.value), top.corners)
+    assert read_top(side, [opposite], pose, mat_to_image) is None
