@@ -30,6 +30,7 @@ from companion.vision.value_dice import (
 )
 
 GAME_IDS = list(GAMES)
+LOOKALIKE = "decoded as one die face, its cells look more like another: not trusted"
 
 
 def _card_meaning(game_code: int, number: int, copy: int) -> str:
@@ -106,6 +107,9 @@ def scan_image(path: Path, game: str | None, backend: str, mirror: bool | None =
     from companion.games import game_dice
     from companion.layouts import load_layout
     from companion.vision.dice import DROP_REASONS, TopFaceFilter
+    from companion.vision.dice_magnifier import DiceMagnifier
+    from companion.vision.dice_retry import FaceTemplates
+    from companion.vision.top_from_side import tops_from_sides
     from companion.vision.zone_reading import read_unread_zones
 
     gray = read_image(path)
@@ -143,11 +147,27 @@ def scan_image(path: Path, game: str | None, backend: str, mirror: bool | None =
                            if dice_mode_named(dice) == "values" else [])
             faces, _ = ValueFaceReader(DICE_ARUCO).read(gray) if value_names else ([], [])
             named = sorted(set(game_dice(game)) - set(value_names))
-            tops, dropped = TopFaceFilter(named).judge(
-                detections, geometry, (width, height), mat_size)
+            # as live: small faces read in magnified tiles, a face decoded as a lookalike
+            # refused, and the tops of dice read only by side faces looked for
+            detections.extend(DiceMagnifier(DICE_ARUCO, named).read_all(
+                gray, detections, geometry, mat_size))
+            templates = FaceTemplates(named)
+            faces = []
+            for det in detections:
+                if (det.aruco is not None and det.aruco.kind == "die" and det.marker_id is not None
+                        and not templates.agrees(gray, det.corners, det.marker_id)):
+                    die_notes[id(det)] = LOOKALIKE
+                else:
+                    faces.append(det)
+            judge = TopFaceFilter(named)
+            tops, dropped = judge.judge(faces, geometry, (width, height), mat_size, (), gray)
+            tops += tops_from_sides(gray, faces, tops, dropped, judge, geometry,
+                                    (width, height), templates)
             for verdict in dropped:
                 die_notes[id(verdict.detection)] = DROP_REASONS[verdict.reason]
             for top in tops:
+                if not any(top.detection is d for d in detections):
+                    detections.append(top.detection)  # matched where a side face's top lies
                 die_notes[id(top.detection)] = ""
             if value_names:
                 detections.extend(faces)

@@ -99,6 +99,15 @@ class DiceMagnifier:
                                     for bx0, by0, bx1, by1 in boxes):
                 self._left[i] = READS
 
+    def read_all(self, gray: np.ndarray, dets: Sequence[Detection], geometry: MatGeometry,
+                 mat_size: tuple[float, float]) -> list[Detection]:
+        """Every tile read once (one photo: `companion scan`)."""
+        self._left = [1] * len(self.tiles(geometry, mat_size, gray.shape))
+        found: list[Detection] = []
+        while any(left > 0 for left in self._left):
+            found += self.read(gray, [*dets, *found], geometry, mat_size)
+        return found
+
     def read(self, gray: np.ndarray, dets: Sequence[Detection], geometry: MatGeometry,
              mat_size: tuple[float, float], fusion: FrameFusion | None = None
              ) -> list[Detection]:

@@ -43,7 +43,7 @@ from companion.vision.detect import (
     big_cell_detections,
     centre_in,
 )
-from companion.vision.dice import FaceVerdict, TopFace, TopFaceFilter
+from companion.vision.dice import TopFaceFilter
 from companion.vision.dice_magnifier import DiceMagnifier
 from companion.vision.dice_retry import DiceRetry
 from companion.vision.fastops import channel_max, shrink
@@ -54,7 +54,7 @@ from companion.vision.geometry import MIN_CORNERS, CameraProfile, GeometryError,
 from companion.vision.pips import DIE_MM, PipDiceNamer, PipDiceReader, PipReading
 from companion.vision.places import PlaceLook, look_at, same_place, small_thing_on
 from companion.vision.sources import Frame
-from companion.vision.top_from_side import read_top, top_beyond, top_values
+from companion.vision.top_from_side import tops_from_sides
 from companion.vision.tracker import FrameObservation, Sighting, Tracker
 from companion.vision.twin_stickers import (
     card_centre_below,
@@ -73,7 +73,6 @@ HAND_MIN_SHARE = 0.002
 MIRROR_TRY_EVERY = 3  # frames without a mat between looks at the mirrored picture ...
 MIRROR_EAGER_FRAMES = 90  # ... after looking at every one of the first frames without it
 MIRROR_TRY_EVERY_GIVEN = 30  # ... and when --mirror or --no-mirror was given (once a second)
-SIDE_LIKE = ("shape", "side", "unsure")  # a die face dropped as (maybe) a side face
 FUSED_MIN_FRAMES = 4  # still frames averaged before the fused picture is read
 SEARCH_AT = 6  # still frames after which card zones without a sticker read are searched
 STICKER_SCALES = (0.75, 1.6)  # a square's side over a symbol's side at its place, read as
@@ -863,12 +862,10 @@ class Pipeline:
         self._agrees = {k: v for k, v in self._agrees.items() if k in current}
         tops, dropped = self.top_faces.judge(named, self.geometry, image_size, size, unread,
                                              gray)
-        # dice read by side faces only: their tops matched where they must lie (not judged
-        # again: an unread square beyond such a top is a neighbour, never its own top)
-        for found in self._tops_beyond_sides(gray, named, tops, dropped, image_size):
-            top_face = self.top_faces.placed(found, self.geometry, image_size)
-            if top_face is not None:
-                tops = [*tops, top_face]
+        templates = self.dice_retry.templates if self.dice_retry is not None else None
+        if gray is not None and templates is not None:
+            tops = [*tops, *tops_from_sides(gray, named, tops, dropped, self.top_faces,
+                                            self.geometry, image_size, templates)]
         out = []
         for top in tops:
             out.append((Sighting(top.die, "die", top.x_mm, top.y_mm,
@@ -897,38 +894,6 @@ class Pipeline:
         if key not in self._agrees:
             self._agrees[key] = (det, templates.agrees(gray, det.corners, det.marker_id))
         return self._agrees[key][1]
-
-    def _tops_beyond_sides(self, gray: np.ndarray | None, named: Sequence[Detection],
-                           tops: Sequence[TopFace], dropped: Sequence[FaceVerdict],
-                           image_size: tuple[int, int]) -> list[Detection]:
-        """The top faces of dice read only by side faces: a face read where the top must lie,
-        or else one matched there (`top_from_side`)."""
-        templates = self.dice_retry.templates if self.dice_retry is not None else None
-        if gray is None or templates is None or self.geometry is None:
-            return []
-        topped = {t.die for t in tops}
-        sides: dict[str, list[Detection]] = {}
-        for verdict in dropped:
-            meaning = verdict.detection.aruco
-            if (verdict.reason in SIDE_LIKE and meaning is not None and meaning.die is not None
-                    and meaning.die not in topped):
-                sides.setdefault(meaning.die, []).append(verdict.detection)
-        if not sides:
-            return []
-        pose = self.top_faces.camera_pose(self.geometry, image_size)
-        mat_to_image = np.linalg.inv(self.geometry.homography)
-        found = []
-        for die, faces in sorted(sides.items()):
-            own = [d for d in named if d.aruco is not None and d.aruco.die == die]
-            read = {int(d.aruco.value or 0) for d in own if d.aruco is not None}
-            for face in faces:
-                top = (read_top(face, [d for d in own if d is not face], pose, mat_to_image)
-                       or top_beyond(gray, face, pose, mat_to_image, templates,
-                                     top_values(read)))
-                if top is not None:
-                    found.append(top)
-                    break
-        return found
 
     def _check_camera(self, image: np.ndarray, dets: Sequence[Detection]) -> None:
         """The page's camera check (what `companion calibrate` says), now and then: the

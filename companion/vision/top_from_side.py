@@ -28,15 +28,16 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 
 import cv2
 import numpy as np
 
 from companion.markers.payload import die_face_id
 from companion.vision.detect import Detection, interpret_aruco, quad_side
+from companion.vision.dice import FaceVerdict, TopFace, TopFaceFilter
 from companion.vision.dice_retry import MATCH_MARGIN, MATCH_MIN, FaceTemplates
-from companion.vision.geometry import CameraPose
+from companion.vision.geometry import CameraPose, MatGeometry
 
 DIE_MM = 16.0
 MARKER_MM = 12.0
@@ -44,6 +45,7 @@ SIDE_EDGE_TOLERANCE = 0.3  # the side marker's upper edge: 12 mm within 30 %
 SHIFTS_PX = ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))
 SCALES = (0.92, 1.0, 1.08)
 TURNS_DEG = (-5.0, 0.0, 5.0)
+SIDE_LIKE = ("shape", "side", "unsure")  # the verdicts on a face that may be a side face
 TOP_AT_SHARE = 0.25  # a read face this near (of a marker's side) where the top must lie is it
 
 
@@ -132,3 +134,36 @@ def top_values(read: Collection[int]) -> list[int]:
     """The values a die's top can show when these faces of it were read as side faces: none
     of them, nor their opposites (opposite faces sum to 7)."""
     return [v for v in range(1, 7) if v not in read and 7 - v not in read]
+
+
+def tops_from_sides(gray: np.ndarray, faces: Sequence[Detection], tops: Sequence[TopFace],
+                    dropped: Sequence[FaceVerdict], judge: TopFaceFilter,
+                    geometry: MatGeometry, image_size: tuple[int, int],
+                    templates: FaceTemplates) -> list[TopFace]:
+    """The tops of the dice `judge` found none for but dropped a (maybe) side face of: a face
+    read where the top must lie (`read_top`), or else one matched there (`top_beyond`),
+    placed as `judge` places a top and not judged again (an unread square beyond such a top
+    is a neighbour, never its own top)."""
+    topped = {t.die for t in tops}
+    sides: dict[str, list[Detection]] = {}
+    for verdict in dropped:
+        meaning = verdict.detection.aruco
+        if (verdict.reason in SIDE_LIKE and meaning is not None and meaning.die is not None
+                and meaning.die not in topped):
+            sides.setdefault(meaning.die, []).append(verdict.detection)
+    if not sides:
+        return []
+    pose = judge.camera_pose(geometry, image_size)
+    mat_to_image = np.linalg.inv(geometry.homography)
+    found = []
+    for die, side_faces in sorted(sides.items()):
+        own = [d for d in faces if d.aruco is not None and d.aruco.die == die]
+        read = {int(d.aruco.value or 0) for d in own if d.aruco is not None}
+        for face in side_faces:
+            top = (read_top(face, [d for d in own if d is not face], pose, mat_to_image)
+                   or top_beyond(gray, face, pose, mat_to_image, templates, top_values(read)))
+            placed = None if top is None else judge.placed(top, geometry, image_size)
+            if placed is not None:
+                found.append(placed)
+                break
+    return found
