@@ -40,6 +40,7 @@ import cv2
 import numpy as np
 
 from companion.vision.detect import Detection
+from companion.vision.die_geometry import predicted_top
 from companion.vision.geometry import CameraProfile, MatGeometry
 
 DIE_HEIGHT_MM = 16.0  # companion.printing.sizes.DIE_MM: the dice the stickers are made for
@@ -57,6 +58,7 @@ DARK_MARGIN = 0.3  # ... darker than what lies beyond it by this much (`darkness
 BEYOND_MM = (7.0, 21.0)  # a side face's top face lies this far beyond it (away from the camera)
 OCCUPIED_MM = 7.0  # another die's face read this near where a face's top would be: no side face
 BEYOND_ACROSS_MM = 7.0  # ... and at most this far to either side of its line of sight
+TOP_AT_MM = 4.0  # ... and this near where a side face's top lies
 MAT_MARGIN_MM = 5.0
 
 
@@ -143,6 +145,7 @@ class TopFaceFilter:
         self._plane: np.ndarray | None = None
         self._camera_xy = np.zeros(2)
         self._pose: Any = None
+        self._mat_to_image = np.eye(3)
 
     def camera_pose(self, geometry: MatGeometry, image_size: tuple[int, int]) -> Any:
         """The camera's pose over the mat (`CameraPose`), as the top test uses it."""
@@ -157,6 +160,7 @@ class TopFaceFilter:
                                                 self.die_height_mm)
             self._camera_xy = pose.centre_mm[:2].copy()
             self._pose = pose
+            self._mat_to_image = np.linalg.inv(geometry.homography)
             self._cache_key = key
         return self._plane
 
@@ -205,7 +209,8 @@ class TopFaceFilter:
                 dropped.append(FaceVerdict(det, "shape"))
                 continue
             view = float(self._pose.view_angle_deg(x, y))
-            if SIDE_BAND_DEG[0] <= view <= SIDE_BAND_DEG[1] and self._top_beyond(centre, unread):
+            if SIDE_BAND_DEG[0] <= view <= SIDE_BAND_DEG[1] and self._top_beyond(
+                    centre, unread, det.corners):
                 # only there can a side face pass the square test at all
                 dropped.append(FaceVerdict(det, "side"))
                 continue
@@ -254,9 +259,13 @@ class TopFaceFilter:
         return TopFace(meaning.die, int(meaning.value or 0), float(centre[0]),
                        float(centre[1]), heading, det.confidence, det)
 
-    def _top_beyond(self, centre: np.ndarray, unread: np.ndarray) -> bool:
+    def _top_beyond(self, centre: np.ndarray, unread: np.ndarray,
+                    corners_px: np.ndarray) -> bool:
         """Whether an unread die-sized square (centres N x 2 in the plane) lies where this
-        face's top face would be, were it a side face: beyond it, away from the camera."""
+        face's top face would be, were it a side face: beyond it, away from the camera, and
+        (where the face's shape tells) right where a side face's top lies
+        (`die_geometry.predicted_top`), not merely near: a neighbouring die's unread face
+        beyond a top made that top a side face (the only die the bench lost at 53 cm)."""
         away = centre - self._camera_xy
         norm = float(np.linalg.norm(away))
         if norm < 1e-6 or not len(unread):
@@ -265,8 +274,16 @@ class TopFaceFilter:
         d = unread - centre
         along = d @ away
         across = np.abs(d[:, 0] * away[1] - d[:, 1] * away[0])
-        return bool(np.any((along >= BEYOND_MM[0]) & (along <= BEYOND_MM[1])
-                           & (across <= BEYOND_ACROSS_MM)))
+        near = (along >= BEYOND_MM[0]) & (along <= BEYOND_MM[1]) & (across <= BEYOND_ACROSS_MM)
+        if not near.any():
+            return False
+        predicted = predicted_top(corners_px, self._pose, self._mat_to_image)
+        if predicted is None:
+            return True
+        assert self._plane is not None
+        top = cv2.perspectiveTransform(predicted.reshape(-1, 1, 2), self._plane
+                                       ).reshape(4, 2).mean(axis=0)
+        return bool(np.any(np.linalg.norm(unread[near] - top, axis=1) <= TOP_AT_MM))
 
     def _seen_with_side(self, top: TopFace, faces: Sequence[np.ndarray]) -> bool:
         """Whether another face of the same die was read nearer the camera (a side face,

@@ -10,14 +10,15 @@ around those dice, magnified twice (cubic), decode 7 of the 10 tops on one frame
 once a 2.5 px cell is 5 px; a tighter polygon tolerance or other threshold windows at the
 original size did not help.
 
-So the mat is cut into tiles, and those tiles whose die face is small (at the tile's middle, a 12 mm
-marker under `MAGNIFY_BELOW_PX`) are read magnified, a few a frame, while the table is still: each
-twice after the table changed there, the second time in the mean of the still frames
-(`FrameFusion`), so a still table costs nothing once read. Nothing here decides a value: a face read
-goes through `TopFaceFilter` like any other, and only faces of the game's ArUco-stickered dice are
-kept. (Value stickers read in the same tiles were tried too: at 720p 74 -> 76 % and 91 -> 93 % of
-the dice settled, at 68 cm / 40 degrees 82 -> 86 %, but there a red die's side face read magnified
-was settled as its value: left out until the side-face test knows inverted stickers.)
+So the mat is cut into tiles, and those tiles whose die face is small (at the tile's middle, a
+12 mm marker under `MAGNIFY_BELOW_PX`) are read magnified, a few a frame, while the table is
+still: each once after the table changed there, in the mean of the still frames once there are
+four (`FrameFusion`: a dim room's noise averages out), so a still table costs nothing once read.
+Nothing here decides a value: a face read goes through `TopFaceFilter` like any other, and only
+faces of the game's ArUco-stickered dice are kept. (Value stickers read in the same tiles were
+tried too: at 720p 74 -> 76 % and 91 -> 93 % of the dice settled, at 68 cm / 40 degrees 82 ->
+86 %, but there a red die's side face read magnified was settled as its value: left out until
+the side-face test knows inverted stickers.)
 """
 
 from __future__ import annotations
@@ -34,15 +35,17 @@ from companion.vision.fusion import FrameFusion
 from companion.vision.geometry import MatGeometry
 
 FACE_MARKER_MM = 12.0
-MAGNIFY_BELOW_PX = 24.0  # a die face narrower than this at a tile's middle: read magnified
+MAGNIFY_BELOW_PX = 20.0  # a die face narrower than this at a tile's middle: read magnified
+# (24 px gained one die in 8 scenes at 720p straight down, where a face is 20 px, and read
+# more tiles of the timed 1080p sequence's mat at 53 cm)
 SCALE = 2.0
 TILE_PX = 112  # a tile's side in the picture, before magnifying
 OVERLAP_PX = 32  # tiles overlap by more than a face, so that every face lies wholly in one
-PER_FRAME = 6  # tiles read a still frame: about 4 ms at 1080p on one core
-READS = 2  # each tile is read this many times after the table changed there: first in the
-# live frame, then in the mean of the still frames (`FrameFusion`), where the noise of a dim
-# room's gain averages out
-FUSED_MIN_FRAMES = 4
+PER_FRAME = 6  # tiles read a still frame: 3-6 ms at 1080p on one core
+READS = 1  # each tile is read once after the table changed there (twice, the second time in
+# the mean: 4.3 ms a frame in the timed sequence, where hands keep changing the table,
+# against 2.6 ms)
+FUSED_MIN_FRAMES = 4  # still frames averaged before a tile is read in their mean
 KEY_PX = 4.0  # the tiles are cut again when a mat corner moves this far in the picture
 MIN_SIDE_PX = 7.0  # the smallest face looked for, in the picture
 
@@ -59,7 +62,8 @@ class DiceMagnifier:
         self.dice = None if dice is None else frozenset(dice)
         self.per_frame = per_frame
         self._tiles: list[tuple[int, int, int, int]] = []
-        self._key: tuple[float, ...] | None = None
+        self._corners: np.ndarray | None = None  # the mat's corners in the picture when cut
+        self._shape: tuple[int, ...] = ()
         self._left: list[int] = []  # reads left per tile since the table changed there
 
     def tiles(self, geometry: MatGeometry, mat_size: tuple[float, float],
@@ -70,10 +74,10 @@ class DiceMagnifier:
         corners = geometry.to_image(np.array([[0, 0], [width, 0], [width, height],
                                               [0, height]], float))
         # the fit follows the corner markers' noise from frame to frame: a few pixels
-        key = (*np.round(corners.ravel() / KEY_PX), *shape[:2])
-        if key == self._key:
+        if (self._corners is not None and self._shape == shape[:2]
+                and float(np.abs(corners - self._corners).max()) <= KEY_PX):
             return self._tiles
-        self._key = key
+        self._corners, self._shape = corners, shape[:2]
         lo = np.maximum(np.floor(corners.min(axis=0)).astype(int), 0)
         hi = np.minimum(np.ceil(corners.max(axis=0)).astype(int), [shape[1], shape[0]])
         step = TILE_PX - OVERLAP_PX
@@ -111,8 +115,8 @@ class DiceMagnifier:
     def read(self, gray: np.ndarray, dets: Sequence[Detection], geometry: MatGeometry,
              mat_size: tuple[float, float], fusion: FrameFusion | None = None
              ) -> list[Detection]:
-        """Die faces of the game's dice read in the next few tiles (those with the most
-        reads left first) that no face read already explains."""
+        """Die faces of the game's dice read in the next few tiles due (those the table
+        changed in) that no face read already explains."""
         tiles = self.tiles(geometry, mat_size, gray.shape)
         due = sorted((i for i, left in enumerate(self._left) if left > 0),
                      key=lambda i: -self._left[i])[:self.per_frame]
@@ -125,8 +129,7 @@ class DiceMagnifier:
         for index in due:
             x0, y0, x1, y1 = tiles[index]
             picture = gray[y0:y1, x0:x1]
-            if (self._left[index] < READS and fusion is not None
-                    and fusion.count >= FUSED_MIN_FRAMES):
+            if fusion is not None and fusion.count >= FUSED_MIN_FRAMES:
                 fused = fusion.fused_crop((x0, y0, x1, y1))
                 picture = picture if fused is None else fused
             self._left[index] -= 1

@@ -863,7 +863,8 @@ class Pipeline:
         tops, dropped = self.top_faces.judge(named, self.geometry, image_size, size, unread,
                                              gray)
         templates = self.dice_retry.templates if self.dice_retry is not None else None
-        if gray is not None and templates is not None:
+        if gray is not None and templates is not None and self._still_frames > 0:
+            # on a still table (a few milliseconds a die: not while hands move)
             tops = [*tops, *tops_from_sides(gray, named, tops, dropped, self.top_faces,
                                             self.geometry, image_size, templates)]
         out = []

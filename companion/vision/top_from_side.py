@@ -30,53 +30,20 @@ import itertools
 import math
 from collections.abc import Collection, Sequence
 
-import cv2
 import numpy as np
 
 from companion.markers.payload import die_face_id
 from companion.vision.detect import Detection, interpret_aruco, quad_side
 from companion.vision.dice import FaceVerdict, TopFace, TopFaceFilter
 from companion.vision.dice_retry import MATCH_MARGIN, MATCH_MIN, FaceTemplates
+from companion.vision.die_geometry import SIDE_EDGE_TOLERANCE, predicted_top
 from companion.vision.geometry import CameraPose, MatGeometry
 
-DIE_MM = 16.0
-MARKER_MM = 12.0
-SIDE_EDGE_TOLERANCE = 0.3  # the side marker's upper edge: 12 mm within 30 %
 SHIFTS_PX = ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))
 SCALES = (0.92, 1.0, 1.08)
 TURNS_DEG = (-5.0, 0.0, 5.0)
 SIDE_LIKE = ("shape", "side", "unsure")  # the verdicts on a face that may be a side face
 TOP_AT_SHARE = 0.25  # a read face this near (of a marker's side) where the top must lie is it
-
-
-def predicted_top(side_px: np.ndarray, pose: CameraPose, mat_to_image: np.ndarray,
-                  ) -> np.ndarray | None:
-    """Where the top face's marker lies in the picture (4 x 2 px), were `side_px` a side face
-    of its die; None where the face's upper edge is not a marker's edge there."""
-    upper = 0.5 * (DIE_MM + MARKER_MM)
-    to_upper = pose.plane_homography(mat_to_image, upper)
-    quad = cv2.perspectiveTransform(
-        np.asarray(side_px, np.float64).reshape(-1, 1, 2), to_upper).reshape(4, 2)
-    camera = pose.centre_mm[:2]
-    # mapped into the plane at its own height, the upper edge is where it is; the lower edge
-    # (2 mm above the mat) lands nearer the camera
-    edges = [(quad[i], quad[(i + 1) % 4]) for i in range(4)]
-    a, b = max(edges, key=lambda e: float(np.linalg.norm((e[0] + e[1]) / 2 - camera)))
-    length = float(np.linalg.norm(b - a))
-    if abs(length / MARKER_MM - 1.0) > SIDE_EDGE_TOLERANCE:
-        return None
-    along = (b - a) / length
-    away = np.array([along[1], -along[0]])
-    middle = (a + b) / 2
-    if float(away @ (middle - camera)) < 0:
-        away = -away
-    centre = middle + away * (DIE_MM / 2)
-    half = MARKER_MM / 2
-    top_mm = np.array([centre + half * (sa * along + sb * away)
-                       for sa, sb in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
-    to_image = np.linalg.inv(pose.plane_homography(mat_to_image, DIE_MM))
-    return np.asarray(cv2.perspectiveTransform(top_mm.reshape(-1, 1, 2), to_image)
-                      ).reshape(4, 2)
 
 
 def top_beyond(gray: np.ndarray, side: Detection, pose: CameraPose, mat_to_image: np.ndarray,

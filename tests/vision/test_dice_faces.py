@@ -126,6 +126,13 @@ def test_a_face_with_an_unread_die_face_beyond_it_is_a_side_face() -> None:
     # the same square towards the camera (where its own side face is) changes nothing
     assert [t.value for t in judge.judge(alone, geometry, (1920, 1080), (600, 400),
                                          [square_at(-16.0)])[0]] == [3]
+    # a square beyond it but not where a side face's top lies (a neighbouring die's face,
+    # 6 mm to one side): no side face
+    across = np.array([away[1], -away[0]])
+    beside = cv2.perspectiveTransform((quad_mm + 14.0 * away + 6.0 * across).reshape(-1, 1, 2),
+                                      np.linalg.inv(plane)).reshape(4, 2)
+    assert [t.value for t in judge.judge(alone, geometry, (1920, 1080), (600, 400),
+                                         [beside])[0]] == [3]
 
 
 def _small_marker(marker_id: int, cell_px: float, turn: int, seed: int

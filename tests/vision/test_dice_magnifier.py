@@ -78,7 +78,7 @@ def test_a_face_the_pass_read_is_not_read_twice() -> None:
 
 def test_only_where_a_die_face_is_small() -> None:
     _, _, gray, _, far = _far_table()
-    _, _, near_gray, _, near = _far_table(dist_mm=450.0)
+    _, _, near_gray, _, near = _far_table(dist_mm=550.0)
     far_tiles = DiceMagnifier(DICE_ARUCO).tiles(far, MAT, gray.shape)
     near_tiles = DiceMagnifier(DICE_ARUCO).tiles(near, MAT, near_gray.shape)
     assert far_tiles and near_tiles  # from near, the mat's far edge is small still
@@ -120,8 +120,8 @@ def test_each_tile_is_read_again_only_where_the_table_changed() -> None:
     assert len(calls) == READS * len(tiles)
 
 
-@pytest.mark.parametrize("seed", [2, 3])
-def test_the_second_read_is_of_the_still_frames_mean(seed: int) -> None:
+@pytest.mark.parametrize("seed", [2, 4, 6])
+def test_tiles_are_read_in_the_still_frames_mean(seed: int) -> None:
     """A dim, noisy room: the mean of still frames reads tops a single frame does not."""
     scene = Scene()
     scene.dice = dice_row(NAMES, VALUES, 200, 250, pitch=28)
