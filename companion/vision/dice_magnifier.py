@@ -35,9 +35,10 @@ from companion.vision.fusion import FrameFusion
 from companion.vision.geometry import MatGeometry
 
 FACE_MARKER_MM = 12.0
-MAGNIFY_BELOW_PX = 20.0  # a die face narrower than this at a tile's middle: read magnified
-# (24 px gained one die in 8 scenes at 720p straight down, where a face is 20 px, and read
-# more tiles of the timed 1080p sequence's mat at 53 cm)
+MAGNIFY_BELOW_PX = 24.0  # a die face narrower than this at a tile's middle: read magnified
+# (20 px lost one die in 24 scenes at 53 cm and one at 60 cm, where faces are 16-31 px, and
+# one at 720p straight down, where they are 20 px; it cost 2.6 ms a frame in the timed 1080p
+# sequence, 24 px 3.8 ms)
 SCALE = 2.0
 TILE_PX = 112  # a tile's side in the picture, before magnifying
 OVERLAP_PX = 32  # tiles overlap by more than a face, so that every face lies wholly in one
