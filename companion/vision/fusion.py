@@ -52,10 +52,7 @@ class FrameFusion:
         if self.count < 2:
             return None
         if self._mean is None:
-            total = self._frames[0].astype(np.float32)
-            for frame in self._frames[1:]:
-                cv2.accumulate(frame, total)
-            self._mean = np.asarray(cv2.convertScaleAbs(total, alpha=1.0 / self.count))
+            self._mean = _mean(self._frames)
         return self._mean
 
     def fused_crop(self, box: tuple[int, int, int, int]) -> np.ndarray | None:
@@ -66,8 +63,13 @@ class FrameFusion:
         x0, y0, x1, y1 = box
         if self._mean is not None:
             return self._mean[y0:y1, x0:x1]
-        total = self._frames[0][y0:y1, x0:x1].astype(np.float32)
-        for frame in self._frames[1:]:
-            cv2.accumulate(frame[y0:y1, x0:x1], total)
-        return np.asarray(cv2.convertScaleAbs(total, alpha=1.0 / self.count))
+        return _mean([frame[y0:y1, x0:x1] for frame in self._frames])
+
+
+def _mean(frames: list[np.ndarray]) -> np.ndarray:
+    """The mean of equally sized 8-bit pictures, rounded back to 8 bits."""
+    total = frames[0].astype(np.float32)
+    for frame in frames[1:]:
+        cv2.accumulate(frame, total)
+    return np.asarray(cv2.convertScaleAbs(total, alpha=1.0 / len(frames)))
 
