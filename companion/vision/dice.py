@@ -114,6 +114,13 @@ def square_enough(rel: float, angle_deg: float) -> bool:
     return rel <= SIDE_TOLERANCE and angle_deg <= ANGLE_TOLERANCE_DEG
 
 
+def _heading_deg(quad_mm: np.ndarray) -> float:
+    """Which way a face's marker points in the plane: its top edge's direction, averaged
+    with the bottom edge's."""
+    top = (quad_mm[1] - quad_mm[0]) + (quad_mm[2] - quad_mm[3])
+    return math.degrees(math.atan2(top[1], top[0])) % 360.0
+
+
 def square_error(quad_mm: np.ndarray, side_mm: float) -> tuple[float, float]:
     """(worst relative edge error, worst corner angle error in degrees) of a mapped quad."""
     edges = np.roll(quad_mm, -1, axis=0) - quad_mm
@@ -214,8 +221,7 @@ class TopFaceFilter:
                 # only there can a side face pass the square test at all
                 dropped.append(FaceVerdict(det, "side"))
                 continue
-            top = (quad[1] - quad[0]) + (quad[2] - quad[3])
-            heading = math.degrees(math.atan2(top[1], top[0])) % 360.0
+            heading = _heading_deg(quad)
             quality = 1.0 - 0.5 * max(rel / SIDE_TOLERANCE, angle / ANGLE_TOLERANCE_DEG)
             candidates.append(TopFace(meaning.die, int(meaning.value or 0), x, y, heading,
                                       det.confidence * quality, det))
@@ -254,10 +260,8 @@ class TopFaceFilter:
         quad = cv2.perspectiveTransform(
             np.asarray(det.corners, np.float64).reshape(-1, 1, 2), plane).reshape(4, 2)
         centre = quad.mean(axis=0)
-        top = (quad[1] - quad[0]) + (quad[2] - quad[3])
-        heading = math.degrees(math.atan2(top[1], top[0])) % 360.0
         return TopFace(meaning.die, int(meaning.value or 0), float(centre[0]),
-                       float(centre[1]), heading, det.confidence, det)
+                       float(centre[1]), _heading_deg(quad), det.confidence, det)
 
     def _top_beyond(self, centre: np.ndarray, unread: np.ndarray,
                     corners_px: np.ndarray) -> bool:
