@@ -43,9 +43,6 @@ SCALE = 2.0
 TILE_PX = 112  # a tile's side in the picture, before magnifying
 OVERLAP_PX = 32  # tiles overlap by more than a face, so that every face lies wholly in one
 PER_FRAME = 6  # tiles read a still frame: 3-6 ms at 1080p on one core
-READS = 1  # each tile is read once after the table changed there (twice, the second time in
-# the mean: 4.3 ms a frame in the timed sequence, where hands keep changing the table,
-# against 2.6 ms)
 FUSED_MIN_FRAMES = 4  # still frames averaged before a tile is read in their mean
 KEY_PX = 4.0  # the tiles are cut again when a mat corner moves this far in the picture
 MIN_SIDE_PX = 7.0  # the smallest face looked for, in the picture
@@ -65,7 +62,10 @@ class DiceMagnifier:
         self._tiles: list[tuple[int, int, int, int]] = []
         self._corners: np.ndarray | None = None  # the mat's corners in the picture when cut
         self._shape: tuple[int, ...] = ()
-        self._left: list[int] = []  # reads left per tile since the table changed there
+        # per tile: not read since the table changed there (each tile is read once a change;
+        # twice, the second time in the mean, cost 4.3 ms a frame in the timed sequence, where
+        # hands keep changing the table, against 2.6 ms)
+        self._due: list[bool] = []
 
     def tiles(self, geometry: MatGeometry, mat_size: tuple[float, float],
               shape: tuple[int, ...]) -> list[tuple[int, int, int, int]]:
@@ -93,7 +93,7 @@ class DiceMagnifier:
                 if face < MAGNIFY_BELOW_PX:
                     tiles.append((x0, y0, x1, y1))
         self._tiles = tiles
-        self._left = [READS] * len(tiles)
+        self._due = [True] * len(tiles)
         return tiles
 
     def changed(self, boxes: Sequence[tuple[int, int, int, int]] | None) -> None:
@@ -102,14 +102,14 @@ class DiceMagnifier:
         for i, (x0, y0, x1, y1) in enumerate(self._tiles):
             if boxes is None or any(x0 < bx1 and bx0 < x1 and y0 < by1 and by0 < y1
                                     for bx0, by0, bx1, by1 in boxes):
-                self._left[i] = READS
+                self._due[i] = True
 
     def read_all(self, gray: np.ndarray, dets: Sequence[Detection], geometry: MatGeometry,
                  mat_size: tuple[float, float]) -> list[Detection]:
         """Every tile read once (one photo: `companion scan`)."""
-        self._left = [1] * len(self.tiles(geometry, mat_size, gray.shape))
+        self._due = [True] * len(self.tiles(geometry, mat_size, gray.shape))
         found: list[Detection] = []
-        while any(left > 0 for left in self._left):
+        while any(self._due):
             found += self.read(gray, [*dets, *found], geometry, mat_size)
         return found
 
@@ -119,8 +119,7 @@ class DiceMagnifier:
         """Die faces of the game's dice read in the next few tiles due (those the table
         changed in) that no face read already explains."""
         tiles = self.tiles(geometry, mat_size, gray.shape)
-        due = sorted((i for i, left in enumerate(self._left) if left > 0),
-                     key=lambda i: -self._left[i])[:self.per_frame]
+        due = [i for i, waiting in enumerate(self._due) if waiting][:self.per_frame]
         if not due:
             return []
         known = [d.corners for d in dets if d.aruco is not None]
@@ -133,7 +132,7 @@ class DiceMagnifier:
             if fusion is not None and fusion.count >= FUSED_MIN_FRAMES:
                 fused = fusion.fused_crop((x0, y0, x1, y1))
                 picture = picture if fused is None else fused
-            self._left[index] -= 1
+            self._due[index] = False
             crop = cv2.resize(np.ascontiguousarray(picture), None, fx=SCALE,
                               fy=SCALE, interpolation=cv2.INTER_CUBIC)
             offset = np.array([x0, y0], np.float64)
