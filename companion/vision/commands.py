@@ -154,8 +154,7 @@ def scan_image(path: Path, game: str | None, backend: str, mirror: bool | None =
             templates = FaceTemplates(named)
             faces = []
             for det in detections:
-                if (det.aruco is not None and det.aruco.kind == "die" and det.marker_id is not None
-                        and not templates.agrees(gray, det.corners, det.marker_id)):
+                if not templates.agrees(gray, det):
                     die_notes[id(det)] = LOOKALIKE
                 else:
                     faces.append(det)

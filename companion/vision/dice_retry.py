@@ -76,15 +76,17 @@ class FaceTemplates:
             return None
         return best[0], best[1]
 
-    def agrees(self, gray: np.ndarray, quad: np.ndarray, marker_id: int) -> bool:
-        """Whether a face OpenCV decoded as `marker_id` looks most like that face of all the
-        game's die faces (or the set has no opinion: a flat square, a marker outside it).
-        OpenCV corrects a few wrong bits, and two of the game's faces, turned, can lie that
-        close: on a laptop's blurred picture a die showing 1 (marker 0) decoded as another
+    def agrees(self, gray: np.ndarray, det: Detection) -> bool:
+        """Whether a die face OpenCV decoded looks most like that face of all the game's die
+        faces (or the set has no opinion: not a die face, a flat square, a marker outside the
+        set). OpenCV corrects a few wrong bits, and two of the game's faces, turned, can lie
+        that close: on a laptop's blurred picture a die showing 1 (marker 0) decoded as another
         die's 1 (marker 150), whose cells matched it less well (0.82 against 0.85)."""
-        if marker_id not in self._ids:
+        marker_id = det.marker_id
+        if (marker_id is None or det.aruco is None or det.aruco.kind != "die"
+                or marker_id not in self._ids):
             return True
-        found = self.best(gray, quad)
+        found = self.best(gray, det.corners)
         return found is None or found[0] == marker_id
 
     def best(self, gray: np.ndarray, quad: np.ndarray, among: Collection[int] | None = None

@@ -888,12 +888,11 @@ class Pipeline:
         die faces (`FaceTemplates.agrees`); asked once per reading (readings persist from
         frame to frame)."""
         templates = self.dice_retry.templates if self.dice_retry is not None else None
-        if (gray is None or templates is None or det.marker_id is None or det.aruco is None
-                or det.aruco.kind != "die"):
+        if gray is None or templates is None:
             return True
         key = id(det)
         if key not in self._agrees:
-            self._agrees[key] = (det, templates.agrees(gray, det.corners, det.marker_id))
+            self._agrees[key] = (det, templates.agrees(gray, det))
         return self._agrees[key][1]
 
     def _check_camera(self, image: np.ndarray, dets: Sequence[Detection]) -> None:

@@ -183,12 +183,13 @@ def test_a_face_decoded_as_a_lookalike_is_refused(turn: int) -> None:
     die's 1 (marker 150). The cells say which of the two it is."""
     templates = FaceTemplates(["p1.w1", "p2.r2", "p1.w2"])
     image, corners = _small_marker(die_face_id("p1.w1", 1), 3.0, turn, seed=turn)
-    assert templates.agrees(image, corners, die_face_id("p1.w1", 1))
-    assert not templates.agrees(image, corners, die_face_id("p2.r2", 1))
-    assert templates.agrees(image, corners, die_face_id("p2.w3", 4))  # not in the set
+    assert templates.agrees(image, interpret_aruco(die_face_id("p1.w1", 1), corners))
+    assert not templates.agrees(image, interpret_aruco(die_face_id("p2.r2", 1), corners))
+    # not in the set
+    assert templates.agrees(image, interpret_aruco(die_face_id("p2.w3", 4), corners))
     blank = np.full((80, 80), 128, np.uint8)
     square = np.array([[20, 20], [60, 20], [60, 60], [20, 60]], float)
-    assert templates.agrees(blank, square, die_face_id("p1.w1", 1))  # no evidence
+    assert templates.agrees(blank, interpret_aruco(die_face_id("p1.w1", 1), square))  # no evidence
 
 
 @pytest.mark.parametrize("other_at, read", [(16.0, True), (30.0, False), (None, False)])
