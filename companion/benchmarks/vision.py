@@ -241,8 +241,8 @@ def still_table(layout: Any, seed: int) -> TableSnapshot:
             cards.append(SeenCard(uid, zone.id, face_up, False, None, cx, cy,
                                   rng.uniform(-4, 4)))
             number += 1
-    red = 1
     for owner in ("p1", "p2"):
+        red = 1  # each player owns red dice r1-r5 (companion.games.game_dice)
         area = layout.zones[f"{owner}.dice"]
         # rolled together from one hand: a cluster, often touching (companion.sim.dice)
         spots = rolled_positions((area.x_mm, area.y_mm, area.w_mm, area.h_mm), 3,

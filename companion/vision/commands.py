@@ -149,9 +149,9 @@ def scan_image(path: Path, game: str | None, backend: str, mirror: bool | None =
             named = sorted(set(game_dice(game)) - set(value_names))
             # as live: small faces read in magnified tiles, a face decoded as a lookalike
             # refused, and the tops of dice read only by side faces looked for
-            detections.extend(DiceMagnifier(DICE_ARUCO, named).read_all(
-                gray, detections, geometry, mat_size))
             templates = FaceTemplates(named)
+            detections.extend(DiceMagnifier(DICE_ARUCO, named, templates=templates).read_all(
+                gray, detections, geometry, mat_size))
             faces = []
             for det in detections:
                 if not templates.agrees(gray, det):

@@ -29,10 +29,15 @@ import cv2
 import numpy as np
 
 from companion.markers.render import aruco_dictionary
+from companion.vision.cell_match import cell_inkiness
+from companion.vision.dark_squares import dark_squares
 from companion.vision.decoders.aruco import ArucoOptions, _parameters
 from companion.vision.detect import Detection, interpret_aruco, quad_side
+from companion.vision.dice_retry import FIT_SCALES, MATCH_MARGIN, FaceTemplates
+from companion.vision.die_geometry import DIE_MM
 from companion.vision.fusion import FrameFusion
 from companion.vision.geometry import MatGeometry
+from companion.vision.value_dice import ValueTemplates
 
 FACE_MARKER_MM = 12.0
 MAGNIFY_BELOW_PX = 24.0  # a die face narrower than this at a tile's middle: read magnified
@@ -46,20 +51,51 @@ PER_FRAME = 6  # tiles read a still frame: 3-6 ms at 1080p on one core
 FUSED_MIN_FRAMES = 4  # still frames averaged before a tile is read in their mean
 KEY_PX = 4.0  # the tiles are cut again when a mat corner moves this far in the picture
 MIN_SIDE_PX = 7.0  # the smallest face looked for, in the picture
+# a dark square's outline lies about 10 % outside its marker (the border's blur darkens the
+# die's 2 mm light margin): measured on 720p tops, the cells matched best at 88-92 % of it
+SQUARE_SCALES = (0.84, 0.88, 0.92, 0.96, 1.0)
+SYMBOL_GROW = 0.2  # around a card sticker read, its white margin: no die face matched there
+MATCH_SIZE = (0.75, 1.4)  # an undecoded outline matched against the closed set: its side
+# over a die face marker's at its place
+
+
+_VALUE_TEMPLATES = ValueTemplates()
+
+
+def _finder_templates() -> dict[int, np.ndarray]:
+    """A QR finder pattern (7 x 7 modules: a dark ring, a light ring, a dark 3 x 3 centre)
+    as the cell inkiness a 6 x 6 and a 7 x 7 grid over it sees (mean-free, unit length)."""
+    modules = np.ones((7, 7))
+    modules[1:6, 1:6] = -1.0
+    modules[2:5, 2:5] = 1.0
+    picture = np.kron(modules, np.ones((6, 6)))  # 42 px: 6 and 7 cells both divide it
+    out = {}
+    for cells in (6, 7):
+        step = 42 // cells
+        ink = picture.reshape(cells, step, cells, step).mean(axis=(1, 3))
+        ink = ink - ink.mean()
+        out[cells] = (ink / np.linalg.norm(ink)).ravel()
+    return out
+
+
+_FINDERS = _finder_templates()
 
 
 class DiceMagnifier:
     """Reads die faces in magnified tiles of the mat's far part, a few tiles a still frame."""
 
     def __init__(self, options: ArucoOptions, dice: Collection[str] | None = None,
-                 per_frame: int = PER_FRAME) -> None:
+                 per_frame: int = PER_FRAME, templates: FaceTemplates | None = None) -> None:
         params = _parameters(options)
         side = TILE_PX * SCALE
         params.minMarkerPerimeterRate = 4.0 * MIN_SIDE_PX * SCALE / side
         self._detector = cv2.aruco.ArucoDetector(aruco_dictionary(), params)
         self.dice = None if dice is None else frozenset(dice)
         self.per_frame = per_frame
+        self.templates = templates
         self._tiles: list[tuple[int, int, int, int]] = []
+        self._to_top: np.ndarray | None = None  # picture px -> dice-top plane mm, when cut
+        self._symbols: list[np.ndarray] = []  # card stickers read, grown (float32 contours)
         self._corners: np.ndarray | None = None  # the mat's corners in the picture when cut
         self._shape: tuple[int, ...] = ()
         # per tile: not read since the table changed there (each tile is read once a change;
@@ -94,6 +130,8 @@ class DiceMagnifier:
                     tiles.append((x0, y0, x1, y1))
         self._tiles = tiles
         self._due = [True] * len(tiles)
+        self._to_top = (geometry.plane_homography(DIE_MM, (shape[1], shape[0]))
+                        if self.templates is not None and tiles else None)
         return tiles
 
     def changed(self, boxes: Sequence[tuple[int, int, int, int]] | None) -> None:
@@ -119,24 +157,31 @@ class DiceMagnifier:
         """Die faces of the game's dice read in the next few tiles due (those the table
         changed in) that no face read already explains."""
         tiles = self.tiles(geometry, mat_size, gray.shape)
+        if fusion is not None and fusion.count < FUSED_MIN_FRAMES:
+            return []  # read once, in the mean, where a dim room's noise has averaged out
         due = [i for i, waiting in enumerate(self._due) if waiting][:self.per_frame]
         if not due:
             return []
         known = [d.corners for d in dets if d.aruco is not None]
+        # a card sticker's symbol is a dark square with cells, too: none is matched inside one
+        self._symbols = [_grown(d.corners, SYMBOL_GROW) for d in dets
+                         if d.kind in ("front", "back")]
         centres = (np.array([np.asarray(k, np.float64).reshape(4, 2).mean(axis=0)
                              for k in known]) if known else np.zeros((0, 2)))
         out: list[Detection] = []
         for index in due:
             x0, y0, x1, y1 = tiles[index]
             picture = gray[y0:y1, x0:x1]
-            if fusion is not None and fusion.count >= FUSED_MIN_FRAMES:
+            if fusion is not None:
                 fused = fusion.fused_crop((x0, y0, x1, y1))
                 picture = picture if fused is None else fused
             self._due[index] = False
             crop = cv2.resize(np.ascontiguousarray(picture), None, fx=SCALE,
                               fy=SCALE, interpolation=cv2.INTER_CUBIC)
             offset = np.array([x0, y0], np.float64)
-            for det in self._faces(crop, offset):
+            squares = ([] if self._to_top is None
+                       else dark_squares(picture, (x0, y0), self._to_top))
+            for det in self._faces(crop, offset, geometry, squares):
                 quad = det.corners
                 side = quad_side(quad)
                 centre = quad.mean(axis=0)
@@ -148,9 +193,12 @@ class DiceMagnifier:
                 out.append(det)
         return out
 
-    def _faces(self, crop: np.ndarray, offset: np.ndarray) -> list[Detection]:
-        """The faces of the game's dice read in a magnified tile, in the picture."""
-        corners_found, marker_ids, _ = self._detector.detectMarkers(crop)
+    def _faces(self, crop: np.ndarray, offset: np.ndarray, geometry: MatGeometry,
+               squares: Sequence[np.ndarray] = ()) -> list[Detection]:
+        """The faces of the game's dice read in a magnified tile, in the picture: decoded, or
+        (an outline OpenCV found but could not decode, or a dark square at die height in
+        `squares`, in the picture) matched against the closed set."""
+        corners_found, marker_ids, rejected = self._detector.detectMarkers(crop)
         faces = []
         for marker_id, corners in zip(() if marker_ids is None else marker_ids.ravel(),
                                       corners_found or (), strict=True):
@@ -159,7 +207,63 @@ class DiceMagnifier:
             if meaning is not None and meaning.kind == "die" and (
                     self.dice is None or meaning.die in self.dice):
                 faces.append(det)
+        if self.templates is None:
+            return faces
+        outlines = [_unmagnified(np.asarray(q, np.float64).reshape(4, 2), offset)
+                    for q in rejected or ()]
+        tries = [(q, FIT_SCALES) for q in outlines] + [(q, SQUARE_SCALES) for q in squares]
+        for quad, scales in tries:
+            centre = quad.mean(axis=0)
+            if any(cv2.pointPolygonTest(symbol, (float(centre[0]), float(centre[1])), False)
+                   >= 0 for symbol in self._symbols):
+                continue
+            if not _face_sized(quad, geometry) or any(
+                    float(np.linalg.norm(f.centre - centre)) < quad_side(f.corners) / 3
+                    for f in faces):
+                continue
+            found = self.templates.fitted(crop, _magnified(quad, offset), shift_px=SCALE,
+                                          scales=scales)
+            if found is not None and not _lookalike(crop, found[1], found[2]):
+                faces.append(interpret_aruco(found[0], _unmagnified(found[1], offset)))
         return faces
+
+
+def _face_sized(quad: np.ndarray, geometry: MatGeometry) -> bool:
+    """Whether a square in the picture is about as large as a die face's marker at its place
+    (a die's top stands 16 mm nearer the camera: a little larger than on the mat)."""
+    mat = geometry.to_mat(quad.mean(axis=0).reshape(1, 2)).reshape(2)
+    expected = FACE_MARKER_MM * geometry.px_per_mm(float(mat[0]), float(mat[1]))
+    return MATCH_SIZE[0] * expected <= quad_side(quad) <= MATCH_SIZE[1] * expected
+
+
+def _lookalike(crop: np.ndarray, corners: np.ndarray, score: float) -> bool:
+    """Whether a square matched as an ArUco die face may be another printed dark square with
+    cells: a value sticker (5 x 5 cells of 2.4 mm, `companion.vision.value_dice`) that matches
+    at least as well (a table of value-sticker dice read without `--dice values` matched two
+    as ArUco faces at 0.87 where the value stickers matched 0.91 and 0.96; real ArUco tops
+    match a value sticker up to 0.84 against 0.93), or a QR code's finder pattern (a ring
+    around a dark centre, like die p1.w2's 5) within the closed set's margin (on a table of
+    Micro QR stickers at 1080p, 53 cm, a finder matched that face at 0.83, the finder 0.77)."""
+    ink = _VALUE_TEMPLATES.cells(crop, corners)
+    if ink is not None and _VALUE_TEMPLATES.best_score(ink) >= score:
+        return True
+    for cells, finder in _FINDERS.items():
+        seen = cell_inkiness(crop, corners, cells)
+        if seen is not None and float(seen @ finder) > score - MATCH_MARGIN:
+            return True
+    return False
+
+
+def _grown(quad: np.ndarray, share: float) -> np.ndarray:
+    """A quad grown about its middle by `share` of its size, as a contour for OpenCV."""
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    centre = q.mean(axis=0)
+    return ((q - centre) * (1.0 + share) + centre).astype(np.float32).reshape(-1, 1, 2)
+
+
+def _magnified(quad: np.ndarray, offset: np.ndarray) -> np.ndarray:
+    """A quad in the picture, in its magnified tile (`_unmagnified`'s inverse)."""
+    return (np.asarray(quad, np.float64).reshape(4, 2) - offset + 0.5) * SCALE - 0.5
 
 
 def _unmagnified(corners: np.ndarray, offset: np.ndarray) -> np.ndarray:

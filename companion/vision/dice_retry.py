@@ -27,6 +27,8 @@ Nothing here decides a value: every face read goes through `TopFaceFilter` like 
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
@@ -50,6 +52,11 @@ CROP_PERIMETER_RATE = 0.3  # smallest marker perimeter looked for, of the crop's
 MAX_CANDIDATES = 60
 MATCH_MIN = 0.8  # correlation of a candidate's cells with a die face's marker
 MATCH_MARGIN = 0.1  # ... over the best other face
+# a square whose corners may be off a little is tried shifted (in steps of `shift_px`), grown
+# and turned (`FaceTemplates.fitted`)
+FIT_SHIFTS = ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))
+FIT_SCALES = (0.92, 1.0, 1.08)
+FIT_TURNS_DEG = (-5.0, 0.0, 5.0)
 
 
 class FaceTemplates:
@@ -88,6 +95,30 @@ class FaceTemplates:
             return True
         found = self.best(gray, det.corners)
         return found is None or found[0] == marker_id
+
+    def fitted(self, gray: np.ndarray, quad: np.ndarray, among: Collection[int] | None = None,
+               wanted: Collection[int] | None = None, shift_px: float = 1.0,
+               scales: Sequence[float] = FIT_SCALES
+               ) -> tuple[int, np.ndarray, float] | None:
+        """Like `match`, for a square whose corners are off by a pixel or two (predicted, or
+        the outline of a blurred face): tried a little shifted, grown and turned, the best clear
+        match kept (of the marker ids `among`, and one of `wanted`); (marker id, corners from
+        its top-left, clockwise, correlation) or None."""
+        q = np.asarray(quad, np.float64).reshape(4, 2)
+        centre = q.mean(axis=0)
+        best: tuple[float, int, np.ndarray] | None = None
+        for (dx, dy), scale, turn in itertools.product(FIT_SHIFTS, scales, FIT_TURNS_DEG):
+            c, s = math.cos(math.radians(turn)), math.sin(math.radians(turn))
+            rotation = np.array([[c, -s], [s, c]])
+            tried = (q - centre) @ rotation.T * scale + centre + shift_px * np.array([dx, dy])
+            found = self.best(gray, tried, among)
+            if found is None:
+                continue
+            marker_id, corners, score, lead = found
+            if ((wanted is None or marker_id in wanted) and score >= MATCH_MIN
+                    and lead >= MATCH_MARGIN and (best is None or score > best[0])):
+                best = (score, marker_id, corners)
+        return None if best is None else (best[1], best[2], best[0])
 
     def best(self, gray: np.ndarray, quad: np.ndarray, among: Collection[int] | None = None
              ) -> tuple[int, np.ndarray, float, float] | None:

@@ -45,7 +45,7 @@ from companion.vision.detect import (
 )
 from companion.vision.dice import TopFaceFilter
 from companion.vision.dice_magnifier import DiceMagnifier
-from companion.vision.dice_retry import DiceRetry
+from companion.vision.dice_retry import DiceRetry, FaceTemplates
 from companion.vision.fastops import channel_max, shrink
 from companion.vision.finders import FinderCandidate, finder_candidates
 from companion.vision.frame_check import FrameCheck, InputVerdict
@@ -295,7 +295,9 @@ class Pipeline:
                                      values=self.value_reader)
                            if aruco is not None and dice_mode != "pips" else None)
         # the ArUco-stickered dice (all, or the counters beside value stickers)
-        self.magnifier = (DiceMagnifier(aruco.options, self.top_faces.allowed)
+        allowed = self.top_faces.allowed
+        self.magnifier = (DiceMagnifier(aruco.options, allowed, templates=FaceTemplates(
+                              sorted(allowed)) if allowed else None)
                           if aruco is not None and dice_mode != "pips" else None)
         # die faces read, by id: (the reading, kept so its id is not reused; whether its cells
         # agree with the face it was decoded as); pruned to the readings still in use
@@ -728,8 +730,8 @@ class Pipeline:
                 self._retried.add(id(retried))
         if self.magnifier is not None and self.geometry is not None and self._still_frames > 0:
             # die faces too small for the pass, read in magnified tiles of the mat
-            for magnified in self.magnifier.read(gray, self._aruco_dets, self.geometry,
-                                                 self._mat_size(), self.fusion):
+            for magnified in self.magnifier.read(gray, [*dets, *self._aruco_dets],
+                                                 self.geometry, self._mat_size(), self.fusion):
                 self._aruco_dets.append(magnified)
                 self._retried.add(id(magnified))
         if self.squares and self.geometry is not None and self._squares_due(time_s, dets, hints):

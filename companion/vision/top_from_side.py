@@ -26,8 +26,6 @@ front of it and predicts the top right where it is, it is the top (`read_top`; a
 
 from __future__ import annotations
 
-import itertools
-import math
 from collections.abc import Collection, Sequence
 
 import numpy as np
@@ -35,13 +33,10 @@ import numpy as np
 from companion.markers.payload import die_face_id
 from companion.vision.detect import Detection, interpret_aruco, quad_side
 from companion.vision.dice import FaceVerdict, TopFace, TopFaceFilter
-from companion.vision.dice_retry import MATCH_MARGIN, MATCH_MIN, FaceTemplates
+from companion.vision.dice_retry import FaceTemplates
 from companion.vision.die_geometry import SIDE_EDGE_TOLERANCE, predicted_top
 from companion.vision.geometry import CameraPose, MatGeometry
 
-SHIFTS_PX = ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))
-SCALES = (0.92, 1.0, 1.08)
-TURNS_DEG = (-5.0, 0.0, 5.0)
 SIDE_LIKE = ("shape", "side", "unsure")  # the verdicts on a face that may be a side face
 TOP_AT_SHARE = 0.25  # a read face this near (of a marker's side) where the top must lie is it
 
@@ -58,20 +53,8 @@ def top_beyond(gray: np.ndarray, side: Detection, pose: CameraPose, mat_to_image
         return None
     wanted = {die_face_id(meaning.die, v) for v in values}
     own = [die_face_id(meaning.die, v) for v in range(1, 7)]
-    centre = quad.mean(axis=0)
-    best: tuple[float, int, np.ndarray] | None = None
-    for (dx, dy), scale, turn in itertools.product(SHIFTS_PX, SCALES, TURNS_DEG):
-        c, s = math.cos(math.radians(turn)), math.sin(math.radians(turn))
-        rotation = np.array([[c, -s], [s, c]])
-        tried = (quad - centre) @ rotation.T * scale + centre + np.array([dx, dy])
-        found = templates.best(gray, tried, own)
-        if found is None:
-            continue
-        marker_id, corners, score, lead = found
-        if marker_id in wanted and score >= MATCH_MIN and lead >= MATCH_MARGIN and (
-                best is None or score > best[0]):
-            best = (score, marker_id, corners)
-    return None if best is None else interpret_aruco(best[1], best[2])
+    found = templates.fitted(gray, quad, own, wanted)
+    return None if found is None else interpret_aruco(found[0], found[1])
 
 
 def read_top(side: Detection, faces: Collection[Detection], pose: CameraPose,

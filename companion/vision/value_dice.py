@@ -131,6 +131,11 @@ class ValueTemplates:
         """The square's 5 x 5 cell inkiness (mean-free, unit length), or None if flat."""
         return cell_inkiness(gray, quad, VALUE_GRID)
 
+    def best_score(self, ink: np.ndarray) -> float:
+        """The best correlation (either polarity) of a square's cell inkiness with any value
+        sticker in any turn."""
+        return float(np.abs(self._patterns @ ink).max())
+
     def match(self, gray: np.ndarray, quad: np.ndarray
               ) -> tuple[ValueFace, np.ndarray, float] | None:
         """(sticker, corners from its printed top-left, clockwise, score) of the one value

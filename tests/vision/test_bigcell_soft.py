@@ -91,6 +91,22 @@ def test_a_symbol_a_few_cells_off_is_too_close_to_call() -> None:
     assert got is None or got.runner_up - got.cost < SOFT_MIN_MARGIN or got.payload == payload
 
 
+def test_a_half_hidden_sticker_read_as_another_card_is_not_beyond_doubt() -> None:
+    """The soft cells of a laptop's far sticker, 2.5 px a cell, half hidden by a die (bench
+    seed 1005, laptop with a mirror clip at 30 cm, 2026-11-27): the nearest codeword is another
+    card of the game (number 207 copy 3 for 204 copy 1) with the next codeword 1.72 away. It
+    was taken while the rule asked for 1.5."""
+    soft = np.array([[1.5, -0.09, -0.63, -0.43, -0.93, 1.5],
+                     [1.5, -1.5, 0.56, -1.5, -1.5, -1.5],
+                     [1.5, -1.19, 0.1, -0.42, -0.74, -1.28],
+                     [1.5, -0.21, 1.3, 1.15, 1.28, 0.77],
+                     [1.5, -0.02, 0.63, 1.02, -0.83, 0.97],
+                     [-0.01, 0.08, 0.96, 0.97, -0.29, 1.32]])
+    got = bigcell.read_soft(soft, mirrored_too=False)
+    assert got is not None and got.payload == encode_front(5, 207, 3)
+    assert not beyond_doubt(got)
+
+
 def _any(_: str) -> bool:
     return True
 

@@ -1,0 +1,124 @@
+"""Die tops too blurred for OpenCV's outline: dark squares found in the dice-top plane.
+
+A 720p webcam at 53 cm sees a die's 12 mm top marker 14-16 px wide, 2.4-2.7 px a cell, through
+the lens's defocus and a dim room's noise. OpenCV's ArUco detector looks for a marker's outline
+as a four-cornered contour of its adaptive threshold; on these tops the blurred corners round
+off and the contour is not taken for a quad, even in the mean of the still frames magnified
+twice: of 9 tops lost in two 720p scenes (bench seeds 1000-1001, 30 degrees), the magnified
+tiles' ArUco pass left a candidate near only some, and which ones changed with the frames in the
+mean. Yet a die's top is the plainest thing on the table: a dark square, 12 mm on a side, on
+a light die, at die height. Seen in that plane (the picture warped onto the plane 16 mm above
+the mat, `MatGeometry.plane_homography`) it is a square of known size whatever the camera's
+angle, while the die's side faces (upright) are stretched away from the camera and card art
+has no reason to be a 12 mm square.
+
+So a tile is warped onto the dice-top plane at `PX_PER_MM`, thresholded against its
+neighbourhood, and each dark blob whose smallest enclosing rectangle is a 12 mm square (within
+`SIDE_RANGE`, filled by at least `MIN_FILL`) is handed on as a quad in the picture. Nothing here
+says what a square is: the caller matches its cells against the game's closed set of die faces
+(`FaceTemplates.fitted`), and every face so read goes through `TopFaceFilter` like any other.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.vision.die_geometry import MARKER_MM
+
+PX_PER_MM = 4.0  # the warped tile: a 12 mm marker is 48 px, a 2 mm cell 8 px
+SIDE_RANGE = (0.75, 1.3)  # a blob's sides over the marker's 12 mm
+MAX_ASPECT = 1.25
+MIN_FILL = 0.75  # the blob's area over its rectangle's: a square, not a ring or an L
+WINDOW_MM = 19.0  # the threshold's neighbourhood: a face and its die's light margin around it
+DARKER_BY = (8.0, 16.0)  # grey levels under the neighbourhood's mean, tried in turn
+GROW = 0.3  # the part around a square whose ink and light set its mid grey, of a marker
+MIN_CONTRAST = 24.0  # grey levels between ink and light: less is no marker
+
+
+def dark_squares(tile: np.ndarray, offset: tuple[float, float],
+                 image_to_top: np.ndarray) -> list[np.ndarray]:
+    """Quads (4 x 2 picture px, clockwise in the top plane) of the die-face-sized dark squares
+    in a grey tile of the picture whose top-left pixel is `offset`; `image_to_top` maps picture
+    px to mm of the dice-top plane."""
+    height, width = tile.shape[:2]
+    if height < 8 or width < 8:
+        return []
+    ox, oy = offset
+    corners = np.array([[ox, oy], [ox + width, oy], [ox + width, oy + height],
+                        [ox, oy + height]], np.float64)
+    mm = _apply(image_to_top, corners)
+    lo = mm.min(axis=0)
+    size = np.ceil((mm.max(axis=0) - lo) * PX_PER_MM).astype(int)
+    if (size < 8).any() or (size > 2000).any():
+        return []
+    # tile px -> top-plane mm -> warped px
+    shift = np.array([[1.0, 0.0, ox], [0.0, 1.0, oy], [0.0, 0.0, 1.0]])
+    to_warped = np.array([[PX_PER_MM, 0.0, -lo[0] * PX_PER_MM],
+                          [0.0, PX_PER_MM, -lo[1] * PX_PER_MM], [0.0, 0.0, 1.0]])
+    warp = to_warped @ image_to_top @ shift
+    plane = cv2.warpPerspective(np.ascontiguousarray(tile), warp, (int(size[0]), int(size[1])),
+                                flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE)
+    window = int(WINDOW_MM * PX_PER_MM) | 1
+    back = np.linalg.inv(warp)
+    found: list[np.ndarray] = []
+    for darker in DARKER_BY:
+        mask = cv2.adaptiveThreshold(plane, 255, cv2.ADAPTIVE_THRESH_MEAN_C,
+                                     cv2.THRESH_BINARY_INV, window, darker)
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for contour in contours:
+            quad = _square(contour)
+            if quad is not None:
+                quad = _at_mid_grey(plane, quad)
+            if quad is None:
+                continue
+            picture = _apply(back, quad) + np.array([ox, oy])
+            centre = picture.mean(axis=0)
+            if any(float(np.linalg.norm(q.mean(axis=0) - centre)) < 3.0 for q in found):
+                continue
+            found.append(picture)
+    return found
+
+
+def _square(contour: np.ndarray) -> np.ndarray | None:
+    """The corners (warped px) of a blob that is a die face's marker in the top plane."""
+    area = cv2.contourArea(contour)
+    side = MARKER_MM * PX_PER_MM
+    if not (SIDE_RANGE[0] * side) ** 2 * MIN_FILL <= area <= (SIDE_RANGE[1] * side) ** 2:
+        return None
+    rect = cv2.minAreaRect(contour)
+    w, h = rect[1]
+    if min(w, h) < SIDE_RANGE[0] * side or max(w, h) > SIDE_RANGE[1] * side:
+        return None
+    if max(w, h) > MAX_ASPECT * min(w, h) or area < MIN_FILL * w * h:
+        return None
+    return np.asarray(cv2.boxPoints(rect), np.float64)
+
+
+def _at_mid_grey(plane: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
+    """The square's outline where the grey is halfway between its ink and the die around it.
+    The neighbourhood threshold sits near the light side, so a blurred edge makes the blob a
+    few pixels too large; halfway is where a blurred edge really lies."""
+    lo = np.floor(quad.min(axis=0) - GROW * MARKER_MM * PX_PER_MM).astype(int)
+    hi = np.ceil(quad.max(axis=0) + GROW * MARKER_MM * PX_PER_MM).astype(int)
+    lo = np.maximum(lo, 0)
+    hi = np.minimum(hi, [plane.shape[1], plane.shape[0]])
+    part = plane[lo[1]:hi[1], lo[0]:hi[0]]
+    if part.size == 0:
+        return None
+    dark, light = np.percentile(part, (10, 90))
+    if light - dark < MIN_CONTRAST:
+        return None
+    mask = (part < (dark + light) / 2).astype(np.uint8)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    centre = quad.mean(axis=0) - lo
+    for contour in contours:
+        if cv2.pointPolygonTest(contour, (float(centre[0]), float(centre[1])), False) >= 0:
+            square = _square(contour)
+            return None if square is None else square + lo
+    return None
+
+
+def _apply(h: np.ndarray, points: np.ndarray) -> np.ndarray:
+    pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
+    return np.asarray(cv2.perspectiveTransform(pts, np.asarray(h, np.float64))).reshape(-1, 2)
