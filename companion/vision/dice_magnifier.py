@@ -48,6 +48,7 @@ SCALE = 2.0
 TILE_PX = 112  # a tile's side in the picture, before magnifying
 OVERLAP_PX = 32  # tiles overlap by more than a face, so that every face lies wholly in one
 PER_FRAME = 6  # tiles read a still frame: 3-6 ms at 1080p on one core
+FULL_HD_PX = 1920 * 1080  # ... and more in a smaller picture, whose frame costs less
 FUSED_MIN_FRAMES = 4  # still frames averaged before a tile is read in their mean
 KEY_PX = 4.0  # the tiles are cut again when a mat corner moves this far in the picture
 MIN_SIDE_PX = 7.0  # the smallest face looked for, in the picture
@@ -102,23 +103,30 @@ class DiceMagnifier:
         # twice, the second time in the mean, cost 4.3 ms a frame in the timed sequence, where
         # hands keep changing the table, against 2.6 ms)
         self._due: list[bool] = []
+        self._scales: list[float] = []  # per tile: magnified or read at its own size
+        self._next = 0  # the tile the next frame's reads start from
+        self._found: dict[int, list[Detection]] = {}  # per tile: faces read in this mean
+        self._fused_count = 0  # still frames in the mean at the last read
+        self._whole = False  # the tiles cover the whole mat (a noisy picture)
 
     def tiles(self, geometry: MatGeometry, mat_size: tuple[float, float],
-              shape: tuple[int, ...]) -> list[tuple[int, int, int, int]]:
-        """The tiles (x0, y0, x1, y1 px) over the mat where a die face is small; computed
-        again when the mat moves in the picture."""
+              shape: tuple[int, ...], whole: bool = False) -> list[tuple[int, int, int, int]]:
+        """The tiles (x0, y0, x1, y1 px) over the mat where a die face is small (`whole`: all
+        of the mat, the rest read at its own size); computed again when the mat moves in the
+        picture."""
         width, height = mat_size
         corners = geometry.to_image(np.array([[0, 0], [width, 0], [width, height],
                                               [0, height]], float))
         # the fit follows the corner markers' noise from frame to frame: a few pixels
-        if (self._corners is not None and self._shape == shape[:2]
+        if (self._corners is not None and self._shape == shape[:2] and self._whole == whole
                 and float(np.abs(corners - self._corners).max()) <= KEY_PX):
             return self._tiles
-        self._corners, self._shape = corners, shape[:2]
+        self._corners, self._shape, self._whole = corners, shape[:2], whole
         lo = np.maximum(np.floor(corners.min(axis=0)).astype(int), 0)
         hi = np.minimum(np.ceil(corners.max(axis=0)).astype(int), [shape[1], shape[0]])
         step = TILE_PX - OVERLAP_PX
         tiles = []
+        scales = []
         for y0 in range(int(lo[1]), max(int(hi[1]) - OVERLAP_PX, int(lo[1]) + 1), step):
             for x0 in range(int(lo[0]), max(int(hi[0]) - OVERLAP_PX, int(lo[0]) + 1), step):
                 x1, y1 = min(x0 + TILE_PX, shape[1]), min(y0 + TILE_PX, shape[0])
@@ -126,9 +134,13 @@ class DiceMagnifier:
                 if not (0 <= middle[0] <= width and 0 <= middle[1] <= height):
                     continue
                 face = FACE_MARKER_MM * geometry.px_per_mm(float(middle[0]), float(middle[1]))
-                if face < MAGNIFY_BELOW_PX:
+                if face < MAGNIFY_BELOW_PX or whole:
                     tiles.append((x0, y0, x1, y1))
+                    scales.append(SCALE if face < MAGNIFY_BELOW_PX else 1.0)
         self._tiles = tiles
+        self._scales = scales
+        self._next = 0
+        self._found = {}
         self._due = [True] * len(tiles)
         self._to_top = (geometry.plane_homography(DIE_MM, (shape[1], shape[0]))
                         if self.templates is not None and tiles else None)
@@ -152,16 +164,37 @@ class DiceMagnifier:
         return found
 
     def read(self, gray: np.ndarray, dets: Sequence[Detection], geometry: MatGeometry,
-             mat_size: tuple[float, float], fusion: FrameFusion | None = None
-             ) -> list[Detection]:
+             mat_size: tuple[float, float], fusion: FrameFusion | None = None,
+             whole: bool = False) -> list[Detection]:
         """Die faces of the game's dice read in the next few tiles due (those the table
-        changed in) that no face read already explains."""
-        tiles = self.tiles(geometry, mat_size, gray.shape)
+        changed in) that no face read already explains; `whole`: over the whole mat, also
+        where faces are large enough for the ArUco pass (a picture too noisy for it, whose
+        still frames' mean is not)."""
+        tiles = self.tiles(geometry, mat_size, gray.shape, whole)
+        if fusion is not None and fusion.count < self._fused_count:
+            self._found.clear()  # the table moved: the mean starts afresh
+        self._fused_count = 0 if fusion is None else fusion.count
         if fusion is not None and fusion.count < FUSED_MIN_FRAMES:
             return []  # read once, in the mean, where a dim room's noise has averaged out
-        due = [i for i, waiting in enumerate(self._due) if waiting][:self.per_frame]
-        if not due:
+        # round robin from where the last frame stopped: a tile marked again (a noisy picture
+        # keeps the ArUco pass looking at "changed" boxes) waits its turn behind the others
+        count = len(self._due)
+        order = [(self._next + k) % count for k in range(count)]
+        # read in this still period's mean already: the pass forgot their faces because it
+        # looked at the box again (noise it took for a change), not because the table changed,
+        # and the mean would only read them again (reading them again once the mean has more
+        # frames read 720p straight down 88 % of the dice instead of 92 %, and the laptop's no
+        # more: the tiles not yet read waited longer)
+        again = [i for i in order if self._due[i] and i in self._found]
+        # a smaller picture leaves more of a frame's time: as many tiles as 1080p's pixels
+        per_frame = max(self.per_frame, round(self.per_frame * FULL_HD_PX / max(
+            gray.shape[0] * gray.shape[1], 1)))
+        repeat = set(again)
+        due = [i for i in order if self._due[i] and i not in repeat][:per_frame]
+        if not due and not again:
             return []
+        if due:
+            self._next = (due[-1] + 1) % count
         known = [d.corners for d in dets if d.aruco is not None]
         # a card sticker's symbol is a dark square with cells, too: none is matched inside one
         self._symbols = [_grown(d.corners, SYMBOL_GROW) for d in dets
@@ -169,32 +202,31 @@ class DiceMagnifier:
         centres = (np.array([np.asarray(k, np.float64).reshape(4, 2).mean(axis=0)
                              for k in known]) if known else np.zeros((0, 2)))
         out: list[Detection] = []
+        for index in again:
+            self._due[index] = False
+            out += [d for d in self._found[index] if not _explained(d, centres, out)]
         for index in due:
             x0, y0, x1, y1 = tiles[index]
+            self._due[index] = False
             picture = gray[y0:y1, x0:x1]
             if fusion is not None:
                 fused = fusion.fused_crop((x0, y0, x1, y1))
                 picture = picture if fused is None else fused
-            self._due[index] = False
-            crop = cv2.resize(np.ascontiguousarray(picture), None, fx=SCALE,
-                              fy=SCALE, interpolation=cv2.INTER_CUBIC)
+            scale = self._scales[index]
+            crop = (np.ascontiguousarray(picture) if scale == 1.0 else cv2.resize(
+                np.ascontiguousarray(picture), None, fx=scale, fy=scale,
+                interpolation=cv2.INTER_CUBIC))
             offset = np.array([x0, y0], np.float64)
             squares = ([] if self._to_top is None
                        else dark_squares(picture, (x0, y0), self._to_top))
-            for det in self._faces(crop, offset, geometry, squares):
-                quad = det.corners
-                side = quad_side(quad)
-                centre = quad.mean(axis=0)
-                if len(centres) and float(np.min(np.linalg.norm(centres - centre, axis=1))
-                                          ) < side / 3:
-                    continue
-                if any(float(np.linalg.norm(o.centre - centre)) < side / 3 for o in out):
-                    continue
-                out.append(det)
+            faces = self._faces(crop, offset, geometry, squares, scale)
+            if fusion is not None:
+                self._found[index] = faces
+            out += [d for d in faces if not _explained(d, centres, out)]
         return out
 
     def _faces(self, crop: np.ndarray, offset: np.ndarray, geometry: MatGeometry,
-               squares: Sequence[np.ndarray] = ()) -> list[Detection]:
+               squares: Sequence[np.ndarray] = (), scale: float = SCALE) -> list[Detection]:
         """The faces of the game's dice read in a magnified tile, in the picture: decoded, or
         (an outline OpenCV found but could not decode, or a dark square at die height in
         `squares`, in the picture) matched against the closed set."""
@@ -202,14 +234,14 @@ class DiceMagnifier:
         faces = []
         for marker_id, corners in zip(() if marker_ids is None else marker_ids.ravel(),
                                       corners_found or (), strict=True):
-            det = interpret_aruco(int(marker_id), _unmagnified(corners, offset))
+            det = interpret_aruco(int(marker_id), _unmagnified(corners, offset, scale))
             meaning = det.aruco
             if meaning is not None and meaning.kind == "die" and (
                     self.dice is None or meaning.die in self.dice):
                 faces.append(det)
         if self.templates is None:
             return faces
-        outlines = [_unmagnified(np.asarray(q, np.float64).reshape(4, 2), offset)
+        outlines = [_unmagnified(np.asarray(q, np.float64).reshape(4, 2), offset, scale)
                     for q in rejected or ()]
         tries = [(q, FIT_SCALES) for q in outlines] + [(q, SQUARE_SCALES) for q in squares]
         for quad, scales in tries:
@@ -221,10 +253,10 @@ class DiceMagnifier:
                     float(np.linalg.norm(f.centre - centre)) < quad_side(f.corners) / 3
                     for f in faces):
                 continue
-            found = self.templates.fitted(crop, _magnified(quad, offset), shift_px=SCALE,
+            found = self.templates.fitted(crop, _magnified(quad, offset, scale), shift_px=scale,
                                           scales=scales)
             if found is not None and not _lookalike(crop, found[1], found[2]):
-                faces.append(interpret_aruco(found[0], _unmagnified(found[1], offset)))
+                faces.append(interpret_aruco(found[0], _unmagnified(found[1], offset, scale)))
         return faces
 
 
@@ -234,6 +266,15 @@ def _face_sized(quad: np.ndarray, geometry: MatGeometry) -> bool:
     mat = geometry.to_mat(quad.mean(axis=0).reshape(1, 2)).reshape(2)
     expected = FACE_MARKER_MM * geometry.px_per_mm(float(mat[0]), float(mat[1]))
     return MATCH_SIZE[0] * expected <= quad_side(quad) <= MATCH_SIZE[1] * expected
+
+
+def _explained(det: Detection, centres: np.ndarray, out: Sequence[Detection]) -> bool:
+    """Whether a face lies where a face read already (`centres`) or one found before it
+    (`out`) lies: a third of its side from its centre."""
+    side, centre = quad_side(det.corners), det.centre
+    if len(centres) and float(np.min(np.linalg.norm(centres - centre, axis=1))) < side / 3:
+        return True
+    return any(float(np.linalg.norm(o.centre - centre)) < side / 3 for o in out)
 
 
 def _lookalike(crop: np.ndarray, corners: np.ndarray, score: float) -> bool:
@@ -261,13 +302,14 @@ def _grown(quad: np.ndarray, share: float) -> np.ndarray:
     return ((q - centre) * (1.0 + share) + centre).astype(np.float32).reshape(-1, 1, 2)
 
 
-def _magnified(quad: np.ndarray, offset: np.ndarray) -> np.ndarray:
+def _magnified(quad: np.ndarray, offset: np.ndarray, scale: float = SCALE) -> np.ndarray:
     """A quad in the picture, in its magnified tile (`_unmagnified`'s inverse)."""
-    return (np.asarray(quad, np.float64).reshape(4, 2) - offset + 0.5) * SCALE - 0.5
+    return (np.asarray(quad, np.float64).reshape(4, 2) - offset + 0.5) * scale - 0.5
 
 
-def _unmagnified(corners: np.ndarray, offset: np.ndarray) -> np.ndarray:
+def _unmagnified(corners: np.ndarray, offset: np.ndarray, scale: float = SCALE
+                 ) -> np.ndarray:
     """A quad found in a magnified tile, in the picture (pixel centres scale about their own
     middle)."""
-    return (np.asarray(corners, np.float64).reshape(4, 2) + 0.5) / SCALE - 0.5 + offset
+    return (np.asarray(corners, np.float64).reshape(4, 2) + 0.5) / scale - 0.5 + offset
 

@@ -51,6 +51,7 @@ from companion.vision.finders import FinderCandidate, finder_candidates
 from companion.vision.frame_check import FrameCheck, InputVerdict
 from companion.vision.fusion import FrameFusion
 from companion.vision.geometry import MIN_CORNERS, CameraProfile, GeometryError, MatGeometry
+from companion.vision.image_quality import noise_sigma
 from companion.vision.pips import DIE_MM, PipDiceNamer, PipDiceReader, PipReading
 from companion.vision.places import PlaceLook, look_at, same_place, small_thing_on
 from companion.vision.sources import Frame
@@ -74,6 +75,10 @@ MIRROR_TRY_EVERY = 3  # frames without a mat between looks at the mirrored pictu
 MIRROR_EAGER_FRAMES = 90  # ... after looking at every one of the first frames without it
 MIRROR_TRY_EVERY_GIVEN = 30  # ... and when --mirror or --no-mirror was given (once a second)
 FUSED_MIN_FRAMES = 4  # still frames averaged before the fused picture is read
+# grey levels of gain noise (Immerkaer's estimate, the picture's middle 256 px) from which die
+# faces are read in the still frames' mean over the whole mat: a dim 720p room straight down
+# read no die at all in single frames (3.3; 0.6-1.8 in the other 7 scenes, 0.6-1.4 at 1080p)
+NOISY_SIGMA = 2.5
 SEARCH_AT = 6  # still frames after which card zones without a sticker read are searched
 STICKER_SCALES = (0.75, 1.6)  # a square's side over a symbol's side at its place, read as
 # a card sticker: the symbol (measured 0.96-1.05 on the timed sequence, lens and piles
@@ -310,6 +315,7 @@ class Pipeline:
         self._pip_sightings: list[tuple[Sighting, None]] = []
         self.camera = camera
         self._looked: list[tuple[int, int, int, int]] | None = None
+        self._noisy = False  # the picture's gain noise drowns die faces the mean still shows
         self._mirror_reader: ArucoReader | None = None
         self._no_mat_frames = 0
         self._corners_seen = 0
@@ -729,9 +735,13 @@ class Pipeline:
                 self._aruco_dets.append(retried)
                 self._retried.add(id(retried))
         if self.magnifier is not None and self.geometry is not None and self._still_frames > 0:
-            # die faces too small for the pass, read in magnified tiles of the mat
+            if self.fusion.count == FUSED_MIN_FRAMES:  # once a still period
+                self._noisy = _centre_noise(gray) >= NOISY_SIGMA
+            # die faces too small for the pass, read in magnified tiles of the mat (and in a
+            # noisy picture every die face, in the still frames' mean)
             for magnified in self.magnifier.read(gray, [*dets, *self._aruco_dets],
-                                                 self.geometry, self._mat_size(), self.fusion):
+                                                 self.geometry, self._mat_size(), self.fusion,
+                                                 whole=self._noisy):
                 self._aruco_dets.append(magnified)
                 self._retried.add(id(magnified))
         if self.squares and self.geometry is not None and self._squares_due(time_s, dets, hints):
@@ -1085,3 +1095,10 @@ def build_pipeline(layout: Any, game: str, cards: CardNumbers | None, backend: s
                     cards=cards, aruco=ArucoReader(DICE_ARUCO),
                     dice=game_dice(game) if dice is None else dice, mirror=mirror,
                     dice_mode=dice_mode)
+
+
+def _centre_noise(gray: np.ndarray) -> float:
+    """The gain noise in the picture's middle (a 256 px square: cheap, and on the mat)."""
+    h, w = gray.shape[:2]
+    y0, x0 = max(h // 2 - 128, 0), max(w // 2 - 128, 0)
+    return noise_sigma(gray[y0:y0 + 256, x0:x0 + 256])

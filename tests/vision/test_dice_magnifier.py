@@ -178,3 +178,46 @@ def test_no_face_is_matched_where_no_die_lies() -> None:
     geometry = MatGeometry.fit(dets, scene.layout)
     magnifier = DiceMagnifier(DICE_ARUCO, templates=FaceTemplates(NAMES))
     assert _faces(magnifier.read_all(gray, dets, geometry, MAT)) == set()
+
+
+def test_tiles_marked_again_wait_their_turn_and_keep_their_faces() -> None:
+    """A noisy picture keeps the ArUco pass looking at "changed" boxes on a still table: the
+    tiles there are not read again in the same still frames' mean (their faces come back from
+    the first read), and every other tile still gets its turn."""
+    _, _, gray, dets, geometry = _far_table()
+    fusion = FrameFusion()
+    for _ in range(8):
+        fusion.add(gray, True)
+    magnifier = DiceMagnifier(DICE_ARUCO)
+    tiles = magnifier.tiles(geometry, MAT, gray.shape)
+    calls: list[int] = []
+    real = magnifier._detector
+
+    class Counting:
+        def detectMarkers(self, image: np.ndarray) -> object:
+            calls.append(1)
+            return real.detectMarkers(image)
+
+    magnifier._detector = Counting()  # type: ignore[assignment]
+    first = tiles[0]
+    found: list[Detection] = []
+    for _ in range(len(tiles)):  # more than enough frames for every tile once
+        magnifier.changed([first])  # the pass looks at the first tile's box every frame
+        found = [d for d in found if not (first[0] <= d.centre[0] < first[2]
+                                          and first[1] <= d.centre[1] < first[3])]
+        found += magnifier.read(gray, [*dets, *found], geometry, MAT, fusion)
+    assert len(calls) == len(tiles)  # each tile read once
+    everything = _read_all(DiceMagnifier(DICE_ARUCO), gray, dets, geometry)
+    assert _faces(found) == _faces(everything)
+
+
+def test_a_noisy_picture_is_read_over_the_whole_mat() -> None:
+    """From near, the mat's middle has faces big enough for the pass; a picture too noisy
+    for it has them read in the still frames' mean too, at their own size."""
+    _, _, gray, _, near = _far_table(dist_mm=550.0)
+    magnifier = DiceMagnifier(DICE_ARUCO)
+    small = magnifier.tiles(near, MAT, gray.shape)
+    whole = magnifier.tiles(near, MAT, gray.shape, whole=True)
+    assert set(small) < set(whole)
+    middle = near.to_image(np.array([[300.0, 200.0]]))[0]
+    assert any(x0 <= middle[0] < x1 and y0 <= middle[1] < y1 for x0, y0, x1, y1 in whole)
