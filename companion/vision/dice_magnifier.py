@@ -33,7 +33,7 @@ from companion.vision.cell_match import cell_inkiness
 from companion.vision.dark_squares import dark_squares
 from companion.vision.decoders.aruco import ArucoOptions, _parameters
 from companion.vision.detect import Detection, interpret_aruco, quad_side
-from companion.vision.dice_retry import FIT_SCALES, MATCH_MARGIN, FaceTemplates
+from companion.vision.dice_retry import FIT_GATE, FIT_SCALES, MATCH_MARGIN, FaceTemplates
 from companion.vision.die_geometry import DIE_MM
 from companion.vision.fusion import FrameFusion
 from companion.vision.geometry import MatGeometry
@@ -254,7 +254,7 @@ class DiceMagnifier:
                     for f in faces):
                 continue
             found = self.templates.fitted(crop, _magnified(quad, offset, scale), shift_px=scale,
-                                          scales=scales)
+                                          scales=scales, gate=FIT_GATE)
             if found is not None and not _lookalike(crop, found[1], found[2]):
                 faces.append(interpret_aruco(found[0], _unmagnified(found[1], offset, scale)))
         return faces
