@@ -47,6 +47,20 @@ def _read_all(magnifier: DiceMagnifier, gray: np.ndarray, dets: list[Detection],
     return found
 
 
+def _count_tile_reads(magnifier: DiceMagnifier) -> list[int]:
+    """A list that grows by one each time the magnifier reads a tile."""
+    calls: list[int] = []
+    real = magnifier._detector
+
+    class Counting:
+        def detectMarkers(self, image: np.ndarray) -> object:
+            calls.append(1)
+            return real.detectMarkers(image)
+
+    magnifier._detector = Counting()  # type: ignore[assignment]
+    return calls
+
+
 def test_magnified_tiles_read_the_small_tops_the_pass_misses() -> None:
     scene, camera, gray, dets, geometry = _far_table()
     tops = set(zip(NAMES, VALUES, strict=True))
@@ -97,15 +111,7 @@ def test_each_tile_is_read_again_only_where_the_table_changed() -> None:
     _, _, gray, dets, geometry = _far_table()
     magnifier = DiceMagnifier(DICE_ARUCO)
     tiles = magnifier.tiles(geometry, MAT, gray.shape)
-    calls: list[int] = []
-    real = magnifier._detector
-
-    class Counting:
-        def detectMarkers(self, image: np.ndarray) -> object:
-            calls.append(1)
-            return real.detectMarkers(image)
-
-    magnifier._detector = Counting()  # type: ignore[assignment]
+    calls = _count_tile_reads(magnifier)
     _read_all(magnifier, gray, dets, geometry)
     assert len(calls) == len(tiles)  # each tile once
     calls.clear()
@@ -190,15 +196,7 @@ def test_tiles_marked_again_wait_their_turn_and_keep_their_faces() -> None:
         fusion.add(gray, True)
     magnifier = DiceMagnifier(DICE_ARUCO)
     tiles = magnifier.tiles(geometry, MAT, gray.shape)
-    calls: list[int] = []
-    real = magnifier._detector
-
-    class Counting:
-        def detectMarkers(self, image: np.ndarray) -> object:
-            calls.append(1)
-            return real.detectMarkers(image)
-
-    magnifier._detector = Counting()  # type: ignore[assignment]
+    calls = _count_tile_reads(magnifier)
     first = tiles[0]
     found: list[Detection] = []
     for _ in range(len(tiles)):  # more than enough frames for every tile once
