@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from companion.vision.die_geometry import MARKER_MM
+from companion.vision.geometry import apply_homography
 
 PX_PER_MM = 3.0  # the warped tile (cubic): a 12 mm marker is 36 px, a 2 mm cell 6 px (4 px
 # a mm cost 3.9 ms a frame in the timed 1080p sequence and read no more dice; a linear warp
@@ -49,7 +50,7 @@ def dark_squares(tile: np.ndarray, offset: tuple[float, float],
     ox, oy = offset
     corners = np.array([[ox, oy], [ox + width, oy], [ox + width, oy + height],
                         [ox, oy + height]], np.float64)
-    mm = _apply(image_to_top, corners)
+    mm = apply_homography(image_to_top, corners)
     lo = mm.min(axis=0)
     size = np.ceil((mm.max(axis=0) - lo) * PX_PER_MM).astype(int)
     if (size < 8).any() or (size > 2000).any():
@@ -76,7 +77,7 @@ def dark_squares(tile: np.ndarray, offset: tuple[float, float],
                 quad = _at_mid_grey(plane, quad)
             if quad is None:
                 continue
-            picture = _apply(back, quad) + np.array([ox, oy])
+            picture = apply_homography(back, quad) + np.array([ox, oy])
             centre = picture.mean(axis=0)
             if any(float(np.linalg.norm(q.mean(axis=0) - centre)) < 3.0 for q in found):
                 continue
@@ -122,7 +123,3 @@ def _at_mid_grey(plane: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
             return None if square is None else square + lo
     return None
 
-
-def _apply(h: np.ndarray, points: np.ndarray) -> np.ndarray:
-    pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
-    return np.asarray(cv2.perspectiveTransform(pts, np.asarray(h, np.float64))).reshape(-1, 2)

@@ -34,12 +34,11 @@ from companion.vision.dark_squares import dark_squares
 from companion.vision.decoders.aruco import ArucoOptions, _parameters
 from companion.vision.detect import Detection, interpret_aruco, quad_side
 from companion.vision.dice_retry import FIT_GATE, FIT_SCALES, MATCH_MARGIN, FaceTemplates
-from companion.vision.die_geometry import DIE_MM
+from companion.vision.die_geometry import DIE_MM, MARKER_MM
 from companion.vision.fusion import FrameFusion
 from companion.vision.geometry import MatGeometry
 from companion.vision.value_dice import ValueTemplates
 
-FACE_MARKER_MM = 12.0
 MAGNIFY_BELOW_PX = 24.0  # a die face narrower than this at a tile's middle: read magnified
 # (20 px lost one die in 24 scenes at 53 cm and one at 60 cm, where faces are 16-31 px, and
 # one at 720p straight down, where they are 20 px; it cost 2.6 ms a frame in the timed 1080p
@@ -96,7 +95,6 @@ class DiceMagnifier:
         self.templates = templates
         self._tiles: list[tuple[int, int, int, int]] = []
         self._to_top: np.ndarray | None = None  # picture px -> dice-top plane mm, when cut
-        self._symbols: list[np.ndarray] = []  # card stickers read, grown (float32 contours)
         self._corners: np.ndarray | None = None  # the mat's corners in the picture when cut
         self._shape: tuple[int, ...] = ()
         # per tile: not read since the table changed there (each tile is read once a change;
@@ -133,7 +131,7 @@ class DiceMagnifier:
                 middle = geometry.to_mat(np.array([[(x0 + x1) / 2, (y0 + y1) / 2]], float))[0]
                 if not (0 <= middle[0] <= width and 0 <= middle[1] <= height):
                     continue
-                face = FACE_MARKER_MM * geometry.px_per_mm(float(middle[0]), float(middle[1]))
+                face = MARKER_MM * geometry.px_per_mm(float(middle[0]), float(middle[1]))
                 if face < MAGNIFY_BELOW_PX or whole:
                     tiles.append((x0, y0, x1, y1))
                     scales.append(SCALE if face < MAGNIFY_BELOW_PX else 1.0)
@@ -197,8 +195,7 @@ class DiceMagnifier:
             self._next = (due[-1] + 1) % count
         known = [d.corners for d in dets if d.aruco is not None]
         # a card sticker's symbol is a dark square with cells, too: none is matched inside one
-        self._symbols = [_grown(d.corners, SYMBOL_GROW) for d in dets
-                         if d.kind in ("front", "back")]
+        symbols = [_grown(d.corners, SYMBOL_GROW) for d in dets if d.kind in ("front", "back")]
         centres = (np.array([np.asarray(k, np.float64).reshape(4, 2).mean(axis=0)
                              for k in known]) if known else np.zeros((0, 2)))
         out: list[Detection] = []
@@ -219,17 +216,19 @@ class DiceMagnifier:
             offset = np.array([x0, y0], np.float64)
             squares = ([] if self._to_top is None
                        else dark_squares(picture, (x0, y0), self._to_top))
-            faces = self._faces(crop, offset, geometry, squares, scale)
+            faces = self._faces(crop, offset, geometry, squares, scale, symbols)
             if fusion is not None:
                 self._found[index] = faces
             out += [d for d in faces if not _explained(d, centres, out)]
         return out
 
     def _faces(self, crop: np.ndarray, offset: np.ndarray, geometry: MatGeometry,
-               squares: Sequence[np.ndarray] = (), scale: float = SCALE) -> list[Detection]:
+               squares: Sequence[np.ndarray] = (), scale: float = SCALE,
+               symbols: Sequence[np.ndarray] = ()) -> list[Detection]:
         """The faces of the game's dice read in a magnified tile, in the picture: decoded, or
         (an outline OpenCV found but could not decode, or a dark square at die height in
-        `squares`, in the picture) matched against the closed set."""
+        `squares`, in the picture, not inside a card sticker's grown outline in `symbols`)
+        matched against the closed set."""
         corners_found, marker_ids, rejected = self._detector.detectMarkers(crop)
         faces = []
         for marker_id, corners in zip(() if marker_ids is None else marker_ids.ravel(),
@@ -247,7 +246,7 @@ class DiceMagnifier:
         for quad, scales in tries:
             centre = quad.mean(axis=0)
             if any(cv2.pointPolygonTest(symbol, (float(centre[0]), float(centre[1])), False)
-                   >= 0 for symbol in self._symbols):
+                   >= 0 for symbol in symbols):
                 continue
             if not _face_sized(quad, geometry) or any(
                     float(np.linalg.norm(f.centre - centre)) < quad_side(f.corners) / 3
@@ -264,7 +263,7 @@ def _face_sized(quad: np.ndarray, geometry: MatGeometry) -> bool:
     """Whether a square in the picture is about as large as a die face's marker at its place
     (a die's top stands 16 mm nearer the camera: a little larger than on the mat)."""
     mat = geometry.to_mat(quad.mean(axis=0).reshape(1, 2)).reshape(2)
-    expected = FACE_MARKER_MM * geometry.px_per_mm(float(mat[0]), float(mat[1]))
+    expected = MARKER_MM * geometry.px_per_mm(float(mat[0]), float(mat[1]))
     return MATCH_SIZE[0] * expected <= quad_side(quad) <= MATCH_SIZE[1] * expected
 
 

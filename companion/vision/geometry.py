@@ -144,7 +144,8 @@ def corner_marker_points(corner: CornerSpec) -> np.ndarray:
     )
 
 
-def _apply(h: np.ndarray, points: np.ndarray) -> np.ndarray:
+def apply_homography(h: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Points (N x 2) through a 3 x 3 homography."""
     pts = np.asarray(points, dtype=np.float64).reshape(-1, 1, 2)
     return np.asarray(cv2.perspectiveTransform(pts, h).reshape(-1, 2))
 
@@ -222,7 +223,7 @@ class MatGeometry:
         image_pts, mat_pts, count = self._pairs(detections, self.layout)
         if count == 0:
             return None
-        error = np.linalg.norm(_apply(self.homography, image_pts) - mat_pts, axis=1)
+        error = np.linalg.norm(apply_homography(self.homography, image_pts) - mat_pts, axis=1)
         return float(error.mean())
 
     def update(self, detections: Sequence[Detection]) -> bool:
@@ -236,7 +237,7 @@ class MatGeometry:
         if count < MIN_CORNERS:
             return False
         error = float(
-            np.linalg.norm(_apply(self.homography, image_pts) - mat_pts, axis=1).mean()
+            np.linalg.norm(apply_homography(self.homography, image_pts) - mat_pts, axis=1).mean()
         )
         if error <= self.refit_mm and count <= self.markers_used:
             return False
@@ -253,11 +254,11 @@ class MatGeometry:
 
     def to_mat(self, points_px: np.ndarray) -> np.ndarray:
         """Image pixels (N x 2) -> mat millimetres (N x 2)."""
-        return _apply(self.homography, points_px)
+        return apply_homography(self.homography, points_px)
 
     def to_image(self, points_mm: np.ndarray) -> np.ndarray:
         """Mat millimetres (N x 2) -> image pixels (N x 2)."""
-        return _apply(np.linalg.inv(self.homography), points_mm)
+        return apply_homography(np.linalg.inv(self.homography), points_mm)
 
     def place(self, detection: Detection, below_mm: float = 0.0) -> Placement:
         """Centre, rotation and zone of a detected marker on the mat; with `below_mm`, of the
@@ -279,7 +280,7 @@ class MatGeometry:
         pts = np.array(
             [[x_mm, y_mm], [x_mm + step, y_mm], [x_mm, y_mm + step]], dtype=np.float64
         )
-        img = _apply(mat_to_image, pts)
+        img = apply_homography(mat_to_image, pts)
         jacobian = np.column_stack([(img[1] - img[0]) / step, (img[2] - img[0]) / step])
         return float(np.linalg.svd(jacobian, compute_uv=False).min())
 
@@ -419,7 +420,7 @@ def _checked_homography(image_pts: np.ndarray, mat_pts: np.ndarray) -> np.ndarra
     (one of them misread as another corner's id; a swap puts them centimetres apart): no mat
     is better than a wrong one."""
     h = _homography(image_pts, mat_pts)
-    error = float(np.linalg.norm(_apply(h, image_pts) - mat_pts, axis=1).max())
+    error = float(np.linalg.norm(apply_homography(h, image_pts) - mat_pts, axis=1).max())
     if error > MAX_FIT_ERROR_MM:
         raise GeometryError(
             f"the mat's corner markers disagree by {error:.0f} mm (a misread marker?)")
