@@ -13,8 +13,14 @@ angle, while the die's side faces (upright) are stretched away from the camera a
 has no reason to be a 12 mm square.
 
 So a tile is warped onto the dice-top plane at `PX_PER_MM`, thresholded against its
-neighbourhood, and each dark blob whose smallest enclosing rectangle is a 12 mm square (within
-`SIDE_RANGE`, filled by at least `MIN_FILL`) is handed on as a quad in the picture. Nothing here
+neighbourhood and at a few grey levels of its own, and each dark blob whose smallest enclosing
+rectangle is a 12 mm square (within `SIDE_RANGE`, filled by at least `MIN_FILL`) is handed on
+as a quad in the picture. The grey levels are for a top among dark things: on a red die (its
+body mid-grey), on dark card art or beside a die's dark side face, the blurred 1 mm white
+margin of the sticker no longer parts the marker from what lies around it under a threshold
+set by the neighbourhood's mean, but at some grey level between the ink and that margin the
+marker stands alone (a red die's top at 720p on the realistic simulator: a 12 mm square at
+grey levels 100-120 only, joined to the card's art at 130 and above). Nothing here
 says what a square is: the caller matches its cells against the game's closed set of die faces
 (`FaceTemplates.fitted`), and every face so read goes through `TopFaceFilter` like any other.
 """
@@ -35,6 +41,10 @@ MAX_ASPECT = 1.25
 MIN_FILL = 0.75  # the blob's area over its rectangle's: a square, not a ring or an L
 WINDOW_MM = 19.0  # the threshold's neighbourhood: a face and its die's light margin around it
 DARKER_BY = (8.0, 16.0)  # grey levels under the neighbourhood's mean, tried in turn
+LEVELS = 8  # grey levels of the tile's own tried as thresholds too, evenly between ...
+LEVEL_SHARES = (0.005, 0.75)  # ... the darkest 0.5 % of the warped tile and its darkest 75 %
+# (a marker's ink is about 1 % of a tile: where card art is darker than a red die, a level
+# from the darkest 3 % lay above the ink already)
 GROW = 0.3  # the part around a square whose ink and light set its mid grey, of a marker
 MIN_CONTRAST = 24.0  # grey levels between ink and light: less is no marker
 
@@ -66,23 +76,43 @@ def dark_squares(tile: np.ndarray, offset: tuple[float, float],
     # the neighbourhood's mean once, for every threshold tried (as adaptiveThreshold's MEAN_C)
     mean = cv2.boxFilter(plane, cv2.CV_16S, (window, window), borderType=cv2.BORDER_REPLICATE)
     back = np.linalg.inv(warp)
-    found: list[np.ndarray] = []
     grey = plane.astype(np.int16)
-    for darker in DARKER_BY:
-        mask = (grey <= mean - round(darker)).astype(np.uint8)
-        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    masks = [grey <= mean - round(darker) for darker in DARKER_BY]
+    masks += [plane <= level for level in _grey_levels(plane)]
+    squares: list[np.ndarray] = []  # in the warped tile
+    for dark in masks:
+        contours, _ = cv2.findContours(dark.astype(np.uint8), cv2.RETR_EXTERNAL,
+                                       cv2.CHAIN_APPROX_SIMPLE)
         for contour in contours:
             quad = _square(contour)
             if quad is not None:
                 quad = _at_mid_grey(plane, quad)
-            if quad is None:
-                continue
-            picture = apply_homography(back, quad) + np.array([ox, oy])
-            centre = picture.mean(axis=0)
-            if any(float(np.linalg.norm(q.mean(axis=0) - centre)) < 3.0 for q in found):
-                continue
+            if quad is not None:
+                squares.append(quad)
+    # one place is a square under several thresholds: the one nearest the marker's size is
+    # its outline (a 720p top's first square, 25 px where its marker was 20, matched no face
+    # at the sizes the caller tries)
+    marker = MARKER_MM * PX_PER_MM
+    squares.sort(key=lambda quad: abs(_mean_side(quad) - marker))
+    found: list[np.ndarray] = []
+    for quad in squares:
+        picture = apply_homography(back, quad) + np.array([ox, oy])
+        centre = picture.mean(axis=0)
+        if not any(float(np.linalg.norm(q.mean(axis=0) - centre)) < 3.0 for q in found):
             found.append(picture)
     return found
+
+
+def _mean_side(quad: np.ndarray) -> float:
+    return float(np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1).mean())
+
+
+def _grey_levels(plane: np.ndarray) -> np.ndarray:
+    """`LEVELS` grey levels evenly between the tile's `LEVEL_SHARES` quantiles (from its
+    histogram: sorting the tile's pixels cost more than all the thresholds)."""
+    counts = np.cumsum(cv2.calcHist([plane], [0], None, [256], [0, 256]).ravel())
+    lo, hi = (int(np.searchsorted(counts, share * counts[-1])) for share in LEVEL_SHARES)
+    return np.linspace(lo, hi, LEVELS + 2)[1:-1]
 
 
 def _square(contour: np.ndarray) -> np.ndarray | None:
@@ -103,7 +133,9 @@ def _square(contour: np.ndarray) -> np.ndarray | None:
 def _at_mid_grey(plane: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
     """The square's outline where the grey is halfway between its ink and the die around it.
     The neighbourhood threshold sits near the light side, so a blurred edge makes the blob a
-    few pixels too large; halfway is where a blurred edge really lies."""
+    few pixels too large; halfway is where a blurred edge really lies. Where halfway joins the
+    marker to dark things around it (a red die's body, card art), the square stays as found;
+    too little contrast is no marker."""
     lo = np.floor(quad.min(axis=0) - GROW * MARKER_MM * PX_PER_MM).astype(int)
     hi = np.ceil(quad.max(axis=0) + GROW * MARKER_MM * PX_PER_MM).astype(int)
     lo = np.maximum(lo, 0)
@@ -120,6 +152,6 @@ def _at_mid_grey(plane: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
     for contour in contours:
         if cv2.pointPolygonTest(contour, (float(centre[0]), float(centre[1])), False) >= 0:
             square = _square(contour)
-            return None if square is None else square + lo
-    return None
+            return quad if square is None else square + lo
+    return quad
 

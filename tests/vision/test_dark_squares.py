@@ -18,13 +18,14 @@ TO_TOP = np.array([[1 / PX_PER_MM, 0, 0], [0, 1 / PX_PER_MM, 0], [0, 0, 1]], flo
 
 
 def _draw(size: tuple[int, int], blobs: list[tuple[float, float, float, float, float, int]],
-          blur: float, seed: int) -> np.ndarray:
+          blur: float, seed: int, greys: dict[int, int] | None = None) -> np.ndarray:
     """A light table with dark shapes: (x, y mm, width, height mm, turn deg, marker id or
-    -1 for plain ink), drawn 8x larger, blurred and shrunk, with sensor noise."""
+    -1 for plain ink), drawn 8x larger in order, blurred and shrunk, with sensor noise;
+    `greys`: the grey of the plain shapes at these indices (ink elsewhere)."""
     k = 8
     big = np.full((size[1] * k, size[0] * k), 220, np.uint8)
-    for x, y, w, h, turn, marker in blobs:
-        pattern = np.zeros((6, 6), np.uint8)
+    for index, (x, y, w, h, turn, marker) in enumerate(blobs):
+        pattern = np.full((6, 6), (greys or {}).get(index, 0), np.uint8)
         if marker >= 0:
             pattern = np.where(np.asarray(aruco_modules(marker)).reshape(6, 6) > 0, 0, 220
                                ).astype(np.uint8)
@@ -75,3 +76,23 @@ def test_shapes_that_are_no_die_face_are_not_squares() -> None:
     ]
     gray = _draw((112, 112), shapes, 0.8, 2)
     assert dark_squares(gray, (0, 0), TO_TOP) == []
+
+
+def test_a_top_among_dark_things_is_found_at_its_own_size() -> None:
+    """A red die (its body mid-grey) on a card's dark art: only the sticker's 1 mm white
+    margin parts the marker from its surroundings, and the blur greys it; the neighbourhood
+    threshold joins marker, die and art into one blob, a grey level between ink and margin
+    does not."""
+    shapes = [
+        (40, 56, 60, 40, 0, -1),  # the card's dark art, under the die and beside it
+        (56, 56, 16, 16, 0, -1),  # the red die's top
+        (56, 56, 14, 14, 0, -1),  # the sticker's white paper
+        (56, 56, 12, 12, 0, 7),  # the marker
+    ]
+    for seed in range(5):
+        gray = _draw((112, 112), shapes, 0.9, seed, greys={0: 80, 1: 105, 2: 220})
+        found = dark_squares(gray, (0, 0), TO_TOP)
+        near = [q for q in found if np.linalg.norm(q.mean(axis=0) / PX_PER_MM - (56, 56)) < 1.5]
+        assert near, seed
+        side_mm = float(np.linalg.norm(near[0][1] - near[0][0])) / PX_PER_MM
+        assert 10.5 <= side_mm <= 13.5, (seed, side_mm)
