@@ -250,7 +250,8 @@ def test_scan_reads_a_realistic_table_with_dice_it_refuses(tmp_path: Path) -> No
     """A rendered 1080p table at 68 cm / 40 degrees (stickered dice) where some faces read
     are refused, one of them read alone: scan reports each with its reason. (Until the
     bench's still table named each player's red dice from r1, 2026-11-27, this was scene 3005
-    at 53 cm with Micro QR stickers; renamed dice carry other markers.)"""
+    at 53 cm with Micro QR stickers; renamed dice carry other markers. Scene 3004 followed
+    until dark squares at the tile's own grey levels read the top beside its lone face.)"""
     from companion.benchmarks import vision as bv
     from companion.sim.presets import camera_kind, make_renderer
     from companion.sim.source import scene_from_snapshot
@@ -258,10 +259,10 @@ def test_scan_reads_a_realistic_table_with_dice_it_refuses(tmp_path: Path) -> No
     layout = load_layout(bv.GAME)
     piles = [z.id for z in layout.zones.values() if z.kind == "pile"]
     preset = "overhead-webcam-1080p"
-    renderer = make_renderer(layout, preset, camera_kind(preset).poses[2], 3004, "aruco",
+    renderer = make_renderer(layout, preset, camera_kind(preset).poses[2], 3009, "aruco",
                              symbology="bigcell")
-    scene = scene_from_snapshot(bv.still_table(layout, 3004), bv.GAME_CODE, bv.number_of,
-                                piles, stacks=getattr(renderer, "stacks", False), seed=3004)
+    scene = scene_from_snapshot(bv.still_table(layout, 3009), bv.GAME_CODE, bv.number_of,
+                                piles, stacks=getattr(renderer, "stacks", False), seed=3009)
     path = tmp_path / "table.png"
     cv2.imwrite(str(path), renderer.render(scene, [], 0).image)
     result = CliRunner().invoke(cli, ["scan", str(path), "--game", GAME, "--json"])
