@@ -14,17 +14,38 @@ import numpy as np
 
 CELL_PX = 8
 CELL_INSET_PX = 2  # pixels of each cell's edge left out of its mean
+BLUR_CELLS = (0.0, 0.3, 0.45, 0.6)  # the blurs templates are made for (a Gaussian's sigma in
+# cells): a 720p webcam's die face at 2.4 px a cell, through its lens, is about 0.4
 
 
-def turned_patterns(cells: np.ndarray) -> list[np.ndarray]:
+def turned_patterns(cells: np.ndarray, blur_cells: float = 0.0) -> list[np.ndarray]:
     """A marker's cells (True = ink) in its four quarter turns anticlockwise, each mean-free
-    and of unit length, flattened: rows to correlate with `cell_inkiness`."""
+    and of unit length, flattened: rows to correlate with `cell_inkiness`. With `blur_cells`
+    (the picture's blur, a Gaussian's sigma in cells), the cell means the marker shows
+    through that blur, on white paper, as `cell_inkiness` takes them: a blurred ink cell
+    among paper cells is lighter, a paper cell among ink darker, and a template that knows
+    it correlates better with what the camera saw than the printed cells do."""
+    means = np.asarray(cells, np.float64)
+    if blur_cells > 0:
+        means = _blurred_means(means, blur_cells)
     out = []
     for turn in range(4):
-        r = np.rot90(np.asarray(cells, np.float64), turn)
+        r = np.rot90(means, turn)
         r = r - r.mean()
         out.append((r / float(np.linalg.norm(r))).ravel())
     return out
+
+
+def _blurred_means(cells: np.ndarray, blur_cells: float) -> np.ndarray:
+    """The inset cell means of the marker drawn at `CELL_PX` a cell in two cells of paper and
+    blurred (ink 1, paper 0)."""
+    n, margin = cells.shape[0], 2
+    picture = np.kron(np.pad(cells, margin), np.ones((CELL_PX, CELL_PX)))
+    picture = cv2.GaussianBlur(picture, (0, 0), blur_cells * CELL_PX)
+    inner = picture[margin * CELL_PX:(margin + n) * CELL_PX,
+                    margin * CELL_PX:(margin + n) * CELL_PX]
+    i = CELL_INSET_PX
+    return np.asarray(inner.reshape(n, CELL_PX, n, CELL_PX)[:, i:-i, :, i:-i].mean(axis=(1, 3)))
 
 
 def clockwise(quad: np.ndarray) -> np.ndarray:

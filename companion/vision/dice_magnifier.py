@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from companion.markers.render import aruco_dictionary
-from companion.vision.cell_match import cell_inkiness, margin_contrast
+from companion.vision.cell_match import BLUR_CELLS, cell_inkiness, margin_contrast
 from companion.vision.dark_squares import dark_squares
 from companion.vision.decoders.aruco import ArucoOptions, _parameters
 from companion.vision.detect import Detection, interpret_aruco, quad_side
@@ -66,17 +66,23 @@ _VALUE_TEMPLATES = ValueTemplates()
 
 def _finder_templates() -> dict[int, np.ndarray]:
     """A QR finder pattern (7 x 7 modules: a dark ring, a light ring, a dark 3 x 3 centre)
-    as the cell inkiness a 6 x 6 and a 7 x 7 grid over it sees (mean-free, unit length)."""
+    as the cell inkiness a 6 x 6 and a 7 x 7 grid over it sees (mean-free, unit length), one
+    row per blur of `BLUR_CELLS` (as die faces are matched)."""
     modules = np.ones((7, 7))
     modules[1:6, 1:6] = -1.0
     modules[2:5, 2:5] = 1.0
-    picture = np.kron(modules, np.ones((6, 6)))  # 42 px: 6 and 7 cells both divide it
+    picture = np.kron(np.pad(modules, 2, constant_values=-1.0), np.ones((42, 42)))
     out = {}
     for cells in (6, 7):
-        step = 42 // cells
-        ink = picture.reshape(cells, step, cells, step).mean(axis=(1, 3))
-        ink = ink - ink.mean()
-        out[cells] = (ink / np.linalg.norm(ink)).ravel()
+        step = 294 // cells  # 7 modules of 42 px: 6 and 7 cells both divide them
+        rows = []
+        for blur in BLUR_CELLS:
+            seen = (cv2.GaussianBlur(picture, (0, 0), blur * step) if blur > 0 else picture)
+            inner = seen[84:378, 84:378]
+            ink = inner.reshape(cells, step, cells, step).mean(axis=(1, 3))
+            ink = ink - ink.mean()
+            rows.append((ink / np.linalg.norm(ink)).ravel())
+        out[cells] = np.stack(rows)
     return out
 
 
@@ -292,7 +298,7 @@ def _lookalike(crop: np.ndarray, corners: np.ndarray, score: float) -> bool:
         return True
     for cells, finder in _FINDERS.items():
         seen = cell_inkiness(crop, corners, cells)
-        if seen is not None and float(seen @ finder) > score - MATCH_MARGIN:
+        if seen is not None and float((finder @ seen).max()) > score - MATCH_MARGIN:
             return True
     return False
 

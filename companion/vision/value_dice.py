@@ -38,7 +38,7 @@ from companion.markers.value_faces import (
     takes_value_stickers,
     value_cells,
 )
-from companion.vision.cell_match import cell_inkiness, clockwise, turned_patterns
+from companion.vision.cell_match import BLUR_CELLS, cell_inkiness, clockwise, turned_patterns
 from companion.vision.decoders.aruco import ArucoOptions, _parameters
 from companion.vision.detect import Detection, quad_side
 from companion.vision.dice import (
@@ -125,6 +125,11 @@ class ValueTemplates:
                 self._keys.append((value, turn))
         self._patterns = np.stack(rows)
         self._values = np.array([k[0] for k in self._keys], int)
+        # every blur of `BLUR_CELLS`, for `best_score` against die faces matched so
+        self._blurred = np.concatenate([
+            np.stack([row for value in sorted(VALUE_CODES)
+                      for row in turned_patterns(value_cells(value), blur)])
+            for blur in BLUR_CELLS])
 
     @staticmethod
     def cells(gray: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
@@ -133,8 +138,8 @@ class ValueTemplates:
 
     def best_score(self, ink: np.ndarray) -> float:
         """The best correlation (either polarity) of a square's cell inkiness with any value
-        sticker in any turn."""
-        return float(np.abs(self._patterns @ ink).max())
+        sticker in any turn, through any blur of `BLUR_CELLS` (as die faces are matched)."""
+        return float(np.abs(self._blurred @ ink).max())
 
     def match(self, gray: np.ndarray, quad: np.ndarray
               ) -> tuple[ValueFace, np.ndarray, float] | None:
