@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from companion.markers.payload import die_face_id
-from companion.markers.render import aruco_image
+from companion.markers.render import aruco_image, aruco_modules
+from companion.vision.cell_match import cell_inkiness, turned_patterns
 from companion.vision.decoders.aruco import ArucoReader
 from companion.vision.detect import Detection, interpret_aruco
 from companion.vision.dice import TopFaceFilter, possible_face_set, square_error
@@ -135,11 +136,11 @@ def test_a_face_with_an_unread_die_face_beyond_it_is_a_side_face() -> None:
                                          [beside])[0]] == [3]
 
 
-def _small_marker(marker_id: int, cell_px: float, turn: int, seed: int
+def _small_marker(marker_id: int, cell_px: float, turn: int, seed: int, blur_px: float = 0.8
                   ) -> tuple[np.ndarray, np.ndarray]:
     """A marker 6 cells wide drawn at `cell_px` px per cell on white, turned by `turn`
-    quarter turns, blurred and noisy; and its four corners (the marker's own top-left
-    first, clockwise)."""
+    quarter turns, blurred (`blur_px`) and noisy; and its four corners (the marker's own
+    top-left first, clockwise)."""
     big = 40
     img = np.full((big * 10, big * 10), 235, np.uint8)
     marker = np.rot90(aruco_image(marker_id, 6 * big), turn)
@@ -147,7 +148,7 @@ def _small_marker(marker_id: int, cell_px: float, turn: int, seed: int
     scale = cell_px / big
     small = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     rng = np.random.default_rng(seed)
-    noisy = cv2.GaussianBlur(small.astype(np.float32), (0, 0), 0.8)
+    noisy = cv2.GaussianBlur(small.astype(np.float32), (0, 0), blur_px)
     noisy += rng.normal(0, 4.0, noisy.shape).astype(np.float32)
     corners = np.array([[2, 2], [8, 2], [8, 8], [2, 8]], float) * big * scale
     return np.clip(noisy, 0, 255).astype(np.uint8), np.roll(corners, turn, axis=0)
@@ -164,6 +165,40 @@ def test_closed_set_matching_reads_a_small_face_with_its_turn(turn: int) -> None
         match = templates.match(image, quad)
         assert match is not None and match[0] == marker_id
         assert np.allclose(match[1], corners)  # top-left first, clockwise: as ArUco says
+
+
+DICE_SET = ["p1.w1", "p1.w2", "p1.w3", "p1.r1", "p1.r2", "p2.w1", "p2.w2", "p2.r1"]
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+def test_a_blurred_face_at_the_720p_limit_is_matched(value: int) -> None:
+    """2.4 px a cell through a 1.1 px blur (a 720p webcam's die top at 53 cm): the cells the
+    camera sees are those the marker shows through that blur, and the templates made for it
+    name the face, in every turn, where the printed cells alone correlate less."""
+    templates = FaceTemplates(DICE_SET)
+    for die in ("p1.w3", "p2.r1"):
+        marker_id = die_face_id(die, value)
+        for turn in range(4):
+            image, edges = _small_marker(marker_id, 2.4, turn, seed=value + turn,
+                                         blur_px=1.1)
+            corners = edges - 0.5  # pixel centres: a fifth of a cell counts at this size
+            match = templates.match(image, corners)
+            assert match is not None and match[0] == marker_id, (die, turn)
+            assert np.allclose(match[1], corners)
+
+
+def test_templates_blurred_as_the_picture_fit_it_better_than_the_printed_cells() -> None:
+    """The blurred cell means the templates assume, against cells measured on a marker drawn
+    (from its printed image) and blurred here: at 0.45 cells of blur they correlate more
+    closely than the printed cells do."""
+    marker_id = die_face_id("p1.w2", 4)
+    cells = aruco_modules(marker_id)
+    printed, blurred = turned_patterns(cells, 0.0)[0], turned_patterns(cells, 0.45)[0]
+    image, corners = _small_marker(marker_id, 8.0, 0, seed=1, blur_px=0.45 * 8.0)
+    seen = cell_inkiness(image, corners, 6)
+    assert seen is not None
+    assert float(seen @ blurred) > 0.98
+    assert float(seen @ blurred) > float(seen @ printed) + 0.03
 
 
 def test_closed_set_matching_names_no_die_outside_the_set() -> None:
