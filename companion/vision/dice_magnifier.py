@@ -57,6 +57,9 @@ SQUARE_SCALES = (0.84, 0.88, 0.92, 0.96, 1.0)
 SYMBOL_GROW = 0.2  # around a card sticker read, its white margin: no die face matched there
 MATCH_SIZE = (0.75, 1.4)  # an undecoded outline matched against the closed set: its side
 # over a die face marker's at its place
+MIN_MATCH_SIDE_PX = 8.5  # a face decoded or matched: its shorter side in the picture (1.4 px
+# a cell; on the laptop with a mirror clip, 24 scenes, the faces of real dice read in the tiles
+# were 9 px and more on 99 % of them, and a 6.5 px one, decoded, named a die not on the table)
 MIN_MARGIN = 0.05  # a face matched: lighter just outside it than its border, on every side
 # (`margin_contrast`; 720p tops matched 0.08 and more, 12 mm pieces of card art -0.03-0.01)
 
@@ -244,7 +247,8 @@ class DiceMagnifier:
             det = interpret_aruco(int(marker_id), _unmagnified(corners, offset, scale))
             meaning = det.aruco
             if meaning is not None and meaning.kind == "die" and (
-                    self.dice is None or meaning.die in self.dice):
+                    self.dice is None or meaning.die in self.dice) and (
+                    _short_side(det.corners) >= MIN_MATCH_SIDE_PX):
                 faces.append(det)
         if self.templates is None:
             return faces
@@ -262,10 +266,19 @@ class DiceMagnifier:
                 continue
             found = self.templates.fitted(crop, _magnified(quad, offset, scale), shift_px=scale,
                                           scales=scales, gate=FIT_GATE)
-            if (found is not None and not _lookalike(crop, found[1], found[2])
+            if found is None:
+                continue
+            corners = _unmagnified(found[1], offset, scale)
+            if (_short_side(corners) >= MIN_MATCH_SIDE_PX
+                    and not _lookalike(crop, found[1], found[2])
                     and margin_contrast(crop, found[1]) >= MIN_MARGIN):
-                faces.append(interpret_aruco(found[0], _unmagnified(found[1], offset, scale)))
+                faces.append(interpret_aruco(found[0], corners))
         return faces
+
+
+def _short_side(quad: np.ndarray) -> float:
+    """A quad's shortest side: across it, a steep view leaves the fewest pixels a cell."""
+    return float(np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1).min())
 
 
 def _face_sized(quad: np.ndarray, geometry: MatGeometry) -> bool:

@@ -13,11 +13,12 @@ a frame at 1080p on one core) until a die face is read there.
 
 Where ArUco still cannot decode a candidate, it is compared with the closed set of the game's
 die faces (`FaceTemplates`: 6 faces of each die the game uses, in 4 turns): the 6 x 6 cell
-means against each marker's cells. A closed set is far easier than open decoding, but the
-4 x 4 markers are close to each other, so a match counts only when it correlates >= 0.8, beats
-every other face by >= 0.1, and the same face matched the same candidate on the frame before.
-(At 720p / 53 cm / 30 deg, 6 scenes: 29 of 84 unread tops matched on single frames at these
-thresholds and no wrong die or value in 336 candidate reads; at 0.7 two wrong.)
+means against each marker's cells, as printed and as seen through a few blurs. A closed set is
+far easier than open decoding, but the 4 x 4 markers are close to each other, so a match
+counts only when it correlates >= 0.85 (0.8 before the blurred templates), beats every other
+face by >= 0.1, and the same face matched the same candidate on the frame before. (With the
+printed cells only, at 720p / 53 cm / 30 deg, 6 scenes: 29 of 84 unread tops matched on single
+frames at 0.8 and no wrong die or value in 336 candidate reads; at 0.7 two wrong.)
 
 Value stickers (`companion.vision.value_dice`) are looked for in the same crops, decoded by
 their own dictionary or matched against their twelve stickers at the same thresholds.

@@ -9,6 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
+from companion.markers.payload import die_face_id
+from companion.markers.render import aruco_image
 from companion.vision.decoders.aruco import ArucoReader
 from companion.vision.detect import DICE_ARUCO, Detection, interpret_aruco
 from companion.vision.dice_magnifier import MAGNIFY_BELOW_PX, DiceMagnifier
@@ -219,3 +221,19 @@ def test_a_noisy_picture_is_read_over_the_whole_mat() -> None:
     assert set(small) < set(whole)
     middle = near.to_image(np.array([[300.0, 200.0]]))[0]
     assert any(x0 <= middle[0] < x1 and y0 <= middle[1] < y1 for x0, y0, x1, y1 in whole)
+
+
+@pytest.mark.parametrize("height_px, kept", [(14, True), (10, True), (7, False), (6, False)])
+def test_a_face_too_squashed_to_show_its_cells_is_not_given(height_px: int, kept: bool) -> None:
+    """A die face 30 px wide seen so steeply that it is a few px high: OpenCV decodes it in the
+    magnified tile even at 1 px a cell across, where a laptop's far face, decoded so, named a
+    die not on the table. Under 1.4 px a cell across (8.5 px) no face is given."""
+    marker = aruco_image(die_face_id("p1.w1", 3), 60)
+    tile = np.full((112, 112), 235, np.uint8)
+    tile[40:40 + height_px, 40:70] = cv2.resize(marker, (30, height_px),
+                                                interpolation=cv2.INTER_AREA)
+    magnified = cv2.resize(tile, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
+    faces = DiceMagnifier(DICE_ARUCO, ["p1.w1"])._faces(magnified, np.array([100.0, 50.0]),
+                                                        MatGeometry(Scene().layout, np.eye(3), 4),
+                                                        scale=2.0)
+    assert _faces(faces) == ({("p1.w1", 3)} if kept else set())
