@@ -84,6 +84,8 @@ def dark_squares(tile: np.ndarray, offset: tuple[float, float],
         contours, _ = cv2.findContours(dark.astype(np.uint8), cv2.RETR_EXTERNAL,
                                        cv2.CHAIN_APPROX_SIMPLE)
         for contour in contours:
+            if len(contour) < 4:  # a speck: a square's outline has four corners at least
+                continue
             quad = _square(contour)
             if quad is not None:
                 quad = _at_mid_grey(plane, quad)
