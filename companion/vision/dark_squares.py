@@ -30,6 +30,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from companion.vision.detect import quad_side
 from companion.vision.die_geometry import MARKER_MM
 from companion.vision.geometry import apply_homography
 
@@ -95,7 +96,7 @@ def dark_squares(tile: np.ndarray, offset: tuple[float, float],
     # its outline (a 720p top's first square, 25 px where its marker was 20, matched no face
     # at the sizes the caller tries)
     marker = MARKER_MM * PX_PER_MM
-    squares.sort(key=lambda quad: abs(_mean_side(quad) - marker))
+    squares.sort(key=lambda quad: abs(quad_side(quad) - marker))
     found: list[np.ndarray] = []
     for quad in squares:
         picture = apply_homography(back, quad) + np.array([ox, oy])
@@ -103,10 +104,6 @@ def dark_squares(tile: np.ndarray, offset: tuple[float, float],
         if not any(float(np.linalg.norm(q.mean(axis=0) - centre)) < 3.0 for q in found):
             found.append(picture)
     return found
-
-
-def _mean_side(quad: np.ndarray) -> float:
-    return float(np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1).mean())
 
 
 def _grey_levels(plane: np.ndarray) -> np.ndarray:

@@ -32,6 +32,7 @@ import itertools
 import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 import cv2
 import numpy as np
@@ -75,17 +76,10 @@ class FaceTemplates:
     through each blur of `BLUR_CELLS`, for closed-set matching."""
 
     def __init__(self, dice: Sequence[str]) -> None:
-        banks: list[list[np.ndarray]] = [[] for _ in BLUR_CELLS]
-        self._keys: list[tuple[int, int]] = []  # (marker id, quarter turns)
-        for die in dice:
-            for value in range(1, 7):
-                marker_id = die_face_id(die, value)
-                cells = aruco_modules(marker_id)
-                for bank, blur in zip(banks, BLUR_CELLS, strict=True):
-                    bank += turned_patterns(cells, blur)
-                self._keys += [(marker_id, turn) for turn in range(4)]
-        # one bank of rows per blur
-        self._patterns = (np.stack([np.stack(bank) for bank in banks]) if self._keys
+        markers = [die_face_id(die, value) for die in dice for value in range(1, 7)]
+        self._keys = [(marker_id, turn) for marker_id in markers for turn in range(4)]
+        # one bank of rows per blur: blur x (marker, turn) x cells
+        self._patterns = (np.concatenate([_face_rows(m) for m in markers], axis=1) if markers
                           else np.zeros((len(BLUR_CELLS), 0, 36)))
         self._ids = np.array([k[0] for k in self._keys], int)
 
@@ -166,6 +160,17 @@ class FaceTemplates:
         return marker_id, np.roll(q, turn, axis=0), float(scores[index]), lead
 
 
+@cache
+def _face_rows(marker_id: int) -> np.ndarray:
+    """One die face's marker as `FaceTemplates` correlates it: blur x turn x cells, for each
+    blur of `BLUR_CELLS`. Every pipeline (two per table: the retries' and the magnifier's) and
+    every scan asks for the same faces, and blurring them all took 0.2 s a set: made once."""
+    cells = aruco_modules(marker_id)
+    rows = np.stack([np.stack(turned_patterns(cells, blur)) for blur in BLUR_CELLS])
+    rows.setflags(write=False)
+    return rows
+
+
 @dataclass
 class _Candidate:
     quad: np.ndarray  # 4x2 px
@@ -214,7 +219,7 @@ class DiceRetry:
             if not (0 <= mat[0] <= mat_size[0] and 0 <= mat[1] <= mat_size[1]):
                 continue
             expected = FACE_MARKER_MM * geometry.px_per_mm(float(mat[0]), float(mat[1]))
-            side = float(np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1).mean())
+            side = quad_side(q)
             if not SIZE_RANGE[0] * expected <= side <= SIZE_RANGE[1] * expected:
                 continue
             if any(float(np.linalg.norm(c.quad.mean(axis=0) - centre)) < 0.5 * side
