@@ -53,7 +53,13 @@ from companion.vision.fusion import FrameFusion
 from companion.vision.geometry import MIN_CORNERS, CameraProfile, GeometryError, MatGeometry
 from companion.vision.image_quality import noise_sigma
 from companion.vision.pips import DIE_MM, PipDiceNamer, PipDiceReader, PipReading
-from companion.vision.places import PlaceLook, look_at, same_place, small_thing_on
+from companion.vision.places import (
+    PlaceLook,
+    PlacePicture,
+    look_at,
+    same_place,
+    small_thing_on,
+)
 from companion.vision.sources import Frame
 from companion.vision.top_from_side import tops_from_sides
 from companion.vision.tracker import FrameObservation, Sighting, Tracker
@@ -253,7 +259,7 @@ class Pipeline:
         self._last_motion_s = -math.inf
         self._last_any_motion_s = -math.inf  # any changed pixel at all, for ArUco regions
         self._known_quads: dict[str, np.ndarray] = {}
-        self._patches: dict[str, PlaceLook | None] = {}
+        self._patches: dict[str, PlacePicture] = {}
         self._card_keys: set[str] = set()
         self._big_cell_keys: set[str] = set()  # cards read from big-cell symbols (ArUco pass)
         self._aruco_dets: list[Detection] = []
@@ -422,7 +428,8 @@ class Pipeline:
         for key, quad in self._known_quads.items():
             if key in seen:
                 continue
-            before, now = self._patches.get(key), look_at(gray, quad)
+            kept = self._patches.get(key)
+            before, now = (None if kept is None else kept.look()), look_at(gray, quad)
             if same_place(before, now) or small_thing_on(before, now):
                 out.add(key)
         return frozenset(out)
@@ -1033,9 +1040,11 @@ class Pipeline:
                     self._big_cell_keys.discard(sight.key)
             if sight.kind == "card" or ran or id(source) in self._retried:
                 # (ArUco readings kept from the last pass are not news)
-                if not occluded(sight.x_mm, sight.y_mm) or self._patches.get(sight.key) is None:
+                picture = self._patches.get(sight.key)
+                if (not occluded(sight.x_mm, sight.y_mm) or picture is None
+                        or picture.look() is None):
                     self._known_quads[sight.key] = source.corners
-                    self._patches[sight.key] = look_at(gray, source.corners)
+                    self._patches[sight.key] = PlacePicture(gray, source.corners)
                 elif self._same_sticker(self._known_quads.get(sight.key), source.corners):
                     self._known_quads[sight.key] = source.corners  # its picture: from before
         unchanged = self._unchanged(gray, {s.key for s in sightings})

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from companion.markers.payload import encode_front
 from companion.markers.render import card_front_image
 from companion.vision.decoders.bigcell import CELLS
-from companion.vision.places import look_at, same_place, small_thing_on
+from companion.vision.places import PlacePicture, look_at, same_place, small_thing_on
 
 MODULE = 2  # px per module: a symbol of 32 px, about a 720p webcam's
 
@@ -153,3 +153,21 @@ def test_a_thing_over_most_of_the_sticker_leaves_too_little_to_tell() -> None:
     x1, y1 = int(quad[2][0]), int(quad[2][1])
     now[y1 - 26:y1 + 4, x1 - 26:x1 + 4] = 60  # a dark token over two thirds of it
     assert not small_thing_on(look_at(before, quad), look_at(now, quad))
+
+
+def test_a_kept_place_is_the_frame_it_was_kept_from() -> None:
+    """The pipeline keeps a place's pixels and looks at them later: the frame's buffer may be
+    the camera's, written over by the next frame (here: the card taken away)."""
+    frame, quad = _card(A, noise_seed=1)
+    kept = PlacePicture(frame, quad)
+    expected = look_at(frame, quad)
+    frame[:] = _card(None, noise_seed=1)[0]
+    look = kept.look()
+    assert look is not None and expected is not None
+    assert np.array_equal(look.normalised, expected.normalised)
+    assert not same_place(look, look_at(frame, quad))
+
+
+def test_a_kept_place_off_the_picture_has_no_look() -> None:
+    frame, quad = _card(A)
+    assert PlacePicture(frame, quad + 1000.0).look() is None
