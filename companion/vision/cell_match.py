@@ -52,7 +52,8 @@ def clockwise(quad: np.ndarray) -> np.ndarray:
     """The quad's corners in clockwise order on the picture (y down), as ArUco gives them:
     read the other way round, a marker is its mirror image, which may be another marker."""
     x, y = quad[:, 0], quad[:, 1]
-    area = float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
+    area = float(np.dot(x, np.concatenate((y[1:], y[:1])))
+                 - np.dot(y, np.concatenate((x[1:], x[:1]))))
     return quad if area > 0 else quad[::-1].copy()
 
 

@@ -194,6 +194,60 @@ def test_paper_clipped_white_between_clean_ink_reads_as_paper() -> None:
     assert right >= 10 and wrong == 0
 
 
+def _under_a_reflections_edge(payload: str, peak: float = 230.0, module: int = 4,
+                              lift_paper: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """A brightly lit sticker with the lamp's reflection (a spot 2.5 cells across, peaking at
+    `peak` grey levels over the print) centred on its left outer edge: the quiet zone's paper
+    clips white there, the border's ink beside it is lifted short of white, and one column of
+    data cells with it. `lift_paper` False: the same border cells lifted, the paper not (no
+    reflection: a square whose border is partly light)."""
+    image = card_front_image(payload, module, quiet_modules=2, symbology="bigcell")
+    image = 56 + image.astype(np.float32) * ((235 - 56) / 255)
+    canvas = np.full((240, 240), 120, np.float32)
+    y0 = x0 = 60
+    size = image.shape[0]
+    cell = q = 2 * module
+    yy, xx = np.mgrid[0:240, 0:240].astype(np.float32)
+    spot = peak * np.exp(-((xx - x0) ** 2 + (yy - y0 - 3 * cell) ** 2)
+                         / (2 * (2.5 * cell) ** 2))
+    canvas[y0:y0 + size, x0:x0 + size] = image
+    canvas += spot
+    if not lift_paper:  # the quiet zone and what lies around as they were
+        symbol = canvas[y0 + q:y0 + q + 8 * cell, x0 + q:x0 + q + 8 * cell].copy()
+        canvas[:] = 120
+        canvas[y0:y0 + size, x0:x0 + size] = 235
+        canvas[y0 + q:y0 + q + 8 * cell, x0 + q:x0 + q + 8 * cell] = symbol
+    picture = np.clip(cv2.GaussianBlur(canvas, (0, 0), 0.8), 0, 255).astype(np.uint8)
+    quad = np.array([[x0 + q, y0 + q], [x0 + q + 8 * cell, y0 + q],
+                     [x0 + q + 8 * cell, y0 + q + 8 * cell], [x0 + q, y0 + q + 8 * cell]],
+                    float)
+    return picture, quad
+
+
+def test_border_ink_lifted_beside_clipped_paper_is_the_reflection() -> None:
+    """The lamp's reflection adds its light on top of the print: where it clips the quiet
+    zone's paper white it lifts the border's ink next to it (not to white). Those border
+    cells are not held against the sticker: the zone search's reading gets two thirds of these
+    stickers back (none when they count as light), never another."""
+    right = wrong = 0
+    for n in range(30):
+        payload = encode_front(5, 100 + 37 * n, 1 + n % 8)
+        picture, quad = _under_a_reflections_edge(payload)
+        got = read_found_quad(picture, quad, False, _any)
+        right += got is not None and got.text == payload
+        wrong += got is not None and got.text != payload
+    assert right >= 15 and wrong == 0
+
+
+def test_border_ink_lifted_where_the_paper_is_not_clipped_is_refused() -> None:
+    """The same border cells light, but the paper beside them is not clipped: no reflection
+    explains them, and a square whose border is light is no sticker (card art)."""
+    for n in range(30):
+        payload = encode_front(5, 100 + 37 * n, 1 + n % 8)
+        picture, quad = _under_a_reflections_edge(payload, lift_paper=False)
+        assert read_found_quad(picture, quad, False, _any) is None
+
+
 def test_a_sticker_mostly_washed_out_is_refused() -> None:
     """Five of six data columns clipped white: there is not enough left to tell; no reading,
     whatever payloads are allowed."""
