@@ -47,6 +47,13 @@ class FrameFusion:
             self._frames.pop(0)
         self._mean = None
 
+    def turned(self) -> None:
+        """The picture was found mirrored and the current frame (the last added) will be read
+        again, turned back: the still frames before it show the same view, turned; the
+        current one comes again."""
+        self._frames = [cv2.flip(frame, 1) for frame in self._frames[:-1]]
+        self._mean = None
+
     def fused(self) -> np.ndarray | None:
         """The mean picture, or None before two still frames were seen."""
         if self.count < 2:

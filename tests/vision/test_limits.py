@@ -75,6 +75,21 @@ def test_frame_fusion_averages_still_frames_and_restarts_on_motion() -> None:
     assert fusion.count == 1 and fusion.fused() is None  # no ghost of the old table
 
 
+def test_frame_fusion_turned_keeps_the_view_mirrored_back() -> None:
+    """Found mirrored on the third still frame: the two before it are the same view, turned;
+    the third is read again (and added again), so it leaves."""
+    rng = np.random.default_rng(2)
+    view = rng.integers(0, 255, (20, 30)).astype(np.uint8)
+    fusion = FrameFusion()
+    for _ in range(3):
+        fusion.add(view, still=True)
+    fusion.turned()
+    assert fusion.count == 2
+    fusion.add(view[:, ::-1].copy(), still=True)
+    fused = fusion.fused()
+    assert fused is not None and np.array_equal(fused, view[:, ::-1])
+
+
 @pytest.mark.parametrize("blur", [0.6, 1.2, 2.0])
 def test_blur_and_light_are_measured_on_the_corner_markers(blur: float) -> None:
     image = render(Scene(), Camera(tilt_deg=20), blur=blur, noise=2.0, jpeg=95, gain=0.6)

@@ -173,6 +173,33 @@ def test_the_mat_needs_two_corners_and_is_held_when_fewer_show() -> None:
     assert any("held" in m for m in held[-1].stats.messages)
 
 
+def test_a_dim_picture_finds_the_mat_from_its_still_frames_together() -> None:
+    """Far, blurred and noisy (a dim room at high gain): no single frame reads two corner
+    markers, but the still frames do together (the corners each read and their mean), and the
+    mat found fits the camera's own."""
+    import cv2
+
+    from companion.vision.decoders.aruco import ArucoReader
+    from companion.vision.detect import DICE_ARUCO
+
+    camera = Camera(tilt_deg=25, size=(1280, 720), dist_mm=1500)
+    frames = [render(table_scene(), camera, seed=k, noise=40.0, blur=2.0) for k in range(6)]
+    reader = ArucoReader(DICE_ARUCO)
+    for frame in frames:  # the premise: one frame alone never has the mat
+        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        assert len({m for m, _ in reader.read(gray) if m >= 232}) < 2
+    p = pipeline()
+    updates = run(p, frames)
+    assert [u.stats.calibration_ok for u in updates][3:] == [True] * 3
+    assert p.geometry is not None
+    mat = np.array([[0.0, 0.0], [600.0, 0.0], [600.0, 400.0], [0.0, 400.0], [300.0, 200.0]])
+    truth = cv2.perspectiveTransform(mat.reshape(-1, 1, 2), camera.mat_homography()).reshape(-1, 2)
+    error = np.hypot(*(p.geometry.to_image(mat) - truth).T)
+    # the two far corners read are where the camera sees them; the rest is a two-corner fit's
+    # (it assumes the camera's angle): the mat's middle within a centimetre
+    assert error[:2].max() < 3.0 and error[4] < 15.0
+
+
 @pytest.mark.parametrize("colour", [(40, 40, 40), (60, 90, 150), (150, 190, 230), (30, 140, 40),
                                     (200, 200, 200)])
 def test_a_hand_of_any_colour_is_a_hand(still_frames: list[np.ndarray],
