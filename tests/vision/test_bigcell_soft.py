@@ -14,6 +14,7 @@ from companion.markers.payload import BackPayload, decode, encode_back, encode_f
 from companion.markers.render import card_front_image
 from companion.vision.decoders.bigcell import (
     SOFT_MIN_MARGIN,
+    Allowed,
     beyond_doubt,
     read_found_quad,
     read_quad,
@@ -111,7 +112,7 @@ def _any(_: str) -> bool:
     return True
 
 
-def _game(code: int) -> object:
+def _game(code: int) -> Allowed:
     def allowed(text: str) -> bool:
         meaning = decode(text)
         return isinstance(meaning, BackPayload) or meaning.game_code == code
@@ -152,10 +153,32 @@ def test_cells_clipped_by_glare_read_softly_and_only_softly() -> None:
     payload = encode_front(5, 4000, 2)
     picture, quad = _sticker_picture(payload, glare_cells=1)
     assert read_quad(picture, quad, mirrored_too=False) is None
-    got = read_quad(picture, quad, mirrored_too=False, allowed=_game(5))  # type: ignore[arg-type]
+    got = read_quad(picture, quad, mirrored_too=False, allowed=_game(5))
     assert got is not None and got.text == payload
     assert read_quad(picture, quad, mirrored_too=False,
-                     allowed=_game(3)) is None  # type: ignore[arg-type]
+                     allowed=_game(3)) is None
+
+
+STICKER_AT = 60  # px: where `_bright_sticker` puts the sticker's top-left corner
+
+
+def _bright_sticker(payload: str, module: int, ink: float) -> tuple[np.ndarray, np.ndarray]:
+    """A brightly lit sticker (paper 235, ink `ink`) on card art of grey 120 (float picture,
+    240 px square), and its symbol's border quad."""
+    image = card_front_image(payload, module, quiet_modules=2, symbology="bigcell")
+    canvas = np.full((240, 240), 120, np.float32)
+    at = STICKER_AT
+    canvas[at:at + image.shape[0], at:at + image.shape[1]] = (
+        ink + image.astype(np.float32) * ((235 - ink) / 255))
+    cell = q = 2 * module
+    quad = np.array([[at + q, at + q], [at + q + 8 * cell, at + q],
+                     [at + q + 8 * cell, at + q + 8 * cell], [at + q, at + q + 8 * cell]],
+                    float)
+    return canvas, quad
+
+
+def _photographed(canvas: np.ndarray) -> np.ndarray:
+    return np.clip(cv2.GaussianBlur(canvas, (0, 0), 0.8), 0, 255).astype(np.uint8)
 
 
 def _under_a_reflections_slope(payload: str, lift: float, module: int = 4
@@ -163,19 +186,11 @@ def _under_a_reflections_slope(payload: str, lift: float, module: int = 4
     """A brightly lit sticker (paper near white) with the lamp's reflection rising across it
     from nothing at its left edge to `lift` grey levels at its right (the edge of a reflection
     centimetres wide): the paper clips white, the ink is lifted more and more to the right."""
-    image = card_front_image(payload, module, quiet_modules=2, symbology="bigcell")
-    image = 62 + image.astype(np.float32) * ((235 - 62) / 255)
-    canvas = np.full((240, 240), 120, np.float32)
-    y0 = x0 = 60
-    canvas[y0:y0 + image.shape[0], x0:x0 + image.shape[1]] = image
-    cell = q = 2 * module
+    canvas, quad = _bright_sticker(payload, module, ink=62.0)
+    size = 20 * module  # 16 modules and a quiet zone of 2 around
     xx = np.mgrid[0:240, 0:240][1].astype(np.float32)
-    canvas += lift * np.clip((xx - x0) / image.shape[1], 0, 1)
-    picture = np.clip(cv2.GaussianBlur(canvas, (0, 0), 0.8), 0, 255).astype(np.uint8)
-    quad = np.array([[x0 + q, y0 + q], [x0 + q + 8 * cell, y0 + q],
-                     [x0 + q + 8 * cell, y0 + q + 8 * cell], [x0 + q, y0 + q + 8 * cell]],
-                    float)
-    return picture, quad
+    canvas += lift * np.clip((xx - STICKER_AT) / size, 0, 1)
+    return _photographed(canvas), quad
 
 
 def test_paper_clipped_white_between_clean_ink_reads_as_paper() -> None:
@@ -188,7 +203,7 @@ def test_paper_clipped_white_between_clean_ink_reads_as_paper() -> None:
         payload = encode_front(5, 100 + 37 * n, 1 + n % 8)
         picture, quad = _under_a_reflections_slope(payload, lift=170)
         assert read_quad(picture, quad, mirrored_too=False, allowed=_game(5)) is None
-        got = read_found_quad(picture, quad, False, _game(5))  # type: ignore[arg-type]
+        got = read_found_quad(picture, quad, False, _game(5))
         right += got is not None and got.text == payload
         wrong += got is not None and got.text != payload
     assert right >= 10 and wrong == 0
@@ -201,27 +216,18 @@ def _under_a_reflections_edge(payload: str, peak: float = 230.0, module: int = 4
     clips white there, the border's ink beside it is lifted short of white, and one column of
     data cells with it. `lift_paper` False: the same border cells lifted, the paper not (no
     reflection: a square whose border is partly light)."""
-    image = card_front_image(payload, module, quiet_modules=2, symbology="bigcell")
-    image = 56 + image.astype(np.float32) * ((235 - 56) / 255)
-    canvas = np.full((240, 240), 120, np.float32)
-    y0 = x0 = 60
-    size = image.shape[0]
-    cell = q = 2 * module
+    canvas, quad = _bright_sticker(payload, module, ink=56.0)
+    cell = 2 * module
     yy, xx = np.mgrid[0:240, 0:240].astype(np.float32)
-    spot = peak * np.exp(-((xx - x0) ** 2 + (yy - y0 - 3 * cell) ** 2)
-                         / (2 * (2.5 * cell) ** 2))
-    canvas[y0:y0 + size, x0:x0 + size] = image
-    canvas += spot
+    canvas += peak * np.exp(-((xx - STICKER_AT) ** 2 + (yy - STICKER_AT - 3 * cell) ** 2)
+                            / (2 * (2.5 * cell) ** 2))
     if not lift_paper:  # the quiet zone and what lies around as they were
-        symbol = canvas[y0 + q:y0 + q + 8 * cell, x0 + q:x0 + q + 8 * cell].copy()
+        (x0, y0), (x1, y1) = quad[0].astype(int), quad[2].astype(int)
+        symbol = canvas[y0:y1, x0:x1].copy()
         canvas[:] = 120
-        canvas[y0:y0 + size, x0:x0 + size] = 235
-        canvas[y0 + q:y0 + q + 8 * cell, x0 + q:x0 + q + 8 * cell] = symbol
-    picture = np.clip(cv2.GaussianBlur(canvas, (0, 0), 0.8), 0, 255).astype(np.uint8)
-    quad = np.array([[x0 + q, y0 + q], [x0 + q + 8 * cell, y0 + q],
-                     [x0 + q + 8 * cell, y0 + q + 8 * cell], [x0 + q, y0 + q + 8 * cell]],
-                    float)
-    return picture, quad
+        canvas[STICKER_AT:STICKER_AT + 10 * cell, STICKER_AT:STICKER_AT + 10 * cell] = 235
+        canvas[y0:y1, x0:x1] = symbol
+    return _photographed(canvas), quad
 
 
 def test_border_ink_lifted_beside_clipped_paper_is_the_reflection() -> None:
