@@ -149,7 +149,7 @@ def _small_marker(marker_id: int, cell_px: float, turn: int, seed: int, blur_px:
     small = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     rng = np.random.default_rng(seed)
     noisy = cv2.GaussianBlur(small.astype(np.float32), (0, 0), blur_px)
-    noisy += rng.normal(0, 4.0, noisy.shape).astype(np.float32)
+    noisy += np.asarray(rng.normal(0, 4.0, noisy.shape), np.float32)
     corners = np.array([[2, 2], [8, 2], [8, 8], [2, 8]], float) * big * scale
     return np.clip(noisy, 0, 255).astype(np.uint8), np.roll(corners, turn, axis=0)
 
