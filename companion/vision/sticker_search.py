@@ -34,6 +34,9 @@ FINE_REACH_MM = 2.0
 MARGIN_MM = 8.0  # around a zone: cards are laid a few millimetres off
 MIN_MATCH = 0.3  # normalised correlation with the frame's template, at least (a sticker: 0.5-0.65)
 AREA_PLACES = 8  # sticker-like places tried in one area at most, the best first, ...
+ZONE_PLACES = 3  # places tried in a slot or pile, the best first, until one reads (the best
+# alone missed stickers whose corner the lamp's reflection washed out: a pile's card art gave a
+# better frame 4 cm away)
 AREA_MIN_MATCH = 0.5  # ... matching at least this well: an area's card art gives many places
 # at 0.3-0.5, each costing three readings (stickers in view, whole or under a die: 0.55-0.7)
 
@@ -127,9 +130,11 @@ def _box(zone: Zone) -> tuple[float, float, float, float]:
 
 
 def search_area(gray: np.ndarray, to_mat: np.ndarray, zone: Zone, symbol_mm: float,
-                taken: Sequence[tuple[float, float]] = ()) -> list[tuple[float, np.ndarray]]:
-    """Sticker-like places in an area where several cards may lie, the best first, each a
-    symbol apart from the others and from `taken` (centres in mat mm of stickers read)."""
+                taken: Sequence[tuple[float, float]] = (), min_match: float = AREA_MIN_MATCH,
+                places: int = AREA_PLACES) -> list[tuple[float, np.ndarray]]:
+    """Sticker-like places in an area where several cards may lie, the best first (at most
+    `places`, each matching at least `min_match`), each a symbol apart from the others and
+    from `taken` (centres in mat mm of stickers read)."""
     box = _box(zone)
     coarse = _straighten(gray, to_mat, box, COARSE_PX_PER_MM)
     apart = symbol_mm * 0.9
@@ -137,12 +142,12 @@ def search_area(gray: np.ndarray, to_mat: np.ndarray, zone: Zone, symbol_mm: flo
     for turn, half, scores in _match_maps(coarse, symbol_mm, COARSE_PX_PER_MM,
                                           COARSE_TURNS_DEG):
         local = scores >= cv2.dilate(scores, np.ones((5, 5), np.uint8))
-        for v, u in zip(*np.nonzero(local & (scores >= AREA_MIN_MATCH)), strict=True):
+        for v, u in zip(*np.nonzero(local & (scores >= min_match)), strict=True):
             peaks.append((float(scores[v, u]), box[0] + (u + half) / COARSE_PX_PER_MM,
                           box[1] + (v + half) / COARSE_PX_PER_MM, turn))
     chosen: list[tuple[float, float, float, float]] = []
     for peak in sorted(peaks, reverse=True):
-        if len(chosen) >= AREA_PLACES:
+        if len(chosen) >= places:
             break
         _, x, y, _ = peak
         if any(np.hypot(x - cx, y - cy) < apart for _, cx, cy, _ in chosen) or any(

@@ -3,15 +3,19 @@ stickers: right or nothing, never another card."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import cv2
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.layouts import load_layout
 from companion.markers import bigcell
 from companion.markers.payload import BackPayload, decode, encode_back, encode_front
 from companion.markers.render import card_front_image
+from companion.vision import zone_reading
 from companion.vision.decoders.bigcell import (
     SOFT_MIN_MARGIN,
     Allowed,
@@ -20,7 +24,9 @@ from companion.vision.decoders.bigcell import (
     read_quad,
 )
 from companion.vision.detect import Detector
+from companion.vision.geometry import MatGeometry
 from companion.vision.sticker_search import Zone, search_zone
+from companion.vision.zone_reading import read_unread_zones, table_payloads
 
 fronts = st.builds(encode_front, st.integers(1, 7), st.integers(0, bigcell.MAX_NUMBER),
                    st.integers(1, bigcell.MAX_COPY))
@@ -306,3 +312,48 @@ def test_zone_search_finds_nothing_on_plain_art() -> None:
     found = search_zone(picture, to_mat, Zone(20, 20, 70, 90), 25.0)
     if found is not None:
         assert read_quad(picture, found[1] * 4.0, mirrored_too=False, allowed=_any) is None
+
+
+def _slot_with_a_frame_in_its_art(payload: str) -> tuple[np.ndarray, Any, Any]:
+    """A top-down mat (3 px per mm) whose slot p1.B2 holds a card: its sticker low left,
+    under the edge of the lamp's reflection, and up right in its art a printed black square
+    framed white (the frame the zone search looks for, better than the sticker's own)."""
+    px = 3.0
+    layout = load_layout("creature-crush")
+    height, width = int(layout.height_mm * px), int(layout.width_mm * px)
+    picture = np.full((height, width), 215, np.float32)
+    zone = layout.zones["p1.B2"]
+    x0, y0 = int((zone.x_mm + 4) * px), int((zone.y_mm + 2) * px)
+    picture[y0:y0 + int(63 * px), x0:x0 + int(60 * px)] = 90  # the card's dark art
+    sticker = card_front_image(payload, 1, quiet_modules=2, symbology="bigcell")
+    size = round(sticker.shape[0] * 25 / 16 * px)
+    sticker = cv2.resize(sticker, (size, size), interpolation=cv2.INTER_NEAREST)
+    half = size // 2
+    cx, cy = int((zone.x_mm + 22) * px), int((zone.y_mm + 40) * px)
+    picture[cy - half:cy - half + size, cx - half:cx - half + size] = (
+        56 + sticker.astype(np.float32) * ((235 - 56) / 255))
+    dx, dy = int((zone.x_mm + 46) * px), int((zone.y_mm + 18) * px)
+    picture[dy - half:dy - half + size, dx - half:dx - half + size] = 235
+    inner = round(16 / 20 * size) // 2
+    picture[dy - inner:dy + inner, dx - inner:dx + inner] = 56
+    yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
+    picture += 200 * np.exp(-((xx - cx + half) ** 2 + (yy - cy + half) ** 2)
+                            / (2 * (8 * px) ** 2))
+    geometry = MatGeometry(layout, np.diag([1 / px, 1 / px, 1.0]), 4)
+    return _photographed(picture), geometry, layout
+
+
+def test_a_slot_whose_best_frame_is_card_art_reads_its_sticker_next(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The zone search tries a slot's few most sticker-like places, best first, until one
+    reads: the best alone was the card art's frame (which reads as nothing) and the sticker
+    was never read."""
+    allowed = table_payloads(5)
+    for n in range(6):
+        payload = encode_front(5, 100 + 37 * n, 1 + n % 8)
+        picture, geometry, layout = _slot_with_a_frame_in_its_art(payload)
+        found = read_unread_zones(picture, geometry, layout, [], allowed)
+        assert [d.text for d in found] == [payload]
+        monkeypatch.setattr(zone_reading, "ZONE_PLACES", 1)
+        assert read_unread_zones(picture, geometry, layout, [], allowed) == []
+        monkeypatch.undo()
