@@ -42,6 +42,7 @@ from companion.vision.detect import (
     _interpret_aruco,
     big_cell_detections,
     centre_in,
+    quad_side,
 )
 from companion.vision.dice import TopFaceFilter
 from companion.vision.dice_magnifier import DiceMagnifier
@@ -324,7 +325,7 @@ class Pipeline:
         self._noisy = False  # the picture's gain noise drowns die faces the mean still shows
         self._mirror_reader: ArucoReader | None = None
         # the mat's corner markers read since the picture was last still, while no mat is found
-        self._corners_still: dict[int, Detection] = {}
+        self._corners_still: dict[int, Detection | None] = {}  # None: read in two places
         self._no_mat_frames = 0
         self._corners_seen = 0
         self._turned = False
@@ -815,7 +816,8 @@ class Pipeline:
         each of the two corner markers in view read on one frame in three, both on the same
         frame first on the eighth; the mean of six still frames read both in every window
         tried. A still picture is one camera pose, so corners read on different frames of it
-        fit one mat."""
+        fit one mat; a corner read in two places (a misread marker) is no evidence of where
+        it is, and is left out for the rest of the still period."""
         if self._still_frames == 0:
             self._corners_still = {}
         ids = {int(c.marker_id) for c in self.layout.corners}
@@ -824,9 +826,14 @@ class Pipeline:
             read += [_interpret_aruco(m, corners)
                      for m, corners in self._corner_reader().read(fused) if m in ids]
         for det in read:
-            if det.marker_id in ids:
-                self._corners_still[int(det.marker_id)] = det
-        return list(self._corners_still.values())
+            if det.marker_id not in ids:
+                continue
+            key = int(det.marker_id)
+            before = self._corners_still.get(key, det)
+            apart = before is None or float(np.linalg.norm(before.centre - det.centre)) > \
+                quad_side(det.corners)
+            self._corners_still[key] = None if apart else det
+        return [d for d in self._corners_still.values() if d is not None]
 
     def _check_mirror(self, gray: np.ndarray, corners_seen: int) -> bool:
         """Corner markers do not read in a mirrored picture (ArUco codes are not

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from companion.markers.payload import encode_back, encode_front
+from companion.vision.detect import Detection
 from companion.vision.pipeline import Pipeline, build_pipeline
 from companion.vision.sources import Frame
 
@@ -198,6 +199,27 @@ def test_a_dim_picture_finds_the_mat_from_its_still_frames_together() -> None:
     # the two far corners read are where the camera sees them; the rest is a two-corner fit's
     # (it assumes the camera's angle): the mat's middle within a centimetre
     assert error[:2].max() < 3.0 and error[4] < 15.0
+
+
+def test_a_corner_read_in_two_places_while_still_is_left_out() -> None:
+    """Corner markers read on different frames of one still picture count together, but one
+    read in two places (a misread marker) is no evidence of where that corner is."""
+    from companion.vision.detect import interpret_aruco
+
+    def corner(marker_id: int, x: float, y: float) -> Detection:
+        return interpret_aruco(marker_id, np.array([[x, y], [x + 20, y], [x + 20, y + 20],
+                                                     [x, y + 20]], float))
+
+    p = pipeline()
+    p._still_frames = 1
+    assert [d.marker_id for d in p._still_corners([corner(232, 100, 100)], None)] == [232]
+    together = p._still_corners([corner(233, 900, 100)], None)
+    assert sorted(int(d.marker_id or 0) for d in together) == [232, 233]
+    moved = p._still_corners([corner(232, 400, 300)], None)  # 232 again, elsewhere
+    assert [d.marker_id for d in moved] == [233]
+    assert [d.marker_id for d in p._still_corners([corner(232, 100, 100)], None)] == [233]
+    p._still_frames = 0  # the picture moved: a new still period starts afresh
+    assert [d.marker_id for d in p._still_corners([corner(232, 100, 100)], None)] == [232]
 
 
 @pytest.mark.parametrize("colour", [(40, 40, 40), (60, 90, 150), (150, 190, 230), (30, 140, 40),
