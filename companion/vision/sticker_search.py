@@ -9,7 +9,8 @@ and then read as usual (`read_quad`: the hard reading, else the errors-and-erasu
 
 Where: inside each card zone (slot or pile) of the layout in which no sticker was read, the
 mat's picture is straightened to `COARSE_PX_PER_MM` and correlated with the frame's template
-at a few turns; the best place is refined at `FINE_PX_PER_MM`. In an area, where several cards
+at a few turns; the best places are refined at `FINE_PX_PER_MM` and read in turn until one
+reads (`ZONE_PLACES`). In an area, where several cards
 lie anywhere (a lane, a home), every sticker-like place apart from the stickers read there is
 taken (`search_area`), the best first. A place found this way is only a hypothesis: the
 reading decides, with the same rules as everywhere.

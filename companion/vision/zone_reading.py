@@ -32,7 +32,7 @@ from companion.vision.sticker_search import (
     search_area,
 )
 
-SEARCH_KINDS = ("slot", "pile")  # one card's place: the best place in it is read
+SEARCH_KINDS = ("slot", "pile")  # one card's place: its best places are read until one reads
 AREA_KIND = "area"  # several cards anywhere: every sticker-like place in it is read
 SEARCH_SCALES = (1.0, 0.95, 1.05)  # sizes of the found square tried in turn: the lens's
 # distortion and a pile's height change the sticker's size against the mat's plane
