@@ -324,17 +324,12 @@ def _lifted(soft: np.ndarray, clipped: np.ndarray) -> int:
     on top of the print, so where it clips the white paper it lifts the black ink next to it
     too, short of white (a sticker under the reflection's edge at 60 cm: paper 252-255, the
     border beside it 198-243, the rest of the border 44-80)."""
-    light = (soft < 0) & ~clipped
-    n = CELLS + 1  # the far border row and column
-    count = 0
-    for i in range(1, n):
-        for j in range(1, n):
-            if not (i in (1, n - 1) or j in (1, n - 1)) or not light[i, j]:
-                continue
-            outward = [(0 if i == 1 else n, j)] if i in (1, n - 1) else []
-            outward += [(i, 0 if j == 1 else n)] if j in (1, n - 1) else []
-            count += any(clipped[r, c] for r, c in outward)
-    return count
+    beside = np.zeros_like(clipped)  # border cells whose quiet-zone cell outside is clipped
+    beside[1, 1:-1] |= clipped[0, 1:-1]
+    beside[-2, 1:-1] |= clipped[-1, 1:-1]
+    beside[1:-1, 1] |= clipped[1:-1, 0]
+    beside[1:-1, -2] |= clipped[1:-1, -1]
+    return int((beside & (soft < 0) & ~clipped).sum())
 
 
 def _flanked(ink: np.ndarray) -> np.ndarray:
