@@ -114,15 +114,11 @@ def symbol_corners_mm(x_mm: float, y_mm: float, turn_deg: float, symbol_mm: floa
 
 
 def search_zone(gray: np.ndarray, to_mat: np.ndarray, zone: Zone, symbol_mm: float
-                ) -> tuple[float, np.ndarray] | None:
-    """The most sticker-like place in the zone: (match score, symbol corners in mat mm), or
-    None when nothing there looks like the frame of a sticker."""
-    box = _box(zone)
-    coarse = _straighten(gray, to_mat, box, COARSE_PX_PER_MM)
-    score, x, y, turn = _best(coarse, symbol_mm, COARSE_PX_PER_MM, COARSE_TURNS_DEG)
-    if score < MIN_MATCH:
-        return None
-    return _refine(gray, to_mat, box[0] + x, box[1] + y, turn, symbol_mm)
+                ) -> list[tuple[float, np.ndarray]]:
+    """The few most sticker-like places in a slot or pile (one card's place), the best first:
+    (match score, symbol corners in mat mm) each, none where nothing there looks like the
+    frame of a sticker. The caller reads them in turn until one reads."""
+    return search_area(gray, to_mat, zone, symbol_mm, min_match=MIN_MATCH, places=ZONE_PLACES)
 
 
 def _box(zone: Zone) -> tuple[float, float, float, float]:

@@ -25,12 +25,7 @@ from companion.vision.detect import (
     found_place_detection,
 )
 from companion.vision.geometry import MatGeometry
-from companion.vision.sticker_search import (
-    MIN_MATCH,
-    ZONE_PLACES,
-    Zone,
-    search_area,
-)
+from companion.vision.sticker_search import Zone, search_area, search_zone
 
 SEARCH_KINDS = ("slot", "pile")  # one card's place: its best places are read until one reads
 AREA_KIND = "area"  # several cards anywhere: every sticker-like place in it is read
@@ -74,8 +69,7 @@ def read_unread_zones(gray: np.ndarray, geometry: MatGeometry, layout: Any,
             continue
         if any(x <= cx < x + w and y <= cy < y + h for cx, cy in centres):
             continue
-        for _, corners in search_area(gray, geometry.homography, Zone(x, y, w, h), symbol,
-                                      min_match=MIN_MATCH, places=ZONE_PLACES):
+        for _, corners in search_zone(gray, geometry.homography, Zone(x, y, w, h), symbol):
             reading = _read_place(gray, geometry, corners, allowed)
             if reading is not None:  # one card's place: the first place read is its sticker
                 if not any(centre_in(reading.corners, d) for d in [*stickers, *found_cards]):

@@ -15,7 +15,7 @@ from companion.layouts import load_layout
 from companion.markers import bigcell
 from companion.markers.payload import BackPayload, decode, encode_back, encode_front
 from companion.markers.render import card_front_image
-from companion.vision import zone_reading
+from companion.vision import sticker_search
 from companion.vision.decoders.bigcell import (
     SOFT_MIN_MARGIN,
     Allowed,
@@ -296,9 +296,9 @@ def test_zone_search_finds_a_sticker_whose_square_a_die_breaks() -> None:
     picture, to_mat = _mat_with_sticker(payload, die=True)
     assert not [d for d in Detector(mirrored_too=False).detect(picture)
                 if d.kind == "front"]  # the closed square is gone: ArUco does not find it
-    found = search_zone(picture, to_mat, Zone(20, 20, 70, 90), 25.0)
-    assert found is not None
-    corners_px = found[1] * 4.0
+    places = search_zone(picture, to_mat, Zone(20, 20, 70, 90), 25.0)
+    assert places
+    corners_px = places[0][1] * 4.0  # the best place
     centre = corners_px.mean(axis=0)
     assert np.hypot(*(centre - (57.5 * 4, 66 * 4))) < 4  # within a millimetre
     got = read_quad(picture, corners_px, mirrored_too=False, allowed=_any)
@@ -309,9 +309,8 @@ def test_zone_search_finds_nothing_on_plain_art() -> None:
     rng = np.random.default_rng(1)
     picture = cv2.GaussianBlur(rng.integers(40, 220, (520, 520), dtype=np.uint8), (0, 0), 3)
     to_mat = np.diag([0.25, 0.25, 1.0])
-    found = search_zone(picture, to_mat, Zone(20, 20, 70, 90), 25.0)
-    if found is not None:
-        assert read_quad(picture, found[1] * 4.0, mirrored_too=False, allowed=_any) is None
+    for _, corners in search_zone(picture, to_mat, Zone(20, 20, 70, 90), 25.0):
+        assert read_quad(picture, corners * 4.0, mirrored_too=False, allowed=_any) is None
 
 
 def _slot_with_a_frame_in_its_art(payload: str) -> tuple[np.ndarray, Any, Any]:
@@ -354,6 +353,6 @@ def test_a_slot_whose_best_frame_is_card_art_reads_its_sticker_next(
         picture, geometry, layout = _slot_with_a_frame_in_its_art(payload)
         found = read_unread_zones(picture, geometry, layout, [], allowed)
         assert [d.text for d in found] == [payload]
-        monkeypatch.setattr(zone_reading, "ZONE_PLACES", 1)
+        monkeypatch.setattr(sticker_search, "ZONE_PLACES", 1)
         assert read_unread_zones(picture, geometry, layout, [], allowed) == []
         monkeypatch.undo()
