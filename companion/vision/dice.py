@@ -40,11 +40,11 @@ import cv2
 import numpy as np
 
 from companion.vision.detect import Detection
-from companion.vision.die_geometry import predicted_top
+from companion.vision.die_geometry import DIE_MM, MARKER_MM, predicted_top
 from companion.vision.geometry import CameraProfile, MatGeometry
 
-DIE_HEIGHT_MM = 16.0  # companion.printing.sizes.DIE_MM: the dice the stickers are made for
-FACE_MARKER_MM = 12.0  # companion.printing.sizes.DIE_MARKER_MM
+DIE_HEIGHT_MM = DIE_MM  # the dice the stickers are made for (`die_geometry`)
+FACE_MARKER_MM = MARKER_MM
 SIDE_TOLERANCE = 0.22  # each mapped edge within 22 % of the marker's side
 ANGLE_TOLERANCE_DEG = 16.0  # and each corner within 16 degrees of square
 SAME_DIE_MM = 30.0  # faces of one die lie within this of each other in the dice-top plane

@@ -42,10 +42,11 @@ from companion.markers.render import aruco_dictionary, aruco_modules
 from companion.vision.cell_match import BLUR_CELLS, cell_inkiness, clockwise, turned_patterns
 from companion.vision.decoders.aruco import ArucoReader, _parameters
 from companion.vision.detect import Detection, interpret_aruco, quad_side
+from companion.vision.die_geometry import MARKER_MM
 from companion.vision.geometry import MatGeometry
 from companion.vision.value_dice import ValueFaceReader, value_detection
 
-FACE_MARKER_MM = 12.0
+FACE_MARKER_MM = MARKER_MM
 SIZE_RANGE = (0.55, 1.6)  # a candidate's side over a die face marker's side at its place
 CROP_MARGIN = 0.5  # the crop: the square grown by half its side on every side
 PER_FRAME = 4  # crops read per frame (round robin): about 1 ms each at 1080p

@@ -13,8 +13,8 @@ import numpy as np
 
 from companion.vision.geometry import CameraPose
 
-DIE_MM = 16.0
-MARKER_MM = 12.0
+DIE_MM = 16.0  # the dice the stickers are made for: companion.printing.sizes.DIE_MM and
+MARKER_MM = 12.0  # DIE_MARKER_MM (the eye lies below printing; a test holds them equal)
 SIDE_EDGE_TOLERANCE = 0.3  # the side marker's upper edge: 12 mm within 30 %
 
 

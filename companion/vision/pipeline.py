@@ -854,20 +854,21 @@ class Pipeline:
             return False
         if self._corners_when_flipped(gray) >= MIN_CORNERS:
             self.mirrored = not self.mirrored
-            kept, self.fusion = self.fusion, FrameFusion(self.fusion.max_frames)
-            self._restart()
-            if self._still_frames > 0:  # one view: its still frames are kept, turned
-                kept.turned()
-                self.fusion = kept
+            self._restart(keep_still=self._still_frames > 0)
             return True
         return False
 
-    def _restart(self) -> None:
-        """Forget everything tied to the picture's pixels (after it was turned)."""
+    def _restart(self, keep_still: bool = False) -> None:
+        """Forget everything tied to the picture's pixels (after it was turned). `keep_still`:
+        the still frames seen so far show this same view, so they stay in the mean, turned."""
+        still, self.fusion = self.fusion, FrameFusion(self.fusion.max_frames)
         self.geometry = None
         self._camera_moved()
         self._no_mat_frames = 0
         self._pip_readings = []
+        if keep_still:
+            still.turned()
+            self.fusion = still
 
     def _sighting(self, det: Detection) -> Sighting | None:
         assert self.geometry is not None

@@ -25,9 +25,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from companion.vision.die_geometry import DIE_MM
 from companion.vision.geometry import CameraProfile, MatGeometry
 
-DIE_MM = 16.0
 PATCH_MM = 48.0  # rectified window around a candidate, in the dice-top plane
 PATCH_PX_PER_MM = 4.0
 FACE_MIN_MM = 12.5  # the eroded top face: a square with rounded corners, 13-16.5 mm wide

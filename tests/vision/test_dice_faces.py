@@ -258,3 +258,14 @@ def test_a_face_with_another_die_read_where_its_top_would_be_is_a_top(
     assert (("p1.w1", 3) in [(t.die, t.value) for t in tops]) == read
     if not read:
         assert [v.reason for v in dropped if v.detection is top] == ["unsure"]
+
+
+def test_the_eye_looks_for_the_dice_the_printer_makes() -> None:
+    """The eye's die and marker sizes (it lies below the printer, so it keeps its own) are the
+    printed ones: a die sticker printed at another size would be judged at the wrong height
+    and refused by every shape test."""
+    from companion.printing import sizes
+    from companion.vision import die_geometry
+
+    assert die_geometry.DIE_MM == sizes.DIE_MM
+    assert die_geometry.MARKER_MM == sizes.DIE_MARKER_MM
