@@ -303,11 +303,12 @@ class Pipeline:
                                      camera) if self.value_reader is not None else None)
         self._value_found: list[Detection] = []  # value stickers read by the last ArUco pass
         self._value_squares: list[np.ndarray] = []  # ... and the squares it did not decode
-        self.dice_retry = (DiceRetry(aruco, dice=sorted(dice) if dice is not None else None,
+        # the ArUco-stickered dice (all, or the counters beside value stickers): the only faces
+        # the retry and the magnifier match against templates
+        allowed = self.top_faces.allowed
+        self.dice_retry = (DiceRetry(aruco, dice=sorted(allowed) if allowed is not None else None,
                                      values=self.value_reader)
                            if aruco is not None and dice_mode != "pips" else None)
-        # the ArUco-stickered dice (all, or the counters beside value stickers)
-        allowed = self.top_faces.allowed
         self.magnifier = (DiceMagnifier(aruco.options, allowed, templates=FaceTemplates(
                               sorted(allowed)) if allowed else None)
                           if aruco is not None and dice_mode != "pips" else None)

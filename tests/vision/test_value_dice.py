@@ -226,3 +226,22 @@ def test_a_table_of_value_dice_settles_their_values_only_when_told(mode: str) ->
     assert len(pairs) == len(seen)  # every die reported is a real one of its colour and side
     assert all(real[pairs[i]] == last.dice[i].value for i in pairs)
     assert len(pairs) >= 0.9 * len(truth.dice)
+
+
+@pytest.mark.parametrize("dice", [None, ["p1.w1", "p1.r1", "p1.c1"]])
+def test_value_dice_are_never_matched_as_aruco_faces(dice: list[str] | None) -> None:
+    """With value stickers on the white and red dice, the only ArUco faces on the table are
+    the counters': the retry's and the magnifier's closed sets hold those and nothing else (a
+    value die's ArUco face, which is printed nowhere, could only be matched wrongly)."""
+    from companion.layouts import load_layout
+    from companion.markers.payload import decode_aruco
+    from companion.vision.pipeline import build_pipeline
+
+    layout = load_layout("creature-crush")
+    pipeline = build_pipeline(layout, "creature-crush", None, dice=dice, dice_mode="values")
+    aruco_dice = pipeline.top_faces.allowed or frozenset()
+    assert pipeline.dice_retry is not None
+    for templates in (pipeline.dice_retry.templates, pipeline.magnifier and
+                      pipeline.magnifier.templates):
+        if templates:
+            assert {decode_aruco(int(i)).die for i in templates._ids} <= aruco_dice
