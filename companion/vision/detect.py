@@ -126,7 +126,7 @@ def _confidence(side_px: float, modules: int) -> float:
 
 def _interpret_symbol(symbol: RawSymbol) -> Detection:
     corners = symbol.corners
-    side = float(np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1).mean())
+    side = quad_side(corners)
     confidence = _confidence(side, symbol.modules)
     try:
         payload = decode(symbol.text)
@@ -169,7 +169,7 @@ def _big_cell_detection(read: BigCellRead) -> Detection:
 
 def interpret_aruco(marker_id: int, corners: np.ndarray) -> Detection:
     """A Detection for an ArUco id read elsewhere (e.g. a pipeline that schedules ArUco)."""
-    side = float(np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1).mean())
+    side = quad_side(corners)
     confidence = _confidence(side, ARUCO_CELLS)
     text = f"aruco:{marker_id}"
     try:

@@ -20,6 +20,7 @@ import math
 import time
 from collections.abc import Collection, Sequence
 from dataclasses import asdict, dataclass
+from functools import cached_property
 from typing import Any, Literal, Protocol
 
 import cv2
@@ -763,7 +764,7 @@ class Pipeline:
 
     def _calibrate(self, dets: Sequence[Detection]) -> int:
         """Fit or follow the mat; returns how many of its corner markers are in view."""
-        ids = {int(c.marker_id) for c in self.layout.corners}
+        ids = self._corner_ids
         corners = [d for d in dets if d.aruco is not None and d.aruco.kind == "corner"
                    and d.marker_id in ids]
         seen = len({d.marker_id for d in corners})
@@ -805,7 +806,7 @@ class Pipeline:
 
     def _corners_when_flipped(self, gray: np.ndarray) -> int:
         """How many of this mat's corner markers read in the mirror image of `gray`."""
-        ids = {int(c.marker_id) for c in self.layout.corners}
+        ids = self._corner_ids
         return len({m for m, _ in self._corner_reader().read(
             np.ascontiguousarray(cv2.flip(gray, 1))) if m in ids})
 
@@ -821,7 +822,7 @@ class Pipeline:
         it is, and is left out for the rest of the still period."""
         if self._still_frames == 0:
             self._corners_still = {}
-        ids = {int(c.marker_id) for c in self.layout.corners}
+        ids = self._corner_ids
         read = [d for d in dets if d.aruco is not None and d.aruco.kind == "corner"]
         if fused is not None:
             read += [_interpret_aruco(m, corners)
@@ -900,6 +901,11 @@ class Pipeline:
             squares, symbols, looked = self._retry_squares
             self.dice_retry.remember(squares, symbols, self.geometry, self._mat_size(), looked)
             self._retry_squares = None
+
+    @cached_property
+    def _corner_ids(self) -> frozenset[int]:
+        """The marker ids of this mat's corners."""
+        return frozenset(int(c.marker_id) for c in self.layout.corners)
 
     def _mat_size(self) -> tuple[float, float]:
         return float(self.layout.width_mm), float(self.layout.height_mm)

@@ -57,7 +57,10 @@ def read_unread_zones(gray: np.ndarray, geometry: MatGeometry, layout: Any,
     card = max(float(getattr(layout, "card_w_mm", 63.0)),
                float(getattr(layout, "card_h_mm", 88.0)))
     found_cards: list[Detection] = []
-    places: list[np.ndarray] = []  # symbol corners in mat mm, where a sticker may be
+
+    def fresh(reading: Detection) -> bool:  # not a sticker read already (its other look)
+        return not any(centre_in(reading.corners, d) for d in [*stickers, *found_cards])
+
     areas = []
     for zone in getattr(layout, "zones", {}).values():
         kind = getattr(zone, "kind", "")
@@ -72,18 +75,15 @@ def read_unread_zones(gray: np.ndarray, geometry: MatGeometry, layout: Any,
         for _, corners in search_zone(gray, geometry.homography, Zone(x, y, w, h), symbol):
             reading = _read_place(gray, geometry, corners, allowed)
             if reading is not None:  # one card's place: the first place read is its sticker
-                if not any(centre_in(reading.corners, d) for d in [*stickers, *found_cards]):
+                if fresh(reading):
                     found_cards.append(reading)
                 break
     taken = [(float(cx), float(cy)) for cx, cy in centres]
-    for area in areas:
-        places += [corners for _, corners in
-                   search_area(gray, geometry.homography, area, symbol, taken)]
-    for corners in places:
-        reading = _read_place(gray, geometry, corners, allowed)
-        if reading is not None and not any(centre_in(reading.corners, d)
-                                           for d in [*stickers, *found_cards]):
-            found_cards.append(reading)
+    for area in areas:  # several cards' place: every place found is read
+        for _, corners in search_area(gray, geometry.homography, area, symbol, taken):
+            reading = _read_place(gray, geometry, corners, allowed)
+            if reading is not None and fresh(reading):
+                found_cards.append(reading)
     return found_cards
 
 
