@@ -2,24 +2,38 @@
 
 The simulator renders the script (camera preset, hands, settling) into a video file; the file
 is read back frame by frame through the same path as `serve --video` (video source, vision
-pipeline, live session on the real engine). Nobody presses "next phase" or "end turn": the
-only person at the page is the script's (`ScriptDirector`), who enters what a person tells
-the page (an attack's target) and answers the page's questions. The violations the session
-shows must be exactly those the script's `expect`s name.
+pipeline, live session on the real engine). Nobody presses "next phase" or "end turn". With
+`--person script` the script's person (`ScriptDirector`) enters what a person tells the page
+(an attack's target) and answers the page's questions; with `--person none` nobody is at the
+page at all. The violations the session shows must be exactly those the script's `expect`s
+name, and the final state (scores, phase, turn, winner) that of the engine's own referee on
+the script's true table.
 
-`python -m companion.server.video_check SCRIPT [--camera 1080p]` runs one check by hand.
+`python -m companion.server.video_check SCRIPT [--camera overhead-webcam-1080p]
+[--person none]` runs one check by hand.
 """
 
 from __future__ import annotations
 
 import tempfile
-from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import click
+
+from companion.server.video_report import (
+    PERSONS,
+    FinalState,
+    Settled,
+    VideoReport,
+    named_violations,
+    question_counts,
+    shown_violations,
+)
+
+DEFAULT_CAMERA = "overhead-webcam-1080p"
 
 VIDEO_FPS = 15.0
 SETTLE_S = 0.45
@@ -34,30 +48,7 @@ class Rendered:
     steps: list[int]
 
 
-@dataclass
-class VideoReport:
-    """What the live session made of a video."""
-
-    violations: list[str]
-    expected: list[str]
-    frames: int
-    snapshots: int
-    status: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def extra(self) -> list[str]:
-        return sorted((Counter(self.violations) - Counter(self.expected)).elements())
-
-    @property
-    def missing(self) -> list[str]:
-        return sorted((Counter(self.expected) - Counter(self.violations)).elements())
-
-    @property
-    def ok(self) -> bool:
-        return not self.extra and not self.missing
-
-
-def render_video(script_path: Path, out: Path, camera: str = "1080p",
+def render_video(script_path: Path, out: Path, camera: str = DEFAULT_CAMERA,
                  fps: float = VIDEO_FPS, settle_s: float = SETTLE_S) -> Rendered:
     """The script through the simulator's camera (hands, settling, webcam degradation) into
     a Motion-JPEG file, the kind of file a phone or webcam recording gives. `camera` is a
@@ -98,40 +89,84 @@ def render_video(script_path: Path, out: Path, camera: str = "1080p",
     return Rendered(out, steps)
 
 
-def expected_violations(script_path: Path) -> list[str]:
-    """The violation codes the script's `expect`s name (with --camera-only, the presses left
-    out), as the engine's own referee finds them on the true table."""
+def script_truth(script_path: Path) -> Any:
+    """The engine's own referee on the script's true table, presses left out
+    (`referee_script(camera_only=True)`): per step its moves, violations and state."""
     from companion.referee.script import referee_script
 
     report = referee_script(str(script_path), camera_only=True)
     if report.failures:
         raise click.ClickException("the script itself fails: " + "; ".join(report.failures))
-    return sorted(v.code for s in report.steps for e in s.moves for v in e.violations)
+    return report
 
 
-def run_video(script_path: Path, rendered: Rendered, db: Path) -> VideoReport:
-    """The video through `serve --video`'s path; the script's person declares and answers."""
-    from companion.layouts import load_layout
+def expected_violations(script_path: Path) -> list[str]:
+    """The violation codes the script's `expect`s name (with --camera-only, the presses left
+    out), as the engine's own referee finds them on the true table."""
+    return sorted(code for _, code in named_violations(script_truth(script_path)))
+
+
+class NobodyAtThePage:
+    """`--person none`: nobody declares, answers or presses; a question stays open. The
+    product as it meets a table where nobody looks at the page."""
+
+    def on_frame(self, frame: Any) -> None:
+        """Nobody sees the table change."""
+
+    def on_end(self) -> None:
+        """Nobody answers the last question."""
+
+
+class SettledLog:
+    """The vision pipeline, keeping each settled table it gives with its frame and the script
+    step that frame shows (for the report's diagnosis); everything else is the pipeline's."""
+
+    def __init__(self, pipeline: Any, steps: list[int]) -> None:
+        self.pipeline = pipeline
+        self.steps = steps
+        self.settled: list[Settled] = []
+
+    def process(self, frame: Any) -> Any:
+        update = self.pipeline.process(frame)
+        if update.snapshot is not None:
+            index = int(getattr(frame, "index", 0))
+            step = self.steps[index] if index < len(self.steps) else -1
+            self.settled.append(Settled(index, step, update.snapshot))
+        return update
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.pipeline, name)
+
+
+def director_for(person: str, script: Any, session: Any) -> Any:
+    """Who sits at the page: the script's person (`ScriptDirector`) or nobody."""
+    from companion.server.live_setup import ScriptDirector
+
+    if person not in PERSONS:
+        raise click.ClickException(f"--person must be one of {', '.join(PERSONS)}, not {person}")
+    return ScriptDirector(script, session) if person == "script" else NobodyAtThePage()
+
+
+def referee_feed(script_path: Path, source: Any, pipeline: Any, steps: list[int], db: Path,
+                 person: str = "script") -> VideoReport:
+    """Frames of `source` through `pipeline` into a live session, as `serve --video` does,
+    with `person` at the page; `steps[i]` is the script step frame i shows."""
     from companion.referee.script import config_from_script
     from companion.server.feeds import FrameFeed
-    from companion.server.live_setup import ScriptDirector, build_live
+    from companion.server.live_setup import build_live
     from companion.sim.script import load_script
-    from companion.sim.source import script_cardset
-    from companion.vision.pipeline import build_pipeline
-    from companion.vision.sources import open_source
 
     script = load_script(script_path)
-    layout = load_layout(script.game)
-    source = open_source(str(rendered.path))
-    pipeline = build_pipeline(layout, script.game, script_cardset(script))
-    feed = FrameFeed(source, pipeline, end_status="finished")
+    truth = script_truth(script_path)
+    log = SettledLog(pipeline, steps)
+    feed = FrameFeed(source, log, end_status="finished")
     live = build_live(config_from_script(script), feed, db, f"video: {script_path.stem}")
-    director = ScriptDirector(script, live.session)
+    director = director_for(person, script, live.session)
 
     def on_frame(frame: Any) -> None:
         index = int(getattr(frame, "index", 0))
-        if index < len(rendered.steps):
-            director.on_frame(SimpleNamespace(step=rendered.steps[index]))
+        if index < len(steps):
+            director.on_frame(SimpleNamespace(step=steps[index]))
 
     feed.on_frame, feed.on_end = on_frame, director.on_end
     try:
@@ -140,33 +175,72 @@ def run_video(script_path: Path, rendered: Rendered, db: Path) -> VideoReport:
         if live.runner.error is not None:
             raise live.runner.error
         state = live.session.state()
-        got = sorted(str(v["code"]) for v in state["violations"])
-        return VideoReport(got, expected_violations(script_path), feed.frames,
-                           feed.snapshots, dict(state.get("status", {})))
+        events = live.session.store.events(live.session.game_id)
     finally:
         live.close()
+    asked, unanswered = question_counts(events)
+    step_of = {s.snapshot.seq: s.step for s in log.settled}
+    named = named_violations(truth)
+    return VideoReport(
+        violations=sorted(str(v["code"]) for v in state["violations"]),
+        expected=sorted(code for _, code in named), frames=feed.frames,
+        snapshots=feed.snapshots, status=dict(state.get("status", {})), person=person,
+        final=FinalState.from_page(state), truth=FinalState.from_step(truth.steps[-1]),
+        questions=asked, unanswered=unanswered, settled=log.settled,
+        shown=shown_violations(events, step_of), named=named)
 
 
-def check_video(script_path: Path, camera: str = "1080p", workdir: Path | None = None
-                ) -> VideoReport:
+def run_video(script_path: Path, rendered: Rendered, db: Path, person: str = "script"
+              ) -> VideoReport:
+    """The video through `serve --video`'s path (video file, vision pipeline, session)."""
+    from companion.layouts import load_layout
+    from companion.sim.script import load_script
+    from companion.sim.source import script_cardset
+    from companion.vision.pipeline import build_pipeline
+    from companion.vision.sources import open_source
+
+    script = load_script(script_path)
+    pipeline = build_pipeline(load_layout(script.game), script.game, script_cardset(script))
+    return referee_feed(script_path, open_source(str(rendered.path)), pipeline, rendered.steps,
+                        db, person)
+
+
+def check_video(script_path: Path, camera: str = DEFAULT_CAMERA, workdir: Path | None = None,
+                person: str = "script") -> VideoReport:
     """Render, then referee the video; both files go to `workdir` (a temporary folder)."""
     with tempfile.TemporaryDirectory() as tmp:
         folder = workdir or Path(tmp)
         rendered = render_video(script_path, folder / f"{script_path.stem}.avi", camera)
-        return run_video(script_path, rendered, folder / "games.db")
+        return run_video(script_path, rendered, folder / "games.db", person)
+
+
+def print_report(report: VideoReport, echo: Any = click.echo) -> None:
+    """The report as a person reads it: violations, final state, questions."""
+    echo(f"violations shown: {report.violations or 'none'}")
+    echo(f"named by the script: {report.expected or 'none'}")
+    if report.final is not None and report.truth is not None:
+        echo(f"final state shown:  {report.final.brief()}")
+        echo(f"the script's truth: {report.truth.brief()}")
+    wrong = report.final_wrong
+    echo("final state right" if not wrong else f"final state wrong: {'; '.join(wrong)}")
+    echo(f"questions asked: {report.questions}, left unanswered: {report.unanswered}")
 
 
 @click.command()
 @click.argument("script", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--camera", default="1080p", show_default=True,
+@click.option("--camera", default=DEFAULT_CAMERA, show_default=True,
               help="Simulated camera: a camera kind of the physical simulator "
-                   "(overhead-webcam-1080p, ...) or the old flat simulator's 1080p/720p.")
-def main(script: Path, camera: str) -> None:
+                   "(overhead-webcam-1080p, phone-holder-1080p, ...) or the old flat "
+                   "simulator's 1080p/720p.")
+@click.option("--person", type=click.Choice(PERSONS), default="script", show_default=True,
+              help="Who sits at the page: the script's person (declares attacks, answers "
+                   "questions) or nobody at all.")
+def main(script: Path, camera: str, person: str) -> None:
     """Render SCRIPT to a video and referee it as `serve --video` does, nobody pressing."""
-    report = check_video(script, camera)
-    click.echo(f"{script}: {report.frames} frames, {report.snapshots} settled tables")
-    click.echo(f"violations shown: {report.violations or 'none'}")
-    click.echo(f"named by the script: {report.expected or 'none'}")
+    report = check_video(script, camera, person=person)
+    click.echo(f"{script} at {camera}, person {person}: {report.frames} frames, "
+               f"{report.snapshots} settled tables")
+    print_report(report)
     if not report.ok:
         raise click.ClickException(f"extra {report.extra}, missing {report.missing}")
     click.echo("exactly the violations the script names")

@@ -1,0 +1,161 @@
+"""What a refereed video came to, set against the script's truth.
+
+Kept apart from rendering and refereeing (video_check) so that the comparison itself is
+tested on tables made by hand, and the end-to-end bench (companion.benchmarks.e2e) reads one
+report kind for every game and camera.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.snapshot import TableSnapshot
+
+PERSONS = ("script", "none")
+"""Who sits at the page: the script's person (declares, answers) or nobody at all."""
+
+
+@dataclass(frozen=True)
+class FinalState:
+    """Where a game stands: scores, phase, turn, active player, winner."""
+
+    scores: tuple[tuple[str, int], ...]
+    phase: str
+    turn: int
+    active: str
+    winner: str | None = None
+
+    @classmethod
+    def from_page(cls, state: Mapping[str, Any]) -> FinalState:
+        """As the live page shows it (`LiveSession.state()`)."""
+        status = dict(state.get("status", {}).get("en", {}))
+        scores = tuple(sorted((str(s["player"]), int(s["value"]))
+                              for s in status.get("scores", ())))
+        outcome = state.get("outcome") or {}
+        winner = outcome.get("winner") if isinstance(outcome, Mapping) else None
+        return cls(scores, str(status.get("phase", "")), int(status.get("turn", 0) or 0),
+                   str(status.get("active", "")), None if winner is None else str(winner))
+
+    @classmethod
+    def from_step(cls, step: Any) -> FinalState:
+        """As the engine's own referee has it after a script step (`StepReport`)."""
+        scores = tuple(sorted((str(p), int(v)) for p, v in dict(step.scores).items()))
+        return cls(scores, str(step.phase), int(step.turn), str(step.active),
+                   None if step.winner is None else str(step.winner))
+
+    def differences(self, truth: FinalState) -> list[str]:
+        """Each part that differs from `truth`, as 'what: shown (truth)'."""
+        out = [f"score {p}: {v} ({dict(truth.scores).get(p)})"
+               for p, v in self.scores if dict(truth.scores).get(p) != v]
+        out += [f"score {p}: missing ({v})" for p, v in truth.scores
+                if p not in dict(self.scores)]
+        for name in ("phase", "turn", "active", "winner"):
+            shown, true = getattr(self, name), getattr(truth, name)
+            if shown != true:
+                out.append(f"{name}: {shown} ({true})")
+        return out
+
+    def brief(self) -> str:
+        scores = " ".join(f"{p}={v}" for p, v in self.scores)
+        won = f", {self.winner} won" if self.winner else ""
+        return f"turn {self.turn} {self.active} {self.phase}, {scores}{won}"
+
+
+@dataclass(frozen=True)
+class Settled:
+    """A settled table the eye gave, with the frame it came from and the script step that
+    frame shows (-1: the table before the first step)."""
+
+    frame: int
+    step: int
+    snapshot: TableSnapshot
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A violation on the page, with the script step of the input that raised it."""
+
+    code: str
+    step: int
+    source: str  # "camera" (a settled table) or "person" (a declaration or an answer)
+
+
+@dataclass
+class VideoReport:
+    """What the live session made of a video, and the script's truth beside it."""
+
+    violations: list[str]
+    expected: list[str]
+    frames: int
+    snapshots: int
+    status: dict[str, Any] = field(default_factory=dict)
+    person: str = "script"
+    final: FinalState | None = None
+    truth: FinalState | None = None
+    questions: int = 0
+    unanswered: int = 0
+    settled: list[Settled] = field(default_factory=list)
+    shown: list[Shown] = field(default_factory=list)
+    named: list[tuple[int, str]] = field(default_factory=list)
+    """(script step, code) of every violation the script names."""
+
+    @property
+    def extra(self) -> list[str]:
+        return sorted((Counter(self.violations) - Counter(self.expected)).elements())
+
+    @property
+    def missing(self) -> list[str]:
+        return sorted((Counter(self.expected) - Counter(self.violations)).elements())
+
+    @property
+    def final_wrong(self) -> list[str]:
+        """How the final state on the page differs from the script's (empty: right)."""
+        if self.final is None or self.truth is None:
+            return ["no final state"]
+        return self.final.differences(self.truth)
+
+    @property
+    def ok(self) -> bool:
+        return not self.extra and not self.missing
+
+
+def question_counts(events: Sequence[Any]) -> tuple[int, int]:
+    """(questions asked, questions nobody answered) in a session's events: an answer names
+    its question; a question the next table change replaced was left unanswered too."""
+    asked = [e.seq for e in events if e.kind == "question"]
+    answered = {int(e.payload.get("question", -1)) for e in events if e.kind == "answer"}
+    return len(asked), sum(1 for q in asked if q not in answered)
+
+
+def shown_violations(events: Sequence[Any], step_of_snapshot: Mapping[int, int]
+                     ) -> list[Shown]:
+    """Every violation event with the script step of its input: an observation's table
+    (by its snapshot's seq), a person's input the step of the table seen last before it."""
+    by_seq = {e.seq: e for e in events}
+    step = -1
+    step_of_input: dict[int, tuple[int, str]] = {}
+    for e in events:
+        if e.kind == "observation":
+            seq = int(dict(e.payload.get("snapshot") or {}).get("seq", -1))
+            step = step_of_snapshot.get(seq, step)
+            step_of_input[e.seq] = (step, "camera")
+        elif e.source == "person":
+            step_of_input[e.seq] = (step, "person")
+    out = []
+    for e in events:
+        if e.kind != "violation":
+            continue
+        source_seq = int(e.payload.get("input", -1))
+        at, source = step_of_input.get(source_seq, (-1, "?"))
+        if source_seq not in by_seq:
+            source = "?"
+        out.append(Shown(str(e.payload.get("code", "")), at, source))
+    return out
+
+
+def named_violations(report: Any) -> list[tuple[int, str]]:
+    """(step, code) of every violation the engine's referee finds on the true table."""
+    return sorted((s.index, v.code) for s in report.steps for e in s.moves for v in e.violations)
