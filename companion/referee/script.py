@@ -41,6 +41,7 @@ class StepReport:
     turn: int = 0
     scores: dict[str, int] = field(default_factory=dict)
     winner: str | None = None
+    """The winner, "p1" or "p2"; "draw" for a game that ended without one; None meanwhile."""
     failures: list[str] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
     """Presses and declarations the engine refused (the game was over)."""
@@ -369,8 +370,16 @@ def _fill_state(game: Game, report: StepReport) -> None:
     report.active = game.active
     report.turn = game.state.turn
     report.scores = {p: s.value for p, s in game.scores().items()}
+    report.winner = winner_of(game)
+
+
+def winner_of(game: Game) -> str | None:
+    """The winner as a script writes it: an ended game without a winner (`Outcome.winner`
+    None) is a draw, which `expect: {winner: draw}` must tell from a game still going on."""
     outcome = game.outcome()
-    report.winner = outcome.winner if outcome else None
+    if outcome is None:
+        return None
+    return outcome.winner or "draw"
 
 
 def check_expect(game: Game, report: StepReport, expect: Mapping[str, Any], strict: bool = True
