@@ -5,6 +5,7 @@ Columns face each other as p1.X1-p2.X3, p1.X2-p2.X2, p1.X3-p2.X1.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +16,9 @@ from companion.engine.api import GameOverError, Move, MoveFormatError, blocking
 from companion.engine.game import Game
 from companion.engine.state import hand_zone
 from companion.games.creature_crush import effects as fx
+from companion.referee.script import referee_script
+
+SCRIPTS = Path(__file__).parents[2] / "companion/sim/scripts/creature-crush"
 
 P1_CAMP = ["CC-001", "CC-006", "CC-011", "CC-021", "CC-041", "CC-051", "CC-056", "CC-061",
            "CC-066", "CC-071", "CC-076", "CC-081", "CC-082", "CC-083", "CC-084", "CC-017"]
@@ -416,3 +420,37 @@ def test_illegal_moves_change_nothing_they_cannot() -> None:
             continue
         assert blocking(g.push(bad, "camera"))
     assert g.ruleset.invariant_errors(g.state, total) == []
+
+
+# ----------------------------------------------------------------------------- issue 31
+
+
+def test_a_creature_moved_or_summoned_into_the_c_zone_is_in_the_wrong_place() -> None:
+    """"Die C-Zone ist den Crushkarten vorbehalten"; creatures move "auf andere freie Plätze,
+    innerhalb deiner Spielfeldseite ... die Zonen zu übertreten" (A and B). A creature put in
+    the own C zone breaks exactly that rule, with its own code, and no crush card rule."""
+    g = position(p1_B2=["CC-006"])
+    roll(g, 3, 1, 5)
+    hydra = hand_card(g, "p1", "CC-041")  # Gluthydra, cost 6: 1 + 5 pays it
+    summon = Move("summon", "p1", (hydra,), to="p1.C1", options=dice("p1.w2", "p1.w3",
+                                                                   p1_w2=1, p1_w3=5))
+    assert codes(g.check(summon)) == ["cc.creature-in-c"]
+    g.push(Move("next-phase", "p1"))
+    one = dice("p1.w2", p1_w2=1)
+    assert codes(g.check(Move("move", "p1", ("CC-006#1",), to="p1.C2", options=one))) == [
+        "cc.creature-in-c"]
+    assert codes(g.check(Move("move", "p1", ("CC-006#1",), to="p2.C2", options=one))) == [
+        "cc.bad-place"]  # the enemy's side is no place of one's own at all
+    assert codes(g.check(Move("move", "p1", ("CC-006#1",), to="p1.A2", options=one))) == []
+
+
+@pytest.mark.parametrize("camera_only", [False, True])
+def test_the_camera_reads_a_creature_laid_into_c_as_a_creature_in_the_wrong_place(
+        camera_only: bool) -> None:
+    """The table change "Nebelkauz from B2 to C2" is that creature's move, not a crush card
+    laid face up from the hand (four crush-card codes before issue 31)."""
+    report = referee_script(str(SCRIPTS / "rules-c-zone.yaml"), camera_only)
+    into_c = next(s for s in report.steps if any(e.move.to == "p1.C2" for e in s.moves))
+    assert [(e.move.kind, [v.code for v in e.violations]) for e in into_c.moves
+            if e.violations] == [("move", ["cc.creature-in-c"])]
+    assert report.failures == []

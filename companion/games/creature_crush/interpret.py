@@ -181,11 +181,18 @@ def _cards(
                 backs_gone.remove(flipped[0])
                 slots.append([Move("flip", p, (uid,), to=zone, target=target,
                                    options=(("back", flipped[0].uid),))])
+            elif _is_creature(state, uid):  # a creature put in the wrong place, no crush card
+                slots.append([_field_arrival(state, old, uid, zone, p)])
             else:
                 slots.append([Move("set-crush", p, (uid,), to=zone, options=(("face_up", "1"),))])
             continue
         slots.append([_field_arrival(state, old, uid, zone, p)])
     return slots, handled, displaced
+
+
+def _is_creature(state: GameState, uid: str) -> bool:
+    """A face-up card the camera read is a creature (a face-down one shows no type)."""
+    return uid in state.where and state.facts(uid).type == "creature"
 
 
 def _field_arrival(state: GameState, old: SeenCard | None, uid: str, zone: str, p: str) -> Move:

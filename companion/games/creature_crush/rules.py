@@ -83,6 +83,9 @@ MOVE_KINDS = (
     "to-hell", "revive", "control", "to-hand", "agree-draw", "settle",
 )
 PAYING = ("summon", "attack", "set-crush", "move", "swap")
+PLACING = ("summon", "move", "revive", "control")
+"""Moves that put a creature on a place: into the own C zone they are only the wrong place
+(the rules keep the creature where it was, so nothing else of the move happened)."""
 
 
 class CreatureCrush(Ruleset):
@@ -455,9 +458,21 @@ class CreatureCrush(Ruleset):
             return [violation("cc.acted", cards=(uid,))]
         return []
 
-    def _summon_place(self, state: GameState, p: str, zone: str, uid: str) -> list[Violation]:
+    @staticmethod
+    def _wrong_place(p: str, zone: str, uid: str) -> list[Violation]:
+        """A creature's place must be an A or B place of `p`'s field; its own C zone gets its
+        own violation ("die C-Zone ist den Crushkarten vorbehalten"), any other place the
+        general one."""
+        if bd.is_crush_place(zone) and bd.side(zone) == p:
+            return [violation("cc.creature-in-c", cards=(uid,), zones=(zone,))]
         if not bd.is_field(zone) or bd.side(zone) != p:
             return [violation("cc.bad-place", cards=(uid,), zones=(zone,), player=p)]
+        return []
+
+    def _summon_place(self, state: GameState, p: str, zone: str, uid: str) -> list[Violation]:
+        wrong = self._wrong_place(p, zone, uid)
+        if wrong:
+            return wrong
         found = []
         taken = [u for u in state.cards_in(zone) if u != uid]
         if taken:
@@ -630,6 +645,9 @@ class CreatureCrush(Ruleset):
         kind = move.kind
         if kind in CORE_KINDS:
             return []
+        if kind in PLACING and bd.is_crush_place(move.to) and bd.side(str(move.to)) == \
+                move.player and move.card in state.where:
+            return self._wrong_place(move.player, str(move.to), move.card)
         checker = self.handler("_check_", kind)
         found: list[Violation] = checker(state, move)
         return found
@@ -820,8 +838,9 @@ class CreatureCrush(Ruleset):
         if uid not in state.where or bd.controller(state, uid) != p:
             return [*found, violation("cc.not-own-creature", cards=(uid,), player=p)]
         zone = str(move.to)
-        if not bd.is_field(zone) or bd.side(zone) != p:
-            found.append(violation("cc.bad-place", cards=(uid,), zones=(zone,), player=p))
+        wrong = self._wrong_place(p, zone, uid)
+        if wrong:
+            found += wrong
         elif [u for u in state.cards_in(zone) if u != uid]:
             found.append(violation("cc.move-taken", cards=(uid,), zones=(zone,),
                                    other=state.cards_in(zone)[-1]))

@@ -115,6 +115,13 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
         "{zone} is not a place on {player}'s field for this.",
         "{zone} ist dafür kein Platz auf dem Spielfeld von {player}.",
     ),
+    "cc.creature-in-c": (
+        "A) Das Spielfeld",
+        "{card} is a creature and the C zone is reserved for crush cards: {zone} is no place "
+        "for it (creatures stand in the A and B zones).",
+        "{card} ist eine Creature, und die C-Zone ist den Crushkarten vorbehalten: {zone} ist "
+        "kein Platz für sie (Creatures stehen in der A- und B-Zone).",
+    ),
     "cc.place-taken": (
         "A) Das Spielfeld",
         "{zone} is already taken by {other}.",
