@@ -19,9 +19,9 @@ from companion.errors import CompanionError
 
 PLAYERS: tuple[str, str] = ("p1", "p2")
 OBSERVERS: tuple[str, ...] = ("table", "p1", "p2", "referee")
-SOURCES: tuple[str, ...] = ("camera", "person", "automatic", "script")
+SOURCES: tuple[str, ...] = ("camera", "person", "automatic", "script", "assumed")
 
-Source = Literal["camera", "person", "automatic", "script"]
+Source = Literal["camera", "person", "automatic", "script", "assumed"]
 Lang = Literal["en", "de"]
 
 
@@ -458,15 +458,22 @@ class Choice:
 
 @dataclass(frozen=True)
 class Question:
-    """Several legal explanations of one table change: a person picks one."""
+    """Several explanations of one table change: a person picks one.
+
+    `default` is the choice taken as "assumed, unanswered" when play goes on before anybody
+    answers: the most likely legal reading, never one that breaks a rule where a legal one
+    exists (a referee who is not watching must not have an illegal move put on the record).
+    """
 
     text_en: str
     text_de: str
     choices: tuple[Choice, ...]
+    default: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "text_en": self.text_en,
             "text_de": self.text_de,
             "choices": [c.to_dict() for c in self.choices],
+            "default": self.default,
         }

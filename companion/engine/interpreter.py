@@ -179,6 +179,13 @@ class Observation:
     def violations(self) -> list[Violation]:
         return [v for e in self.entries for v in e.violations]
 
+    def after(self, assumed: tuple[LogEntry, ...]) -> Observation:
+        """This observation preceded by the steps an open question's default put first."""
+        if not assumed:
+            return self
+        return Observation(assumed + self.entries, self.question, self.unexplained,
+                           self.absorbed)
+
     @property
     def moves(self) -> list[Move]:
         return [e.move for e in self.entries]
@@ -241,15 +248,49 @@ class Interpreter:
         observed_at, self._observed_at = self._observed_at, len(self.game.log)
         if diff.empty:
             return Observation()
+        assumed = self.assume_pending()
+        observed_at = max(observed_at, len(self.game.log)) if assumed else observed_at
         ended = self.game.ended_at
         if ended is not None and ended > observed_at:  # a declaration just before ended it
             found = self._winning_step(diff, source, hints or {})
             self._observed_at = len(self.game.log)
             if found is not None:
-                return found
+                return found.after(assumed)
         seen = self._observe(diff, source, hints)
         self._observed_at = len(self.game.log)
-        return seen
+        return seen.after(assumed)
+
+    def assume_pending(self) -> tuple[LogEntry, ...]:
+        """Play went on while a question was open: its default reading (the most likely legal
+        one) goes on the record as "assumed", so the change it asked about is never lost and
+        the next change is read from where the game really is. A person may still answer;
+        the record then takes their reading instead. A reading that would end the game is
+        never assumed: a win needs an answer (the question stays open, nothing is applied)."""
+        question = self.pending
+        if question is None:
+            return ()
+        plans = self._plans
+        self.pending, self._plans = None, []
+        index = question.default if question.default < len(plans) else 0
+        if not plans or self.game.state.outcome is not None:
+            return ()
+        mark = len(self.game.log)
+        label_en = question.choices[index].label_en
+        label_de = question.choices[index].label_de
+        entries = self._push_plan(
+            plans[index], "assumed", "assumed: nobody answered",
+            f"nobody answered the question yet; taken as the most likely legal reading "
+            f"({label_en}); a person can still change it",
+            f"niemand hat die Frage beantwortet; als wahrscheinlichste regelgerechte Lesart "
+            f"genommen ({label_de}); eine Person kann das noch ändern")
+        if self.game.state.outcome is not None:
+            rebuilt = Game.replay(self.game.log[:mark], self.game.config, self.game.ruleset)
+            game = self.game
+            game.state, game.log, game.positions = rebuilt.state, rebuilt.log, rebuilt.positions
+            game.ended_at = rebuilt.ended_at
+            self.unpressed = []
+            return ()
+        return entries
 
     def _winning_step(self, diff: SnapshotDiff, source: str, hints: dict[str, Any]
                       ) -> Observation | None:
@@ -299,7 +340,7 @@ class Interpreter:
             plans = self._infer(explain, by, automatic_steps_show(diff))
             if len(plans) == 1 and candidates[-1] is literal and self._doubtful(
                     literal, plans[0]):
-                plans = [self._as_seen(literal), *plans]
+                return Observation(question=self._ask([self._as_seen(literal), *plans], 1))
         if len(plans) == 1:
             return Observation(self._push_plan(plans[0], source, "the only legal explanation"))
         if len(plans) > 1:
@@ -314,7 +355,7 @@ class Interpreter:
             ])
         if moved_on is not None:
             if self._doubtful(literal, moved_on):
-                return Observation(question=self._ask([self._as_seen(literal), moved_on]))
+                return Observation(question=self._ask([self._as_seen(literal), moved_on], 1))
             return Observation(
                 self._push_plan(moved_on, source, "no legal explanation: recorded as seen "
                                 "after the inferred ends of phases"),
@@ -364,7 +405,10 @@ class Interpreter:
     def _as_seen(self, literal: list[Move]) -> Plan:
         return Plan(tuple(PlannedStep(m) for m in literal))
 
-    def _ask(self, plans: list[Plan]) -> Question:
+    def _ask(self, plans: list[Plan], default: int = 0) -> Question:
+        """One question naming every reading; `default` is the one play goes on with when
+        nobody answers (callers put the reading as seen, against the rules, first and pass
+        the first legal one here)."""
         ruleset = self.game.ruleset
         self._plans = plans
         self.pending = Question(
@@ -378,6 +422,7 @@ class Interpreter:
                 )
                 for p in plans
             ),
+            default=default,
         )
         return self.pending
 
@@ -410,7 +455,7 @@ class Interpreter:
             if move.kind not in PRESSES:
                 plans = self._infer(lambda state: [[move]])
                 if len(plans) == 1 and self._doubtful([move], plans[0]):
-                    return Observation(question=self._ask([self._as_seen([move]), *plans]))
+                    return Observation(question=self._ask([self._as_seen([move]), *plans], 1))
                 if len(plans) == 1 and plans[0].advances:
                     return Observation(self._push_plan(plans[0], source, "declared"))
                 placed = self.inference.phase_of(state, move) if not plans else None
@@ -472,7 +517,8 @@ class Interpreter:
         del self.unpressed[: len(ended)]
         return True
 
-    def _push_plan(self, plan: Plan, source: str, why: str) -> tuple[LogEntry, ...]:
+    def _push_plan(self, plan: Plan, source: str, why: str, reason_en: str = "",
+                   reason_de: str = "") -> tuple[LogEntry, ...]:
         entries = []
         unpressed: list[tuple[str, int, str]] = []
         for step in plan.steps:
@@ -482,7 +528,8 @@ class Interpreter:
                 self.game.push(step.move, "automatic", ("inferred",), step.reason_en,
                                step.reason_de)
             else:
-                self.game.push(step.move, source, (why,), same_step=step.same_step)
+                self.game.push(step.move, source, (why,), reason_en, reason_de,
+                               same_step=step.same_step)
             entries.append(self.game.log[-1])
         if unpressed:
             self.unpressed, self._inferred_at = unpressed, len(self.game.log)

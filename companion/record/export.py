@@ -23,6 +23,7 @@ WORDS = {
            "not finished", "vs": "vs", "wins": "wins", "draw": "Draw", "broken": "Rule broken",
            "replaces": "corrects an earlier step", "notes": "Notes", "status": "Status",
            "camera": "camera", "person": "person", "automatic": "automatic",
+           "assumed": "assumed, unanswered",
            "stands": "stands", "corrected": "corrected", "open": "open decision"},
     "de": {"game": "Partie", "players": "Spieler", "started": "Begonnen", "finished": "beendet",
            "seed": "Zufallszahl", "ruleset": "Regelwerk", "result": "Ergebnis",
@@ -30,7 +31,8 @@ WORDS = {
            "draw": "Unentschieden", "broken": "Regelverstoß",
            "replaces": "korrigiert einen früheren Schritt", "notes": "Notizen",
            "status": "Stand", "camera": "Kamera", "person": "Person",
-           "automatic": "automatisch", "stands": "bleibt", "corrected": "korrigiert",
+           "automatic": "automatisch", "assumed": "angenommen, unbeantwortet",
+           "stands": "bleibt", "corrected": "korrigiert",
            "open": "noch nicht entschieden"},
 }
 

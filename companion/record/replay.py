@@ -14,7 +14,9 @@ from typing import Any
 from companion.record.store import Event, decisions_of
 
 LINE_KINDS = ("move", "phase")
-TOGGLE_KINDS = ("undo", "redo", "decision")
+TOGGLE_KINDS = ("undo", "redo", "decision", "answer")
+"""Inputs that take steps off the line or put them back (`off`, `on`): a late answer takes
+the steps assumed for its question off."""
 
 
 @dataclass
@@ -26,6 +28,9 @@ class LineEntry:
     corrected_from: Event | None = None
     violations: list[Event] = field(default_factory=list)
     decisions: dict[int, str] = field(default_factory=dict)
+    position: float = 0.0
+    """Where the step stands in the game: its own number, or just after the step it was
+    recorded in place of (a late answer's reading stands where the assumed one stood)."""
 
     @property
     def seq(self) -> int:
@@ -49,41 +54,49 @@ class LineEntry:
 def main_line(events: Sequence[Event]) -> list[LineEntry]:
     """Moves and phase changes in order, as the log's own undo, redo and decisions left them.
 
-    A step goes off the line when an `undo` or a "corrected" `decision` lists it in `off`,
-    and back (in its old place) when a `redo` or a changed decision lists it in `on`. Older
-    recordings use `correction` events: a replacement stands in for its target, no
-    replacement removes it.
+    A step goes off the line when an `undo`, a "corrected" `decision` or a late `answer`
+    lists it in `off`, and back (in its old place) when a `redo` or a changed decision lists
+    it in `on`. A step recorded `in_place_of` another stands right after it (the answer's
+    reading where the assumed one stood). Older recordings use `correction` events: a
+    replacement stands in for its target, no replacement removes it.
     """
-    entries: dict[int, LineEntry] = {}
-    on: dict[int, bool] = {}
-    where: dict[int, int] = {}  # event seq -> the line position it holds
+    entries: dict[float, LineEntry] = {}
+    on: dict[float, bool] = {}
+    where: dict[int, float] = {}  # event seq -> the line position it holds
+    placed: dict[int, int] = {}  # a step replaced -> how many steps stand in its place
     decisions = decisions_of(events)
     for e in events:
         if e.kind in LINE_KINDS:
-            entries[e.seq] = LineEntry(event=e, move=dict(e.payload))
-            on[e.seq] = True
-            where[e.seq] = e.seq
+            anchor = _int(e.payload.get("in_place_of"))
+            pos: float = e.seq
+            if anchor in where:
+                placed[anchor] = placed.get(anchor, 0) + 1
+                pos = where[anchor] + placed[anchor] / 1000
+            entries[pos] = LineEntry(event=e, move=dict(e.payload), position=pos)
+            on[pos] = True
+            where[e.seq] = pos
         elif e.kind == "correction":
-            pos = where.get(_int(e.payload.get("target")))
-            if pos is None or not on.get(pos):
+            target = where.get(_int(e.payload.get("target")))
+            if target is None or not on.get(target):
                 continue
             replacement = e.payload.get("replacement")
             if isinstance(replacement, dict) and replacement:
-                entries[pos] = LineEntry(event=e, move=dict(replacement),
-                                         corrected_from=entries[pos].event)
-                where[e.seq] = pos
+                entries[target] = LineEntry(event=e, move=dict(replacement),
+                                            corrected_from=entries[target].event,
+                                            position=target)
+                where[e.seq] = target
             else:
-                on[pos] = False
+                on[target] = False
         elif e.kind in TOGGLE_KINDS:
             for flag, key in ((False, "off"), (True, "on")):
                 for seq in _ints(e.payload.get(key)):
-                    pos = where.get(seq)
-                    if pos is not None:
-                        on[pos] = flag
+                    toggled = where.get(seq)
+                    if toggled is not None:
+                        on[toggled] = flag
         elif e.kind == "violation":
-            pos = where.get(_int(e.payload.get("move_seq")))
-            if pos is not None:
-                entries[pos].violations.append(e)
+            owner = where.get(_int(e.payload.get("move_seq")))
+            if owner is not None:
+                entries[owner].violations.append(e)
     line = [entries[pos] for pos in sorted(entries) if on[pos]]
     for entry in line:
         entry.decisions = decisions

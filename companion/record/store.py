@@ -45,7 +45,7 @@ EVENT_KINDS = (
     "note",
 )
 INPUT_KINDS = ("observation", "action", "answer", "decision", "undo", "redo")
-EVENT_SOURCES = ("camera", "person", "automatic")
+EVENT_SOURCES = ("camera", "person", "automatic", "assumed")
 DECISIONS = ("stands", "corrected")
 SCHEMA_VERSION = 2
 EVENT_CHUNK = 1000

@@ -49,7 +49,7 @@ def step_text(event: Event, namer: Namer, lang: str,
                 + (f" ({why})" if why else ""))
     said = namer.text(describe(event.payload, lang), lang)
     because = event.payload.get(f"reason_{lang}") or event.payload.get("reason_en")
-    if event.source == "automatic" and because and event.kind in ("move", "phase"):
+    if event.source in ("automatic", "assumed") and because and event.kind in ("move", "phase"):
         said = f"{said} ({namer.text(str(because), lang)})"
     state = event.payload.get("state") or {}
     if event.kind == "phase" and state.get("phase"):

@@ -38,7 +38,7 @@ class EngineReferee:
         state = self._state()
         return tuple(
             Applied(e.move, e.violations, self._state_after(e.seq, state),
-                    source="automatic" if e.source == "automatic" else None,
+                    source=e.source if e.source in ("automatic", "assumed") else None,
                     reason_en=e.reason_en, reason_de=e.reason_de)
             for e in entries
         )
@@ -69,9 +69,9 @@ class EngineReferee:
             if tuple(moves) in choices:  # the answer to the open question, as the page posts it
                 seen = interpreter.answer(choices.index(tuple(moves)), source)
                 return Reaction(applied=self._applied(seen.entries))
-        if interpreter is not None:
-            interpreter.pending = None
         entries: list[LogEntry] = []
+        if interpreter is not None:  # play goes on: an open question's default is assumed
+            entries += interpreter.assume_pending()
         question = None
         for move in moves:
             if interpreter is None:
@@ -95,6 +95,26 @@ class EngineReferee:
         self._game = game
         if self._interpreter is not None:
             self._interpreter.game = game
+
+    def rebuild_around(self, before: list[Move], chosen: tuple[Move, ...], after: list[Move]
+                       ) -> tuple[Applied, ...]:
+        """The game rebuilt with `chosen` in the place of an assumed reading; the steps after
+        it are kept as recorded (a person's later answer does not rewrite the rest)."""
+        game = Game(self.config)
+        for m in before:
+            game.push(m, "person")
+        start = len(game.log)
+        for m in chosen:
+            if not game.refuses(m, "person"):
+                game.push(m, "person")
+        entries = tuple(game.log[start:])
+        for m in after:
+            if not game.refuses(m, "person"):
+                game.push(m, "person")
+        self._game = game
+        if self._interpreter is not None:
+            self._interpreter.game = game
+        return self._applied(entries)
 
     # --- reading -----------------------------------------------------------------------------
 

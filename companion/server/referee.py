@@ -58,6 +58,12 @@ class Referee(Protocol):
         """Start over and replay `moves` (after a correction deep in the line)."""
         ...
 
+    def rebuild_around(self, before: list[Move], chosen: tuple[Move, ...], after: list[Move]
+                       ) -> tuple[Applied, ...]:
+        """Start over with `chosen` between `before` and `after` (a late answer's reading in
+        place of the assumed one); what `chosen` led to, with its violations there."""
+        ...
+
     def reset(self) -> None:
         """Back to the state before the first observation (the log is replayed from here)."""
         ...

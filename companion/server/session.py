@@ -114,11 +114,21 @@ class Recording:
 
 
 @dataclass
+class _Asked:
+    """A question the page asked, kept until a person answers it: play going on never
+    drops it. `assumed` holds the steps its default reading put on the record meanwhile."""
+
+    question: Question
+    assumed: list[int] = field(default_factory=list)
+
+
+@dataclass
 class _Model:
     """What the log says the game is, besides the referee's own state."""
 
     table: TableSnapshot | None = None
     question: tuple[int, Question] | None = None
+    asked: dict[int, _Asked] = field(default_factory=dict)
     outcome: dict[str, Any] | None = None
     before: dict[int, TableSnapshot | None] = field(default_factory=dict)
     after: dict[int, TableSnapshot] = field(default_factory=dict)
@@ -366,20 +376,31 @@ class LiveSession:
             if repeated is not None:
                 return repeated
             self._refuse_when_over("answer a question")
-            if self._model.question is None or self._model.question[0] != question_seq:
+            asked = self._model.asked.get(question_seq)
+            if asked is None:
                 raise ActionError(f"question {question_seq} is not open",
                                   de=f"Frage {question_seq} ist nicht mehr offen")
-            question = self._model.question[1]
+            question = asked.question
             if not 0 <= choice < len(question.choices):
                 raise ActionError(
                     f"choice must be 0..{len(question.choices) - 1}, not {choice}"
                 )
             picked = question.choices[choice]
-            return self._person_input("answer", {
+            payload: dict[str, Any] = {
                 "question": question_seq, "choice": choice,
                 "moves": [m.to_dict() for m in picked.moves],
                 "text_en": f"Answer: {picked.label_en}", "text_de": f"Antwort: {picked.label_de}",
-            }, client_id, signature)
+            }
+            if asked.assumed and choice == question.default:
+                payload.update(confirms=True, text_en=f"Answer: {picked.label_en} (as assumed)",
+                               text_de=f"Antwort: {picked.label_de} (wie angenommen)")
+            elif asked.assumed:
+                payload.update(off=list(asked.assumed),
+                               text_en=f"Answer: {picked.label_en} (instead of the assumed "
+                                       f"{question.choices[question.default].label_en})",
+                               text_de=f"Antwort: {picked.label_de} (statt der angenommenen "
+                                       f"Lesart {question.choices[question.default].label_de})")
+            return self._person_input("answer", payload, client_id, signature)
 
     def act(self, action: str, value: str | None = None, target: str | None = None,
             client_id: str | None = None) -> dict[str, Any]:
@@ -547,6 +568,7 @@ class LiveSession:
                 },
                 "violations": violations,
                 "question": None if game_over else self._question_view(),
+                "unanswered": self._unanswered_view(),
                 "log": [
                     {**entry.to_dict(), "move": named(entry.move)} for entry in line[-LOG_TAIL:]
                 ],
@@ -633,7 +655,9 @@ class LiveSession:
             last = self._derive(event, reaction, "camera")
             if live:
                 self.store.save_snapshot(self.game_id, last, snapshot)
-        elif event.kind in ("action", "answer"):
+        elif event.kind == "answer":
+            self._apply_answer(event)
+        elif event.kind == "action":
             moves = tuple(Move.from_dict(m) for m in p.get("moves", ()))
             self._derive(event, self.referee.apply(moves, "person"), "person")
         elif event.kind == "decision":
@@ -653,19 +677,62 @@ class LiveSession:
         model = self._model
         model.table = _corrected_table(model.table, event, upto, model.before, model.after)
 
+    def _apply_answer(self, event: Event) -> None:
+        """A person's answer. To the open question: its moves are played now. To a question
+        whose default play already went on with: "as assumed" changes nothing; another
+        reading takes the assumed steps off the line and stands in their place, the game
+        rebuilt around it (what happened after is kept as it was recorded)."""
+        p = event.payload
+        model = self._model
+        asked = _as_int(p.get("question"))
+        model.asked.pop(asked, None)
+        if model.question is not None and model.question[0] == asked:
+            model.question = None
+        moves = tuple(Move.from_dict(m) for m in p.get("moves", ()))
+        off = _ints(p.get("off"))
+        if p.get("confirms"):
+            return
+        if not off:
+            self._derive(event, self.referee.apply(moves, "person"), "person")
+            return
+        earlier = main_line([e for e in self._events if e.seq < event.seq])
+        at = next((x.position for x in earlier if x.seq == min(off)), float(min(off)))
+        line = main_line([e for e in self._events if e.seq <= event.seq])
+        before = [Move.from_dict(x.move["move"]) for x in line
+                  if x.position < at and isinstance(x.move.get("move"), dict)]
+        after = [Move.from_dict(x.move["move"]) for x in line
+                 if x.position > at and isinstance(x.move.get("move"), dict)]
+        for applied in self.referee.rebuild_around(before, moves, after):
+            self._derive_step(event, applied, "person", in_place_of=min(off))
+        self._game_over_check(event)
+
     def _derive(self, event: Event, reaction: Reaction, source: str) -> int:
         """Record what the referee made of `event`: each step with its own source and reason,
-        its violations, a question; the outcome when the game just ended."""
+        its violations, a question; the outcome when the game just ended. A question still
+        open when play goes on stays asked: the steps its default put on the record
+        ("assumed") are noted with it, so a later answer can replace them."""
         last = event.seq
+        model = self._model
+        open_question = model.question
         for applied in reaction.applied:
             last = self._derive_step(event, applied, source)
+            if applied.source == "assumed" and open_question is not None:
+                asked = model.asked.get(open_question[0])
+                if asked is not None:
+                    asked.assumed.append(last)
         if reaction.question is not None:
             q = reaction.question
             question = self._emit("question", "automatic", {**q.to_dict(), "input": event.seq})
-            self._model.question = (question.seq, q)
+            model.question = (question.seq, q)
+            model.asked[question.seq] = _Asked(q)
             last = question.seq
         elif reaction.applied or event.kind != "observation":
-            self._model.question = None
+            model.question = None
+        return self._game_over_check(event, last)
+
+    def _game_over_check(self, event: Event, last: int | None = None) -> int:
+        """The outcome, once, when the game just ended."""
+        last = event.seq if last is None else last
         outcome = self.referee.finished()
         if outcome is not None and self._model.outcome is None:
             self._model.outcome = outcome
@@ -681,7 +748,8 @@ class LiveSession:
         describe = getattr(self.referee, "describe", None)
         return str(describe(move, lang)) if describe is not None else move.describe(lang)
 
-    def _derive_step(self, event: Event, applied: Applied, source: str) -> int:
+    def _derive_step(self, event: Event, applied: Applied, source: str,
+                     in_place_of: int | None = None) -> int:
         move = applied.move
         kind = "phase" if move.kind in ("next-phase", "pass") else "move"
         payload: dict[str, Any] = {
@@ -695,6 +763,8 @@ class LiveSession:
         if applied.reason_en or applied.reason_de:
             payload.update(reason_en=applied.reason_en,
                            reason_de=applied.reason_de or applied.reason_en)
+        if in_place_of is not None:
+            payload["in_place_of"] = in_place_of
         step = self._emit(kind, applied.source or source, payload)
         for v in applied.violations:
             self._emit("violation", "automatic", {
@@ -994,6 +1064,21 @@ class LiveSession:
         data = q.to_dict()
         data["choices"] = [self.namer.payload(c) for c in data["choices"]]
         return {"seq": seq, **self.namer.payload(data)}
+
+    def _unanswered_view(self) -> list[dict[str, Any]]:
+        """Questions nobody answered while play went on, newest first, each with the reading
+        the record assumed (it can still be changed)."""
+        shown = []
+        current = self._model.question[0] if self._model.question else None
+        for seq, asked in sorted(self._model.asked.items(), reverse=True):
+            if seq == current:
+                continue
+            data = asked.question.to_dict()
+            data["choices"] = [self.namer.payload(c) for c in data["choices"]]
+            shown.append({"seq": seq, **self.namer.payload(data),
+                          "assumed": asked.question.default if asked.assumed else None,
+                          "steps": list(asked.assumed)})
+        return shown
 
     def _publish_state(self) -> None:
         self.bus.publish("state", self.state())

@@ -66,7 +66,8 @@
       "offers.hidden.one": "1 more legal move names a card that is not face up (not shown).",
       "offers.hidden.other": "{n} more legal moves name cards that are not face up (not shown).",
       "entered": "Entered", "question.help": "The camera saw a change that fits more than one move. Pick what really happened.",
-      "question.later": "Decide later", "question.open": "Open question", "question.answer": "Answer",
+      "question.later": "Decide later", "unanswered": "Not answered: assumed", "unanswered.assumed": "assumed",
+      "unanswered.help": "Play went on before anybody answered. The record took the most likely legal reading; pick another and the record takes it instead.", "question.open": "Open question", "question.answer": "Answer",
       "cal.hint.corners": "Not all four mat corners are found: the camera must see the whole mat from above, evenly lit, with no hand or card on a corner marker.",
       "cal.hint.lost": "No image from the camera: check the cable or the stream address; the game is kept and continues when frames come back.",
       "view.table": "Table view", "view.referee": "Referee view", "view.turn": "Turn around",
@@ -76,7 +77,7 @@
       "alert.more.other": "and {n} more open violations",
       "card.close": "Close", "card.type": "Type", "card.colour": "Colour", "card.number": "Sticker number",
       "recording.paused": "Recording paused", "die": "die",
-      "automatic.prefix": "automatic", "demo.again": "Play again"
+      "automatic.prefix": "automatic", "assumed.prefix": "assumed, not answered", "demo.again": "Play again"
     },
     de: {
       "brand": "Tisch-Begleiter", "nav.live": "Live-Tisch", "nav.review": "Aufgezeichnete Partien",
@@ -146,7 +147,8 @@
       "offers.hidden.one": "1 weiterer erlaubter Zug nennt eine Karte, die nicht offen liegt (nicht gezeigt).",
       "offers.hidden.other": "{n} weitere erlaubte Züge nennen Karten, die nicht offen liegen (nicht gezeigt).",
       "entered": "Eingegeben", "question.help": "Die Kamera hat eine Änderung gesehen, die zu mehreren Zügen passt. Wähle, was wirklich geschah.",
-      "question.later": "Später entscheiden", "question.open": "Offene Frage", "question.answer": "Beantworten",
+      "question.later": "Später entscheiden", "unanswered": "Unbeantwortet: angenommen", "unanswered.assumed": "angenommen",
+      "unanswered.help": "Das Spiel ging weiter, bevor jemand antwortete. Die Aufzeichnung nahm die wahrscheinlichste regelgerechte Lesart; eine andere Wahl ersetzt sie.", "question.open": "Offene Frage", "question.answer": "Beantworten",
       "cal.hint.corners": "Nicht alle vier Mattenecken gefunden: Die Kamera muss die ganze Matte von oben sehen, gleichmäßig beleuchtet, ohne Hand oder Karte auf einem Eckmarker.",
       "cal.hint.lost": "Kein Bild von der Kamera: Kabel oder Stream-Adresse prüfen; die Partie bleibt erhalten und läuft weiter, sobald wieder Bilder kommen.",
       "view.table": "Tischansicht", "view.referee": "Schiedsrichteransicht", "view.turn": "Umdrehen",
@@ -156,7 +158,7 @@
       "alert.more.other": "und {n} weitere offene Verstöße",
       "card.close": "Schließen", "card.type": "Typ", "card.colour": "Farbe", "card.number": "Stickernummer",
       "recording.paused": "Aufzeichnung angehalten", "die": "Würfel",
-      "automatic.prefix": "automatisch", "demo.again": "Nochmal spielen"
+      "automatic.prefix": "automatisch", "assumed.prefix": "angenommen, nicht beantwortet", "demo.again": "Nochmal spielen"
     }
   };
   const listeners = [];

@@ -268,6 +268,26 @@ remembered per browser. */
     $("question-reopen").hidden = dialog.open;
   }
 
+  function renderUnanswered() {
+    const list = state.unanswered || [], box = $("unanswered");
+    $("unanswered-card").hidden = !list.length;
+    $("unanswered-count").textContent = String(list.length);
+    clear(box);
+    list.forEach(q => {
+      const li = make("li", "unanswered-item", "", box);
+      li.dataset.question = q.seq;
+      make("p", "", txt(q, "text"), li);
+      const row = make("div", "choices", "", li);
+      q.choices.forEach((c, i) => {
+        const assumed = q.assumed === i;
+        const b = make("button", "btn small choice" + (assumed ? " assumed" : " ghost"),
+          txt(c, "label") + (assumed ? ` (${C().t("unanswered.assumed")})` : ""), row);
+        b.dataset.choice = i;
+        b.addEventListener("click", () => C().post(`/api/questions/${q.seq}/answer`, { choice: i }));
+      });
+    });
+  }
+
   const OFFERS_IN_VIEW = 8;
   function renderOffers() {
     const m = state.moves || { person: [], table: [], hidden: 0 };
@@ -326,6 +346,7 @@ remembered per browser. */
     const said = txt(e.move, "text") || C().t("kind." + e.kind);
     const reason = txt(e.move, "reason");
     if (e.source === "automatic") return `${C().t("automatic.prefix")}: ${said}` + (reason ? ` (${reason})` : "");
+    if (e.source === "assumed") return `${C().t("assumed.prefix")}: ${said}`;
     return said;
   }
 
@@ -467,7 +488,7 @@ remembered per browser. */
 
   function renderAll() {
     renderBanner(); renderPhaseStrip(); renderNowLine(); renderSeats(); renderMat();
-    renderPrompt(); renderViolations(); renderQuestion(); renderOffers(); renderLog(); renderTargets();
+    renderPrompt(); renderViolations(); renderQuestion(); renderUnanswered(); renderOffers(); renderLog(); renderTargets();
     renderHistory(); renderRecording(); renderHealth(state.health); renderAlert(); renderGameOver(); renderDemo();
     document.body.dataset.seq = state.seq;
     document.body.dataset.record = state.record_id;

@@ -1,0 +1,133 @@
+"""Questions never lose anything: play going on records the question's legal default as
+"assumed, unanswered", the question stays answerable, and a later answer stands in its place.
+
+The position (Trick or Beat, Ada's supply phase, a shared face-down deck): Ada draws her one
+supply card; a second card leaves the deck. The rulebook allows one supply draw, so the second
+is either Ada's (against the rules) or Bo's own supply draw once Ada's turn is over: the
+companion cannot see who took it and asks. A third card leaves while nobody answered.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion.record.export import export_dict, export_text
+from companion.record.replay import main_line
+from companion.record.store import GameHeader, Store
+from companion.server.bus import EventBus
+from companion.server.engine_referee import EngineReferee
+from companion.server.gamedata import card_lookup, layout_dict
+from companion.server.session import ActionError, LiveSession
+from companion.snapshot import SeenCard, TableSnapshot
+from tests.engine.tob_fixtures import position
+
+GAME = "trick-or-beat"
+CREATURES = (SeenCard("XB#1", "p1.active"), SeenCard("XA#1", "p2.active"))
+
+
+def deck_top(n: int) -> TableSnapshot:
+    """The table with the shared deck's top showing back serial `n` (a new top: one taken)."""
+    return TableSnapshot(game=GAME, cards=(*CREATURES, SeenCard(f"back:{n}", "shared.deck",
+                                                                 face_up=False)))
+
+
+def make_session(db: Path, resume: int | None = None) -> LiveSession:
+    config = position(phase="supply", p1_active=["XB#1"], p2_active=["XA#1"]).config
+    return LiveSession(EngineReferee(config), Store(db), EventBus(),
+                       GameHeader(game=GAME, players=("Ada", "Bo"), ruleset_version="1"),
+                       layout_dict(GAME), card_lookup(GAME, config.cards), resume=resume)
+
+
+@pytest.fixture
+def played(tmp_path: Path) -> LiveSession:
+    """Ada's draw, the ambiguous second card (asked), the third card with nobody answering."""
+    session = make_session(tmp_path / "games.db")
+    for n in (5, 6, 7):
+        session.observe(deck_top(n))
+    assert session.state()["question"] is not None
+    session.observe(deck_top(8))
+    return session
+
+
+def line(session: LiveSession) -> list[tuple[str, str, str]]:
+    """(kind, player, source) of the main line's moves as the file holds them."""
+    return [(e.move["move"]["kind"], e.move["move"]["player"], e.event.source)
+            for e in main_line(session.store.events(session.game_id))
+            if e.move["move"]["kind"] != "next-phase"]
+
+
+def test_the_default_of_a_question_is_the_legal_reading() -> None:
+    """Ada's second supply card is against the rules; the default is Bo's draw."""
+    session = make_session(Path(":memory:"))
+    for n in (5, 6, 7):
+        session.observe(deck_top(n))
+    question = session.state()["question"]
+    default = question["choices"][question["default"]]
+    assert [(m["kind"], m["player"]) for m in default["moves"]][-1] == ("draw", "p2")
+
+
+def test_play_going_on_records_the_default_as_assumed_and_keeps_the_question(
+    played: LiveSession,
+) -> None:
+    # Ada's own draw by the camera, then Bo's draw assumed: the change asked about is kept
+    assert line(played)[:2] == [("draw", "p1", "camera"), ("draw", "p2", "assumed")]
+    events = played.store.events(played.game_id)
+    assumed = next(e for e in events if e.source == "assumed")
+    assert "nobody answered" in assumed.payload["reason_en"]
+    state = played.state()
+    [unanswered] = state["unanswered"]
+    assert unanswered["assumed"] == unanswered["default"]
+    assert unanswered["steps"] == [assumed.seq]
+    assert state["status"]["en"]["active"] == "p2"  # the game went on from Bo's turn
+    assert state["question"] is not None and state["question"]["seq"] != unanswered["seq"]
+    assert "(nobody answered the question yet" in export_text(played.store, played.game_id)
+    exported = export_dict(played.store, played.game_id)
+    assert any(e["source"] == "assumed" for e in exported["main_line"])
+
+
+def test_a_late_answer_stands_in_place_of_the_assumed_reading(
+    played: LiveSession, tmp_path: Path
+) -> None:
+    [unanswered] = played.state()["unanswered"]
+    ada = next(i for i, c in enumerate(unanswered["choices"])
+               if [m["player"] for m in c["moves"]] == ["p1"])
+    played.answer(unanswered["seq"], ada)
+    moves = line(played)
+    # Ada drew twice (the second against the rules), in the place Bo's draw stood
+    assert moves[:2] == [("draw", "p1", "camera"), ("draw", "p1", "person")]
+    assert ("draw", "p2", "assumed") not in moves
+    state = played.state()
+    assert state["unanswered"] == []
+    assert [v["code"] for v in state["violations"]] and all(
+        v["decision"] is None for v in state["violations"])
+    # the record keeps the assumed step and the answer, and rebuilds to the same game
+    events = played.store.events(played.game_id)
+    assert any(e.source == "assumed" for e in events)
+    again = make_session(tmp_path / "games.db", resume=played.game_id)
+    assert again.state()["status"] == state["status"]
+    assert line(again) == moves
+
+
+def test_confirming_the_assumed_reading_changes_nothing(played: LiveSession) -> None:
+    before = line(played)
+    status = played.state()["status"]
+    [unanswered] = played.state()["unanswered"]
+    played.answer(unanswered["seq"], unanswered["assumed"])
+    assert line(played) == before
+    assert played.state()["status"] == status
+    assert played.state()["unanswered"] == []
+    with pytest.raises(ActionError, match="not open"):
+        played.answer(unanswered["seq"], 0)
+
+
+def test_undo_of_a_late_answer_brings_the_assumed_reading_back(played: LiveSession) -> None:
+    before = line(played)
+    [unanswered] = played.state()["unanswered"]
+    other = 1 - unanswered["assumed"]
+    played.answer(unanswered["seq"], other)
+    assert line(played) != before
+    played.undo()
+    assert line(played) == before
+    assert [q["seq"] for q in played.state()["unanswered"]] == [unanswered["seq"]]
