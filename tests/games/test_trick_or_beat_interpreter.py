@@ -131,10 +131,11 @@ def test_interpreter_follows_random_games_without_presses(seed: int) -> None:
     play_without_presses(seed)
 
 
-def test_camera_reads_a_destroying_tactic_under_its_target() -> None:
+def test_camera_reads_a_destroying_tactic_on_top_of_its_target() -> None:
     """A tactic that destroys ("Lege ein gegnerisches Wesen auf den Ablagestapel") goes to the
-    discard pile first, its target on top: the camera sees only the target leave the lane. The
-    follower reads it as the tactic played from the hand on that creature, legal."""
+    discard pile after its effect ("Lege die Taktikkarte auf den Ablagestapel, nachdem sie
+    gespielt wurde"), on top of its target: the camera sees the target leave the lane and the
+    tactic on the pile. The follower reads it as the tactic played on that creature, legal."""
     leader = Game.new("trick-or-beat", decks={"shared": DECK}, seed=3, setup={
         **SETUP, "phase": "main"}, cards=CARDS)
     follower = Game.new("trick-or-beat", decks={"shared": DECK}, seed=4, setup={
@@ -150,9 +151,8 @@ def test_camera_reads_a_destroying_tactic_under_its_target() -> None:
 
 @pytest.mark.parametrize("seed", [143, 176])
 def test_interpreter_follows_games_where_tactics_destroy(seed: int) -> None:
-    """Games (found by the random test) where destroying tactics lie unseen under their
-    targets: the copy the follower believes played must not be one already lying unseen on
-    the discard pile, or the next card seen arriving there is taken for it."""
+    """Games (found by the random test) where destroying tactics were played: the tactic,
+    seen on the discard pile over its target, is the copy played."""
     play(seed)
 
 

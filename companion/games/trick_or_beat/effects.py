@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from companion.engine.api import Move as TableMove
 from companion.engine.api import other
 from companion.engine.effects import (
     EACH,
@@ -218,6 +219,28 @@ def effect_can_move(state: GameState, effect: Effect, uid: str) -> bool:
     dest = other_lane(state, uid)
     return len([u for u in state.cards_in(dest) if u not in state.attached]) < lane_limit(
         state, side_of(state, uid))
+
+
+def together(shifts: list[tuple[str, str]]) -> tuple[str, str]:
+    """The option that names the creatures seen changing lanes in one table change, each
+    with its new lane ("uid>zone,uid>zone"): one arrangement, the way a swap is done."""
+    return ("together", ",".join(f"{uid}>{zone}" for uid, zone in shifts))
+
+
+def arranged(state: GameState, player: str, shift: TableMove) -> dict[str, list[str]]:
+    """The player's creatures on each lane once `shift` and the shifts seen with it (its
+    option "together") are made: the settled table the camera sees. "Auf jeder Lane können
+    maximal 2 Wesen liegen" holds there, not in between (a swap of two full lanes passes
+    through a lane of three while the cards are in the hands)."""
+    moves = {uid: zone for uid, _, zone in (
+        part.partition(">") for part in (shift.option("together") or "").split(",") if part)}
+    moves[shift.cards[0]] = str(shift.to)
+    lanes_now = {zone: [u for u in state.cards_in(zone) if u not in state.attached
+                        and u not in moves] for zone in lanes(player)}
+    for uid, zone in moves.items():
+        if zone in lanes_now and uid in creatures_of(state, player):
+            lanes_now[zone].append(uid)
+    return lanes_now
 
 
 def target_fits(state: GameState, player: str, target: str, selector: Selector) -> bool:

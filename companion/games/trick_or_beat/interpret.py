@@ -11,6 +11,7 @@ Each slot lists alternatives with the most literal reading last.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from companion.engine.api import PLAYERS, Move
@@ -59,9 +60,9 @@ def _targeted_tactics(
     A tactic seen new on the discard pile acted on the one creature the table shows changed as
     its effect says (to its other lane, off the table to the hand, or to the discard pile), or
     on the creature a person named; when none changed, on a creature its effect could not move
-    (its other lane full). A creature gone from a lane to the discard pile with no tactic seen
-    and no attack (or to the hand, its equipment to the discard pile): a tactic from the active
-    player's hand that does so lies under it, unseen.
+    (its other lane full). No tactic seen, no tactic: a played tactic goes face up onto the
+    discard pile after its effect ("nachdem sie gespielt wurde"), on top of the creature it
+    sent there, so a creature gone with no tactic seen is read as it was seen (`remove`).
     Returns the slots and the cards they explain (the tactics and their targets)."""
     if state.phase != "main":
         return [], set()
@@ -105,42 +106,7 @@ def _targeted_tactics(
         if fitting:
             slots.append([Move("tactic", p, (uid,), target=c) for c in fitting])
             played |= {uid, *fitting}
-    if not state.cards_in(hand_zone(p)):
-        return slots, played | {item for item, on in state.attached.items() if on in played}
-    for target, how in changed.items():
-        if target in played or not (how == "destroy" or target in under_equipment):
-            continue
-        unseen = _hand_cards_acting(state, p, target, how)
-        if unseen:
-            owner = _owner(state.where[target])
-            literal = Move("remove", owner, (target,),
-                           to=DISCARD if how == "destroy" else hand_zone(owner))
-            slots.append([*unseen, literal])
-            played.add(target)
     return slots, played | {item for item, on in state.attached.items() if on in played}
-
-
-def _hand_cards_acting(state: GameState, player: str, target: str, how: str) -> list[Move]:
-    """The tactic moves that may have done to `target` what the table shows (`how`: "destroy"
-    or "gone") with a card from `player`'s hand that nobody saw: one per card of the set, a
-    copy believed in the hand, else one from the draw pile, never one the discard pile holds
-    unseen (it would be taken for the next card seen arriving there). The card stays unseen
-    on the discard pile unless it is the only copy that can be it."""
-    hand = hand_zone(player)
-    copies: dict[str, list[str]] = {}
-    for uid in sorted(state.where, key=lambda u: state.where[u] != hand):
-        if not state.is_hidden(state.where[uid]) or not state.can_resolve(uid, hand):
-            continue
-        facts = state.facts(uid)
-        if facts.type != "tactic" or facts.get("category") == "equipment":
-            continue
-        effects = [a.effect for a in facts.abilities if fx.is_targeted(a.effect)]
-        if effects and all(fx.shows_effect(e, how) for e in effects) \
-                and _fits(state, player, target, effects):
-            copies.setdefault(uid.rpartition("#")[0], []).append(uid)
-    return [Move("tactic", player, (uids[0],), target=target,
-                 options=() if len(uids) == 1 else (("seen", "no"),))
-            for uids in copies.values()]
 
 
 def _fits(state: GameState, player: str, target: str, effects: list[Effect]) -> bool:
@@ -284,7 +250,23 @@ def _lanes(
             slots.append([Move("reveal", p, (uid,))])
             continue
         slots.append([Move("summon", p, (uid,), to=card.zone)])
-    return slots, handled
+    return _seen_together(slots), handled
+
+
+def _seen_together(slots: list[list[Move]]) -> list[list[Move]]:
+    """Each player's shifts seen in one table change, each told the others (one arrangement:
+    the lane limit holds for the settled table, `effects.arranged`)."""
+    shifts = [m for slot in slots for m in slot if m.kind == "shift"]
+    if len(shifts) < 2:
+        return slots
+
+    def told(move: Move) -> Move:
+        if move.kind != "shift":
+            return move
+        mine = [(m.card, str(m.to)) for m in shifts if m.player == move.player]
+        return replace(move, options=tuple(sorted((*move.options, fx.together(mine)))))
+
+    return [[told(m) for m in slot] for slot in slots]
 
 
 def _discards(

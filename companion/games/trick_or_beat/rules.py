@@ -194,7 +194,6 @@ class TrickOrBeat(Ruleset):
                             ),
                         ),
                         ends=Text("you end the phase", "du beendest die Phase"),
-                        end_check=self._lanes_over_limit,
                         moves=("shift",),
                     ),
                     PhaseSpec(
@@ -319,20 +318,6 @@ class TrickOrBeat(Ruleset):
         if not info:
             return 0
         return max(0, info["hand"] - KEEP - info["discarded"])
-
-    def _lanes_over_limit(self, state: GameState) -> list[Violation]:
-        """The lane phase arranges the creatures "beliebig": the limit holds for the
-        arrangement when the phase ends, not for each shift on the way (a swap between two
-        full lanes passes through one lane over the limit)."""
-        p = state.active
-        limit = fx.lane_limit(state, p)
-        found: list[Violation] = []
-        for zone in fx.lanes(p):
-            present = [u for u in state.cards_in(zone) if u not in state.attached]
-            if len(present) > limit:
-                found.append(violation("tob.lane-over-limit", cards=tuple(present),
-                                       zones=(zone,), count=len(present), limit=limit))
-        return found
 
     def _supply_missing(self, state: GameState) -> list[Violation]:
         if state.counter("turn", "drawn") == 0 and state.count(DECK) > 0:
@@ -548,9 +533,15 @@ class TrickOrBeat(Ruleset):
         if state.phase != "lane":
             v = violation("tob.wrong-phase", cards=(uid,), action="shift", phase=state.phase)
             found.append(self._lift(state, v, "move"))
-        elif str(move.to) in fx.lanes(p):
-            return found  # the lane phase's arrangement is checked when the phase ends
-        return found + self._lane_room(state, p, str(move.to), uid)
+        to = str(move.to)
+        if to not in fx.lanes(p):
+            return [*found, violation("tob.bad-lane", zones=(to,), player=p)]
+        arranged = fx.arranged(state, p, move)
+        limit = fx.lane_limit(state, p)
+        if len(arranged[to]) > limit:
+            found.append(violation("tob.lane-full", cards=(uid,), zones=(to,),
+                                   count=len(arranged[to]) - 1, limit=limit))
+        return found
 
     def _check_summon(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
@@ -886,7 +877,6 @@ class TrickOrBeat(Ruleset):
         card = take_from_hand(state, p, move.cards[0]) if move.cards else None
         if card is None:
             return
-        state.move(card, DISCARD, reveal=move.option("seen") != "no")  # "no": under its target
         facts = state.facts(card)
         supply = facts.get("category") == "supply"
         if supply:
@@ -895,6 +885,9 @@ class TrickOrBeat(Ruleset):
             self._run_effect(state, p, card, ability, move.target, face_up=supply)
         if facts.get("hook"):
             run_hook(str(facts.get("hook")), state, move, card)
+        # "Lege die Taktikkarte auf den Ablagestapel, nachdem sie gespielt wurde": after its
+        # effect, so it lies face up on the creature it sent there
+        state.move(card, DISCARD)
 
     def _run_effect(self, state: GameState, p: str, source: str, ability: Ability,
                     target: str | None, face_up: bool = False) -> None:

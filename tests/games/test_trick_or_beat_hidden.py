@@ -1,0 +1,75 @@
+"""Trick or Beat: what the camera did not see explains nothing (issue 31).
+
+Each test plays a position on a leader `Game`, shows a follower only what a camera sees of
+it, and checks the follower's reading against the German rulebook.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.engine.api import Move
+from companion.engine.game import Game
+from companion.engine.interpreter import Interpreter
+from tests.engine.tob_fixtures import CARDS, DECK
+from tests.games.test_trick_or_beat_interpreter import SETUP, camera
+
+MAIN: dict[str, Any] = {**SETUP, "phase": "main"}
+
+
+def pair(setup: dict[str, object]) -> tuple[Game, Game, Interpreter]:
+    """A leader that plays and a follower that sees the leader's table through a camera."""
+    leader = Game.new("trick-or-beat", decks={"shared": DECK}, seed=3, setup=setup, cards=CARDS)
+    follower = Game.new("trick-or-beat", decks={"shared": DECK}, seed=4, setup=setup,
+                        cards=CARDS)
+    return leader, follower, Interpreter(follower, camera(leader.state))
+
+
+def test_a_creature_on_the_discard_pile_without_a_tactic_seen_is_no_tactic() -> None:
+    """"Lege die Taktikkarte auf den Ablagestapel, nachdem sie gespielt wurde": a tactic
+    played lies face up on the discard pile. Bo's creature put there with no tactic seen and
+    no attack is no "Ada plays Trick" (a destroying tactic she may hold): it is recorded as
+    seen, against the rules, and nobody wins by it."""
+    last_one = {**MAIN, "table": {**MAIN["table"], "p2.active": ["XA#2"], "p2.passive": []}}
+    leader, follower, interp = pair(last_one)
+    assert leader.state.resolve("XT#1", "p1.hand")
+    leader.push(Move("remove", "p2", ("XA#2",), to="shared.discard"))
+    seen = interp.observe(camera(leader.state), "camera")
+    assert "tactic" not in [m.kind for m in seen.moves]
+    assert seen.entries and not all(e.legal for e in seen.entries)
+    assert follower.outcome() is None
+    assert follower.state.can_resolve("XT#1", "p1.hand")
+
+
+def test_the_real_tactic_played_later_is_still_in_the_hand() -> None:
+    """After a creature went to the discard pile unexplained, the tactic Ada really plays
+    next (face up on the pile, on a creature of Bo's) comes from her hand: no
+    `tob.not-in-hand`, and its destroy counts."""
+    leader, follower, interp = pair(MAIN)
+    assert leader.state.resolve("XT#1", "p1.hand")
+    leader.push(Move("remove", "p2", ("XD#1",), to="shared.discard"))
+    interp.observe(camera(leader.state), "camera")
+    assert leader.push(Move("tactic", "p1", ("XT#1",), target="XA#2")) == []
+    seen = interp.observe(camera(leader.state), "camera")
+    assert [(m.kind, m.cards, m.target) for m in seen.moves] == [
+        ("tactic", ("XT#1",), "XA#2")]
+    assert all(e.legal for e in seen.entries)
+    assert follower.state.where["XA#2"] == "shared.discard"
+
+
+def test_a_creature_left_after_a_weak_attack_is_not_defeated() -> None:
+    """"Wenn die gesamte Angriffstärke mindestens so groß ist wie die Überlebenspunkte des
+    Zieles, lege das Ziel auf den Ablagestapel. Sonst hat der Angriff keine Wirkung": a
+    creature put there after an attack too weak for it, with no tactic seen, is
+    `tob.not-defeated`, not a hidden tactic."""
+    leader, follower, interp = pair(MAIN)
+    assert leader.state.resolve("XT#1", "p1.hand")
+    attack = Move("attack", "p1", ("XC#1",), target="XB#2")  # 3 against 5
+    leader.push(attack)
+    interp.person(attack)
+    leader.push(Move("remove", "p2", ("XB#2",), to="shared.discard"))
+    seen = interp.observe(camera(leader.state), "camera")
+    codes = [v.code for v in seen.violations if v.blocking]
+    assert codes == ["tob.not-defeated"]
+    assert "tactic" not in [m.kind for m in seen.moves]
+    assert follower.state.can_resolve("XT#1", "p1.hand")
