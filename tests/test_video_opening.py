@@ -38,6 +38,8 @@ def test_opening_video_shows_exactly_the_named_violations(
     assert report.snapshots > 0 and report.frames > 0
     assert report.extra == [], f"violations nobody named: {report.extra}"
     assert report.missing == [], f"violations not shown: {report.missing}"
+    assert report.final_wrong == [], f"final state: {report.final_wrong}"
+    assert report.unanswered == 0  # the script's person answers every question
     status = report.status.get("en", {})
     assert status.get("turn", 0) > 1  # the game went on without a press
 

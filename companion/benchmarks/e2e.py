@@ -119,7 +119,8 @@ def text_line(row: E2ERow) -> str:
 
 @click.command("e2e")
 @click.option("--camera", "cameras", multiple=True, default=DEFAULT_CAMERAS, show_default=True,
-              help="Simulated camera kinds (repeat; e.g. overhead-webcam-720p too).")
+              help="Simulated camera kinds (repeat; e.g. overhead-webcam-720p too); `truth` "
+                   "feeds the script's true tables (a perfect eye, no video).")
 @click.option("--person", "persons", multiple=True, type=click.Choice(PERSONS),
               default=("none",), show_default=True,
               help="Who sits at the page (repeat for both): nobody, or the script's person.")
@@ -134,11 +135,13 @@ def text_line(row: E2ERow) -> str:
 def bench_e2e(cameras: tuple[str, ...], persons: tuple[str, ...], which: str,
               games: tuple[str, ...], markdown: Path | None, trace_dir: Path | None) -> None:
     """Whole games rendered at realistic cameras and refereed as `serve --video` does."""
+    from companion.server.video_check import TRUTH_CAMERA
     from companion.sim.presets import preset_names
 
-    unknown = [c for c in cameras if c not in preset_names() and c not in ("1080p", "720p")]
+    known = (*preset_names(), "1080p", "720p", TRUTH_CAMERA)
+    unknown = [c for c in cameras if c not in known]
     if unknown:
-        raise click.BadParameter(f"unknown camera {unknown}; one of {preset_names()}")
+        raise click.BadParameter(f"unknown camera {unknown}; one of {list(known)}")
     paths = bench_scripts(which, games)
     if not paths:
         raise click.ClickException("no bundled script to run")

@@ -53,9 +53,8 @@ def _compare(kind: str, got: dict[str, Any], want: dict[str, Any]) -> list[str]:
 
 
 def same_as_steps(seen: TableSnapshot, truths: Sequence[TableSnapshot]) -> list[int]:
-    """The script steps whose true table the camera's table is (index 0: before the first
-    step, reported as step -1)."""
-    return [i - 1 for i, t in enumerate(truths) if seen.same_table(t)]
+    """The script steps (from 1; 0: before the first) whose true table the camera's is."""
+    return [i for i, t in enumerate(truths) if seen.same_table(t)]
 
 
 def trace_lines(report: VideoReport, truths: Sequence[TableSnapshot]) -> Iterable[str]:
@@ -75,7 +74,7 @@ def trace_lines(report: VideoReport, truths: Sequence[TableSnapshot]) -> Iterabl
         yield f"  step {shown.step}: {shown.code} [{shown.source}]"
     yield "settled tables (frame, step shown; differences from that step's true table):"
     for s in report.settled:
-        truth = truths[s.step + 1] if 0 <= s.step + 1 < len(truths) else None
+        truth = truths[s.step] if 0 <= s.step < len(truths) else None
         diffs = table_differences(s.snapshot, truth) if truth is not None else ["no truth"]
         same = same_as_steps(s.snapshot, truths)
         note = "exact" if not diffs else "; ".join(diffs)

@@ -131,11 +131,65 @@ class SettledLog:
         if update.snapshot is not None:
             index = int(getattr(frame, "index", 0))
             step = self.steps[index] if index < len(self.steps) else -1
-            self.settled.append(Settled(index, step, update.snapshot))
+            self.settled.append(Settled(index, step + 1, update.snapshot))
         return update
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.pipeline, name)
+
+
+TRUTH_CAMERA = "truth"
+"""Not a camera: the script's true tables as the settled tables (a perfect eye), so what
+remains wrong is the rules', the person's or the timing's, never the eye's."""
+
+
+class TruthFrames:
+    """Two frames per script step: the change under way (no table yet), then settled."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self.index = 0
+
+    def read(self) -> Any:
+        import numpy as np
+
+        if self.index >= 2 * self.count:
+            return None
+        frame = SimpleNamespace(index=self.index, time_s=float(self.index),
+                                image=np.zeros((8, 8, 3), np.uint8))
+        self.index += 1
+        return frame
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    @property
+    def steps(self) -> list[int]:
+        return [k - 1 for k in range(self.count) for _ in (0, 1)]
+
+
+class TruthEye:
+    """A perfect eye: the true visible table of each step, settled on its second frame."""
+
+    def __init__(self, tables: list[Any]) -> None:
+        self.tables = tables
+
+    def process(self, frame: Any) -> Any:
+        k = frame.index // 2
+        table = self.tables[k].with_seq(k + 1, float(k)) if frame.index % 2 else None
+        stats = SimpleNamespace(fps=VIDEO_FPS, markers_seen=4, calibration_ok=True,
+                                cards_seen=len(self.tables[k].cards), frame_ms=0.0)
+        return SimpleNamespace(snapshot=table, stats=stats, detections=())
+
+
+def referee_truth(script_path: Path, db: Path, person: str = "script") -> VideoReport:
+    """The script's true tables through the live session (no rendering, a perfect eye)."""
+    from companion.sim.script import load_script
+    from companion.sim.source import script_snapshots
+
+    tables = script_snapshots(load_script(script_path))
+    frames = TruthFrames(len(tables))
+    return referee_feed(script_path, frames, TruthEye(tables), frames.steps, db, person)
 
 
 def director_for(person: str, script: Any, session: Any) -> Any:
@@ -150,7 +204,8 @@ def director_for(person: str, script: Any, session: Any) -> Any:
 def referee_feed(script_path: Path, source: Any, pipeline: Any, steps: list[int], db: Path,
                  person: str = "script") -> VideoReport:
     """Frames of `source` through `pipeline` into a live session, as `serve --video` does,
-    with `person` at the page; `steps[i]` is the script step frame i shows."""
+    with `person` at the page; `steps[i]` is the script step frame i shows (counted from 0,
+    -1: the start; the report counts as the script does, from 1)."""
     from companion.referee.script import config_from_script
     from companion.server.feeds import FrameFeed
     from companion.server.live_setup import build_live
@@ -162,10 +217,13 @@ def referee_feed(script_path: Path, source: Any, pipeline: Any, steps: list[int]
     feed = FrameFeed(source, log, end_status="finished")
     live = build_live(config_from_script(script), feed, db, f"video: {script_path.stem}")
     director = director_for(person, script, live.session)
+    marks: list[tuple[int, int]] = []  # (last event seq, step) when the video reached a step
 
     def on_frame(frame: Any) -> None:
         index = int(getattr(frame, "index", 0))
         if index < len(steps):
+            if not marks or marks[-1][1] != steps[index] + 1:
+                marks.append((live.store.log_stamp(live.session.game_id)[0], steps[index] + 1))
             director.on_frame(SimpleNamespace(step=steps[index]))
 
     feed.on_frame, feed.on_end = on_frame, director.on_end
@@ -187,7 +245,7 @@ def referee_feed(script_path: Path, source: Any, pipeline: Any, steps: list[int]
         snapshots=feed.snapshots, status=dict(state.get("status", {})), person=person,
         final=FinalState.from_page(state), truth=FinalState.from_step(truth.steps[-1]),
         questions=asked, unanswered=unanswered, settled=log.settled,
-        shown=shown_violations(events, step_of), named=named)
+        shown=shown_violations(events, step_of, marks), named=named)
 
 
 def run_video(script_path: Path, rendered: Rendered, db: Path, person: str = "script"
@@ -207,9 +265,12 @@ def run_video(script_path: Path, rendered: Rendered, db: Path, person: str = "sc
 
 def check_video(script_path: Path, camera: str = DEFAULT_CAMERA, workdir: Path | None = None,
                 person: str = "script") -> VideoReport:
-    """Render, then referee the video; both files go to `workdir` (a temporary folder)."""
+    """Render, then referee the video; both files go to `workdir` (a temporary folder).
+    Camera `truth`: no video, the script's true tables (`referee_truth`)."""
     with tempfile.TemporaryDirectory() as tmp:
         folder = workdir or Path(tmp)
+        if camera == TRUTH_CAMERA:
+            return referee_truth(script_path, folder / "games.db", person)
         rendered = render_video(script_path, folder / f"{script_path.stem}.avi", camera)
         return run_video(script_path, rendered, folder / "games.db", person)
 
@@ -231,7 +292,7 @@ def print_report(report: VideoReport, echo: Any = click.echo) -> None:
 @click.option("--camera", default=DEFAULT_CAMERA, show_default=True,
               help="Simulated camera: a camera kind of the physical simulator "
                    "(overhead-webcam-1080p, phone-holder-1080p, ...) or the old flat "
-                   "simulator's 1080p/720p.")
+                   "simulator's 1080p/720p, or `truth` (the script's true tables, no video).")
 @click.option("--person", type=click.Choice(PERSONS), default="script", show_default=True,
               help="Who sits at the page: the script's person (declares attacks, answers "
                    "questions) or nobody at all.")

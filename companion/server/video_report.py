@@ -67,7 +67,7 @@ class FinalState:
 @dataclass(frozen=True)
 class Settled:
     """A settled table the eye gave, with the frame it came from and the script step that
-    frame shows (-1: the table before the first step)."""
+    frame shows (numbered as the script numbers its steps, from 1; 0: before the first)."""
 
     frame: int
     step: int
@@ -76,7 +76,7 @@ class Settled:
 
 @dataclass(frozen=True)
 class Shown:
-    """A violation on the page, with the script step of the input that raised it."""
+    """A violation on the page, with the script step (from 1) of the input that raised it."""
 
     code: str
     step: int
@@ -130,29 +130,32 @@ def question_counts(events: Sequence[Any]) -> tuple[int, int]:
     return len(asked), sum(1 for q in asked if q not in answered)
 
 
-def shown_violations(events: Sequence[Any], step_of_snapshot: Mapping[int, int]
-                     ) -> list[Shown]:
-    """Every violation event with the script step of its input: an observation's table
-    (by its snapshot's seq), a person's input the step of the table seen last before it."""
-    by_seq = {e.seq: e for e in events}
-    step = -1
-    step_of_input: dict[int, tuple[int, str]] = {}
+def shown_violations(events: Sequence[Any], step_of_snapshot: Mapping[int, int],
+                     marks: Sequence[tuple[int, int]] = ()) -> list[Shown]:
+    """Every violation event with the script step of its input. An observation: the step
+    its table shows (by the snapshot's seq). An answer: its question's step. A declaration:
+    the step the video had reached when it was made (`marks`: (last event seq before the
+    person acted, frame step), in order); without marks, one after the table seen last."""
+    inputs: dict[int, tuple[int, str]] = {}
+    seen = 0
     for e in events:
         if e.kind == "observation":
             seq = int(dict(e.payload.get("snapshot") or {}).get("seq", -1))
-            step = step_of_snapshot.get(seq, step)
-            step_of_input[e.seq] = (step, "camera")
+            seen = step_of_snapshot.get(seq, seen)
+            inputs[e.seq] = (seen, "camera")
+        elif e.kind == "question":
+            inputs[e.seq] = inputs.get(int(e.payload.get("input", -1)), (seen, "camera"))
+        elif e.kind == "answer":
+            asked = inputs.get(int(e.payload.get("question", -1)), (seen, "person"))
+            inputs[e.seq] = (asked[0], "person")
         elif e.source == "person":
-            step_of_input[e.seq] = (step, "person")
+            reached = [step for before, step in marks if before < e.seq]
+            inputs[e.seq] = (reached[-1] if reached else seen + 1, "person")
     out = []
     for e in events:
-        if e.kind != "violation":
-            continue
-        source_seq = int(e.payload.get("input", -1))
-        at, source = step_of_input.get(source_seq, (-1, "?"))
-        if source_seq not in by_seq:
-            source = "?"
-        out.append(Shown(str(e.payload.get("code", "")), at, source))
+        if e.kind == "violation":
+            at, source = inputs.get(int(e.payload.get("input", -1)), (0, "?"))
+            out.append(Shown(str(e.payload.get("code", "")), at, source))
     return out
 
 
