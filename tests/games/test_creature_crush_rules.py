@@ -454,3 +454,66 @@ def test_the_camera_reads_a_creature_laid_into_c_as_a_creature_in_the_wrong_plac
     assert [(e.move.kind, [v.code for v in e.violations]) for e in into_c.moves
             if e.violations] == [("move", ["cc.creature-in-c"])]
     assert report.failures == []
+
+
+def dice_target_position(target_cost: int) -> Game:
+    """Ada's Moorfieber ("Zerstöre einen Feind mit 2 Würfeln") face down in C1, paid in an
+    earlier turn; Bo's only enemy a made-up creature of `target_cost`; Ada in her Kampfphase."""
+    card = {"id": "TX-1", "name": "Testling", "type": "creature", "cost": target_cost,
+            "attack": 1, "life": 9}
+    setup = {"turn": 3, "active": "p1", "phase": "start", "hands": {"p1": 4, "p2": 4},
+             "table": {"p1.C1": ["CC-091"], "p2.B1": ["TX-1"]}}
+    g = Game.new("creature-crush", ("Ada", "Bo"), {"p1": P1_CAMP, "p2": P2_CAMP}, "p1", 1,
+                 setup, [card])
+    g.state.face_down.add("CC-091#1")
+    g.state.public.discard("CC-091#1")
+    roll(g, 4, 1, 3)
+    assert codes(g.push(Move("flip", "p1", ("CC-091#1",), to="p1.C1"))) == []
+    return g
+
+
+EFFECT_DICE = (("dice", "p1.w4=2,p1.w5=6"),)
+DESTROY = Move("to-hell", "p2", ("TX-1#1",), to="p2.hell")
+
+
+@pytest.mark.parametrize("cost", range(1, 13))
+def test_a_target_chosen_with_two_dice_costs_what_the_dice_show(cost: int) -> None:
+    """Glossar, Mit „X“ Würfeln: "Du hast eine 2 und eine 6 geworfen, dann musst du eine
+    Feldkarte mit Kartenkosten 2, 6 oder 8 zerstören" (the rulebook's own example)."""
+    g = dice_target_position(cost)
+    assert codes(g.push(Move("roll", "p1", options=EFFECT_DICE))) == []
+    found = codes(g.push(DESTROY))
+    assert found == ([] if cost in (2, 6, 8) else ["cc.dice-target"])
+    assert g.state.where["TX-1#1"] == "p2.hell"  # the table's destruction is followed
+
+
+def test_the_effect_roll_comes_first_asks_for_its_count_and_gives_no_start_dice() -> None:
+    """"verlangen nach einem Würfelwurf mit X Würfeln ... Würfle also 2 Würfel und wähle dann
+    ein Ziel aus": without the roll no target is chosen; a roll of 1 die is no roll of 2; the
+    effect's dice pay for nothing (they are not start dice, "Die Würfel")."""
+    g = dice_target_position(8)
+    assert codes(g.check(DESTROY)) == ["cc.dice-unrolled"]
+    assert codes(g.check(Move("roll", "p1", options=(("dice", "p1.w4=2"),)))) == [
+        "cc.effect-dice"]
+    start_dice = dict(g.state.flags["dice"]["p1"])
+    g.push(Move("roll", "p1", options=EFFECT_DICE))
+    assert g.state.flags["dice"]["p1"] == start_dice
+    assert codes(g.check(Move("roll", "p1", options=EFFECT_DICE))) == ["cc.roll-once"]
+    (permit,) = fx.permits(g.state)
+    assert "costing 2, 6 or 8" in fx.describe(permit, "en")  # the page says the choice
+    assert "Kosten 2, 6 oder 8" in fx.describe(permit, "de")
+    assert codes(g.push(DESTROY)) == []
+    assert fx.permits(g.state) == []  # one Moorfieber destroys one enemy
+
+
+def test_a_trap_destroys_the_summoned_enemy_only_when_its_one_die_shows_the_cost() -> None:
+    """Frostfalle ("Zerstöre diesen Feind mit 1 Würfel"), sprung in Bo's turn: Ada rolls one
+    die in Bo's turn; Nebelkauz (cost 2) is destroyed on a 2, not on a 3."""
+    for value, expected in ((2, []), (3, ["cc.dice-target"])):
+        g = position(p1_C1=["CC-087"], p2_B2=["CC-006"], active="p2", phase="kampf")
+        g.state.face_down.add("CC-087#1")
+        g.state.public.discard("CC-087#1")
+        assert codes(g.push(Move("flip", "p1", ("CC-087#1",), to="p1.C1"))) == []
+        one = (("dice", f"p1.w1={value}"),)
+        assert codes(g.push(Move("roll", "p1", options=one))) == []  # not Ada's turn: allowed
+        assert codes(g.push(Move("to-hell", "p2", ("CC-006#1",), to="p2.hell"))) == expected

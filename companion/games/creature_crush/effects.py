@@ -38,7 +38,8 @@ KEYWORD_OF_WHEN: dict[When, str] = {"summoned": "Aktion", "destroyed": "Hölle",
 
 PermitRecord = dict[str, Any]
 """A permit as the game state keeps it (plain data, so states copy and record): `do` and what
-it needs (`n`, `side`, `row`, `self`, `max_cost`, `dice`)."""
+it needs (`n`, `side`, `row`, `self`, `max_cost`, `dice`, and `rolled`: the values of a
+destroy effect's dice once they are rolled)."""
 
 
 def _ability(facts: CardFacts) -> Ability | None:
@@ -131,9 +132,47 @@ def use(state: GameState, permit: dict[str, Any]) -> None:
         permits(state).remove(permit)
 
 
+def dice_sums(values: list[int]) -> list[int]:
+    """Every cost the rolled dice show, one die or several added: "eine 2 und eine 6 ...
+    Kartenkosten 2, 6 oder 8" (glossary, Mit „X“ Würfeln)."""
+    sums = {0}
+    for v in values:
+        sums |= {s + v for s in sums}
+    return sorted(sums - {0})
+
+
+def dice_allow(permit: Mapping[str, Any], cost: int) -> bool:
+    """Does a destroy effect reach a target of `cost`? Without dice, any; "mit X Würfeln"
+    only once the dice are rolled and show the cost."""
+    if int(permit.get("dice", 0)) <= 0:
+        return True
+    rolled = permit.get("rolled")
+    return rolled is not None and cost in dice_sums(list(rolled))
+
+
+def either(values: list[int], word: str) -> str:
+    """"2, 6 or 8" (`word` "or" / "oder"); "-" for none."""
+    shown = [str(v) for v in values]
+    if len(shown) <= 1:
+        return shown[0] if shown else "-"
+    return f"{', '.join(shown[:-1])} {word} {shown[-1]}"
+
+
 def _n(n: Any, one: str, many: str) -> str:
     """"1 card", "2 cards" (a count given as text or number)."""
     return f"{n} {one if str(n) == '1' else many}"
+
+
+def _describe_destroy(permit: Mapping[str, Any]) -> tuple[str, str]:
+    """Before the roll: how many dice to roll; after it: the costs the target may have."""
+    rolled = permit.get("rolled")
+    if rolled is None:
+        n = permit.get("dice", 1)
+        return (f"roll {_n(n, 'die', 'dice')}, then destroy an enemy whose cost they show",
+                f"würfle {n} Würfel, dann zerstöre einen Feind, dessen Kosten sie zeigen")
+    sums = dice_sums(list(rolled))
+    return (f"destroy an enemy costing {either(sums, 'or')}, if there is one",
+            f"zerstöre einen Feind mit Kosten {either(sums, 'oder')}, falls möglich")
 
 
 def describe(permit: Mapping[str, Any], lang: str) -> str:
@@ -157,8 +196,7 @@ def describe(permit: Mapping[str, Any], lang: str) -> str:
         "free-move": ("move an ally without burning a die",
                       "verschiebe einen Verbündeten ohne Würfel"),
         "free-swap": ("swap two allies", "tausche zwei Verbündete"),
-        "destroy": (f"destroy an enemy chosen with {permit.get('dice', 1)} dice (cost = dice)",
-                    f"zerstöre einen Feind, gewählt mit {permit.get('dice', 1)} Würfel(n)"),
+        "destroy": _describe_destroy(permit),
         "control": (f"take control of an enemy costing {permit.get('max_cost', '')} or less",
                     f"übernimm einen Feind mit Kosten {permit.get('max_cost', '')} oder weniger"),
         "search": ("search your camp for a card, then shuffle it",

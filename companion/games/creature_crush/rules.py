@@ -12,8 +12,9 @@ card (then a random hand card, a random crush card, a random enemy). Win: every 
 in hell, or a concession; draw: both agree, or a stalemate.
 
 What the camera cannot know (hand cards, the cost of a face-down crush card, whether a flip
-condition holds, the target chosen "with X dice") is prompted and checked as soon as it shows
-(a crush card's dice are checked against its cost when it is flipped).
+condition holds) is prompted and checked as soon as it shows (a crush card's dice are checked
+against its cost when it is flipped). A target chosen "mit X Würfeln" is checked against the
+dice rolled for the effect: its cost is one die's value or several added.
 
 Move kinds (besides next-phase / pass / concede / declare):
   draw (value = count), roll (options dice), burn (options dice), summon, attack (target = uid
@@ -97,10 +98,11 @@ class CreatureCrush(Ruleset):
 
     def __init__(self) -> None:
         hidden_note = Text(
-            "you check yourselves: flip conditions, targets chosen 'with X dice', card searches "
-            "(the camera cannot see hands)",
-            "prüft selbst: Flipp-Voraussetzungen, Ziele 'mit X Würfeln', Kartensuchen "
-            "(die Kamera sieht keine Handkarten)",
+            "you check yourselves: flip conditions, card searches (the camera cannot see "
+            "hands); roll the dice of an effect 'with X dice' where the camera sees them",
+            "prüft selbst: Flipp-Voraussetzungen, Kartensuchen (die Kamera sieht keine "
+            "Handkarten); würfelt die Würfel eines Effekts 'mit X Würfeln', wo die Kamera sie "
+            "sieht",
         )
         self.flow = Flow(
             FlowSpec(
@@ -686,6 +688,9 @@ class CreatureCrush(Ruleset):
 
     def _check_roll(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
+        permit = self._effect_roll(state, move)
+        if permit is not None:
+            return self._check_effect_roll(permit, move)
         found = CHECKS.own_turn(state, move, "roll")
         if state.phase != "start" or flags(state).get("rolled"):
             return [*found, violation("cc.roll-once", zones=(f"{p}.dice",))]
@@ -699,6 +704,25 @@ class CreatureCrush(Ruleset):
             found.append(violation("cc.roll-count", zones=(f"{p}.dice",), count=len(values),
                                    expected=expected, why=why, why_de=why_de))
         return found
+
+    def _effect_roll(self, state: GameState, move: Move) -> dict[str, Any] | None:
+        """The open "mit X Würfeln" effect a roll is for: any roll of its player that is not
+        the start roll of the own start phase ("verlangen nach einem Würfelwurf mit X
+        Würfeln"), before the effect's dice were rolled."""
+        p = move.player
+        if state.phase == "start" and p == state.active and not flags(state).get("rolled"):
+            return None
+        return fx.find(state, lambda x: x["do"] == "destroy" and x["player"] == p
+                       and int(x.get("dice", 0)) > 0 and x.get("rolled") is None)
+
+    @staticmethod
+    def _check_effect_roll(permit: Mapping[str, Any], move: Move) -> list[Violation]:
+        count = len(bd.parse_dice(move.option("dice")))
+        expected = int(permit["dice"])
+        if count == expected:
+            return []
+        return [violation("cc.effect-dice", source=permit.get("source_name", "-"),
+                          expected=expected, count=count, zones=(f"{move.player}.dice",))]
 
     def _check_burn(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
@@ -926,9 +950,29 @@ class CreatureCrush(Ruleset):
         life = state.facts(uid).number("life", 1)
         if self.damage_of(state, uid) < life and not self._destroy_permit(state, uid) \
                 and not self._lethal_damage_permit(state, uid):
-            found.append(violation("cc.not-destroyed", cards=(uid,), zones=(zone,),
-                                   damage=self.damage_of(state, uid), life=life))
+            unfit = self._destroy_permit(state, uid, fitting=False)
+            if unfit is not None:
+                found.append(self._dice_target_violation(state, uid, unfit))
+            else:
+                found.append(violation("cc.not-destroyed", cards=(uid,), zones=(zone,),
+                                       damage=self.damage_of(state, uid), life=life))
         return found
+
+    @staticmethod
+    def _dice_target_violation(state: GameState, uid: str,
+                               permit: Mapping[str, Any]) -> Violation:
+        """Why a destroy effect "mit X Würfeln" does not reach `uid`: its dice were not rolled,
+        or no die alone nor several added show the target's cost."""
+        source = permit.get("source_name", "-")
+        rolled = permit.get("rolled")
+        if rolled is None:
+            return violation("cc.dice-unrolled", cards=(uid,), source=source,
+                             count=int(permit.get("dice", 0)))
+        values = fx.dice_sums(rolled)
+        return violation("cc.dice-target", cards=(uid,), zones=(state.where[uid],),
+                         source=source, cost=state.facts(uid).number("cost"),
+                         dice=", ".join(str(v) for v in rolled),
+                         allowed=fx.either(values, "or"), allowed_de=fx.either(values, "oder"))
 
     def _lethal_damage_permit(self, state: GameState, uid: str) -> dict[str, Any] | None:
         """An open effect damage (a crush card's "2 Schaden an einem Feind") that may hit
@@ -946,9 +990,15 @@ class CreatureCrush(Ruleset):
 
         return fx.find(state, fits)
 
-    def _destroy_permit(self, state: GameState, uid: str) -> dict[str, Any] | None:
+    def _destroy_permit(self, state: GameState, uid: str, fitting: bool = True
+                        ) -> dict[str, Any] | None:
+        """The newest effect that destroys the enemy `uid`; with `fitting`, only one whose
+        rolled dice show its cost ("Ziel ..., dessen Kosten den Augenzahlen deiner Würfel
+        entsprechen")."""
         ctrl = bd.controller(state, uid)
-        return fx.find(state, lambda x: x["do"] == "destroy" and ctrl != x["player"])
+        cost = state.facts(uid).number("cost")
+        return fx.find(state, lambda x: x["do"] == "destroy" and ctrl != x["player"]
+                       and (not fitting or fx.dice_allow(x, cost)))
 
     def _check_revive(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
@@ -1055,7 +1105,12 @@ class CreatureCrush(Ruleset):
     def _apply_roll(self, state: GameState, move: Move) -> None:
         p = move.player
         dice = bd.parse_dice(move.option("dice"))
-        if state.phase == "start" and p == state.active:
+        permit = self._effect_roll(state, move)
+        if permit is not None:  # the effect's own roll: no start dice
+            permit["rolled"] = [dice[d] for d in sorted(dice)]
+            for d in dice:
+                self._available(state, p).pop(d, None)
+        elif state.phase == "start" and p == state.active:
             flags(state)["dice"][p] = dict(dice)
             flags(state)["pool"][p] = {}
             flags(state)["rolled"] = len(dice)

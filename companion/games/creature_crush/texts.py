@@ -235,6 +235,25 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
         "{card} goes to hell only after it was flipped and its effect resolved.",
         "{card} kommt erst in die Hölle, nachdem sie umgedreht und abgehandelt wurde.",
     ),
+    "cc.effect-dice": (
+        "Glossar: Mit „X“ Würfeln",
+        "{source} asks for a roll of {expected:die|dice}; {count} were rolled.",
+        "{source} verlangt einen Würfelwurf mit {expected} Würfeln; {count} wurden geworfen.",
+    ),
+    "cc.dice-unrolled": (
+        "Glossar: Mit „X“ Würfeln",
+        "{source} chooses its target with {count:die|dice}: roll them before {card} is "
+        "destroyed.",
+        "{source} bestimmt sein Ziel mit {count} Würfeln: würfle sie, bevor {card} zerstört "
+        "wird.",
+    ),
+    "cc.dice-target": (
+        "Glossar: Mit „X“ Würfeln",
+        "{card} costs {cost}: {source} destroys only a target whose cost the dice ({dice}) "
+        "show, one or several added: {allowed}.",
+        "{card} kostet {cost}: {source} zerstört nur ein Ziel, dessen Kosten den Augenzahlen "
+        "der Würfel ({dice}) entsprechen, einzeln oder addiert: {allowed_de}.",
+    ),
     "cc.not-destroyed": (
         "Angreifen und Verteidigen",
         "{card} went to hell with {damage} damage and {life} life: it was not destroyed.",
@@ -266,7 +285,7 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
 
 MOVE_TEXTS: tuple[tuple[str, str, str], ...] = (
     ("draw", "{player} draws {value:card|cards}", "{player} zieht {value:Karte|Karten}"),
-    ("roll", "{player} rolls the start dice {dice}", "{player} würfelt die Startwürfel {dice}"),
+    ("roll", "{player} rolls {dice}", "{player} würfelt {dice}"),
     ("burn", "{player} burns {dice}", "{player} verbrennt {dice}"),
     ("summon", "{player} summons {cards} to {to}", "{player} beschwört {cards} nach {to}"),
     ("attack", "{player} attacks {target} with {cards}", "{player} greift {target} mit {cards} an"),
