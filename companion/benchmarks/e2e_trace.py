@@ -72,6 +72,9 @@ def trace_lines(report: VideoReport, truths: Sequence[TableSnapshot]) -> Iterabl
     yield "shown on the page (step of the input: code [source]):"
     for shown in report.shown:
         yield f"  step {shown.step}: {shown.code} [{shown.source}]"
+    yield "questions (step whose table raised it: text [answered or open]):"
+    for asked in report.asked:
+        yield f"  step {asked.step}: {asked.text} [{'answered' if asked.answered else 'open'}]"
     yield "settled tables (frame, step shown; differences from that step's true table):"
     for s in report.settled:
         truth = truths[s.step] if 0 <= s.step < len(truths) else None

@@ -30,6 +30,7 @@ from companion.server.video_report import (
     VideoReport,
     named_violations,
     question_counts,
+    questions_asked,
     shown_violations,
 )
 
@@ -245,7 +246,8 @@ def referee_feed(script_path: Path, source: Any, pipeline: Any, steps: list[int]
         snapshots=feed.snapshots, status=dict(state.get("status", {})), person=person,
         final=FinalState.from_page(state), truth=FinalState.from_step(truth.steps[-1]),
         questions=asked, unanswered=unanswered, settled=log.settled,
-        shown=shown_violations(events, step_of, marks), named=named)
+        shown=shown_violations(events, step_of, marks), named=named,
+        asked=questions_asked(events, step_of))
 
 
 def run_video(script_path: Path, rendered: Rendered, db: Path, person: str = "script"

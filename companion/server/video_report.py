@@ -83,6 +83,15 @@ class Shown:
     source: str  # "camera" (a settled table) or "person" (a declaration or an answer)
 
 
+@dataclass(frozen=True)
+class Asked:
+    """A question the page asked, at the script step (from 1) whose table raised it."""
+
+    step: int
+    text: str
+    answered: bool
+
+
 @dataclass
 class VideoReport:
     """What the live session made of a video, and the script's truth beside it."""
@@ -101,6 +110,7 @@ class VideoReport:
     shown: list[Shown] = field(default_factory=list)
     named: list[tuple[int, str]] = field(default_factory=list)
     """(script step, code) of every violation the script names."""
+    asked: list[Asked] = field(default_factory=list)
 
     @property
     def extra(self) -> list[str]:
@@ -130,12 +140,13 @@ def question_counts(events: Sequence[Any]) -> tuple[int, int]:
     return len(asked), sum(1 for q in asked if q not in answered)
 
 
-def shown_violations(events: Sequence[Any], step_of_snapshot: Mapping[int, int],
-                     marks: Sequence[tuple[int, int]] = ()) -> list[Shown]:
-    """Every violation event with the script step of its input. An observation: the step
-    its table shows (by the snapshot's seq). An answer: its question's step. A declaration:
-    the step the video had reached when it was made (`marks`: (last event seq before the
-    person acted, frame step), in order); without marks, one after the table seen last."""
+def input_steps(events: Sequence[Any], step_of_snapshot: Mapping[int, int],
+                marks: Sequence[tuple[int, int]] = ()) -> dict[int, tuple[int, str]]:
+    """Event seq -> (script step, source) of every input and question. An observation: the
+    step its table shows (by the snapshot's seq). A question: its input's. An answer: its
+    question's. A declaration: the step the video had reached when it was made (`marks`:
+    (last event seq before the person acted, step), in order); without marks, the step
+    after the table seen last."""
     inputs: dict[int, tuple[int, str]] = {}
     seen = 0
     for e in events:
@@ -151,12 +162,32 @@ def shown_violations(events: Sequence[Any], step_of_snapshot: Mapping[int, int],
         elif e.source == "person":
             reached = [step for before, step in marks if before < e.seq]
             inputs[e.seq] = (reached[-1] if reached else seen + 1, "person")
-    out = []
-    for e in events:
-        if e.kind == "violation":
-            at, source = inputs.get(int(e.payload.get("input", -1)), (0, "?"))
-            out.append(Shown(str(e.payload.get("code", "")), at, source))
-    return out
+    return inputs
+
+
+def shown_violations(events: Sequence[Any], step_of_snapshot: Mapping[int, int],
+                     marks: Sequence[tuple[int, int]] = ()) -> list[Shown]:
+    """Every violation event with the script step of its input (`input_steps`)."""
+    inputs = input_steps(events, step_of_snapshot, marks)
+    return [Shown(str(e.payload.get("code", "")), *inputs.get(int(e.payload.get("input", -1)),
+                                                              (0, "?")))
+            for e in events if e.kind == "violation"]
+
+
+def questions_asked(events: Sequence[Any], step_of_snapshot: Mapping[int, int]
+                    ) -> list[Asked]:
+    """Every question with the step whose table raised it and whether anyone answered."""
+    inputs = input_steps(events, step_of_snapshot)
+    answered = {int(e.payload.get("question", -1)) for e in events if e.kind == "answer"}
+    return [Asked(inputs.get(e.seq, (0, ""))[0], _question_text(e.payload), e.seq in answered)
+            for e in events if e.kind == "question"]
+
+
+def _question_text(payload: Mapping[str, Any]) -> str:
+    choices = [str(c.get("label_en", "")) for c in payload.get("choices", ())
+               if isinstance(c, Mapping)]
+    return " ".join([str(payload.get("text_en", "")), *(f"[{i}] {c}" for i, c in
+                                                          enumerate(choices))])
 
 
 def named_violations(report: Any) -> list[tuple[int, str]]:

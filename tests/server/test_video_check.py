@@ -26,6 +26,7 @@ from companion.server.video_report import (
     FinalState,
     VideoReport,
     question_counts,
+    questions_asked,
     shown_violations,
 )
 from companion.snapshot import SeenCard, SeenDie, TableSnapshot
@@ -76,10 +77,16 @@ def test_the_report_counts_extra_and_missing_codes_and_a_wrong_final_state() -> 
 
 
 def test_a_question_is_open_unless_an_answer_names_it() -> None:
-    events = [_event(1, "observation", "camera"), _event(2, "question", input=1),
-              _event(3, "observation", "camera"), _event(4, "question", input=3),
+    events = [_event(1, "observation", "camera", snapshot={"seq": 1}),
+              _event(2, "question", input=1, text_en="Which?",
+                     choices=[{"label_en": "a draw"}, {"label_en": "a phase; a draw"}]),
+              _event(3, "observation", "camera", snapshot={"seq": 2}),
+              _event(4, "question", input=3),
               _event(5, "answer", "person", question=4), _event(6, "question", input=3)]
     assert question_counts(events) == (3, 2)
+    asked = questions_asked(events, {1: 4, 2: 6})
+    assert [(a.step, a.answered) for a in asked] == [(4, False), (6, True), (6, False)]
+    assert asked[0].text == "Which? [0] a draw [1] a phase; a draw"
 
 
 def test_each_violation_is_placed_at_the_step_of_its_input() -> None:
