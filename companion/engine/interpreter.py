@@ -415,16 +415,40 @@ class Interpreter:
             text_en="Several moves explain what happened on the table. Which one was it?",
             text_de="Mehrere Züge erklären, was auf dem Tisch geschah. Welcher war es?",
             choices=tuple(
-                Choice(
-                    label_en="; ".join(ruleset.describe(m, "en") for m in p.moves),
-                    label_de="; ".join(ruleset.describe(m, "de") for m in p.moves),
-                    moves=p.moves,
-                )
+                Choice(label_en=self._label(p, "en"), label_de=self._label(p, "de"),
+                       moves=p.moves)
                 for p in plans
             ),
             default=default,
         )
         return self.pending
+
+    def _label(self, plan: Plan, lang: str) -> str:
+        """A reading in words as a player says it: inferred ends of phases in a row read
+        "p1 ends the turn" (or "p1 ends 3 phases"), not one "ends the phase" each."""
+        parts: list[str] = []
+        steps = list(plan.steps)
+        i = 0
+        while i < len(steps):
+            step = steps[i]
+            if not step.automatic:
+                parts.append(self.game.ruleset.describe(step.move, lang))
+                i += 1
+                continue
+            run = [step]
+            while (i + len(run) < len(steps) and steps[i + len(run)].automatic
+                   and steps[i + len(run)].move.player == step.move.player):
+                run.append(steps[i + len(run)])
+            i += len(run)
+            who = step.move.player or ""
+            if any(s.turn_to for s in run):
+                parts.append(f"{who} beendet den Zug" if lang == "de" else f"{who} ends the turn")
+            elif len(run) == 1:
+                parts.append(self.game.ruleset.describe(step.move, lang))
+            else:
+                parts.append(f"{who} beendet {len(run)} Phasen" if lang == "de"
+                             else f"{who} ends {len(run)} phases")
+        return "; ".join(parts)
 
     def answer(self, choice: int, source: str = "person") -> Observation:
         """A person picked choice `choice` (0-based) of the pending question."""

@@ -372,3 +372,36 @@ def test_the_top_bar_holds_its_wrapped_row(browser: Any, tmp_path: Path, width: 
                                  ".getBoundingClientRect().top")
         assert page_top >= bar - 0.5
         shot(page, f"top-bar-{width}")
+
+
+def test_an_unanswered_question_is_listed_with_its_assumed_reading(
+    tmp_path: Path, page: Any
+) -> None:
+    """Play went on before anybody answered: the referee view lists the question with the
+    reading the record assumed; picking the other one puts it on the record instead."""
+    from companion.server.live_setup import serve_in_thread
+    from tests.server.conftest import make_app
+    from tests.server.test_unanswered_questions import deck_top, make_session
+
+    session = make_session(tmp_path / "u.db")
+    server, _ = serve_in_thread(make_app(session), "127.0.0.1", 0)
+    try:
+        page.goto(f"http://127.0.0.1:{server.server_port}/?view=referee")
+        page.evaluate("localStorage.setItem('companion.lang', 'en')")
+        page.reload()
+        page.wait_for_selector('#conn[data-state="live"]')
+        for n in (5, 6, 7, 8):
+            session.observe(deck_top(n))
+        page.wait_for_selector("#unanswered-card:not([hidden])", timeout=10_000)
+        page.keyboard.press("Escape")  # the newer question's dialog: decide later
+        assumed = page.text_content("#unanswered .btn.choice.assumed") or ""
+        assert "Bo draws a card" in assumed and "(assumed)" in assumed
+        shot(page, "unanswered")
+        page.click("#unanswered .btn.choice:not(.assumed)")
+        page.wait_for_selector("#unanswered-card[hidden]", state="attached", timeout=10_000)
+        answered = [e for e in session.store.events(session.game_id) if e.kind == "answer"]
+        assert answered and answered[-1].payload.get("off")
+    finally:
+        server.shutdown()
+        session.bus.close()
+        session.store.close()
