@@ -409,7 +409,6 @@ class Interpreter:
         """One question naming every reading; `default` is the one play goes on with when
         nobody answers (callers put the reading as seen, against the rules, first and pass
         the first legal one here)."""
-        ruleset = self.game.ruleset
         self._plans = plans
         self.pending = Question(
             text_en="Several moves explain what happened on the table. Which one was it?",
