@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engine.api import Move
+from companion.engine.api import Move, Question
 from companion.engine.game import Game
 from companion.engine.interpreter import Interpreter
 from tests.engine.tob_fixtures import CARDS, DECK
@@ -73,3 +73,39 @@ def test_a_creature_left_after_a_weak_attack_is_not_defeated() -> None:
     assert codes == ["tob.not-defeated"]
     assert "tactic" not in [m.kind for m in seen.moves]
     assert follower.state.can_resolve("XT#1", "p1.hand")
+
+
+def choose(interp: Interpreter, question: Question | None, kind: str) -> None:
+    """A person answers: the choice whose moves include one of `kind`."""
+    assert question is not None
+    index = next(i for i, c in enumerate(question.choices) if kind in [m.kind for m in c.moves])
+    interp.answer(index)
+
+
+def test_the_top_of_a_setup_trick_pile_taken_back_is_no_seventh_card() -> None:
+    """"Du kannst keine Karten vom Trickstapel zurückholen" and "7. Du gewinnst durch Trick".
+    The position begins with six cards on Ada's trick pile; the camera saw only the top one.
+    She takes it back in her supply phase: the back never seen that shows now may be the card
+    beneath as well as a card laid, and a seventh card would win, so the follower asks
+    instead of giving the win. Told "taken back", the pile holds five; the same card laid
+    again in her end phase makes six, and nobody has won."""
+    setup = {**SETUP, "phase": "supply", "table": {**SETUP["table"], "p1.trick": 6}}
+    leader, follower, interp = pair(setup)
+    leader.push(Move("draw", "p1"))
+    interp.observe(camera(leader.state), "camera")
+    top = leader.state.top("p1.trick")
+    assert top is not None
+    leader.state.move(top, "p1.hand")  # taken back: no rule does it
+    seen = interp.observe(camera(leader.state), "camera")
+    assert follower.outcome() is None and follower.state.count("p1.trick") == 6
+    choose(interp, seen.question, "untrick")
+    assert follower.state.count("p1.trick") == 5 and follower.outcome() is None
+    for _ in range(2):
+        leader.push(Move("next-phase", "p1"))
+        interp.person(Move("next-phase", "p1"))
+    leader.push(Move("next-phase", "p1"))
+    interp.person(Move("next-phase", "p1"))
+    leader.state.move(top, "p1.trick")  # the same card laid again in the end phase
+    seen = interp.observe(camera(leader.state), "camera")
+    assert [m.kind for m in seen.moves] == ["trick"] and all(e.legal for e in seen.entries)
+    assert follower.state.count("p1.trick") == 6 and follower.outcome() is None

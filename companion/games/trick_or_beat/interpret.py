@@ -14,13 +14,13 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from companion.engine.api import PLAYERS, Move
+from companion.engine.api import PLAYERS, Move, other
 from companion.engine.effects import Effect
 from companion.engine.effects import Move as MoveCards
 from companion.engine.interpreter import SnapshotDiff, candidate_product
 from companion.engine.state import UNKNOWN, GameState, hand_zone
 from companion.games.trick_or_beat import effects as fx
-from companion.games.trick_or_beat.numbers import KEEP
+from companion.games.trick_or_beat.numbers import KEEP, TRICK_WIN, blocks_trick_win
 from companion.games.trick_or_beat.state import flags
 from companion.snapshot import SeenCard, is_back
 
@@ -321,30 +321,76 @@ def beyond_keep(state: GameState, player: str) -> int:
     return state.count(hand_zone(player)) + state.count_in(fx.lanes(player)) - KEEP
 
 
+TAKEN_BACK = ("or", "taken-back")
+"""The option of a trick card read from a change that may as well be a card taken back."""
+
+
 def _tricks(state: GameState, diff: SnapshotDiff, tricked: int = 0) -> list[list[Move]]:
     """New backs on a trick pile are trick cards, except the `tricked` cards a tactic seen in
-    the same change puts on the active player's pile from the draw pile."""
+    the same change puts on the active player's pile from the draw pile. The top before the
+    change showing again is a take-back, unless the back now on top was read as taken back
+    before (then it is laid again). A back never seen replacing a top that may have had
+    unseen cards beneath is a trick card or a take-back (`_first_view_top`)."""
     slots: list[list[Move]] = []
     for p in PLAYERS:
         pile = fx.trick(p)
         new = [c for c in diff.appeared if c.zone == pile]
         new += [c for _, c in diff.moved if c.zone == pile]
         gone = [u for u in diff.uncovered if u.zone == pile]
+        relaid = [c for c in new if c.uid in flags(state).get("taken_back", {}).get(p, [])]
+        if relaid:
+            slots += [[Move("trick", p, (UNKNOWN,), options=(("back", c.uid),))]
+                      for c in relaid]
+            continue
         if gone:
             new = []  # the top now showing lay there before: cards were taken off, none added
         if p == state.active and tricked:
             backs = [c for c in new if is_back(c.uid)][:tricked]
             new = [c for c in new if c not in backs]
+        beneath = _first_view_top(state, diff, pile)
         for card in new:
             if is_back(card.uid):
                 if _expected_deck_draws(state):
                     continue  # the engine already put it there (add_to_trick)
-                if card.uid not in state.backs:
-                    slots.append([Move("trick", p, (UNKNOWN,), options=(("back", card.uid),))])
+                if card.uid in state.backs:
+                    continue
+                laid = Move("trick", p, (UNKNOWN,), options=(("back", card.uid),))
+                if beneath is None or len(new) > 1:
+                    slots.append([laid])
+                    continue
+                slots.append([replace(laid, options=tuple(sorted((*laid.options, TAKEN_BACK)))),
+                              Move("untrick", p, options=(("back", beneath),))])
             else:
                 slots.append([Move("trick", p, (card.uid,))])
-        slots += [[Move("untrick", p)] for _ in gone]
+        slots += [[Move("untrick", p, options=(("back", u.uid),))] for u in gone]
     return slots
+
+
+def _first_view_top(state: GameState, diff: SnapshotDiff, pile: str) -> str | None:
+    """The back that left the top of the face-down `pile` in this change, when the cards
+    beneath it were never seen (a `setup`'s pile: the camera saw only its top) and the pile
+    holds more: a back never seen showing now may be the next of them (the top taken back)
+    as well as a card laid on it. None when the camera saw what lies beneath."""
+    old = [v.uid for v in diff.vanished if v.zone == pile and is_back(v.uid)]
+    if len(old) != 1 or old[0] in state.backs:
+        return None
+    bound = set(state.backs.values())
+    unseen = [u for u in state.cards_in(pile) if u not in bound]
+    return old[0] if len(unseen) >= 2 else None
+
+
+def taken_back_doubt(state: GameState, seen: tuple[tuple[Move, str], ...]) -> bool:
+    """A trick card read after the players moved on, from a change that may as well be the
+    pile's top taken back, that would win by trick: a win is never given on a reading the
+    camera cannot confirm, so a person is asked (`Ruleset.doubtful_reading`)."""
+    for move, _ in seen:
+        if move.kind != "trick" or move.option(TAKEN_BACK[0]) != TAKEN_BACK[1]:
+            continue
+        p = move.player
+        if state.count(fx.trick(p)) + 1 >= TRICK_WIN \
+                and not blocks_trick_win(state.count(fx.trick(other(p)))):
+            return True
+    return False
 
 
 def _vanished(state: GameState, diff: SnapshotDiff, handled: set[str]) -> list[list[Move]]:

@@ -977,6 +977,9 @@ class TrickOrBeat(Ruleset):
         top = state.top(pile)
         if top is not None:
             state.move(top, hand_zone(move.player))
+        back = move.option("back")
+        if back:  # the camera's memory still holds it on the pile: laid again, it is new
+            flags(state).setdefault("taken_back", {}).setdefault(move.player, []).append(back)
 
     def after_move(self, state: GameState) -> None:
         for p in PLAYERS:
@@ -990,6 +993,9 @@ class TrickOrBeat(Ruleset):
                 return
 
     # ================================================================== interpreter
+    def doubtful_reading(self, state: GameState, seen: tuple[tuple[Move, str], ...]) -> bool:
+        return tob_interpret.taken_back_doubt(state, seen)
+
     def pile_zones(self) -> list[str]:
         return list(tob_interpret.PILES)
 

@@ -45,6 +45,9 @@ class TobFlags(CoreFlags, total=False):
     lifts: dict[str, list[str]]
     """Per rule ("draw", "trick", "move"): the cards whose effect lifts it once this turn."""
     last_attack: LastAttack
+    taken_back: dict[str, list[str]]
+    """Per player: the back serials of cards read as taken back from their trick pile (the
+    camera's memory of the pile still holds them; one laid again is a new trick card)."""
 
 
 def flags(state: GameState) -> TobFlags:
