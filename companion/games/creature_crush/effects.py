@@ -109,10 +109,16 @@ def permits(state: GameState) -> list[dict[str, Any]]:
     return found
 
 
+COUNTED = ("draw", "hell-to-hand")
+"""Permits used once per card: "Ziehe 2 Karten aus deiner Hölle" is two cards, each a table
+change of its own (any other permit is one change, whatever its number says)."""
+
+
 def grant(state: GameState, player: str, source: str, effect: PermitRecord,
           **context: Any) -> None:
     """Add a permit for `player` from `source` (the newest link of the chain)."""
-    permit = {**effect, "player": player, "source": source, "uses": 1, **context}
+    uses = max(1, int(effect.get("n", 1))) if effect.get("do") in COUNTED else 1
+    permit = {**effect, "player": player, "source": source, "uses": uses, **context}
     permits(state).append(permit)
 
 

@@ -1096,7 +1096,8 @@ class CreatureCrush(Ruleset):
         else:
             permit = fx.find(state, lambda x: x["do"] == "draw" and x["player"] == p)
             if permit is not None and (state.phase != "start" or flags(state).get("drawn")):
-                fx.use(state, permit)
+                for _ in range(min(count, int(permit.get("uses", 1)))):  # one use a card
+                    fx.use(state, permit)
             else:
                 flags(state)["drawn"] = flags(state).get("drawn", 0) + count
         for _ in range(count):
