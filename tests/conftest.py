@@ -28,6 +28,13 @@ REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """`--bless` rewrites the golden playthroughs (tests/test_playthroughs.py) instead of
+    comparing with them; without it a missing or different file fails."""
+    parser.addoption("--bless", action="store_true", default=False,
+                     help="rewrite tests/playthroughs/*.txt from the current rules")
+
+
 @pytest.fixture(scope="session")
 def repo_root() -> Path:
     return REPO
