@@ -103,3 +103,46 @@ def test_an_effect_not_carried_out_lapses_with_the_turn() -> None:
     g.push(Move("pass", "p1"))
     assert g.active == "p2"
     assert "cc.damage-mismatch" in codes(g.check(mark))
+
+
+@pytest.mark.parametrize(("count", "legal"), [(1, False), (2, True), (3, False)])
+def test_an_effect_with_two_dice_asks_for_a_roll_of_exactly_two(count: int,
+                                                                legal: bool) -> None:
+    """Glossar, Mit „X“ Würfeln: "verlangen nach einem Würfelwurf mit X Würfeln"; Moorfieber:
+    "Zerstöre einen Feind mit 2 Würfeln"."""
+    g = position(p1_C1=["CC-091"], p2_B2=["CC-028"])
+    g.state.face_down.add("CC-091#1")
+    g.state.public.discard("CC-091#1")
+    roll(g, 4, 1, 3)
+    g.push(Move("flip", "p1", ("CC-091#1",), to="p1.C1"))
+    values = ",".join(f"p1.w{4 + i}={v}" for i, v in enumerate((2, 6, 5)[:count]))
+    found = codes(g.check(Move("roll", "p1", options=(("dice", values),))))
+    assert (found == []) == legal, found
+
+
+@pytest.mark.parametrize(("cards", "legal"), [(2, True), (3, False)])
+def test_two_cards_from_the_hell_and_not_a_third(cards: int, legal: bool) -> None:
+    """Letzter Funke: "Ziehe 2 Karten aus deiner Hölle." """
+    g = position(p1_C1=["CC-090"], p1_B2=["CC-046"], p1_hell=["CC-026", "CC-031", "CC-036"],
+                 camps={"p1": [], "p2": []}, hands={"p1": 0, "p2": 0})
+    g.state.face_down.add("CC-090#1")
+    g.state.public.discard("CC-090#1")
+    g.push(Move("flip", "p1", ("CC-090#1",), to="p1.C1"))  # its condition holds: any time
+    taken = [codes(g.push(Move("to-hand", "p1", (u,))))
+             for u in ("CC-026#1", "CC-031#1", "CC-036#1")[:cards]]
+    assert (taken[-1] == []) == legal, taken
+
+
+def test_a_roll_for_an_effect_lapses_with_the_turn() -> None:
+    """Moorfieber's dice, rolled and not used, choose nothing once the turn is over."""
+    g = position(p1_C1=["CC-091"], p2_B2=["CC-028"])
+    g.state.face_down.add("CC-091#1")
+    g.state.public.discard("CC-091#1")
+    roll(g, 4, 1, 3)
+    g.push(Move("flip", "p1", ("CC-091#1",), to="p1.C1"))
+    g.push(Move("roll", "p1", options=(("dice", "p1.w4=2,p1.w5=2"),)))
+    destroy = Move("to-hell", "p2", ("CC-028#1",), to="p2.hell")  # Glutschnapper, cost 4
+    assert codes(g.check(destroy)) == []
+    g.push(Move("next-phase", "p1"))
+    g.push(Move("pass", "p1"))
+    assert codes(g.check(destroy)) == ["cc.not-destroyed"]
