@@ -25,7 +25,8 @@ SCRIPTS = sorted((Path(__file__).parents[2] / "companion/sim/scripts/creature-cr
 def test_rule_scripts_exist_for_every_rule_group() -> None:
     names = {p.stem for p in SCRIPTS}
     for group in ("lager", "opening", "summon", "attack", "taktik", "crush", "keywords", "end",
-                  "agreement", "concede", "effects"):
+                  "agreement", "concede", "effects", "stalemate", "c-zone", "dice-target",
+                  "hell-to-hand"):
         assert f"rules-{group}" in names
 
 
