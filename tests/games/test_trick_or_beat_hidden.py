@@ -6,11 +6,15 @@ it, and checks the follower's reading against the German rulebook.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from companion.engine.api import Move, Question
 from companion.engine.game import Game
 from companion.engine.interpreter import Interpreter
+from companion.referee.script import referee_script
 from tests.engine.tob_fixtures import CARDS, DECK
 from tests.games.test_trick_or_beat_interpreter import SETUP, camera
 
@@ -109,3 +113,16 @@ def test_the_top_of_a_setup_trick_pile_taken_back_is_no_seventh_card() -> None:
     seen = interp.observe(camera(leader.state), "camera")
     assert [m.kind for m in seen.moves] == ["trick"] and all(e.legal for e in seen.entries)
     assert follower.state.count("p1.trick") == 6 and follower.outcome() is None
+
+
+SCRIPTS = Path(__file__).parents[2] / "companion/sim/scripts/trick-or-beat"
+
+
+@pytest.mark.parametrize("camera_only", [False, True])
+def test_draft_discards_laid_as_one_stack_count_as_cards(camera_only: bool) -> None:
+    """Draft: "Wähle 8 aus deinen 15 Karten aus ... Lege die anderen 7 Karten auf den
+    Ablagestapel." Seven laid as one stack (the camera sees the top) leave a hand of 8, laid
+    one by one they count once, and an eighth breaks "keep 8" (rules-draft-stack.yaml, its
+    `expect`s written from the rulebook)."""
+    report = referee_script(str(SCRIPTS / "rules-draft-stack.yaml"), camera_only=camera_only)
+    assert report.failures == []

@@ -280,7 +280,7 @@ def _discards(
         uid = card.uid
         if is_back(uid) or uid in handled:
             continue
-        if state.where.get(uid) == DISCARD:
+        if state.where.get(uid) == DISCARD and (state.phase != "draft" or uid in state.public):
             continue  # the engine already put it there (a defeat, a drawn supply card)
         old = moved_from.get(uid)
         if old is not None:
@@ -289,10 +289,12 @@ def _discards(
             continue
         if state.phase == "draft":
             who = _draft_discarder(state, hints)
-            if beyond_keep(state, who) <= 0 and uid not in state.public and \
-                    state.unseen_in(DISCARD):
-                continue  # one of the cards a redraw put there unseen shows on top
-            slots.append([Move("discard", who, (uid,))])
+            extra = beyond_keep(state, who)
+            if extra <= 0 and uid not in state.public and unseen_discards(state, who) > 0:
+                # one of the cards counted unseen (beneath a stack's top, a redraw) shows
+                slots.append([Move("discard", who, (uid,), options=(("shown", "yes"),))])
+                continue
+            slots.append([Move("discard", who, _draft_stack(uid, extra))])
             continue
         player = state.active
         facts = state.facts(uid) if uid in state.where else None
@@ -305,6 +307,25 @@ def _discards(
         else:
             slots.append([Move("discard", player, (uid,))])
     return slots
+
+
+def _draft_stack(top: str, extra: int) -> tuple[str, ...]:
+    """The cards of a draft discard the camera sees the top of: "Lege die anderen 7 Karten
+    auf den Ablagestapel" lays all cards beyond the KEEP (8) at once, as one stack, so the
+    ones beneath the top (unseen) count too; laid one by one, the later ones seen are those
+    counted unseen already (`_discards`)."""
+    return (*(UNKNOWN,) * max(0, extra - 1), top)
+
+
+def unseen_discards(state: GameState, player: str) -> int:
+    """The player's draft discards nobody saw yet (beneath a stack's top, a fresh redraw)."""
+    return flags(state).get("draft_unseen", {}).get(player, 0)
+
+
+def count_unseen_discards(state: GameState, player: str, change: int) -> None:
+    """More (or, one shown, fewer) of the player's draft discards unseen."""
+    unseen = flags(state).setdefault("draft_unseen", {})
+    unseen[player] = max(0, unseen.get(player, 0) + change)
 
 
 def _draft_discarder(state: GameState, hints: Mapping[str, Any]) -> str:

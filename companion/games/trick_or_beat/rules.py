@@ -472,10 +472,12 @@ class TrickOrBeat(Ruleset):
         return [violation("tob.redraw-kind", value=move.value)]
 
     def _check_discard(self, state: GameState, move: Move) -> list[Violation]:
-        found = CHECKS.from_hand(state, move.player, move.cards)
+        info = flags(state)["draft"][move.player]
+        shown = move.option("shown") == "yes" and tob_interpret.unseen_discards(
+            state, move.player) > 0
+        found = [] if shown else CHECKS.from_hand(state, move.player, move.cards)
         left = self._draft_left(state, move.player)
-        if len(move.cards) > left:
-            info = flags(state)["draft"][move.player]
+        if not shown and len(move.cards) > left:
             found.append(violation("tob.draft-discard-too-many", cards=move.cards,
                                    player=move.player, limit=info["hand"] - KEEP))
         return found
@@ -738,6 +740,8 @@ class TrickOrBeat(Ruleset):
         info = flags(state)["draft"][p]
         info["hand"] = new
         info["dealt"] = 0
+        if move.value != "show":
+            tob_interpret.count_unseen_discards(state, p, count)
 
     def _apply_deal(self, state: GameState, move: Move) -> None:
         count = move.value if isinstance(move.value, int) else 1
@@ -746,7 +750,13 @@ class TrickOrBeat(Ruleset):
         flags(state)["draft"][move.player]["dealt"] += count
 
     def _apply_discard(self, state: GameState, move: Move) -> None:
-        for uid in move.cards:
+        if state.phase == "draft" and move.option("shown") == "yes" \
+                and tob_interpret.unseen_discards(state, move.player) > 0:
+            self._show_discarded(state, move)
+            return
+        # the cards seen first, then the unseen ones beneath them ("?": a stack's lower cards,
+        # never the seen card itself taken twice)
+        for uid in sorted(move.cards, key=lambda u: u == UNKNOWN):
             place = state.where.get(uid)
             # from the hand: a card there, or one only believed lying face down on a lane
             # (which card lies there nobody saw; `_check_discard` lets it come from the hand)
@@ -756,11 +766,22 @@ class TrickOrBeat(Ruleset):
             if card is None or card not in state.where:
                 continue
             release_attached(state, card, _to_discard)
-            state.move(card, DISCARD)
+            state.move(card, DISCARD, reveal=uid != UNKNOWN, bottom=uid == UNKNOWN)
         if state.phase == "draft":
             info = flags(state)["draft"][move.player]
             info["discarded"] += len(move.cards)
+            tob_interpret.count_unseen_discards(state, move.player, move.cards.count(UNKNOWN))
             info["started"] = True
+
+    @staticmethod
+    def _show_discarded(state: GameState, move: Move) -> None:
+        """A card seen arriving on the discard pile in the draft that is one of the player's
+        discards counted unseen (laid one by one after all were counted as a stack): it is
+        believed there from now on, nothing more is discarded."""
+        tob_interpret.count_unseen_discards(state, move.player, -1)
+        uid = move.card
+        if uid in state.where and state.resolve(uid, DISCARD):
+            state.public.add(uid)
 
     def _apply_place_down(self, state: GameState, move: Move) -> None:
         uid = move.card

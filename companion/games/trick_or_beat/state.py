@@ -31,6 +31,10 @@ class LastAttack(TypedDict):
 
 class TobFlags(CoreFlags, total=False):
     draft: dict[str, DraftInfo]
+    draft_unseen: dict[str, int]
+    """Per player, the cards they put on the discard pile in the draft that nobody saw yet
+    (beneath a stack's top, a fresh redraw): a card of theirs seen arriving there later may
+    be one of them."""
     first_turn: bool
     """The starting player's first turn (no draw, -3 attack)."""
     turn_mods: list[list[Any]]
