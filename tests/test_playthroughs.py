@@ -179,6 +179,17 @@ def golden(game_id: str) -> str:
     return "\n".join(head + body)
 
 
+def first_difference(expected: list[str], now: list[str]) -> str:
+    """Where the first differing line lies: the game and step around it (the diff's context
+    may not reach back to the step's header)."""
+    at = next((i for i, (a, b) in enumerate(zip(expected, now, strict=False)) if a != b),
+              min(len(expected), len(now)))
+    game = next((line for line in reversed(now[:at + 1]) if line.startswith("## ")), "header")
+    step = next((line for line in reversed(now[:at + 1])
+                 if line.startswith(("step ", "setup:", "## "))), "")
+    return f"first difference at line {at + 1}: {game.removeprefix('## ')}, {step}"
+
+
 def file_name(game_id: str) -> Path:
     return HERE / f"{game_id.replace('-', '_')}.txt"
 
@@ -198,11 +209,12 @@ def test_playthrough_matches_golden(game_id: str, request: pytest.FixtureRequest
     if text != expected:
         diff = list(difflib.unified_diff(expected.splitlines(), text.splitlines(),
                                          f"golden {path.name}", "now", n=2, lineterm=""))
+        where = first_difference(expected.splitlines(), text.splitlines())
         shown = "\n".join(diff[:DIFF_LINES])
         more = f"\n... {len(diff) - DIFF_LINES} more diff lines" if len(diff) > DIFF_LINES else ""
         pytest.fail(f"{game_id} plays differently from its golden playthrough (if intended, "
                     f"bless it: .venv/bin/python -m pytest tests/test_playthroughs.py --bless)"
-                    f"\n{shown}{more}", pytrace=False)
+                    f"\n{where}\n{shown}{more}", pytrace=False)
 
 
 def test_flat_view_changes_name_every_leaf() -> None:
@@ -212,3 +224,13 @@ def test_flat_view_changes_name_every_leaf() -> None:
     after = flat({"zones": {"p1.hand": {"count": 4, "seen": []}}, "turn": 2, "new": [1, 2]})
     assert view_changes(before, after) == [
         "    - gone/x", "    new = [1,2]", "    zones/p1.hand/count = 4"]
+
+
+def test_first_difference_names_the_step() -> None:
+    """A failure names the game and step of the first differing line, the header above it."""
+    expected = ["# head", "## g seed 1", "setup: turn 0", "", "step 1: turn 1", "  legal: 2",
+                "  move (automatic): x"]
+    now = [*expected[:5], "  legal: 3", expected[6]]
+    assert first_difference(expected, now) == "first difference at line 6: g seed 1, step 1: turn 1"
+    shorter = first_difference(expected, expected[:4])
+    assert shorter == "first difference at line 5: g seed 1, setup: turn 0"
