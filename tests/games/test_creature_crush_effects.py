@@ -1,17 +1,18 @@
-"""Creature Crush: one scenario per effect of the cardset's cards that no other test plays.
+"""Creature Crush: one scenario for each effect word of the cardset's cards and each keyword.
 
 Each scenario lays a crush card face down, flips it when its rulebook timing allows, and then
 makes the table change the card's German sentence asks for (the oracle: the sentence, read by
-a person); the same change without the effect, or beyond what it says, breaks a rule. Those
-played elsewhere: Glutregen, Kieselhagel, Würfelsturm, Schlammloch, Nebelschleier,
-Seelentausch, Umsturz, Rankengriff and the keywords Aktion, Falle, Hölle, Munter (the
-rules-*.yaml scripts), Träge, Nachtragend, Munter (test_creature_crush_rules), the "mit X
-Würfeln" destroy effects (test_creature_crush_rules, rules-dice-target.yaml).
+a person); the same change without the effect, or beyond what it says, breaks a rule. Played
+in the rules-*.yaml scripts as well: Glutregen, Kieselhagel, Schlammloch, Nebelschleier,
+Seelentausch, Würfelsturm, Umsturz, Rankengriff and the keywords Aktion, Falle, Hölle,
+Munter; in test_creature_crush_rules: Träge, Nachtragend, Munter, Hölle and the "mit X
+Würfeln" destroy effects (also rules-dice-target.yaml).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -178,6 +179,60 @@ def test_the_camera_sees_each_card_taken_from_the_open_hell(camera_only: bool) -
     assert taken == [("to-hand", ("CC-026#1",), []), ("to-hand", ("CC-031#1",), []),
                      ("to-hand", ("CC-036#1",), ["cc.unexplained"])]
     assert report.failures == []
+
+
+def test_wuerfelsturm_gives_one_more_start_die_in_the_next_turn_only() -> None:
+    """Würfelsturm: "Erhalte Startwürfel +1 für deinen nächsten Zug" ("Startwürfel + „X“:
+    Erhalte für den nächsten Zug X zusätzliche Startwürfel")."""
+    g = position(p1_C1=["CC-081"])
+    lay_down(g, "CC-081#1")
+    roll(g, 2, 3, 4)
+    assert flip(g, "p1", "CC-081#1") == []
+    for _ in range(2):  # Ada's turn ends, Bo's turn passes
+        g.push(Move("next-phase", g.active))
+        g.push(Move("pass", g.active))
+        if g.active == "p2":
+            roll(g, 1, 2, 3)
+    assert g.active == "p1"
+    rules: Any = g.ruleset
+    assert rules.expected_dice(g.state, [1, 2, 3])[0] == 4
+    roll(g, 1, 2, 3, 5)
+    for _ in range(2):
+        g.push(Move("next-phase", g.active))
+        g.push(Move("pass", g.active))
+        if g.active == "p2":
+            roll(g, 1, 2, 3)
+    assert rules.expected_dice(g.state, [1, 2, 3])[0] == 3  # one next turn, not every turn
+
+
+def test_rankengriff_keeps_the_chosen_enemy_from_attacking_in_its_next_turn() -> None:
+    """Rankengriff: "Ein Feind kann in seinem nächsten Zug nicht angreifen." """
+    g = position(p1_C1=["CC-089"], p1_B2=["CC-046"], p1_B3=["CC-006"], p2_B2=["CC-013"],
+                 p2_B1=["CC-028"])
+    lay_down(g, "CC-089#1")
+    roll(g, 2, 3, 4)
+    assert flip(g, "p1", "CC-089#1", target="CC-013#1") == []
+    g.push(Move("next-phase", "p1"))
+    g.push(Move("pass", "p1"))
+    roll(g, 3, 4, 6)
+    held = Move("attack", "p2", ("CC-013#1",), target="CC-046#1",
+                options=dice("p2.w1", p2_w1=3))
+    assert codes(g.check(held)) == ["cc.attack-blocked"]
+    free = Move("attack", "p2", ("CC-028#1",), target="CC-006#1",
+                options=dice("p2.w2", p2_w2=4))  # Glutschnapper was not chosen
+    assert codes(g.check(free)) == []
+
+
+def test_umsturz_takes_over_an_enemy_costing_five_or_less_only() -> None:
+    """Umsturz: "Übernimm die Kontrolle über einen Feind mit Kosten 5 oder weniger." """
+    g = position(p1_C1=["CC-093"], p1_B2=["CC-046"], p2_B1=["CC-036"], p2_B3=["CC-039"])
+    lay_down(g, "CC-093#1")
+    roll(g, 2, 3, 4)
+    assert flip(g, "p1", "CC-093#1") == []
+    six = Move("control", "p1", ("CC-039#1",), to="p1.B1")  # Schattenhydra, cost 6
+    assert codes(g.check(six)) == ["cc.unexplained"]
+    assert codes(g.push(Move("control", "p1", ("CC-036#1",), to="p1.B1"))) == []  # cost 5
+    assert g.state.where["CC-036#1"] == "p1.B1"
 
 
 # ----------------------------------------------------------------------------- keywords
