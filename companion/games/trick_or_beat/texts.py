@@ -42,13 +42,6 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
         "{zone} already holds {count:creature|creatures} (limit {limit}).",
         "Auf {zone} liegen schon {count} Wesen (Limit {limit}).",
     ),
-    "tob.lane-over-limit": (
-        "Lanes",
-        "{zone} holds {count:creature|creatures}, more than the limit of {limit}: arrange "
-        "the lanes within it before the lane phase ends.",
-        "Auf {zone} liegen {count} Wesen, mehr als das Limit {limit}: ordne die Lanes vor dem "
-        "Ende der Lanephase so an, dass es passt.",
-    ),
     "tob.bad-lane": (
         "Lanes",
         "{zone} is not a lane of {player}.",
