@@ -489,12 +489,14 @@ def test_a_target_chosen_with_two_dice_costs_what_the_dice_show(cost: int) -> No
 
 def test_the_effect_roll_comes_first_asks_for_its_count_and_gives_no_start_dice() -> None:
     """"verlangen nach einem Würfelwurf mit X Würfeln ... Würfle also 2 Würfel und wähle dann
-    ein Ziel aus": without the roll no target is chosen; a roll of 1 die is no roll of 2; the
+    ein Ziel aus": without the roll no target is chosen; a roll of 3 dice is no roll of 2; the
     effect's dice pay for nothing (they are not start dice, "Die Würfel")."""
     g = dice_target_position(8)
     assert codes(g.check(DESTROY)) == ["cc.dice-unrolled"]
-    assert codes(g.check(Move("roll", "p1", options=(("dice", "p1.w4=2"),)))) == [
-        "cc.effect-dice"]
+    three = (("dice", "p1.w4=2,p1.w5=3,p1.w6=3"),)  # 2 + 3 + 3 would show 8
+    assert codes(g.push(Move("roll", "p1", options=three))) == [
+        "cc.effect-dice"]  # three dice are no roll of two: they are rolled again
+    assert codes(g.check(DESTROY)) == ["cc.dice-unrolled"]
     start_dice = dict(g.state.flags["dice"]["p1"])
     g.push(Move("roll", "p1", options=EFFECT_DICE))
     assert g.state.flags["dice"]["p1"] == start_dice

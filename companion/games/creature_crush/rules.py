@@ -1107,10 +1107,8 @@ class CreatureCrush(Ruleset):
         p = move.player
         dice = bd.parse_dice(move.option("dice"))
         permit = self._effect_roll(state, move)
-        if permit is not None:  # the effect's own roll: no start dice
-            permit["rolled"] = [dice[d] for d in sorted(dice)]
-            for d in dice:
-                self._available(state, p).pop(d, None)
+        if permit is not None:
+            self._roll_for_effect(state, permit, move)
         elif state.phase == "start" and p == state.active:
             flags(state)["dice"][p] = dict(dice)
             flags(state)["pool"][p] = {}
@@ -1119,6 +1117,15 @@ class CreatureCrush(Ruleset):
             self._available(state, p).update(dice)
         state.pending_chance.append(ChanceEvent("roll", (("player", p),
                                                          ("dice", bd.dice_text(dice)))))
+
+    def _roll_for_effect(self, state: GameState, permit: dict[str, Any], move: Move) -> None:
+        """The effect's own roll: its dice are no start dice (a start die rolled for it is
+        spent). A roll of the wrong count is no roll of the effect: it is rolled again."""
+        dice = bd.parse_dice(move.option("dice"))
+        for d in dice:
+            self._available(state, move.player).pop(d, None)
+        if not self._check_effect_roll(permit, move):
+            permit["rolled"] = [dice[d] for d in sorted(dice)]
 
     def _apply_burn(self, state: GameState, move: Move) -> None:
         p = move.player
