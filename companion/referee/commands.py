@@ -15,13 +15,14 @@ from companion.referee.script import RefereeReport, StepReport, referee_script
 WORDS: dict[str, dict[str, Any]] = {
     "en": {"step": "step", "line": "line", "phase": "phase", "active": "active", "turn": "turn",
            "scores": "scores", "ok": "ok", "illegal": "ILLEGAL", "lifted": "lifted by",
-           "asked": "asked", "winner": "winner", "refused": "refused", "source": {}},
+           "asked": "asked", "winner": "winner", "refused": "refused", "draw": "draw",
+           "source": {}},
     "de": {"step": "Schritt", "line": "Zeile", "phase": "Phase", "active": "am Zug",
            "turn": "Zug", "scores": "Punkte", "ok": "ok", "illegal": "REGELWIDRIG",
            "lifted": "aufgehoben durch", "asked": "gefragt", "winner": "Sieger",
-           "refused": "abgelehnt",
+           "refused": "abgelehnt", "draw": "unentschieden",
            "source": {"camera": "Kamera", "person": "Person", "automatic": "automatisch",
-                      "script": "Skript"}},
+                      "script": "Skript", "assumed": "angenommen"}},
 }
 
 
@@ -54,7 +55,8 @@ def _print_step(step: StepReport, ruleset: Ruleset, namer: Any = None, lang: str
     for refused in step.refused:
         click.echo(f"  {w['refused']}: {refused}")
     if step.winner:
-        click.echo(f"  {w['winner']}: {who(step.winner)}")
+        shown = w["draw"] if step.winner == "draw" else who(step.winner)
+        click.echo(f"  {w['winner']}: {shown}")
     for failure in step.failures:
         click.echo(f"  EXPECT FAILED {failure}")
 
