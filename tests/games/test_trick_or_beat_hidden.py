@@ -126,3 +126,24 @@ def test_draft_discards_laid_as_one_stack_count_as_cards(camera_only: bool) -> N
     `expect`s written from the rulebook)."""
     report = referee_script(str(SCRIPTS / "rules-draft-stack.yaml"), camera_only=camera_only)
     assert report.failures == []
+
+
+@pytest.mark.parametrize("camera_only", [False, True])
+def test_the_seventh_card_after_an_effects_trick_card_wins(camera_only: bool) -> None:
+    """"Außerdem gibt es Karteneffekte, die deinen Trickstapel zusätzlich füllen" and "7. Du
+    gewinnst durch Trick": after Verlorene Finte's card (six), the card Ada lays in her end
+    phase is the seventh and wins, also when the camera alone follows the phases
+    (rules-trick-effect-win.yaml)."""
+    report = referee_script(str(SCRIPTS / "rules-trick-effect-win.yaml"),
+                            camera_only=camera_only)
+    assert report.failures == []
+
+
+@pytest.mark.parametrize("camera_only", [False, True])
+def test_the_lane_limit_in_the_lane_phase_and_a_swap_of_full_lanes(camera_only: bool) -> None:
+    """"Auf jeder Lane können maximal 2 Wesen liegen" in the lane phase too: a third creature
+    on a full lane is `tob.lane-full` and the turn goes on into the main phase; two full
+    lanes swapping one creature each in one table change break nothing
+    (rules-lane-phase.yaml)."""
+    report = referee_script(str(SCRIPTS / "rules-lane-phase.yaml"), camera_only=camera_only)
+    assert report.failures == []

@@ -39,7 +39,7 @@ def _is_lane(zone: str) -> bool:
 
 def explain(state: GameState, diff: SnapshotDiff, hints: Mapping[str, Any]) -> list[list[Move]]:
     slots: list[list[Move]] = []
-    tricked = _tricked_by_tactics(state, diff)
+    tricked = _tricked_by_tactics(state, diff) + _moved_by_an_effect(state, diff)
     draw_slots, drawn = _draws(state, diff, hints, tricked)
     slots += draw_slots
     play_slots, played = _targeted_tactics(state, diff, hints)
@@ -148,7 +148,7 @@ def _draws(
     ]
     if not took:
         return [], set()
-    if _expected_deck_draws(state) or tricked:
+    if tricked:
         return [], set()  # an effect moved (or moves) deck cards (add_to_trick)
     if state.phase == "draft":
         info = flags(state).get("draft", {})
@@ -169,11 +169,20 @@ def _draws(
     return [[Move("draw", player)]], set()
 
 
-def _expected_deck_draws(state: GameState) -> bool:
-    """An effect already moved deck cards (add_to_trick) that the camera has yet to see go.
-    Tactics are played in the main phase: in another phase the count is left over from one
-    seen together with its effect (no move since has cleared it)."""
-    return state.phase == "main" and flags(state).get("expected_deck_draws", 0) > 0
+def _moved_by_an_effect(state: GameState, diff: SnapshotDiff) -> int:
+    """Deck cards an effect already put on the active player's trick pile (a tactic a person
+    declared, add_to_trick) that this change shows: the draw pile's top and a new back on that
+    trick pile changing together. Tactics are played in the main phase; a change that shows
+    no such pair is the players' own (a trick card laid in the end phase)."""
+    expected = flags(state).get("expected_deck_draws", 0)
+    if state.phase != "main" or expected <= 0:
+        return 0
+    deck = [v for v in diff.vanished if v.zone == DECK] or [
+        u for u in diff.uncovered if u.zone == DECK]
+    pile = fx.trick(state.active)
+    backs = [c for c in (*diff.appeared, *(new for _, new in diff.moved))
+             if c.zone == pile and is_back(c.uid)]
+    return min(expected, len(backs)) if deck else 0
 
 
 def _is_supply(state: GameState, uid: str) -> bool:
@@ -347,8 +356,9 @@ TAKEN_BACK = ("or", "taken-back")
 
 
 def _tricks(state: GameState, diff: SnapshotDiff, tricked: int = 0) -> list[list[Move]]:
-    """New backs on a trick pile are trick cards, except the `tricked` cards a tactic seen in
-    the same change puts on the active player's pile from the draw pile. The top before the
+    """New backs on a trick pile are trick cards, except the `tricked` cards a tactic (seen in
+    the same change, or declared before it) puts on the active player's pile from the draw
+    pile. The top before the
     change showing again is a take-back, unless the back now on top was read as taken back
     before (then it is laid again). A back never seen replacing a top that may have had
     unseen cards beneath is a trick card or a take-back (`_first_view_top`)."""
@@ -371,8 +381,6 @@ def _tricks(state: GameState, diff: SnapshotDiff, tricked: int = 0) -> list[list
         beneath = _first_view_top(state, diff, pile)
         for card in new:
             if is_back(card.uid):
-                if _expected_deck_draws(state):
-                    continue  # the engine already put it there (add_to_trick)
                 if card.uid in state.backs:
                     continue
                 laid = Move("trick", p, (UNKNOWN,), options=(("back", card.uid),))
@@ -388,16 +396,15 @@ def _tricks(state: GameState, diff: SnapshotDiff, tricked: int = 0) -> list[list
 
 
 def _first_view_top(state: GameState, diff: SnapshotDiff, pile: str) -> str | None:
-    """The back that left the top of the face-down `pile` in this change, when the cards
-    beneath it were never seen (a `setup`'s pile: the camera saw only its top) and the pile
-    holds more: a back never seen showing now may be the next of them (the top taken back)
-    as well as a card laid on it. None when the camera saw what lies beneath."""
+    """The back that left the top of the face-down `pile` in this change, when that top is
+    one of the cards the pile held when the camera first saw it (a `setup`'s pile: the camera
+    saw only its top, never the cards beneath) and more of them lie beneath: a back never
+    seen showing now may be the next of them (the top taken back) as well as a card laid on
+    it. None when the camera saw the cards beneath arrive."""
     old = [v.uid for v in diff.vanished if v.zone == pile and is_back(v.uid)]
-    if len(old) != 1 or old[0] in state.backs:
-        return None
-    bound = set(state.backs.values())
-    unseen = [u for u in state.cards_in(pile) if u not in bound]
-    return old[0] if len(unseen) >= 2 else None
+    first = flags(state).get("first_view", {}).get(_owner(pile), 0)
+    count = state.count(pile)
+    return old[0] if len(old) == 1 and 2 <= count <= first else None
 
 
 def taken_back_doubt(state: GameState, seen: tuple[tuple[Move, str], ...]) -> bool:

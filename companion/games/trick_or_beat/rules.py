@@ -271,6 +271,7 @@ class TrickOrBeat(Ruleset):
         lay_face_down(state, setup)
         attach_cards(state, setup)
         self.start_midgame(state, setup, phase="main", turn=2)
+        flags(state)["first_view"] = {p: state.count(fx.trick(p)) for p in PLAYERS}
         flags(state)["first_turn"] = state.turn == 1 and state.active == state.first
 
     def _turn_begins(self, state: GameState) -> None:
@@ -1001,6 +1002,9 @@ class TrickOrBeat(Ruleset):
         back = move.option("back")
         if back:  # the camera's memory still holds it on the pile: laid again, it is new
             flags(state).setdefault("taken_back", {}).setdefault(move.player, []).append(back)
+        first = flags(state).get("first_view", {})
+        if move.player in first:
+            first[move.player] = min(first[move.player], state.count(pile))
 
     def after_move(self, state: GameState) -> None:
         for p in PLAYERS:

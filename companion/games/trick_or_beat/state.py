@@ -49,6 +49,9 @@ class TobFlags(CoreFlags, total=False):
     lifts: dict[str, list[str]]
     """Per rule ("draw", "trick", "move"): the cards whose effect lifts it once this turn."""
     last_attack: LastAttack
+    first_view: dict[str, int]
+    """Per player, the cards at the bottom of their trick pile that lay there when the camera
+    first saw it (a `setup`'s pile): it saw only the top one, never the ones beneath."""
     taken_back: dict[str, list[str]]
     """Per player: the back serials of cards read as taken back from their trick pile (the
     camera's memory of the pile still holds them; one laid again is a new trick card)."""
