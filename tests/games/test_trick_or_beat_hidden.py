@@ -147,3 +147,29 @@ def test_the_lane_limit_in_the_lane_phase_and_a_swap_of_full_lanes(camera_only: 
     (rules-lane-phase.yaml)."""
     report = referee_script(str(SCRIPTS / "rules-lane-phase.yaml"), camera_only=camera_only)
     assert report.failures == []
+
+
+def test_a_declared_player_outranks_the_guess_for_a_draw() -> None:
+    """"Nachschubphase: Ziehe eine Karte vom Nachziehstapel" - one card, in the supply phase.
+    A person says Ada drew a card in her main phase: that is her extra draw
+    (`tob.extra-draw`), not Bo's supply draw after her turn ended, and nobody is asked."""
+    leader, follower, interp = pair(MAIN)
+    leader.push(Move("draw", "p1"))
+    seen = interp.observe(camera(leader.state), "camera", {"player": "p1"})
+    assert seen.question is None
+    assert [(m.kind, m.player) for m in seen.moves] == [("draw", "p1")]
+    assert [v.code for v in seen.violations if v.blocking] == ["tob.extra-draw"]
+    assert (follower.active, follower.phase) == ("p1", "main")
+
+
+def test_a_declared_player_outranks_the_guess_for_equipment() -> None:
+    """"Ausrüstung kannst du dauerhaft an eines deiner Wesen anlegen": a person says Ada laid
+    her equipment on Bo's creature. That is Ada's equipment on a creature not hers
+    (`tob.equip-target`), not Bo equipping out of turn."""
+    leader, follower, interp = pair(MAIN)
+    assert leader.state.resolve("XE#1", "p1.hand")
+    leader.push(Move("equip", "p1", ("XE#1",), target="XA#2"))
+    seen = interp.observe(camera(leader.state), "camera", {"player": "p1"})
+    assert [(m.kind, m.player, m.target) for m in seen.moves] == [("equip", "p1", "XA#2")]
+    assert [v.code for v in seen.violations if v.blocking] == ["tob.equip-target"]
+    assert follower.active == "p1"

@@ -33,6 +33,13 @@ def _owner(zone: str) -> str:
     return zone.split(".")[0]
 
 
+def _actor(hints: Mapping[str, Any], guess: str) -> str:
+    """Who made a move the table shows: the player a person named (`player:`), else the
+    guess (the active player, a lane's owner). A person's word outranks the guess."""
+    named = hints.get("player")
+    return str(named) if named in PLAYERS else guess
+
+
 def _is_lane(zone: str) -> bool:
     return zone.endswith((".active", ".passive")) and _owner(zone) in PLAYERS
 
@@ -66,7 +73,7 @@ def _targeted_tactics(
     Returns the slots and the cards they explain (the tactics and their targets)."""
     if state.phase != "main":
         return [], set()
-    p = state.active
+    p = _actor(hints, state.active)
     slots: list[list[Move]] = []
     played: set[str] = set()
     def holder(uid: str) -> str:  # an equipment seen instead of the creature it covers
@@ -159,7 +166,7 @@ def _draws(
         if hints.get("player") in PLAYERS:
             return [[Move("draw", str(hints["player"]))]], set()
         return [], set()  # dealing seen again: the camera cannot count cards dealt
-    player = state.active
+    player = _actor(hints, state.active)
     if flags(state).get("supply_draws", 0) > 0:
         # a supply card drawn face up goes straight to the discard pile (and is replaced)
         shown = [c.uid for c in diff.appeared if c.zone == DISCARD and _is_supply(state, c.uid)]
@@ -215,7 +222,7 @@ def _lanes(
     arrivals += [new for _, new in diff.moved if _is_lane(new.zone)]
     backs_gone = [v for v in diff.vanished if is_back(v.uid) and _is_lane(v.zone)]
     for card in arrivals:
-        p = _owner(card.zone)
+        p = _actor(hints, _owner(card.zone))
         if is_back(card.uid):
             if card.uid not in state.backs:
                 slots.append([Move("place-down", p, (UNKNOWN,), to=card.zone,
@@ -305,7 +312,7 @@ def _discards(
                 continue
             slots.append([Move("discard", who, _draft_stack(uid, extra))])
             continue
-        player = state.active
+        player = _actor(hints, state.active)
         facts = state.facts(uid) if uid in state.where else None
         if facts is not None and facts.type == "tactic" and facts.get("category") != "equipment":
             target = hints.get("target")
