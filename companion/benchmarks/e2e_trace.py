@@ -75,6 +75,9 @@ def trace_lines(report: VideoReport, truths: Sequence[TableSnapshot]) -> Iterabl
     yield "questions (step whose table raised it: text [answered or open]):"
     for asked in report.asked:
         yield f"  step {asked.step}: {asked.text} [{'answered' if asked.answered else 'open'}]"
+    yield "the page's log (step of the input: event [source] text):"
+    for step, said in report.log:
+        yield f"  step {step}: {said}"
     yield "settled tables (frame, step shown; differences from that step's true table):"
     for s in report.settled:
         truth = truths[s.step] if 0 <= s.step < len(truths) else None

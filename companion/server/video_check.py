@@ -29,6 +29,7 @@ from companion.server.video_report import (
     Settled,
     VideoReport,
     named_violations,
+    page_log,
     question_counts,
     questions_asked,
     shown_violations,
@@ -247,7 +248,7 @@ def referee_feed(script_path: Path, source: Any, pipeline: Any, steps: list[int]
         final=FinalState.from_page(state), truth=FinalState.from_step(truth.steps[-1]),
         questions=asked, unanswered=unanswered, settled=log.settled,
         shown=shown_violations(events, step_of, marks), named=named,
-        asked=questions_asked(events, step_of))
+        asked=questions_asked(events, step_of), log=page_log(events, step_of, marks))
 
 
 def run_video(script_path: Path, rendered: Rendered, db: Path, person: str = "script"

@@ -111,6 +111,8 @@ class VideoReport:
     named: list[tuple[int, str]] = field(default_factory=list)
     """(script step, code) of every violation the script names."""
     asked: list[Asked] = field(default_factory=list)
+    log: list[tuple[int, str]] = field(default_factory=list)
+    """The page's log: (script step of the input, what happened) for every derived event."""
 
     @property
     def extra(self) -> list[str]:
@@ -181,6 +183,24 @@ def questions_asked(events: Sequence[Any], step_of_snapshot: Mapping[int, int]
     answered = {int(e.payload.get("question", -1)) for e in events if e.kind == "answer"}
     return [Asked(inputs.get(e.seq, (0, ""))[0], _question_text(e.payload), e.seq in answered)
             for e in events if e.kind == "question"]
+
+
+LOGGED = ("move", "phase", "violation", "question", "answer", "action", "note")
+
+
+def page_log(events: Sequence[Any], step_of_snapshot: Mapping[int, int],
+             marks: Sequence[tuple[int, int]] = ()) -> list[tuple[int, str]]:
+    """Each move, phase end, violation, question and person input with the step of the
+    input behind it, as the page's log says it (for reading a run back)."""
+    inputs = input_steps(events, step_of_snapshot, marks)
+    out = []
+    for e in events:
+        if e.kind not in LOGGED:
+            continue
+        step = inputs.get(int(e.payload.get("input", e.seq)), (0, ""))[0]
+        said = e.payload.get("code") if e.kind == "violation" else e.payload.get("text_en")
+        out.append((step, f"{e.kind} [{e.source}] {said or ''}".rstrip()))
+    return out
 
 
 def _question_text(payload: Mapping[str, Any]) -> str:

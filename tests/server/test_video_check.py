@@ -25,6 +25,7 @@ from companion.server.video_check import NobodyAtThePage, check_video, director_
 from companion.server.video_report import (
     FinalState,
     VideoReport,
+    page_log,
     question_counts,
     questions_asked,
     shown_violations,
@@ -103,6 +104,9 @@ def test_each_violation_is_placed_at_the_step_of_its_input() -> None:
     shown = shown_violations(events, {7: 2, 9: 3}, marks=[(3, 3)])
     assert [(s.code, s.step, s.source) for s in shown] == [
         ("x.late", 2, "camera"), ("x.target", 3, "person"), ("x.answer", 3, "person")]
+    log = page_log(events, {7: 2, 9: 3}, marks=[(3, 3)])
+    assert [step for step, _ in log] == [2, 2, 3, 3, 3, 3, 3]
+    assert log[1] == (2, "violation [automatic] x.late")
 
 
 def test_table_differences_name_each_misread_item() -> None:
