@@ -365,10 +365,9 @@ TAKEN_BACK = ("or", "taken-back")
 def _tricks(state: GameState, diff: SnapshotDiff, tricked: int = 0) -> list[list[Move]]:
     """New backs on a trick pile are trick cards, except the `tricked` cards a tactic (seen in
     the same change, or declared before it) puts on the active player's pile from the draw
-    pile. The top before the
-    change showing again is a take-back, unless the back now on top was read as taken back
-    before (then it is laid again). A back never seen replacing a top that may have had
-    unseen cards beneath is a trick card or a take-back (`_first_view_top`)."""
+    pile. A top seen there before showing again is a take-back, unless the back now on top
+    was read as taken back (then it is laid again). A back never seen replacing a top that
+    may have had unseen cards beneath is a trick card or a take-back (`_first_view_top`)."""
     slots: list[list[Move]] = []
     for p in PLAYERS:
         pile = fx.trick(p)

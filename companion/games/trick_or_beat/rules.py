@@ -983,6 +983,9 @@ class TrickOrBeat(Ruleset):
         back = move.option("back")
         if back:
             state.backs[back] = card
+            taken = flags(state).get("taken_back", {}).get(p, [])
+            if back in taken:
+                taken.remove(back)  # laid again: on the pile, as the camera's memory has it
         if state.counter("turn", "tricked") >= 1:
             self._use_lift(state, "trick")
         state.bump("turn", "tricked")
