@@ -19,9 +19,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.engine.api import PLAYERS, Move
-from companion.engine.interpreter import SnapshotDiff, candidate_product
+from companion.engine.interpreter import MAX_CANDIDATES, SnapshotDiff, candidate_product
 from companion.engine.state import UNKNOWN, GameState, hand_zone
 from companion.games.creature_crush import board as bd
+from companion.games.creature_crush.interpret_attack import (
+    inferred_attacks,
+    red_after,
+    red_changes,
+)
 from companion.games.creature_crush.numbers import OPENING_HAND, TRAEGE_DAMAGE
 from companion.games.creature_crush.state import flags
 from companion.snapshot import SeenCard, SeenDie, is_back
@@ -35,11 +40,24 @@ def explain(state: GameState, diff: SnapshotDiff, hints: Mapping[str, Any]) -> l
     target = str(hints["target"]) if hints.get("target") else None
     card_slots, handled, displaced = _cards(state, diff, target)
     slots += card_slots
+    at = sum(1 for s in slots if s)
     slots += _marks(state, diff)
     slots += _beneath_hell_tops(state, diff, handled)
     slots += _hells(state, diff, handled, displaced, target)
     slots += _vanished(state, diff, handled)
-    return candidate_product(slots)
+    readings = candidate_product(slots)
+    return _with_attacks(readings, at, inferred_attacks(state, diff, hints)) + readings
+
+
+def _with_attacks(readings: list[list[Move]], at: int, attacks: list[Move]
+                  ) -> list[list[Move]]:
+    """Each reading with an undeclared attack put in after the dice burned and the cards
+    laid (which pay for it and bring the attacker) and before the damage dice and the hells
+    (which show it). Too many to try: none, and the change is read as it is (an attack
+    dropped unseen could leave a wrong one as the only legal reading)."""
+    if not attacks or len(attacks) * len(readings) > MAX_CANDIDATES:
+        return []
+    return [[*r[:at], a, *r[at:]] for a in attacks for r in readings]
 
 
 def _owner(zone: str) -> str:
@@ -100,25 +118,8 @@ def _burns(state: GameState, diff: SnapshotDiff) -> list[list[Move]]:
 
 def _marks(state: GameState, diff: SnapshotDiff) -> list[list[Move]]:
     """Red dice laid on, changed on, or taken off creatures: one mark per creature."""
-    put: dict[str, dict[str, int]] = {}
-    gone: dict[str, list[str]] = {}
-    for old, new in _changed_dice(diff):
-        seen = new or old
-        if seen is None or bd.die_kind(seen.die) != "r":
-            continue
-        die = seen.die
-        if not die:
-            continue
-        if old is not None and old.on and (new is None or new.on != old.on):
-            gone.setdefault(old.on, []).append(die)
-        if new is not None and new.on and not is_back(new.on):
-            put.setdefault(new.on, {})[die] = new.value
-    red = {d: (str(v[0]), int(v[1])) for d, v in flags(state).get("red", {}).items()}
-    for dice in gone.values():
-        for d in dice:
-            red.pop(d, None)
-    for card, values in put.items():
-        red.update({d: (card, v) for d, v in values.items()})
+    put, gone = red_changes(diff)
+    red = red_after(state, diff)
     slots = []
     for card in sorted(set(put) | set(gone)):
         if card not in state.where:
