@@ -220,3 +220,25 @@ def test_the_opening_without_its_declaration_reads_schattengolems_attack(
     moves = [e.move for s in report.steps for e in s.moves]
     assert [(m.card, m.target) for m in moves if m.kind == "attack"] == [
         (SCHATTENGOLEM, FLAMMHYDRA)]
+
+
+@pytest.mark.parametrize("attacker,read", [
+    ("p1.A3", True),   # faces Bo's B1: empty, a direct attack is allowed
+    ("p1.A1", False),  # faces Bo's B3, where Nebelraupe lies: "nur möglich, wenn ... kein Feind"
+])
+def test_a_direct_attack_is_read_from_the_camp_top_in_hell(
+        tmp_path: Path, attacker: str, read: bool) -> None:
+    """A 5 burned and Bo's top camp card face up in his hell: "Greift eine Creature einen
+    Spieler direkt an, dann wird dessen oberste Lagerkarte zerstört"."""
+    followed = Followed(tmp_path, {attacker: ["CC-036"], "p1.B2": ["CC-016"],
+                                   "p2.B3": ["CC-038"]},
+                        {"p1.w1": 5})
+    seen = followed.run({"burn": ["p1.w1"], "place": {"CC-018": "p2.hell"}})
+    assert seen[0].question is None
+    if read:
+        assert followed.attacks() == [(KIESELKAUZ, "p2", "camera")]
+        assert followed.violations() == []
+    else:
+        assert followed.attacks() == []
+        assert followed.violations() != []  # recorded as seen, against the rules
+    assert followed.game.state.count("p2.hell") == 1

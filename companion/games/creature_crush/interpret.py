@@ -23,9 +23,11 @@ from companion.engine.interpreter import MAX_CANDIDATES, SnapshotDiff, candidate
 from companion.engine.state import UNKNOWN, GameState, hand_zone
 from companion.games.creature_crush import board as bd
 from companion.games.creature_crush.interpret_attack import (
+    Inferred,
     inferred_attacks,
     red_after,
     red_changes,
+    with_attack,
 )
 from companion.games.creature_crush.numbers import OPENING_HAND, TRAEGE_DAMAGE
 from companion.games.creature_crush.state import flags
@@ -49,7 +51,7 @@ def explain(state: GameState, diff: SnapshotDiff, hints: Mapping[str, Any]) -> l
     return _with_attacks(readings, at, inferred_attacks(state, diff, hints)) + readings
 
 
-def _with_attacks(readings: list[list[Move]], at: int, attacks: list[Move]
+def _with_attacks(readings: list[list[Move]], at: int, attacks: list[Inferred]
                   ) -> list[list[Move]]:
     """Each reading with an undeclared attack put in after the dice burned and the cards
     laid (which pay for it and bring the attacker) and before the damage dice and the hells
@@ -57,7 +59,7 @@ def _with_attacks(readings: list[list[Move]], at: int, attacks: list[Move]
     dropped unseen could leave a wrong one as the only legal reading)."""
     if not attacks or len(attacks) * len(readings) > MAX_CANDIDATES:
         return []
-    return [[*r[:at], a, *r[at:]] for a in attacks for r in readings]
+    return [with_attack(r, at, a) for a in attacks for r in readings]
 
 
 def _owner(zone: str) -> str:

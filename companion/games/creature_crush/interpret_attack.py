@@ -11,6 +11,10 @@ An attack of the active player is offered as a reading of a change when
   Nachtragend, its attacker: nothing else;
 - burned dice not yet spent for anything pay its cost exactly ("müssen ihre Kosten jedes Mal
   neu bezahlt werden").
+A direct attack ("dann wird dessen oberste Lagerkarte zerstört") is offered when no creature
+was touched and the enemy's camp top went face up onto their hell. When the camp is empty a
+direct attack destroys a random hand card, crush card or enemy: a change the camera cannot
+tell from others, which still needs a person to declare it.
 
 Everything else is the rules' to judge, never this module's: who may attack whom (columns,
 zones), one action per creature and turn, 0 attack, and whether the damage shown is the damage
@@ -121,19 +125,40 @@ def burned_unspent(state: GameState, diff: SnapshotDiff, p: str) -> dict[str, in
     return pool
 
 
+def camp_top_destroyed(state: GameState, diff: SnapshotDiff, p: str) -> str | None:
+    """The card a direct attack on `p` destroyed, if the change shows one: `p`'s camp top
+    changed and one card the rules hold in that camp now lies face up on `p`'s hell ("Greift
+    eine Creature einen Spieler direkt an, dann wird dessen oberste Lagerkarte zerstört")."""
+    lager = bd.lager(p)
+    if not any(c.zone == lager for c in (*diff.vanished, *diff.uncovered)):
+        return None
+    arrived = [c for c in (*diff.appeared, *(new for _, new in diff.moved))
+               if c.zone == bd.hell(p) and not is_back(c.uid)]
+    if len(arrived) != 1 or state.where.get(arrived[0].uid) != lager:
+        return None
+    return arrived[0].uid
+
+
+Inferred = tuple[Move, str | None]
+"""An attack read from the table, and for a direct one the camp card it destroyed."""
+
+
 def inferred_attacks(state: GameState, diff: SnapshotDiff, hints: Mapping[str, Any]
-                     ) -> list[Move]:
+                     ) -> list[Inferred]:
     """The active player's attacks that would leave the traces the change shows (see the
-    module docstring); each paid with burned dice, named so the rules check the payment."""
+    module docstring); each paid with burned dice, named so the rules check the payment.
+    A direct attack's trace is the enemy's top camp card in their hell, and no creature
+    touched."""
     if hints.get("attack") or state.outcome is not None:
         return []
     seen = traces(state, diff)
     hit = seen.touched(state)
-    if not hit:
-        return []
     p = state.active
+    direct = None if hit else camp_top_destroyed(state, diff, other(p))
+    if not hit and direct is None:
+        return []
     pool = burned_unspent(state, diff, p)
-    found: list[Move] = []
+    found: list[Inferred] = []
     for attacker in bd.creatures_of(state, p):
         facts = state.facts(attacker)
         if facts.number("attack") <= 0:
@@ -142,6 +167,10 @@ def inferred_attacks(state: GameState, diff: SnapshotDiff, hints: Mapping[str, A
         if paid is None:
             continue
         dice = (("dice", bd.dice_text({d: pool[d] for d in paid})),)
+        if direct is not None:
+            found.append((Move("attack", p, (attacker,), target=other(p), options=dice),
+                          direct))
+            continue
         for target in bd.creatures_of(state, other(p)):
             if target not in hit:
                 continue
@@ -150,5 +179,20 @@ def inferred_attacks(state: GameState, diff: SnapshotDiff, hints: Mapping[str, A
             reach = {target, attacker} if block > 0 else {target}
             if hit <= reach and seen.fits(state, target, facts.number("attack")) \
                     and seen.fits(state, attacker, block):
-                found.append(Move("attack", p, (attacker,), target=target, options=dice))
+                found.append((Move("attack", p, (attacker,), target=target, options=dice),
+                              None))
     return found
+
+
+def with_attack(reading: list[Move], at: int, inferred: Inferred) -> list[Move]:
+    """`reading` with the attack put in at `at` (after the dice burned and the cards laid,
+    before the damage dice and the hells). For a direct attack the camp top that vanished is
+    the destroyed card, no draw, and the card in hell is the table catching up with it."""
+    attack, destroyed = inferred
+    if destroyed is None:
+        return [*reading[:at], attack, *reading[at:]]
+    p = str(attack.target)
+    head = [m for m in reading[:at] if not (m.kind == "draw" and m.player == p)]
+    tail = [Move("settle", p, (destroyed,), value="hell")
+            if m.kind == "to-hell" and m.card == destroyed else m for m in reading[at:]]
+    return [*head, attack, Move("settle", p, value="lager"), *tail]
