@@ -168,12 +168,14 @@ class Observation:
     """What the interpreter made of one snapshot (or one person's input).
 
     `absorbed` is a person's press the engine had already inferred from the table: it
-    changes nothing (no second end of phase)."""
+    changes nothing (no second end of phase). The first `assumed` entries are an open
+    question's default reading, taken because play went on (its ends of phases too)."""
 
     entries: tuple[LogEntry, ...] = ()
     question: Question | None = None
     unexplained: bool = False
     absorbed: bool = False
+    assumed: int = 0
 
     @property
     def violations(self) -> list[Violation]:
@@ -184,7 +186,7 @@ class Observation:
         if not assumed:
             return self
         return Observation(assumed + self.entries, self.question, self.unexplained,
-                           self.absorbed)
+                           self.absorbed, len(assumed))
 
     @property
     def moves(self) -> list[Move]:

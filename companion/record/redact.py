@@ -26,7 +26,7 @@ UID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*#\d+")
 PAGE = 500
 SILENT_KINDS = ("observation", "action")
 _KEEP = ("target", "off", "on", "move_seq", "violation", "decision", "inputs", "input",
-         "in_place_of")
+         "in_place_of", "cleared")
 _CACHE: OrderedDict[tuple[str, int], tuple[tuple[int, int], GameIndex]] = OrderedDict()
 _CACHE_LOCK = threading.Lock()
 _CACHED = 8

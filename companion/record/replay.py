@@ -11,12 +11,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.record.store import Event, decisions_of
+from companion.record.store import Event, decisions_of, undone_inputs
 
 LINE_KINDS = ("move", "phase")
-TOGGLE_KINDS = ("undo", "redo", "decision", "answer")
-"""Inputs that take steps off the line or put them back (`off`, `on`): a late answer takes
-the steps assumed for its question off."""
+TOGGLE_KINDS = ("undo", "redo", "decision", "answer", "revision")
+"""Events that take steps off the line or put them back (`off`, `on`): a late answer, or a
+revision in hindsight, takes the steps assumed for its question off."""
 
 
 @dataclass
@@ -69,9 +69,9 @@ def main_line(events: Sequence[Event]) -> list[LineEntry]:
         if e.kind in LINE_KINDS:
             anchor = _int(e.payload.get("in_place_of"))
             pos: float = e.seq
-            if anchor in where:
+            if anchor > 0:  # right after that event: a step on the line, or a question
                 placed[anchor] = placed.get(anchor, 0) + 1
-                pos = where[anchor] + placed[anchor] / 1000
+                pos = where.get(anchor, anchor) + placed[anchor] / 1_000_000
             entries[pos] = LineEntry(event=e, move=dict(e.payload), position=pos)
             on[pos] = True
             where[e.seq] = pos
@@ -97,10 +97,24 @@ def main_line(events: Sequence[Event]) -> list[LineEntry]:
             owner = where.get(_int(e.payload.get("move_seq")))
             if owner is not None:
                 entries[owner].violations.append(e)
+    gone = cleared_violations(events)
+    for entry in entries.values():
+        entry.violations = [v for v in entry.violations if v.seq not in gone]
     line = [entries[pos] for pos in sorted(entries) if on[pos]]
     for entry in line:
         entry.decisions = decisions
     return line
+
+
+def cleared_violations(events: Sequence[Event]) -> set[int]:
+    """Violations that a later answer or a revision in hindsight showed no longer hold (the
+    step was legal once the earlier reading was replaced); undone inputs' revisions left out."""
+    undone = undone_inputs(events)
+    gone: set[int] = set()
+    for e in events:
+        if e.kind == "revision" and _int(e.payload.get("input")) not in undone:
+            gone.update(_ints(e.payload.get("cleared")))
+    return gone
 
 
 def _int(value: Any) -> int:

@@ -31,6 +31,9 @@ EVENT_KINDS = (
     "violation",
     "question",
     "phase",
+    # a reading replaced in hindsight (`off`: the assumed steps), or violations of later
+    # steps that no longer hold under the replacement (`cleared`)
+    "revision",
     # inputs: each is written first and then applied from the record
     "observation",
     "action",

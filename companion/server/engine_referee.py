@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engine.api import GameConfig, LogEntry, Move
+from companion.engine.api import GameConfig, LogEntry, Move, Violation
 from companion.engine.game import Game
 from companion.engine.interpreter import Interpreter, Observation
 from companion.server.offers import Offers, offers
@@ -44,7 +44,8 @@ class EngineReferee:
         )
 
     def _reaction(self, observation: Observation) -> Reaction:
-        return Reaction(applied=self._applied(observation.entries), question=observation.question)
+        return Reaction(applied=self._applied(observation.entries), question=observation.question,
+                        assumed=observation.assumed)
 
     def observe(self, before: TableSnapshot | None, after: TableSnapshot) -> Reaction:
         if self._interpreter is None:
@@ -72,6 +73,7 @@ class EngineReferee:
         entries: list[LogEntry] = []
         if interpreter is not None:  # play goes on: an open question's default is assumed
             entries += interpreter.assume_pending()
+        assumed = len(entries)
         question = None
         for move in moves:
             if interpreter is None:
@@ -81,7 +83,8 @@ class EngineReferee:
             seen = interpreter.person(move, source)
             entries += seen.entries
             question = seen.question or question
-        return Reaction(applied=self._applied(tuple(entries)), question=question)
+        return Reaction(applied=self._applied(tuple(entries)), question=question,
+                        assumed=assumed)
 
     def reset(self) -> None:
         self._game = Game(self.config)
@@ -96,25 +99,55 @@ class EngineReferee:
         if self._interpreter is not None:
             self._interpreter.game = game
 
-    def rebuild_around(self, before: list[Move], chosen: tuple[Move, ...], after: list[Move]
-                       ) -> tuple[Applied, ...]:
-        """The game rebuilt with `chosen` in the place of an assumed reading; the steps after
-        it are kept as recorded (a person's later answer does not rewrite the rest)."""
+    def _built(self, before: list[Move], chosen: tuple[Move, ...], after: list[Move]
+               ) -> tuple[Game, tuple[LogEntry, ...], tuple[LogEntry | None, ...]]:
+        """A game of `before`, `chosen`, `after`: the entries of `chosen`, and one entry per
+        move of `after` (None for a press the ended game refuses)."""
         game = Game(self.config)
         for m in before:
-            game.push(m, "person")
+            if not game.refuses(m, "person"):
+                game.push(m, "person")
         start = len(game.log)
         for m in chosen:
             if not game.refuses(m, "person"):
                 game.push(m, "person")
         entries = tuple(game.log[start:])
+        later: list[LogEntry | None] = []
         for m in after:
-            if not game.refuses(m, "person"):
-                game.push(m, "person")
+            if game.refuses(m, "person"):
+                later.append(None)
+                continue
+            game.push(m, "person")
+            later.append(game.log[-1])
+        return game, entries, tuple(later)
+
+    def fork(self) -> EngineReferee:
+        """A fresh referee of the same game (to replay another history beside this one)."""
+        return EngineReferee(self.config)
+
+    def adopt(self, other: EngineReferee) -> None:
+        """Take over `other`'s game and interpreter (a history replayed beside this one)."""
+        self._game, self._interpreter, self.hints = other._game, other._interpreter, {}
+
+    def disagreement(self, table: TableSnapshot | None) -> int:
+        """Face-up cards of `table` that the game places in another zone than the camera
+        sees them: how badly a reading of the past fits the table now."""
+        if table is None:
+            return 0
+        where = self._game.state.where
+        return sum(1 for c in table.cards
+                   if c.face_up and c.uid in where and where[c.uid] != c.zone)
+
+    def rebuild_around(self, before: list[Move], chosen: tuple[Move, ...], after: list[Move]
+                       ) -> tuple[tuple[Applied, ...], tuple[tuple[Violation, ...], ...]]:
+        """The game rebuilt with `chosen` in the place of an assumed reading; the steps after
+        it are kept as recorded (a later answer does not rewrite the rest). Returns what
+        `chosen` led to and the violations each later move has now."""
+        game, entries, later = self._built(before, chosen, after)
         self._game = game
         if self._interpreter is not None:
             self._interpreter.game = game
-        return self._applied(entries)
+        return self._applied(entries), tuple(e.violations if e else () for e in later)
 
     # --- reading -----------------------------------------------------------------------------
 

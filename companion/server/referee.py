@@ -40,9 +40,16 @@ class Reaction:
 
     applied: tuple[Applied, ...] = ()
     question: Question | None = None
+    assumed: int = 0
+    """The first `assumed` steps are an open question's default reading (play went on)."""
 
 
 class Referee(Protocol):
+    """What the session needs. A referee may also offer hindsight on unanswered questions:
+    `fork()` (a fresh referee of the same game), `adopt(other)` (take over a forked game)
+    and `disagreement(table)` (face-up cards the game places elsewhere than the camera sees);
+    the session looks for them and does without."""
+
     game: str
     ruleset_version: str
 
@@ -59,9 +66,10 @@ class Referee(Protocol):
         ...
 
     def rebuild_around(self, before: list[Move], chosen: tuple[Move, ...], after: list[Move]
-                       ) -> tuple[Applied, ...]:
+                       ) -> tuple[tuple[Applied, ...], tuple[tuple[Violation, ...], ...]]:
         """Start over with `chosen` between `before` and `after` (a late answer's reading in
-        place of the assumed one); what `chosen` led to, with its violations there."""
+        place of the assumed one); what `chosen` led to, with its violations there, and the
+        violations each move of `after` has now."""
         ...
 
     def reset(self) -> None:

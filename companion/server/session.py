@@ -26,7 +26,7 @@ from typing import Any
 from companion.engine.api import Move, Question
 from companion.errors import CompanionError
 from companion.games import game_info
-from companion.record.replay import main_line
+from companion.record.replay import cleared_violations, main_line
 from companion.record.store import (
     DECISIONS,
     Event,
@@ -120,6 +120,9 @@ class _Asked:
 
     question: Question
     assumed: list[int] = field(default_factory=list)
+    taken: int = 0
+    """The choice on the record meanwhile: the default, or the one hindsight put in its
+    place (the question stays open until a person answers)."""
 
 
 @dataclass
@@ -172,6 +175,8 @@ class LiveSession:
         self._last_health_pub = 0.0
         self._last_retry = 0.0
         self._replaying: deque[Event] | None = None
+        self._now = 0
+        """The newest event applied or derived so far (in a replay: of the events replayed)."""
         self.resumed_at = 0
         if resume is None:
             self.game_id = store.start_game(header)
@@ -391,15 +396,15 @@ class LiveSession:
                 "moves": [m.to_dict() for m in picked.moves],
                 "text_en": f"Answer: {picked.label_en}", "text_de": f"Antwort: {picked.label_de}",
             }
-            if asked.assumed and choice == question.default:
+            if asked.assumed and choice == asked.taken:
                 payload.update(confirms=True, text_en=f"Answer: {picked.label_en} (as assumed)",
                                text_de=f"Antwort: {picked.label_de} (wie angenommen)")
             elif asked.assumed:
                 payload.update(off=list(asked.assumed),
                                text_en=f"Answer: {picked.label_en} (instead of the assumed "
-                                       f"{question.choices[question.default].label_en})",
+                                       f"{question.choices[asked.taken].label_en})",
                                text_de=f"Antwort: {picked.label_de} (statt der angenommenen "
-                                       f"Lesart {question.choices[question.default].label_de})")
+                                       f"Lesart {question.choices[asked.taken].label_de})")
             return self._person_input("answer", payload, client_id, signature)
 
     def act(self, action: str, value: str | None = None, target: str | None = None,
@@ -545,8 +550,9 @@ class LiveSession:
             decisions = decisions_of(events)
             named = self.namer.payload
             violations = []
+            gone = cleared_violations(events)
             for e in events:
-                if e.kind != "violation" or self._input_of(e) in undone:
+                if e.kind != "violation" or self._input_of(e) in undone or e.seq in gone:
                     continue
                 move_seq = _as_int(e.payload.get("move_seq"))
                 shown = self._shown(decisions.get(e.seq), move_seq in on_line)
@@ -643,6 +649,7 @@ class LiveSession:
         """Apply one recorded input to the referee and the model (live or in a replay)."""
         p = event.payload
         model = self._model
+        self._now = max(self._now, event.seq) if self._replaying is None else event.seq
         if event.kind == "observation":
             snapshot = TableSnapshot.from_dict(p["snapshot"])
             before = model.table
@@ -653,13 +660,19 @@ class LiveSession:
             reaction = self.referee.observe(before, snapshot)
             model.table = snapshot
             last = self._derive(event, reaction, "camera")
+            if _breaks_rules(reaction):
+                self._revise_assumed(event)
+                last = self._now
             if live:
                 self.store.save_snapshot(self.game_id, last, snapshot)
         elif event.kind == "answer":
             self._apply_answer(event)
         elif event.kind == "action":
             moves = tuple(Move.from_dict(m) for m in p.get("moves", ()))
-            self._derive(event, self.referee.apply(moves, "person"), "person")
+            reaction = self.referee.apply(moves, "person")
+            self._derive(event, reaction, "person")
+            if _breaks_rules(reaction):
+                self._revise_assumed(event)
         elif event.kind == "decision":
             self._apply_decision(event)
         elif event.kind in ("undo", "redo") and live:
@@ -689,22 +702,155 @@ class LiveSession:
         if model.question is not None and model.question[0] == asked:
             model.question = None
         moves = tuple(Move.from_dict(m) for m in p.get("moves", ()))
-        off = _ints(p.get("off"))
         if p.get("confirms"):
             return
-        if not off:
+        if not _ints(p.get("off")):
             self._derive(event, self.referee.apply(moves, "person"), "person")
             return
-        earlier = main_line([e for e in self._events if e.seq < event.seq])
-        at = next((x.position for x in earlier if x.seq == min(off)), float(min(off)))
-        line = main_line([e for e in self._events if e.seq <= event.seq])
-        before = [Move.from_dict(x.move["move"]) for x in line
-                  if x.position < at and isinstance(x.move.get("move"), dict)]
-        after = [Move.from_dict(x.move["move"]) for x in line
-                 if x.position > at and isinstance(x.move.get("move"), dict)]
-        for applied in self.referee.rebuild_around(before, moves, after):
-            self._derive_step(event, applied, "person", in_place_of=min(off))
+        self._in_place(event, event, moves, "person")
         self._game_over_check(event)
+
+    def _in_place(self, toggle: Event, owner: Event, moves: tuple[Move, ...], source: str
+                  ) -> list[int]:
+        """`moves` stand where the steps `toggle` took off stood: the game is rebuilt around
+        them, their own violations recorded, and the violations of later steps that no
+        longer hold (or newly do) recorded with the step they belong to."""
+        off = _ints(toggle.payload.get("off"))
+        anchor = min(off)
+        earlier = main_line([e for e in self._events if e.seq < toggle.seq])
+        at = next((x.position for x in earlier if x.seq == anchor), float(anchor))
+        line = [x for x in main_line([e for e in self._events if e.seq <= toggle.seq])
+                if isinstance(x.move.get("move"), dict)]
+        before = [Move.from_dict(x.move["move"]) for x in line if x.position < at]
+        later = [x for x in line if x.position > at]
+        applied, now = self.referee.rebuild_around(
+            before, moves, [Move.from_dict(x.move["move"]) for x in later])
+        placed = [self._derive_step(owner, step, source, in_place_of=anchor)
+                  for step in applied]
+        cleared: list[int] = []
+        for entry, violations in zip(later, now, strict=True):
+            codes = {v.code for v in violations}
+            had = {str(v.payload.get("code")) for v in entry.violations}
+            cleared += [v.seq for v in entry.violations if v.payload.get("code") not in codes]
+            for v in violations:
+                if v.code not in had:
+                    self._emit("violation", "automatic", {
+                        **v.to_dict(), "move_seq": entry.seq,
+                        "move_text_en": entry.move.get("text_en", ""),
+                        "move_text_de": entry.move.get("text_de", ""), "input": owner.seq})
+        if cleared:
+            self._emit("revision", "automatic", {
+                "cleared": cleared, "input": owner.seq,
+                "text_en": "Later steps checked again with the new reading",
+                "text_de": "Spätere Schritte mit der neuen Lesart neu geprüft"})
+        return placed
+
+    def _revise_assumed(self, event: Event) -> None:
+        """Hindsight: the steps the camera saw after an assumed reading break rules that they
+        would not break had the question been answered otherwise (and the table agrees with
+        that answer as well). Then the other answer is the better explanation of the whole
+        table: the game is replayed with it, its steps stand in place of the old ones,
+        marked automatic with the reason; the question stays open for a person to settle."""
+        for seq, asked in sorted(self._model.asked.items(), reverse=True):
+            if not asked.assumed:
+                continue
+            origin = self._question_input(seq)
+            line = main_line([e for e in self._events if e.seq <= self._now])
+            mine = set(asked.assumed)
+            later = [x for x in line if (_input_of(x.event) or 0) > origin and x.seq not in mine]
+            now = sum(_blocking_events(x.violations) for x in later)
+            if now == 0:
+                continue
+            disagree = self._disagreement(self.referee)
+            for i in range(len(asked.question.choices)):
+                if i == asked.taken:
+                    continue
+                other = self._alternative(seq, origin, i, self._now)
+                if other is None:
+                    return  # the log holds what a replay cannot redo: leave it to a person
+                fork, steps, forced = other
+                broken = sum(_blocking(a.violations) for a, _src in steps[forced:])
+                if broken < now and self._disagreement(fork) <= disagree:
+                    picked = asked.question.choices[i]
+                    self._rewrite(event, seq, i, other, line, origin,
+                                  f"Revised: {picked.label_en} (the steps seen since break "
+                                  f"fewer rules that way: {broken} instead of {now})",
+                                  f"Neu gelesen: {picked.label_de} (die Schritte danach "
+                                  f"brechen so weniger Regeln: {broken} statt {now})")
+                    return
+            return  # only the newest assumed reading is weighed again
+
+    def _question_input(self, question_seq: int) -> int:
+        """The input whose table change raised the question."""
+        found = self._find(question_seq)
+        return (_input_of(found) or question_seq) if found is not None else question_seq
+
+    def _disagreement(self, referee: Any) -> int:
+        """Face-up cards the camera sees now that the referee's game places elsewhere."""
+        count = getattr(referee, "disagreement", None)
+        return int(count(self._model.table)) if count is not None else 0
+
+    def _alternative(self, question_seq: int, origin: int, choice: int, upto: int
+                     ) -> tuple[Any, list[tuple[Applied, str]], int] | None:
+        """The game replayed from its first input with the question answered `choice` at once:
+        a fresh referee, the steps from the answer on (with the source each came from) and
+        how many of them are the answer's own. None when the log holds what such a replay
+        cannot redo the same way (a decision, a late answer, another question since)."""
+        fork = getattr(self.referee, "fork", None)
+        if fork is None:
+            return None
+        undone = self._undone()
+        events = [e for e in self._events if e.seq <= upto]
+        if any(e.kind == "question" and e.seq > question_seq for e in events):
+            return None
+        inputs = [e for e in events if e.kind in GAME_INPUTS and e.seq not in undone]
+        if any(e.kind == "decision" or (e.kind == "answer" and (
+                e.payload.get("off") or e.payload.get("confirms"))) for e in inputs):
+            return None
+        referee = fork()
+        table: TableSnapshot | None = None
+        steps: list[tuple[Applied, str]] = []
+        forced = 0
+        for e in inputs:
+            if e.kind == "observation":
+                snapshot = TableSnapshot.from_dict(e.payload["snapshot"])
+                referee.hints = dict(e.payload.get("hints") or {})
+                reaction, source = referee.observe(table, snapshot), "camera"
+                table = snapshot
+            else:
+                moves = tuple(Move.from_dict(m) for m in e.payload.get("moves", ()))
+                reaction, source = referee.apply(moves, "person"), "person"
+            if e.seq > origin:
+                steps += [(a, source) for a in reaction.applied]
+            if e.seq == origin:
+                question = reaction.question
+                if question is None or choice >= len(question.choices):
+                    return None
+                answered = referee.apply(question.choices[choice].moves, "person")
+                steps = [(a, "person") for a in answered.applied]
+                forced = len(steps)
+        return referee, steps, forced
+
+    def _rewrite(self, owner: Event, question_seq: int, choice: int,
+                 other: tuple[Any, list[tuple[Applied, str]], int], line: list[Any],
+                 origin: int, text_en: str, text_de: str) -> None:
+        """Put the replayed game on the record: every step since the question off the line
+        (their violations no longer shown), the replay's steps in their place, the referee
+        now the replay's."""
+        fork, steps, forced = other
+        gone = [x for x in line if (_input_of(x.event) or 0) > origin]
+        self._emit("revision", "automatic", {
+            "question": question_seq, "choice": choice, "input": owner.seq,
+            "off": [x.seq for x in gone],
+            "cleared": [v.seq for x in gone for v in x.violations],
+            "text_en": text_en, "text_de": text_de})
+        placed = [self._derive_step(owner, applied, source, in_place_of=question_seq)
+                  for applied, source in steps]
+        asked = self._model.asked.get(question_seq)
+        if asked is not None:
+            asked.assumed, asked.taken = placed[:forced], choice
+        self.referee.adopt(fork)  # type: ignore[attr-defined]
+        self._game_over_check(owner)
 
     def _derive(self, event: Event, reaction: Reaction, source: str) -> int:
         """Record what the referee made of `event`: each step with its own source and reason,
@@ -714,9 +860,9 @@ class LiveSession:
         last = event.seq
         model = self._model
         open_question = model.question
-        for applied in reaction.applied:
+        for i, applied in enumerate(reaction.applied):
             last = self._derive_step(event, applied, source)
-            if applied.source == "assumed" and open_question is not None:
+            if i < reaction.assumed and open_question is not None:
                 asked = model.asked.get(open_question[0])
                 if asked is not None:
                     asked.assumed.append(last)
@@ -724,7 +870,7 @@ class LiveSession:
             q = reaction.question
             question = self._emit("question", "automatic", {**q.to_dict(), "input": event.seq})
             model.question = (question.seq, q)
-            model.asked[question.seq] = _Asked(q)
+            model.asked[question.seq] = _Asked(q, taken=q.default)
             last = question.seq
         elif reaction.applied or event.kind != "observation":
             model.question = None
@@ -778,11 +924,13 @@ class LiveSession:
         if self._replaying is None:
             event = self.store.append(self.game_id, kind, source, payload)
             self._events.append(event)
+            self._now = event.seq
             return event
         if not self._replaying:
             raise ReplayError(f"replay made a {kind} that the recording does not have "
                               f"({payload.get('text_en', '')})")
         recorded = self._replaying.popleft()
+        self._now = recorded.seq
         if recorded.kind != kind or recorded.payload.get("move") != payload.get("move"):
             raise ReplayError(
                 f"event #{recorded.seq}: the recording has {recorded.kind}"
@@ -1076,7 +1224,7 @@ class LiveSession:
             data = asked.question.to_dict()
             data["choices"] = [self.namer.payload(c) for c in data["choices"]]
             shown.append({"seq": seq, **self.namer.payload(data),
-                          "assumed": asked.question.default if asked.assumed else None,
+                          "assumed": asked.taken if asked.assumed else None,
                           "steps": list(asked.assumed)})
         return shown
 
@@ -1121,6 +1269,20 @@ def _corrected_table(
     if off:
         return restore(table, seen_after, seen_before, only)
     return restore(table, seen_before, seen_after, only)
+
+
+def _breaks_rules(reaction: Reaction) -> bool:
+    return any(v.blocking for a in reaction.applied for v in a.violations)
+
+
+def _blocking(violations: Sequence[Any]) -> int:
+    """How many rules a step breaks (its blocking violations)."""
+    return sum(1 for v in violations if getattr(v, "blocking", True))
+
+
+def _blocking_events(violations: Sequence[Event]) -> int:
+    """How many rules a recorded step breaks (its blocking violation events)."""
+    return sum(1 for v in violations if not v.payload.get("lifted_by"))
 
 
 def _as_int(value: Any) -> int:

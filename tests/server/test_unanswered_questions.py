@@ -79,7 +79,9 @@ def test_play_going_on_records_the_default_as_assumed_and_keeps_the_question(
     state = played.state()
     [unanswered] = state["unanswered"]
     assert unanswered["assumed"] == unanswered["default"]
-    assert unanswered["steps"] == [assumed.seq]
+    ends = [e.seq for e in events if e.kind == "phase" and e.payload.get("input") ==
+            assumed.payload["input"]]
+    assert unanswered["steps"] == [*ends, assumed.seq]  # Ada's turn ending belongs to it
     assert state["status"]["en"]["active"] == "p2"  # the game went on from Bo's turn
     assert state["question"] is not None and state["question"]["seq"] != unanswered["seq"]
     assert "(nobody answered the question yet" in export_text(played.store, played.game_id)
@@ -95,10 +97,12 @@ def test_a_late_answer_stands_in_place_of_the_assumed_reading(
                if [m["player"] for m in c["moves"]] == ["p1"])
     played.answer(unanswered["seq"], ada)
     moves = line(played)
-    # Ada drew twice (the second against the rules), in the place Bo's draw stood
+    # Ada drew twice (the second against the rules), in the place Bo's draw stood, and her
+    # turn did not end for it
     assert moves[:2] == [("draw", "p1", "camera"), ("draw", "p1", "person")]
     assert ("draw", "p2", "assumed") not in moves
     state = played.state()
+    assert (state["status"]["en"]["active"], state["status"]["en"]["turn"]) == ("p1", 3)
     assert state["unanswered"] == []
     assert [v["code"] for v in state["violations"]] and all(
         v["decision"] is None for v in state["violations"])
@@ -131,3 +135,41 @@ def test_undo_of_a_late_answer_brings_the_assumed_reading_back(played: LiveSessi
     played.undo()
     assert line(played) == before
     assert [q["seq"] for q in played.state()["unanswered"]] == [unanswered["seq"]]
+
+
+def test_hindsight_takes_the_reading_the_later_steps_agree_with(tmp_path: Path) -> None:
+    """My Little Pony's opening with nobody at the page: Ada's draw in her first ready phase
+    is either the draw the rules forbid the first player or a draw paid with her only action
+    token in the main phase (the question's legal default). Her next play costs that token:
+    under the default it breaks the cost rule, under the other reading it is legal. The
+    companion takes the reading the table agrees with, keeps the question open, and shows
+    exactly the violations the rulebook names (the script's own `expect`s)."""
+    from companion.referee.script import config_from_script
+    from companion.server.live_setup import demo_script_path, header_for
+    from companion.server.video_check import expected_violations
+    from companion.sim.script import load_script
+    from companion.sim.source import script_snapshots
+
+    game = "my-little-pony-ccg"
+    path = demo_script_path(game)
+    script = load_script(path)
+    config = config_from_script(script)
+
+    def fresh(resume: int | None = None) -> LiveSession:
+        return LiveSession(EngineReferee(config), Store(tmp_path / "h.db"), EventBus(),
+                           header_for(config, "t"), layout_dict(game),
+                           card_lookup(game, config.cards), resume=resume)
+
+    session = fresh()
+    for k, snap in enumerate(script_snapshots(script)):
+        session.observe(snap.with_seq(k, float(k)))
+    state = session.state()
+    assert sorted(v["code"] for v in state["violations"]) == sorted(expected_violations(path))
+    events = session.store.events(session.game_id)
+    revision = next(e for e in events if e.kind == "revision" and "off" in e.payload)
+    assert revision.source == "automatic" and "fewer rules" in revision.payload["text_en"]
+    [unanswered] = state["unanswered"]  # a person may still settle it
+    assert unanswered["assumed"] == revision.payload["choice"]
+    again = fresh(resume=session.game_id)
+    assert again.state()["violations"] == state["violations"]
+    assert again.state()["status"] == state["status"]
