@@ -32,9 +32,12 @@ def pair(setup: dict[str, object]) -> tuple[Game, Game, Interpreter]:
 def test_a_creature_on_the_discard_pile_without_a_tactic_seen_is_no_tactic() -> None:
     """"Lege die Taktikkarte auf den Ablagestapel, nachdem sie gespielt wurde": a tactic
     played lies face up on the discard pile. Bo's creature put there with no tactic seen and
-    no attack is no "Ada plays Trick" (a destroying tactic she may hold): it is recorded as
-    seen, against the rules, and nobody wins by it."""
-    last_one = {**MAIN, "table": {**MAIN["table"], "p2.active": ["XA#2"], "p2.passive": []}}
+    no attack that could have defeated it (Ada's creatures lie on her passive lane: "Passive
+    Wesen können nicht angreifen") is no "Ada plays Trick" (a destroying tactic she may
+    hold): it is recorded as seen, against the rules, and nobody wins by it."""
+    last_one = {**MAIN, "table": {**MAIN["table"], "p1.active": [],
+                                  "p1.passive": ["XA#1", "XC#1"], "p2.active": ["XA#2"],
+                                  "p2.passive": []}}
     leader, follower, interp = pair(last_one)
     assert leader.state.resolve("XT#1", "p1.hand")
     leader.push(Move("remove", "p2", ("XA#2",), to="shared.discard"))

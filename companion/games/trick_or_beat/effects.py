@@ -68,6 +68,22 @@ def all_creatures(state: GameState) -> list[str]:
     return creatures_of(state, "p1") + creatures_of(state, "p2")
 
 
+def ready_attackers(state: GameState, player: str) -> list[str]:
+    """The player's creatures that may still attack this turn: "Nur Wesen auf der aktiven
+    Lane können ein mal pro Zug angreifen"."""
+    return [u for u in state.cards_in(f"{player}.active")
+            if u not in state.attached and not state.counter("turn", f"attacked:{u}")]
+
+
+def protected(state: GameState, target: str) -> bool:
+    """A passive creature cannot be attacked while its owner's active lane holds one: "Wenn
+    sich Wesen auf der aktiven Lane deines Gegners befinden, kannst du kein passives Wesen
+    angreifen"."""
+    owner = side_of(state, target)
+    return state.where.get(target) == f"{owner}.passive" and any(
+        u not in state.attached for u in state.cards_in(f"{owner}.active"))
+
+
 def effects_of(state: GameState, uid: str) -> tuple[Ability, ...]:
     """The card's compiled abilities, in the order of its `effects` list."""
     return state.facts(uid).abilities

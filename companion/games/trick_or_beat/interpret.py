@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from itertools import combinations
 from typing import Any
 
 from companion.engine.api import PLAYERS, Move, other
@@ -292,16 +293,21 @@ def _discards(
     moved_from = {new.uid: old for old, new in diff.moved}
     arrivals = [c for c in diff.appeared if c.zone == DISCARD]
     arrivals += [new for _, new in diff.moved if new.zone == DISCARD]
+    off_lanes = _off_lanes(state, diff)
     for card in arrivals:
         uid = card.uid
         if is_back(uid) or uid in handled:
             continue
+        if state.attached.get(uid) in off_lanes:
+            continue  # its creature left: whatever moved it (a defeat) put it there too
         if state.where.get(uid) == DISCARD and (state.phase != "draft" or uid in state.public):
             continue  # the engine already put it there (a defeat, a drawn supply card)
         old = moved_from.get(uid)
         if old is not None:
-            slots.append([Move("remove", _owner(old.zone) if _owner(old.zone) in PLAYERS
-                               else state.active, (uid,), to=DISCARD)])
+            seen = Move("remove", _owner(old.zone) if _owner(old.zone) in PLAYERS
+                        else state.active, (uid,), to=DISCARD)
+            attacks = inferred_attacks(state, uid, hints) if _is_lane(old.zone) else []
+            slots.append([*attacks, seen])
             continue
         if state.phase == "draft":
             who = _draft_discarder(state, hints)
@@ -313,6 +319,9 @@ def _discards(
             slots.append([Move("discard", who, _draft_stack(uid, extra))])
             continue
         player = _actor(hints, state.active)
+        if _is_lane(state.where.get(uid, "")):  # it lay under its equipment: off a lane
+            slots.append([*inferred_attacks(state, uid, hints), Move("discard", player, (uid,))])
+            continue
         facts = state.facts(uid) if uid in state.where else None
         if facts is not None and facts.type == "tactic" and facts.get("category") != "equipment":
             target = hints.get("target")
@@ -323,6 +332,68 @@ def _discards(
         else:
             slots.append([Move("discard", player, (uid,))])
     return slots
+
+
+def inferred_attacks(state: GameState, target: str, hints: Mapping[str, Any]) -> list[Move]:
+    """The attacks that defeat `target`, seen leaving its lane for the discard pile with no
+    tactic on it and no attack declared: the creatures lying on the table are evidence the
+    camera sees, so the rulebook's attacks ("Bestimme beliebig viele Angreifer", only from
+    the active lane, once per turn each, a passive target only while its owner's active lane
+    is empty) whose sum reaches the target's survival explain it. One such attack is applied
+    as the only legal explanation; several are asked (fewest attackers first, the default:
+    it claims the least the camera did not see); none leaves the defeat as seen, with its
+    violation. A declared attack is the person's word and is never second-guessed. The
+    attacker's combat abilities ("Sie wirken nur, wenn du es möchtest") are used only as far
+    as the defeat needs them; the defender's are taken as not used (it was defeated)."""
+    if state.phase != "main" or hints.get("attack"):
+        return []
+    p = _actor(hints, state.active)
+    named = hints.get("target")
+    if (named and named != target) or target not in fx.creatures_of(state, other(p)) \
+            or fx.protected(state, target):
+        return []
+    ready = fx.ready_attackers(state, p)
+    found: list[tuple[tuple[str, ...], list[tuple[str, int]]]] = []
+    for size in range(1, len(ready) + 1):
+        for group in combinations(ready, size):
+            picks = _picks_to_defeat(state, p, list(group), target)
+            if picks is not None:
+                found.append((group, picks))
+    moves = []
+    for group, picks in found:
+        options = [("inferred", str(len(found)))]
+        if picks:
+            options.append(("combat", ",".join(f"{u}/{i}" for u, i in picks)))
+        moves.append(Move("attack", p, group, target=target, options=tuple(sorted(options))))
+    return moves
+
+
+def _picks_to_defeat(
+    state: GameState, player: str, attackers: list[str], target: str
+) -> list[tuple[str, int]] | None:
+    """The fewest of the attacking player's combat abilities that raise this attack to the
+    target's survival ([] when it reaches it as it is); None when even all of them do not."""
+    survival = fx.survival_value(state, target, [])
+    usable = [(fx.combat_bonus(state, "attack", [(u, i)], attackers, player), (u, i))
+              for u in fx.creatures_of(state, player)
+              for i, ability in enumerate(fx.effects_of(state, u))
+              if ability.when == "combat" and fx.has_access(state, u, ability)]
+    picks: list[tuple[str, int]] = []
+    for bonus, pick in [(0, ("", -1)), *sorted((b, p) for b, p in usable if b > 0)[::-1]]:
+        if bonus:
+            picks.append(pick)
+        if fx.attack_value(state, player, attackers, picks) >= survival:
+            return picks
+    return None
+
+
+def _off_lanes(state: GameState, diff: SnapshotDiff) -> set[str]:
+    """Cards seen arriving on the discard pile that the rules still have on a lane. Their
+    equipment, seen going there too or vanishing under them, went with them ("wird auf den
+    Ablagestapel gelegt, wenn das Wesen besiegt wird"): it is part of their move."""
+    arrivals = [*diff.appeared, *(new for _, new in diff.moved)]
+    return {c.uid for c in arrivals if c.zone == DISCARD
+            and _is_lane(state.where.get(c.uid, ""))}
 
 
 def _draft_stack(top: str, extra: int) -> tuple[str, ...]:
@@ -432,9 +503,12 @@ def _vanished(state: GameState, diff: SnapshotDiff, handled: set[str]) -> list[l
     slots: list[list[Move]] = []
     covered_by = {c.on for c in diff.appeared} | {c.on for _, c in diff.moved}
     covered_by |= {c.on for c in diff.laid_on}
+    off_lanes = _off_lanes(state, diff)
     for card in diff.vanished:
         if is_back(card.uid) or not _is_lane(card.zone) or card.uid in handled:
             continue
+        if state.attached.get(card.uid) in off_lanes:
+            continue  # equipment beneath its creature on the discard pile
         if card.uid in covered_by or _still_covered(state, card):
             continue
         if state.where.get(card.uid) != card.zone:

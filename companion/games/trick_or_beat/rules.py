@@ -376,8 +376,7 @@ class TrickOrBeat(Ruleset):
                 else:
                     moves += [Move("tactic", p, (u,), target=t)
                               for t in self._effect_targets(state, p, facts.abilities)]
-            ready = [u for u in state.cards_in(f"{p}.active")
-                     if u not in state.attached and not state.counter("turn", f"attacked:{u}")]
+            ready = fx.ready_attackers(state, p)
             groups = [group for size in range(1, len(ready) + 1)
                       for group in combinations(ready, size)]  # "beliebig viele Angreifer"
             for t in fx.creatures_of(state, other(p)):
@@ -581,9 +580,7 @@ class TrickOrBeat(Ruleset):
         opp = other(p)
         if target not in fx.creatures_of(state, opp):
             found.append(violation("tob.bad-target", cards=(target,)))
-        elif state.where[target] == f"{opp}.passive" and [
-            u for u in state.cards_in(f"{opp}.active") if u not in state.attached
-        ]:
+        elif fx.protected(state, target):
             found.append(violation("tob.target-protected", cards=(target,),
                                    zones=(f"{opp}.passive",)))
         seen: set[tuple[str, int]] = set()
@@ -600,7 +597,23 @@ class TrickOrBeat(Ruleset):
             if (uid, index) in seen:
                 found.append(violation("tob.combat-once", cards=(uid,), ability=index))
             seen.add((uid, index))
+        if move.option("inferred") and not found:
+            found += self._inferred_defeat(state, move)
         return found
+
+    @staticmethod
+    def _inferred_defeat(state: GameState, move: Move) -> list[Violation]:
+        """An attack inferred from a defeat the camera saw (`interpret.inferred_attacks`)
+        stands for that defeat: where it is too weak (another move of the same change applied
+        first used its tactic bonus) it is no reading of what the table shows."""
+        picks = fx.parse_picks(move.option("combat"))
+        target = str(move.target)
+        attack = fx.attack_value(state, move.player, list(move.cards), picks)
+        survival = fx.survival_value(state, target, picks)
+        if attack >= survival:
+            return []
+        return [violation("tob.not-defeated", cards=(target,), zones=(DISCARD,),
+                          attack=attack, survival=survival)]
 
     @staticmethod
     def _combat_side(state: GameState, move: Move, uid: str, index: int,
@@ -1021,6 +1034,23 @@ class TrickOrBeat(Ruleset):
                 return
 
     # ================================================================== interpreter
+    def describe(self, move: Move, lang: str = "en") -> str:
+        """An inferred attack says so, with why: nobody declared it, the camera saw only its
+        target go to the discard pile."""
+        text = super().describe(move, lang)
+        count = move.option("inferred")
+        if move.kind != "attack" or not count:
+            return text
+        target = move.target or "-"
+        if count == "1":
+            why = (f"erschlossen: der einzige regelgerechte Angriff, der {target} besiegt"
+                   if lang == "de" else f"inferred: the only legal attack that defeats {target}")
+        else:
+            why = (f"erschlossen: einer von {count} regelgerechten Angriffen, die {target} "
+                   "besiegen" if lang == "de"
+                   else f"inferred: one of {count} legal attacks that defeat {target}")
+        return f"{text} ({why})"
+
     def doubtful_reading(self, state: GameState, seen: tuple[tuple[Move, str], ...]) -> bool:
         return tob_interpret.taken_back_doubt(state, seen)
 
