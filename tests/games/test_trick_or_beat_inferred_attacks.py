@@ -12,6 +12,7 @@ position, so every sum below can be checked by hand.
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ from companion.engine.interpreter import Interpreter, Observation
 from companion.referee.script import referee_script
 from tests.engine.tob_fixtures import CARDS
 from tests.engine.tob_fixtures import DECK as CAMERA_DECK
-from tests.games.test_trick_or_beat_interpreter import camera
+from tests.games.test_trick_or_beat_interpreter import SETUP, camera, public_table
 
 FURY = {"id": "XF", "name": "Fury", "type": "creature", "attack": 3, "survival": 4,
         "faction": "Gehirn",
@@ -253,6 +254,47 @@ def test_a_declared_weak_attack_is_not_explained_away() -> None:
                           {"attack": {"attackers": ["XB#1"], "target": "XB#2"}})
     assert attacks(seen) == [] and codes(seen) == ["tob.not-defeated"]
     assert follower.state.counter("turn", "attacked:XA#1") == 0
+
+
+def follow_without_attacks(seed: int) -> int:
+    """A random legal game (the fixture cards) followed from the camera with attacks never
+    declared (a person still presses and declares activations and redraws). A question is
+    answered with the attack that happened. Every reading must be legal, and the follower's
+    table and outcome the leader's. Returns how many defeats were read as attacks."""
+    leader = Game.new("trick-or-beat", decks={"shared": CAMERA_DECK}, seed=seed, setup=SETUP,
+                      cards=CARDS)
+    follower = Game.new("trick-or-beat", decks={"shared": CAMERA_DECK}, seed=seed + 1,
+                        setup=SETUP, cards=CARDS)
+    interp = Interpreter(follower, camera(leader.state))
+    rng = random.Random(seed)
+    read = 0
+    for _ in range(80):
+        legal = leader.legal_moves
+        if not legal or leader.outcome():
+            break
+        move = rng.choice(legal)
+        leader.push(move)
+        if move.kind in ("activate", "next-phase", "pass", "redraw", "concede"):
+            interp.person(move)
+        seen = interp.observe(camera(leader.state), "camera")
+        if seen.question is not None:
+            fits = [i for i, c in enumerate(seen.question.choices) if any(
+                (m.kind, set(m.cards), m.target) == (move.kind, set(move.cards), move.target)
+                for m in c.moves)]
+            assert fits, (move, seen.question)
+            seen = interp.answer(fits[0])
+        read += sum(1 for m in seen.moves if m.kind == "attack")
+        assert all(e.legal for e in seen.entries), (move, [e.to_dict() for e in seen.entries])
+        assert public_table(follower) == public_table(leader), move
+        assert follower.outcome() == leader.outcome(), move
+    return read
+
+
+def test_random_games_are_followed_without_declared_attacks() -> None:
+    """Every attack that defeats is read from the table (the ones too weak leave no trace and
+    change nothing the camera or the rules can tell later): no false violation, the same
+    table and winner as the game played."""
+    assert sum(follow_without_attacks(seed) for seed in range(24)) >= 20
 
 
 @pytest.mark.parametrize("camera_only", [False, True])
