@@ -134,8 +134,8 @@ def camp_top_destroyed(state: GameState, diff: SnapshotDiff, p: str) -> str | No
         return None
     arrived = [c for c in (*diff.appeared, *(new for _, new in diff.moved))
                if c.zone == bd.hell(p) and not is_back(c.uid)]
-    if len(arrived) != 1 or state.where.get(arrived[0].uid) != lager:
-        return None
+    if len(arrived) != 1 or not state.can_resolve(arrived[0].uid, lager):
+        return None  # a card seen elsewhere is not the camp's (unseen) top
     return arrived[0].uid
 
 
