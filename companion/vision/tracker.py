@@ -2,22 +2,34 @@
 
 Per frame the camera misses some markers (hands, glare, decoder misses) and may catch a card in
 mid-air. The tracker therefore
-- confirms an item only after it was seen in `appear_frames` frames (hits minus misses), or
-  read that often now and then at one place while the table stayed quiet (a die a laptop reads
-  on one frame in five: reads too far apart for hits to outrun misses, each a candidate that
-  came and went and left the table unsettled on that frame),
+- confirms an item only after it was read for `appear_s` seconds (the time its reads stood for,
+  less the time it was missed; at least two reads), or read `FAINT_READS` times now and then at
+  one place while the table stayed quiet (a die a laptop reads on one frame in five: reads too
+  far apart for hits to outrun misses, each a candidate that came and went and left the table
+  unsettled on that frame),
 - removes an item only when its place is visible and quiet and it is still not seen for
-  `vanish_frames` frames: a hand over it, a die lying on its sticker, motion in the view, or
-  its place looking exactly as when it was last read (the decoder merely missed it) hold it;
-  another card on its sticker counts as gone (piles show only their top card),
+  `vanish_s` seconds, or `replaced_s` when another card is read on its sticker (piles show
+  only their top card; a card turned over shows its back): a hand over it, a die lying on its
+  sticker, motion in the view, or its place looking exactly as when it was last read (the
+  decoder merely missed it) hold it. A sticker unread on the first quiet frames after a hand
+  left is no evidence (the readers look at the changed places again only every second or
+  third frame, and the hand's shadow goes last): the wait is long enough for them,
 - takes a die's value as the majority of its recent reads (since the table last moved),
-- counts a die's rolls: hidden (under a hand, or unseen while the table moves) for a few frames
-  and then seen again moved or turned, it was picked up and thrown, even if it shows the same
-  value as before (`SeenDie.rolls`); carried into another zone showing the same face (burned,
-  laid on a card) it was moved, not thrown; a hand passing over a die that is not touched
-  leaves it where it lay and is no roll,
+- counts a die's rolls: hidden (under a hand, or unseen while the table moves) for
+  `ROLL_HIDDEN_S` and then seen again moved or turned, it was picked up and thrown, even if it
+  shows the same value as before (`SeenDie.rolls`); carried into another zone showing the same
+  face (burned, laid on a card) it was moved, not thrown; a hand passing over a die that is
+  not touched leaves it where it lay and is no roll,
 - emits a `TableSnapshot` only when the table has settled: no motion and no hand for
-  `settle_s` seconds, nothing pending, and only when it differs from the last one emitted.
+  `settle_s` seconds, nothing pending (so every change has held: a new item read for
+  `appear_s`, a leaving one unread for `vanish_s`), the first one only after `first_look_s` of
+  watching (the readers need a few passes before every sticker in view was read once: a first
+  table without a card that is then confirmed makes the referee see it laid), and only when
+  it differs from the last one emitted.
+
+Everything goes by the frames' time stamps, never by counting frames: each frame stands for the
+time since the one before (at most `max_frame_gap_s`), so a camera at 15 fps, or a busy machine
+that drops frames, settles on the same tables as one at 30 fps, only later.
 """
 
 from __future__ import annotations
@@ -37,15 +49,21 @@ MOTION_THRESHOLD = 0.003  # share of the view that changed between frames
 MOVE_MM = 12.0
 SIDE_OVERLAP_MIN_MM = 6.0  # a card beside another in its zone lies on it when they overlap this
 SIDE_SHIFT_MIN_MM = 5.0  # ... and it is shifted along the lower card's length at least this much
-ROLL_HIDDEN_FRAMES = 2  # a die unseen this many frames under a hand or motion may have been lifted
+ROLL_HIDDEN_S = 2 / 30  # a die unseen this long under a hand or motion may have been lifted
 ROLL_MOVE_MM = 15.0  # ... and lies this far from where it was (a die nudged aside is not
 # thrown; a thrown die lands anywhere in its area), or
 ROLL_TURN_DEG = 12.0  # ... is turned this much: it was rolled
-ROLL_CHECK_SIGHTINGS = 5  # sightings after a die is back before its pose is compared
+ROLL_CHECK_S = 5 / 30  # seen again this long after it was back, a die's pose is compared
 ROLL_MEMORY_S = 30.0  # a die gone from view and back within this keeps its rolls (and may add one)
 FAINT_MEMORY_S = 4.0  # reads of a candidate that went again count towards confirming it when
 FAINT_MM = MOVE_MM / 2  # ... it is read again this soon, this near, the table quiet since, and
 FAINT_AGREE = 2 / 3  # ... (a die) more than this share of all its reads give one value
+FAINT_READS = 3  # reads of a faint candidate that confirm it (independent reads, not time)
+VALUES_KEEP_S = 3.0  # a die's reads kept for its value: this long before its newest read
+POSITION_TAU_S = 0.09  # a sighting pulls an item's place this fast (0.3 of the way a frame
+# at 30 fps)
+CONFIDENCE_TAU_S = 0.15  # the confidence follows the reads this fast (0.2 a frame at 30 fps)
+EPS_S = 1e-6
 
 
 def _never_occluded(x_mm: float, y_mm: float) -> bool:
@@ -91,20 +109,22 @@ class _Item:
     angle_deg: float
     tapped: bool
     face_up: bool
-    hits: int = 0
-    misses: int = 0
+    seen_s: float = 0.0  # a candidate's read time less its missed time
+    reads: int = 0  # frames it was read in (for a candidate: with those of `_Faint` records)
+    missing_s: float = 0.0  # a present item's time unread while its place was seen clearly
     present: bool = False
     confidence: float = 0.0
     since: int = 0  # order in which items were confirmed (later = on top)
-    values: deque[tuple[float, int]] = field(default_factory=lambda: deque(maxlen=90))
-    hidden: int = 0  # frames in a row unseen under a hand or while the table moved
+    values: deque[tuple[float, int]] = field(default_factory=deque)
+    hidden_s: float = 0.0  # time unseen in a row under a hand or while the table moved
     rolls: int = 0
     lifted: tuple[float, float, float, str | None, int | None] | None = None  # x, y, angle,
     # zone and value when it was hidden
     moved_from: int | None = None  # its value before it was carried to another zone
-    roll_check: tuple[float, float, float, int] | None = None  # pose when lifted, sightings
-    angles: deque[float] = field(default_factory=lambda: deque(maxlen=9))
-    reads: int = 0  # frames it was read in (for a candidate: with those of `_Faint` records)
+    roll_check: tuple[float, float, float, float] | None = None  # pose when lifted, and
+    # when it was seen back
+    angles: deque[float] = field(default_factory=lambda: deque(maxlen=30))
+    faint_reads: int = 0  # reads at one place on a quiet table (with `_Faint` records)
     first_s: float = 0.0  # when the first of them was
 
 
@@ -121,10 +141,23 @@ class _Faint:
 
 @dataclass(frozen=True)
 class TrackerSettings:
-    appear_frames: int = 3
-    vanish_frames: int = 4
+    """Durations in seconds. At 30 fps `appear_s` is the old three frames and `replaced_s` the
+    old four; `vanish_s` is longer than the old four frames on purpose (the lab note of
+    2026-11-28: stickers unread for up to 5 frames after a hand left, then read again)."""
+
+    appear_s: float = 0.1  # read this long (less the time missed) before an item is confirmed
+    min_reads: int = 2  # ... and in this many frames: one read alone never confirms an item,
+    # however long its frame stood (a count of looks, not of frames: it holds at any rate)
+    vanish_s: float = 0.3  # unread this long, its place seen clearly and changed: gone
+    replaced_s: float = 4 / 30  # ... or this long while another card is read on its sticker
+    max_frame_gap_s: float = 0.1  # a frame stands for at most this much time (one frame after
+    # a stalled second is one look, not a second of evidence)
+    first_frame_s: float = 1 / 30  # what the very first frame stands for (none came before)
     settle_s: float = 0.1  # quiet (no motion, no hand) this long before a snapshot
-    change_hold_s: float = 0.0  # extra wait after the last confirmed change
+    change_hold_s: float = 0.0  # the confirmed table unchanged this long before a snapshot (the
+    # reads a change needs and `pending` already make it hold: 0.1 s more changed no snapshot
+    # on the timed sequences and cost 45 ms of latency)
+    first_look_s: float = 0.3  # watched this long before the first snapshot
     die_window_s: float = 0.5  # a die's value: majority of its reads in this window (or since
     # the table last moved, if that is more recent)
     motion_threshold: float = MOTION_THRESHOLD
@@ -141,6 +174,9 @@ class Tracker:
         self.settings = settings or TrackerSettings()
         self._items: dict[str, _Item] = {}
         self._frame = 0
+        self._prev_time: float | None = None
+        self._first_time: float | None = None
+        self._dt = 0.0  # the time the current frame stands for
         self._last_unquiet = -math.inf
         self._last_change = -math.inf
         self._emitted: TableSnapshot | None = None
@@ -157,6 +193,11 @@ class Tracker:
     def update(self, obs: FrameObservation) -> TableSnapshot | None:
         """Feed one frame; returns a new snapshot when the table has settled on a new state."""
         s = self.settings
+        self._dt = (s.first_frame_s if self._prev_time is None
+                    else min(max(obs.time_s - self._prev_time, 0.0), s.max_frame_gap_s))
+        self._prev_time = obs.time_s
+        if self._first_time is None:
+            self._first_time = obs.time_s
         self.time_s = obs.time_s
         self._frame += 1
         quiet = obs.motion < s.motion_threshold and not obs.hand
@@ -180,7 +221,13 @@ class Tracker:
                 best[s.key] = s
         return best
 
+    def _pull(self, tau_s: float) -> float:
+        """How far one frame's reading pulls a smoothed figure: by the time the frame stands
+        for, so that a second of frames pulls as far at any frame rate."""
+        return 1.0 - math.exp(-self._dt / tau_s)
+
     def _see(self, key: str, sight: Sighting, time_s: float) -> None:
+        s = self.settings
         item = self._items.get(key)
         if item is None:
             item = _Item(key, sight.kind, sight.x_mm, sight.y_mm, sight.zone, sight.angle_deg,
@@ -197,7 +244,7 @@ class Tracker:
             self._maybe_rolled(item, sight, time_s)
         elif item.roll_check is not None:
             self._check_roll(item, sight, time_s)
-        item.hidden = 0
+        item.hidden_s = 0.0
         distance = math.hypot(sight.x_mm - item.x_mm, sight.y_mm - item.y_mm)
         moved = distance > MOVE_MM
         if item.present and (moved or sight.zone != item.zone or sight.tapped != item.tapped
@@ -206,47 +253,53 @@ class Tracker:
         if moved:
             item.x_mm, item.y_mm = sight.x_mm, sight.y_mm
         else:
-            item.x_mm = 0.7 * item.x_mm + 0.3 * sight.x_mm
-            item.y_mm = 0.7 * item.y_mm + 0.3 * sight.y_mm
+            pull = self._pull(POSITION_TAU_S)
+            item.x_mm += pull * (sight.x_mm - item.x_mm)
+            item.y_mm += pull * (sight.y_mm - item.y_mm)
         item.zone, item.tapped, item.face_up = sight.zone, sight.tapped, sight.face_up
         item.angle_deg = sight.angle_deg
-        item.misses = 0
+        item.missing_s = 0.0
         if not item.present:
             self._count_read(item, distance > FAINT_MM, time_s)
-        item.hits = min(item.hits + 1, self.settings.appear_frames)
-        item.confidence = 0.8 * item.confidence + 0.2 * sight.confidence
+        item.reads += 1
+        item.seen_s = min(item.seen_s + self._dt, s.appear_s)
+        item.confidence += self._pull(CONFIDENCE_TAU_S) * (sight.confidence - item.confidence)
         if sight.value is not None:
             before = self._die_value(item)
             item.values.append((time_s, sight.value))
+            while item.values and item.values[0][0] < time_s - VALUES_KEEP_S:
+                item.values.popleft()
             if item.present and self._die_value(item) != before:
                 self._last_change = time_s
-        if not item.present and (item.hits >= self.settings.appear_frames
-                                 or self._read_often(item)):
+        steady = item.seen_s >= s.appear_s - EPS_S and item.reads >= s.min_reads
+        if not item.present and (steady or self._read_often(item)):
             item.present = True
             item.since = self._frame  # items confirmed in one frame share their order
             self._last_change = time_s
 
     def _miss(self, item: _Item, obs: FrameObservation, quiet: bool,
               seen: dict[str, Sighting]) -> None:
+        s = self.settings
         if not item.present:
-            item.hits -= 1
-            if item.hits <= 0:
+            item.seen_s -= self._dt
+            if item.seen_s <= EPS_S:
                 del self._items[item.key]
                 if item.lifted is None and item.roll_check is None:
                     self._faint[item.key] = _Faint(item.x_mm, item.y_mm, item.first_s,
-                                                   item.reads, tuple(item.values))
+                                                   item.faint_reads, tuple(item.values))
             return
         covered = not quiet or obs.occluded(item.x_mm, item.y_mm)
         if covered and item.kind == "die":
-            item.hidden += 1
-            if item.hidden >= ROLL_HIDDEN_FRAMES and item.lifted is None:
+            item.hidden_s += self._dt
+            if item.hidden_s >= ROLL_HIDDEN_S - EPS_S and item.lifted is None:
                 item.rolls = self._rolls_of(item)
                 item.moved_from = None
                 item.lifted = (item.x_mm, item.y_mm, item.angle_deg, item.zone,
                                self._die_value(item))
         if covered:
             return  # held: a hand or motion may hide it
-        if not self._covered_by_card(item, seen) and item.lifted is None and (
+        replaced = self._covered_by_card(item, seen)
+        if not replaced and item.lifted is None and (
                 item.key in obs.unchanged or self._under_small_item(item)):
             # held: only the decoder missed it, or a die or token lies on its sticker (another
             # card read there lies on it instead: a pile, or the card turned over in place).
@@ -254,11 +307,13 @@ class Tracker:
             # its value then (a die turned in place, in a blurred picture, can look the same).
             # Its place says it is there, which undoes earlier misses: a hold that holds on
             # most frames must not leave the card pending (and the table unsettled) for good.
-            item.misses = 0
+            item.missing_s = 0.0
             return
-        item.misses += 1
-        item.confidence *= 0.8
-        if item.misses >= self.settings.vanish_frames:
+        item.missing_s += self._dt
+        item.confidence *= 1.0 - self._pull(CONFIDENCE_TAU_S)
+        # another card read on its sticker is evidence that it left; a sticker merely unread,
+        # its place changed, is weaker (a shadow going, the readers not yet back): longer
+        if item.missing_s >= (s.replaced_s if replaced else s.vanish_s) - EPS_S:
             del self._items[item.key]
             self._last_change = obs.time_s
             if item.kind == "die":
@@ -274,22 +329,23 @@ class Tracker:
                                        sight.y_mm - faint.y_mm) > FAINT_MM:
             return
         item.values.extend(faint.values)
-        item.reads = faint.reads
+        item.faint_reads = faint.reads
         item.first_s = faint.first_s
 
     def _count_read(self, item: _Item, elsewhere: bool, time_s: float) -> None:
         """A candidate's reads at one place on a quiet table, within `FAINT_MEMORY_S`."""
         if (item.first_s <= self._last_unquiet or elsewhere
                 or time_s - item.first_s > FAINT_MEMORY_S):
-            item.reads = 0  # (a read while the table moves starts again on the next one)
-        if item.reads == 0:
+            item.faint_reads = 0  # (a read while the table moves starts again on the next one)
+        if item.faint_reads == 0:
             item.first_s = time_s
-        item.reads += 1
+        item.faint_reads += 1
 
     def _read_often(self, item: _Item) -> bool:
-        """Read `appear_frames` times at one place while the table stayed quiet, a die's
-        reads agreeing on its value: there, though never read in enough frames running."""
-        if item.reads < self.settings.appear_frames:
+        """Read `FAINT_READS` times at one place while the table stayed quiet, a die's
+        reads agreeing on its value: there, though never read long enough running. (A count of
+        reads, not of frames: each is a look of its own, however far apart they came.)"""
+        if item.faint_reads < FAINT_READS:
             return False
         values = [v for t, v in item.values if t >= item.first_s]
         return not values or Counter(values).most_common(1)[0][1] > FAINT_AGREE * len(values)
@@ -308,16 +364,15 @@ class Tracker:
             item.values.clear()
             self._last_change = time_s
             return
-        # in the same zone: judged on its settled pose, a few sightings on (a first sighting
-        # beside a hand can be a partly covered face read a few millimetres off)
-        item.roll_check = (x, y, angle, 0)
+        # in the same zone: judged on its settled pose, a moment on (a first sighting beside a
+        # hand can be a partly covered face read a few millimetres off)
+        item.roll_check = (x, y, angle, time_s)
 
     def _check_roll(self, item: _Item, sight: Sighting, time_s: float) -> None:
         assert item.roll_check is not None
-        x, y, angle, seen = item.roll_check
+        x, y, angle, back_s = item.roll_check
         item.angles.append(sight.angle_deg)
-        if seen + 1 < ROLL_CHECK_SIGHTINGS:
-            item.roll_check = (x, y, angle, seen + 1)
+        if time_s - back_s < ROLL_CHECK_S - EPS_S:
             return
         item.roll_check = None
         turned = abs((float(np.median(item.angles)) - angle + 45.0) % 90.0 - 45.0)
@@ -356,15 +411,18 @@ class Tracker:
     @property
     def pending(self) -> bool:
         """Something is half-way: a candidate not yet confirmed, or a present item going."""
-        return any((not i.present and i.hits > 0) or (i.present and i.misses > 0)
-                   or i.roll_check is not None for i in self._items.values())
+        return any(not i.present or i.missing_s > 0 or i.roll_check is not None
+                   for i in self._items.values())
 
     def settled(self, time_s: float | None = None) -> bool:
+        """Quiet for `settle_s`, the confirmed table unchanged for `change_hold_s`, watched
+        for `first_look_s`, and nothing half-way."""
         now = self.time_s if time_s is None else time_s
         s = self.settings
-        eps = 1e-6
-        return (now - self._last_unquiet >= s.settle_s - eps
-                and now - self._last_change >= s.change_hold_s - eps and not self.pending)
+        first = now if self._first_time is None else self._first_time
+        return (now - self._last_unquiet >= s.settle_s - EPS_S
+                and now - self._last_change >= s.change_hold_s - EPS_S
+                and now - first >= s.first_look_s - EPS_S and not self.pending)
 
     def _signature(self) -> tuple[Any, ...]:
         """Cheap fingerprint of the confirmed table: unchanged means no new snapshot is due."""

@@ -36,7 +36,7 @@ class Clock:
 
 
 def test_item_appears_only_after_n_frames() -> None:
-    c = Clock(Tracker("creature-crush", TrackerSettings(appear_frames=3)))
+    c = Clock(Tracker("creature-crush", TrackerSettings(appear_s=0.1)))
     c.frame([card("A#1")])
     c.frame([card("A#1")])
     assert c.tracker.current().card("A#1") is None
@@ -108,7 +108,7 @@ def test_a_die_is_held_by_its_place_only_until_a_hand_was_over_it() -> None:
 
 
 def test_missed_item_whose_place_looks_unchanged_is_held() -> None:
-    c = Clock(Tracker("creature-crush", TrackerSettings(vanish_frames=4)))
+    c = Clock(Tracker("creature-crush", TrackerSettings(vanish_s=4 / 30)))
     for _ in range(10):
         c.frame([card("A#1"), card("B#1", x=300)])
     for _ in range(30):
@@ -122,7 +122,7 @@ def test_missed_item_whose_place_looks_unchanged_is_held() -> None:
 def test_another_card_read_on_its_sticker_takes_it_away_though_its_place_looks_held() -> None:
     """The card turned over in place (its back read where its front was): the front is gone
     even where the eye says its place still looks much as it did."""
-    c = Clock(Tracker("creature-crush", TrackerSettings(vanish_frames=4)))
+    c = Clock(Tracker("creature-crush", TrackerSettings(vanish_s=4 / 30)))
     for _ in range(10):
         c.frame([card("A#1")])
     for _ in range(10):
@@ -132,7 +132,7 @@ def test_another_card_read_on_its_sticker_takes_it_away_though_its_place_looks_h
 
 
 def test_item_vanishes_when_place_visible_and_empty() -> None:
-    c = Clock(Tracker("creature-crush", TrackerSettings(vanish_frames=4)))
+    c = Clock(Tracker("creature-crush", TrackerSettings(vanish_s=4 / 30)))
     for _ in range(10):
         c.frame([card("A#1"), card("B#1", x=300)])
     for _ in range(3):
@@ -267,14 +267,14 @@ def test_a_die_gone_from_view_and_thrown_back_keeps_counting_rolls() -> None:
     c = Clock(Tracker("creature-crush"))
     for _ in range(10):
         c.frame([rolled_die("p1.w1", 2, 300, 300, 10)])
-    for _ in range(8):
-        c.frame([])  # quiet and unseen: it vanishes
+    for _ in range(12):
+        c.frame([])  # quiet and unseen for 0.4 s: it vanishes
     assert c.tracker.current().die("p1.w1") is None
     for _ in range(10):
         c.frame([rolled_die("p1.w1", 5, 330, 310, 50)])
     d = c.tracker.current().die("p1.w1")
     assert d is not None and (d.value, d.rolls) == (5, 1)
-    for _ in range(8):
+    for _ in range(12):
         c.frame([])
     for _ in range(10):
         c.frame([rolled_die("p1.w1", 5, 330.5, 310, 50)])
@@ -319,7 +319,7 @@ def _now_and_then(c: Clock, reads: list[Sighting | None],
 def test_a_die_read_now_and_then_on_a_quiet_table_is_confirmed() -> None:
     """A laptop reads a die on one frame in five: the reads never come in a row, yet they
     all say one die lies there showing 4."""
-    c = Clock(Tracker("creature-crush", TrackerSettings(appear_frames=3)))
+    c = Clock(Tracker("creature-crush", TrackerSettings(appear_s=0.1)))
     assert _now_and_then(c, [die("p1.w1", 4), die("p1.w1", 4, x=301.5)]) == 0
     c.frame([die("p1.w1", 4, y=298.8)])
     (seen,) = c.tracker.current().dice
@@ -333,7 +333,7 @@ def test_a_die_read_now_and_then_on_a_quiet_table_is_confirmed() -> None:
 
 def test_a_die_read_on_every_other_frame_is_confirmed() -> None:
     """Read twice, then on every other frame: hits minus misses never reach three."""
-    c = Clock(Tracker("creature-crush", TrackerSettings(appear_frames=3)))
+    c = Clock(Tracker("creature-crush", TrackerSettings(appear_s=0.1)))
     c.frame([die("p1.r2", 5)])
     c.frame([die("p1.r2", 5)])
     c.frame([])
@@ -354,7 +354,7 @@ def test_reads_on_every_other_frame_do_not_add_up_across_motion_or_places() -> N
              die("p1.r2", 1), die("p1.r2", 3)], quiet),
     }
     for why, (reads, between) in cases.items():
-        c = Clock(Tracker("creature-crush", TrackerSettings(appear_frames=3)))
+        c = Clock(Tracker("creature-crush", TrackerSettings(appear_s=0.1)))
         c.frame([reads[0]])
         for sight in reads[1:]:
             c.frame([sight])
@@ -378,5 +378,5 @@ def test_reads_now_and_then_do_not_add_up_across_motion_places_values_or_time() 
         "a misread card now and then": ([card("ghost#1")] + [None] * 2, None),
     }
     for why, (reads, between) in cases.items():
-        c = Clock(Tracker("creature-crush", TrackerSettings(appear_frames=3)))
+        c = Clock(Tracker("creature-crush", TrackerSettings(appear_s=0.1)))
         assert _now_and_then(c, reads, between) == 0, why

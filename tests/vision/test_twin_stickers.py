@@ -183,7 +183,7 @@ def test_a_card_placed_at_a_sticker_moves_to_its_centre(x: float, y: float, angl
     stickers go to their card's centre, from the place and turn it kept for them."""
     h = camera_homography(15)
     geometry = MatGeometry.fit(corner_detections(h), LAYOUT)
-    tracker = Tracker("trick-or-beat", TrackerSettings(appear_frames=1))
+    tracker = Tracker("trick-or-beat", TrackerSettings(appear_s=0.0, min_reads=1))
     sightings = []
     for k, det in enumerate(twin_stickers(h, x, y, angle)):
         at = geometry.place(det)  # as placed before: the sticker's own centre
