@@ -115,6 +115,22 @@ def test_an_equipped_target_goes_with_its_equipment() -> None:
     assert follower.state.where["XE#1"] == "shared.discard"
 
 
+def test_a_creature_beneath_its_equipment_on_the_pile_was_defeated() -> None:
+    """The same defeat with the armour laid on top of the pile: the camera sees the armour
+    arrive and Axolotl seen nowhere. Equipment goes to the discard pile when its creature is
+    defeated, so Axolotl lies beneath it: the same only attack, nothing taken to a hand."""
+    setup = {**position(p1_active=["XA#1", "XB#1"], p2_active=["XA#2", "XE#1"],
+                        p2_passive=["XB#2"]), "on": {"XE#1": "XA#2"}}
+    leader, follower, interp = pair(setup)
+    assert leader.push(Move("attack", "p1", ("XA#1", "XB#1"), target="XA#2")) == []
+    leader.state.move("XE#1", "shared.discard")  # laid last: on top
+    assert leader.state.top("shared.discard") == "XE#1"
+    seen = interp.observe(camera(leader.state), "camera")
+    assert attacks(seen) == [(("XA#1", "XB#1"), "XA#2")]
+    assert all(e.legal for e in seen.entries) and codes(seen) == []
+    assert follower.state.where["XA#2"] == follower.state.where["XE#1"] == "shared.discard"
+
+
 def test_two_attacks_that_defeat_ask_one_question() -> None:
     """Axolotl (survival 3) goes: Ada's Axolotl alone (4) defeats it, and so does Axolotl
     with Bear (6); Bear alone (2) does not. Two attacks fit: one question, nothing applied

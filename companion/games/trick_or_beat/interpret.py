@@ -331,6 +331,10 @@ def _discards(
             ])
         else:
             slots.append([Move("discard", player, (uid,))])
+    arrived = {c.uid for c in arrivals}
+    for uid in sorted(off_lanes - arrived - handled):  # beneath its equipment on the pile
+        seen = Move("remove", _owner(state.where[uid]), (uid,), to=DISCARD)
+        slots.append([*inferred_attacks(state, uid, hints), seen])
     return slots
 
 
@@ -388,12 +392,16 @@ def _picks_to_defeat(
 
 
 def _off_lanes(state: GameState, diff: SnapshotDiff) -> set[str]:
-    """Cards seen arriving on the discard pile that the rules still have on a lane. Their
-    equipment, seen going there too or vanishing under them, went with them ("wird auf den
-    Ablagestapel gelegt, wenn das Wesen besiegt wird"): it is part of their move."""
-    arrivals = [*diff.appeared, *(new for _, new in diff.moved)]
-    return {c.uid for c in arrivals if c.zone == DISCARD
-            and _is_lane(state.where.get(c.uid, ""))}
+    """Cards that went from a lane to the discard pile in this change: those seen arriving
+    there that the rules still have on a lane, and a creature seen nowhere now whose
+    equipment arrived there (it lies beneath it: equipment "wird auf den Ablagestapel gelegt,
+    wenn das Wesen besiegt wird"). Their equipment, seen going there too or vanishing under
+    them, went with them: it is part of their move."""
+    arrivals = [c for c in (*diff.appeared, *(new for _, new in diff.moved))
+                if c.zone == DISCARD and _is_lane(state.where.get(c.uid, ""))]
+    beneath = {state.attached[c.uid] for c in arrivals if c.uid in state.attached}
+    return {c.uid for c in arrivals} | {u for u in beneath if u not in diff.visible
+                                        and _is_lane(state.where.get(u, ""))}
 
 
 def _draft_stack(top: str, extra: int) -> tuple[str, ...]:
@@ -507,8 +515,8 @@ def _vanished(state: GameState, diff: SnapshotDiff, handled: set[str]) -> list[l
     for card in diff.vanished:
         if is_back(card.uid) or not _is_lane(card.zone) or card.uid in handled:
             continue
-        if state.attached.get(card.uid) in off_lanes:
-            continue  # equipment beneath its creature on the discard pile
+        if card.uid in off_lanes or state.attached.get(card.uid) in off_lanes:
+            continue  # on the discard pile, beneath its equipment or with its creature
         if card.uid in covered_by or _still_covered(state, card):
             continue
         if state.where.get(card.uid) != card.zone:
