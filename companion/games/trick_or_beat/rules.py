@@ -597,23 +597,7 @@ class TrickOrBeat(Ruleset):
             if (uid, index) in seen:
                 found.append(violation("tob.combat-once", cards=(uid,), ability=index))
             seen.add((uid, index))
-        if move.option("inferred") and not found:
-            found += self._inferred_defeat(state, move)
         return found
-
-    @staticmethod
-    def _inferred_defeat(state: GameState, move: Move) -> list[Violation]:
-        """An attack inferred from a defeat the camera saw (`interpret.inferred_attacks`)
-        stands for that defeat: where it is too weak (another move of the same change applied
-        first used its tactic bonus) it is no reading of what the table shows."""
-        picks = fx.parse_picks(move.option("combat"))
-        target = str(move.target)
-        attack = fx.attack_value(state, move.player, list(move.cards), picks)
-        survival = fx.survival_value(state, target, picks)
-        if attack >= survival:
-            return []
-        return [violation("tob.not-defeated", cards=(target,), zones=(DISCARD,),
-                          attack=attack, survival=survival)]
 
     @staticmethod
     def _combat_side(state: GameState, move: Move, uid: str, index: int,
