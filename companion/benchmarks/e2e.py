@@ -74,12 +74,14 @@ def bench_scripts(which: str, games: Sequence[str] = ()) -> list[Path]:
             if camera_followable(p)]
 
 
-def run_one(path: Path, camera: str, person: str, trace_dir: Path | None = None) -> E2ERow:
+def run_one(path: Path, camera: str, person: str, trace_dir: Path | None = None,
+            settle_s: float | None = None) -> E2ERow:
     """Render and referee one script at one camera; write its trace to `trace_dir`."""
-    from companion.server.video_check import check_video
+    from companion.server.video_check import SETTLE_S, check_video
 
     start = time.perf_counter()
-    report = check_video(path, camera, person=person)
+    report = check_video(path, camera, person=person,
+                         settle_s=SETTLE_S if settle_s is None else settle_s)
     row = E2ERow(path.parent.name, path.stem, camera, person, report,
                  time.perf_counter() - start)
     if trace_dir is not None:
@@ -130,10 +132,14 @@ def text_line(row: E2ERow) -> str:
 @click.option("--game", "games", multiple=True, help="Only these games (repeat).")
 @click.option("--markdown", "markdown", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="Also write the table as Markdown to this file.")
+@click.option("--settle-s", type=float, default=None,
+              help="Seconds the players leave the table still after each change "
+                   "(default: video_check's 0.45).")
 @click.option("--trace", "trace_dir", type=click.Path(file_okay=False, path_type=Path),
               default=None, help="Write each run's diagnosis trace into this folder.")
 def bench_e2e(cameras: tuple[str, ...], persons: tuple[str, ...], which: str,
-              games: tuple[str, ...], markdown: Path | None, trace_dir: Path | None) -> None:
+              games: tuple[str, ...], markdown: Path | None, settle_s: float | None,
+              trace_dir: Path | None) -> None:
     """Whole games rendered at realistic cameras and refereed as `serve --video` does."""
     from companion.server.video_check import TRUTH_CAMERA
     from companion.sim.presets import preset_names
@@ -149,7 +155,7 @@ def bench_e2e(cameras: tuple[str, ...], persons: tuple[str, ...], which: str,
     for path in paths:
         for camera in cameras:
             for person in persons:
-                row = run_one(path, camera, person, trace_dir)
+                row = run_one(path, camera, person, trace_dir, settle_s)
                 rows.append(row)
                 click.echo(text_line(row))
                 if markdown is not None:  # written as it grows: a long run can be read

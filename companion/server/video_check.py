@@ -267,14 +267,16 @@ def run_video(script_path: Path, rendered: Rendered, db: Path, person: str = "sc
 
 
 def check_video(script_path: Path, camera: str = DEFAULT_CAMERA, workdir: Path | None = None,
-                person: str = "script") -> VideoReport:
+                person: str = "script", settle_s: float = SETTLE_S) -> VideoReport:
     """Render, then referee the video; both files go to `workdir` (a temporary folder).
-    Camera `truth`: no video, the script's true tables (`referee_truth`)."""
+    Camera `truth`: no video, the script's true tables (`referee_truth`). `settle_s`: how
+    long the players leave the table still after each change (their pace)."""
     with tempfile.TemporaryDirectory() as tmp:
         folder = workdir or Path(tmp)
         if camera == TRUTH_CAMERA:
             return referee_truth(script_path, folder / "games.db", person)
-        rendered = render_video(script_path, folder / f"{script_path.stem}.avi", camera)
+        rendered = render_video(script_path, folder / f"{script_path.stem}.avi", camera,
+                                settle_s=settle_s)
         return run_video(script_path, rendered, folder / "games.db", person)
 
 
@@ -299,9 +301,11 @@ def print_report(report: VideoReport, echo: Any = click.echo) -> None:
 @click.option("--person", type=click.Choice(PERSONS), default="script", show_default=True,
               help="Who sits at the page: the script's person (declares attacks, answers "
                    "questions) or nobody at all.")
-def main(script: Path, camera: str, person: str) -> None:
+@click.option("--settle-s", type=float, default=SETTLE_S, show_default=True,
+              help="Seconds the players leave the table still after each change.")
+def main(script: Path, camera: str, person: str, settle_s: float) -> None:
     """Render SCRIPT to a video and referee it as `serve --video` does, nobody pressing."""
-    report = check_video(script, camera, person=person)
+    report = check_video(script, camera, person=person, settle_s=settle_s)
     click.echo(f"{script} at {camera}, person {person}: {report.frames} frames, "
                f"{report.snapshots} settled tables")
     print_report(report)
