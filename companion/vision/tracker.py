@@ -157,7 +157,8 @@ class TrackerSettings:
     change_hold_s: float = 0.0  # the confirmed table unchanged this long before a snapshot (the
     # reads a change needs and `pending` already make it hold: 0.1 s more changed no snapshot
     # on the timed sequences and cost 45 ms of latency)
-    first_look_s: float = 0.3  # watched this long before the first snapshot
+    first_look_s: float = 0.25  # watched this long before the first snapshot (the cards read late
+    # on the cached timed sequences were first read by their 8th frame, 0.23 s)
     die_window_s: float = 0.5  # a die's value: majority of its reads in this window (or since
     # the table last moved, if that is more recent)
     motion_threshold: float = MOTION_THRESHOLD
@@ -267,8 +268,8 @@ class Tracker:
         if sight.value is not None:
             before = self._die_value(item)
             item.values.append((time_s, sight.value))
-            while item.values and item.values[0][0] < time_s - VALUES_KEEP_S:
-                item.values.popleft()
+            while item.present and item.values[0][0] < time_s - VALUES_KEEP_S:
+                item.values.popleft()  # (a candidate keeps its faint reads: `_read_often`)
             if item.present and self._die_value(item) != before:
                 self._last_change = time_s
         steady = item.seen_s >= s.appear_s - EPS_S and item.reads >= s.min_reads
