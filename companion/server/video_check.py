@@ -309,9 +309,10 @@ def main(script: Path, camera: str, person: str, settle_s: float) -> None:
     click.echo(f"{script} at {camera}, person {person}: {report.frames} frames, "
                f"{report.snapshots} settled tables")
     print_report(report)
-    if not report.ok:
-        raise click.ClickException(f"extra {report.extra}, missing {report.missing}")
-    click.echo("exactly the violations the script names")
+    if not report.ok or report.final_wrong:
+        raise click.ClickException(f"extra {report.extra}, missing {report.missing}, "
+                                   f"final state {report.final_wrong or 'right'}")
+    click.echo("exactly the violations the script names, and its final state")
 
 
 if __name__ == "__main__":
