@@ -707,7 +707,15 @@ class LiveSession:
         if not _ints(p.get("off")):
             self._derive(event, self.referee.apply(moves, "person"), "person")
             return
-        self._in_place(event, event, moves, "person")
+        origin = self._question_input(asked)
+        choice = _as_int(p.get("choice"))
+        other = self._alternative(asked, origin, choice, event.seq - 1, "person")
+        if other is not None:  # the changes seen since read again with the answer
+            line = main_line([e for e in self._events if e.seq < event.seq])
+            self._rewrite(event, asked, choice, other, line, origin,
+                          "Read again from the answer on", "Ab der Antwort neu gelesen")
+            return
+        self._in_place(event, event, moves, "person")  # kept as recorded since
         self._game_over_check(event)
 
     def _in_place(self, toggle: Event, owner: Event, moves: tuple[Move, ...], source: str
@@ -765,7 +773,7 @@ class LiveSession:
             for i in range(len(asked.question.choices)):
                 if i == asked.taken:
                     continue
-                other = self._alternative(seq, origin, i, self._now)
+                other = self._alternative(seq, origin, i, self._now)  # nobody answered
                 if other is None:
                     return  # the log holds what a replay cannot redo: leave it to a person
                 fork, steps, forced = other
@@ -790,7 +798,8 @@ class LiveSession:
         count = getattr(referee, "disagreement", None)
         return int(count(self._model.table)) if count is not None else 0
 
-    def _alternative(self, question_seq: int, origin: int, choice: int, upto: int
+    def _alternative(self, question_seq: int, origin: int, choice: int, upto: int,
+                     answered_by: str = "assumed"
                      ) -> tuple[Any, list[tuple[Applied, str]], int] | None:
         """The game replayed from its first input with the question answered `choice` at once:
         a fresh referee, the steps from the answer on (with the source each came from) and
@@ -827,7 +836,7 @@ class LiveSession:
                 if question is None or choice >= len(question.choices):
                     return None
                 answered = referee.apply(question.choices[choice].moves, "person")
-                steps = [(a, "person") for a in answered.applied]
+                steps = [(a, answered_by) for a in answered.applied]
                 forced = len(steps)
         return referee, steps, forced
 

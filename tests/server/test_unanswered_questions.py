@@ -173,3 +173,13 @@ def test_hindsight_takes_the_reading_the_later_steps_agree_with(tmp_path: Path) 
     again = fresh(resume=session.game_id)
     assert again.state()["violations"] == state["violations"]
     assert again.state()["status"] == state["status"]
+    # a person says the draw was the paid one after all: the changes seen since are read
+    # again from that answer, so Comet Tail and Twilight's move both lack the token
+    paid = 1 - unanswered["assumed"]
+    again.answer(unanswered["seq"], paid)
+    after = again.state()
+    assert sorted(v["code"] for v in after["violations"]) == [
+        "mlp.cost", "mlp.cost", "mlp.requirement"]
+    assert after["unanswered"] == [] and after["status"] == state["status"]
+    answered = [e for e in again.store.events(again.game_id) if e.kind == "answer"]
+    assert answered[-1].source == "person"
