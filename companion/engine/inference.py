@@ -280,7 +280,14 @@ class Inference:
                 return walked
         if budget <= 0:
             return None
-        return self.walk(state, reading, budget, horizon)
+        # things seen at once happened in some order, across phases too (a bond laid, then
+        # the phase ended and a unit deployed with it): the order needing fewest ends wins
+        best: list[PlannedStep] | None = None
+        for order in [tuple(reading), *orders]:
+            walked = self.walk(state, list(order), budget, horizon)
+            if walked is not None and (best is None or _ends(walked) < _ends(best)):
+                best = walked
+        return best
 
     def walk(self, state: GameState, moves: list[Move], budget: int, horizon: int
              ) -> list[PlannedStep] | None:
@@ -378,6 +385,10 @@ class Inference:
             if work.outcome is None:
                 self.ruleset.apply(work, step.move)
         return Plan(tuple(steps))
+
+
+def _ends(steps: list[PlannedStep]) -> int:
+    return sum(1 for s in steps if s.automatic)
 
 
 def _unended(state: GameState) -> GameState:
