@@ -176,3 +176,14 @@ def test_a_declared_player_outranks_the_guess_for_equipment() -> None:
     assert [(m.kind, m.player, m.target) for m in seen.moves] == [("equip", "p1", "XA#2")]
     assert [v.code for v in seen.violations if v.blocking] == ["tob.equip-target"]
     assert follower.active == "p1"
+
+
+@pytest.mark.parametrize("camera_only", [False, True])
+def test_whose_draft_discard_the_rules_tell(camera_only: bool) -> None:
+    """Nobody names the player: a fresh redraw's top on the pile is that hand's ("darfst du
+    alle ablegen und 3 Karten weniger neu ziehen"), not the other's discard; a stack is the
+    player's who holds cards beyond 8 ("Lege die anderen 7 Karten auf den Ablagestapel"); a
+    creature known in Ada's hand is her discard, her eighth, against "Wähle 8 aus"
+    (rules-draft-whose.yaml, its `expect`s written from the rulebook)."""
+    report = referee_script(str(SCRIPTS / "rules-draft-whose.yaml"), camera_only=camera_only)
+    assert report.failures == []

@@ -310,13 +310,7 @@ def _discards(
             slots.append([*attacks, seen])
             continue
         if state.phase == "draft":
-            who = _draft_discarder(state, hints)
-            extra = beyond_keep(state, who)
-            if extra <= 0 and uid not in state.public and unseen_discards(state, who) > 0:
-                # one of the cards counted unseen (beneath a stack's top, a redraw) shows
-                slots.append([Move("discard", who, (uid,), options=(("shown", "yes"),))])
-                continue
-            slots.append([Move("discard", who, _draft_stack(uid, extra))])
+            slots.append([_draft_discard(state, uid, hints)])
             continue
         player = _actor(hints, state.active)
         if _is_lane(state.where.get(uid, "")):  # it lay under its equipment: off a lane
@@ -408,7 +402,7 @@ def _draft_stack(top: str, extra: int) -> tuple[str, ...]:
     """The cards of a draft discard the camera sees the top of: "Lege die anderen 7 Karten
     auf den Ablagestapel" lays all cards beyond the KEEP (8) at once, as one stack, so the
     ones beneath the top (unseen) count too; laid one by one, the later ones seen are those
-    counted unseen already (`_discards`)."""
+    counted unseen already (`_draft_discard`)."""
     return (*(UNKNOWN,) * max(0, extra - 1), top)
 
 
@@ -423,12 +417,47 @@ def count_unseen_discards(state: GameState, player: str, change: int) -> None:
     unseen[player] = max(0, unseen.get(player, 0) + change)
 
 
-def _draft_discarder(state: GameState, hints: Mapping[str, Any]) -> str:
-    """Who put a card on the shared discard pile in the draft: the one told, else the player
-    with the most cards beyond the KEEP (8) to keep (the camera cannot see whose hand it left)."""
-    if hints.get("player") in PLAYERS:
-        return str(hints["player"])
-    return max(PLAYERS, key=lambda p: (beyond_keep(state, p), p == "p1"))
+def _draft_discard(state: GameState, uid: str, hints: Mapping[str, Any]) -> Move:
+    """The draft discard that `uid`, seen arriving on the discard pile, is. The camera cannot
+    see whose hand it left, so the rules narrow it down: a new discard (`_draft_stack`) needs
+    a player who holds cards beyond the KEEP (8) and whose hand can hold `uid` (a card known
+    in one hand is that player's); a card shown (counted unseen before, now on top) needs a
+    card nobody saw yet and a player with discards counted unseen (beneath a stack's top, a
+    fresh redraw's hand). A person's word decides. Else, in this order: a fresh redraw's
+    hand still unseen on top shows one of its cards; a new stack of the player with the most
+    cards beyond 8 (the rulebook lays the 7 at once, so after one player's stack the next top
+    is the other's); a card shown of the player with the most counted unseen (laid one by
+    one). With none of them the card is read as seen, against "keep 8". Where both players
+    could have laid it, whose it was is a guess the counts survive: each player's first top
+    counts all their discards, later ones show the counted cards, and the draft's end leaves
+    both with 8."""
+    holds = [p for p in PLAYERS if state.can_resolve(uid, hand_zone(p))]
+    unseen = not state.known(uid)
+    named = hints.get("player")
+    if named in PLAYERS:
+        p = str(named)
+        if unseen and beyond_keep(state, p) <= 0 and unseen_discards(state, p) > 0:
+            return _shown(p, uid)
+        return Move("discard", p, _draft_stack(uid, beyond_keep(state, p)))
+    redrawn = flags(state).get("draft_redrawn")
+    top = state.top(DISCARD)
+    if unseen and redrawn in PLAYERS and top is not None and not state.known(top) \
+            and unseen_discards(state, str(redrawn)) > 0:
+        return _shown(str(redrawn), uid)
+    laying = [p for p in holds if beyond_keep(state, p) > 0]
+    if laying:
+        p = max(laying, key=lambda q: (beyond_keep(state, q), q == "p1"))
+        return Move("discard", p, _draft_stack(uid, beyond_keep(state, p)))
+    showing = [p for p in PLAYERS if unseen and unseen_discards(state, p) > 0]
+    if showing:
+        return _shown(max(showing, key=lambda q: (unseen_discards(state, q), q == "p1")), uid)
+    p = max(holds or PLAYERS, key=lambda q: (beyond_keep(state, q), q == "p1"))
+    return Move("discard", p, (uid,))
+
+
+def _shown(player: str, uid: str) -> Move:
+    """`uid` is one of `player`'s draft discards counted unseen, now on top of the pile."""
+    return Move("discard", player, (uid,), options=(("shown", "yes"),))
 
 
 def beyond_keep(state: GameState, player: str) -> int:

@@ -740,6 +740,7 @@ class TrickOrBeat(Ruleset):
         info["dealt"] = 0
         if move.value != "show":
             tob_interpret.count_unseen_discards(state, p, count)
+            flags(state)["draft_redrawn"] = p
 
     def _apply_deal(self, state: GameState, move: Move) -> None:
         count = move.value if isinstance(move.value, int) else 1
@@ -756,10 +757,12 @@ class TrickOrBeat(Ruleset):
         # never the seen card itself taken twice)
         for uid in sorted(move.cards, key=lambda u: u == UNKNOWN):
             place = state.where.get(uid)
-            # from the hand: a card there, or one only believed lying face down on a lane
-            # (which card lies there nobody saw; `_check_discard` lets it come from the hand)
+            # from the hand: a card there, or one only believed lying face down on a lane or
+            # unseen on the discard pile (a fresh redraw's hand): which card lies there nobody
+            # saw, and `_check_discard` lets it come from the hand
             from_hand = uid == UNKNOWN or (place is not None and (
-                state.is_hidden(place) or (uid in state.face_down and not state.known(uid))))
+                state.is_hidden(place) or (uid in state.face_down and not state.known(uid))
+                or (place == DISCARD and not state.known(uid))))
             card = take_from_hand(state, move.player, uid) if from_hand else uid
             if card is None or card not in state.where:
                 continue
@@ -775,11 +778,12 @@ class TrickOrBeat(Ruleset):
     def _show_discarded(state: GameState, move: Move) -> None:
         """A card seen arriving on the discard pile in the draft that is one of the player's
         discards counted unseen (laid one by one after all were counted as a stack): it is
-        believed there from now on, nothing more is discarded."""
+        believed there from now on, on top where the camera sees it, nothing more is
+        discarded."""
         tob_interpret.count_unseen_discards(state, move.player, -1)
         uid = move.card
         if uid in state.where and state.resolve(uid, DISCARD):
-            state.public.add(uid)
+            state.move(uid, DISCARD)
 
     def _apply_place_down(self, state: GameState, move: Move) -> None:
         uid = move.card

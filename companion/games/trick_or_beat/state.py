@@ -35,6 +35,9 @@ class TobFlags(CoreFlags, total=False):
     """Per player, the cards they put on the discard pile in the draft that nobody saw yet
     (beneath a stack's top, a fresh redraw): a card of theirs seen arriving there later may
     be one of them."""
+    draft_redrawn: str
+    """The player whose last fresh redraw put their hand unseen on the discard pile: while an
+    unseen card lies on top, the top the camera sees is one of that hand."""
     first_turn: bool
     """The starting player's first turn (no draw, -3 attack)."""
     turn_mods: list[list[Any]]
