@@ -7,8 +7,9 @@ tapped; the fit needs two corner markers and is held while fewer are visible) ->
 faces only, of the dice the game uses) -> identities (sticker number -> card id via the
 cardset) -> tracker, which also gets two cheap cues computed on a 1/8-size copy of the frame:
 motion (pixels that changed since the last frame) and a hand mask (anything that differs from
-the still table and reaches in from the picture's border: an arm, whatever its skin, sleeve or
-glove).
+the still table and reaches in from the picture's border or from beyond the mat: an arm,
+whatever its skin, sleeve or glove; once the picture is still, not a thing a card lying at the
+mat's edge explains).
 
 A frame that cannot be read (black, frozen, no mat located) never reaches the tracker: the
 table is held as it was and the stats say why in plain words (`PipelineStats.messages`).
@@ -79,6 +80,12 @@ BACKGROUND_LEVEL = 30
 STILL_FRAMES_FOR_BACKGROUND = 4
 ABSORB_STILL_S = 2.0  # a new thing at the picture's edge that stays still this long is table
 HAND_MIN_SHARE = 0.002
+# How far beyond the mat's outline a still thing may show and still be a card lying on the mat
+# rather than an arm: a card's centre lies on the mat (every zone does), so its footprint
+# reaches at most half its diagonal beyond the edge (54 mm for 63 x 88 mm), and a pile's top is
+# seen farther out by its height times the slant of the line of sight (this much: a 20 mm pile
+# seen 45 degrees off vertical). An arm comes from the picture's border or from farther away.
+PILE_RISE_MM = 20.0
 MIRROR_TRY_EVERY = 3  # frames without a mat between looks at the mirrored picture ...
 MIRROR_EAGER_FRAMES = 90  # ... after looking at every one of the first frames without it
 MIRROR_TRY_EVERY_GIVEN = 30  # ... and when --mirror or --no-mirror was given (once a second)
@@ -212,16 +219,40 @@ def reaching_in(mask: np.ndarray, inside: np.ndarray | None = None) -> np.ndarra
                                                                connectivity=8)
     if count <= 1:
         return np.zeros(mask.shape, bool)
-    h, w = mask.shape
-    x, y = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
-    right = x + stats[:, cv2.CC_STAT_WIDTH]
-    bottom = y + stats[:, cv2.CC_STAT_HEIGHT]
-    edge = (x <= 1) | (y <= 1) | (right >= w - 1) | (bottom >= h - 1)
+    edge = _at_border(stats, mask.shape)
     if inside is not None and inside.shape == mask.shape:
         outside_counts = np.bincount(labels[~inside], minlength=count)
         edge |= outside_counts > 0
     edge[0] = False
     return np.asarray(edge[labels])
+
+
+def _at_border(stats: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """Per connected component (`stats` of cv2.connectedComponentsWithStats): whether it
+    touches the picture's border."""
+    h, w = shape[:2]
+    x, y = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
+    right = x + stats[:, cv2.CC_STAT_WIDTH]
+    bottom = y + stats[:, cv2.CC_STAT_HEIGHT]
+    return np.asarray((x <= 1) | (y <= 1) | (right >= w - 1) | (bottom >= h - 1))
+
+
+def lying_at_edge(hand: np.ndarray, beyond_mm: np.ndarray, reach_mm: float) -> np.ndarray:
+    """The blobs of a still picture's hand mask that a card lying at the mat's edge explains:
+    apart from the picture's border and nowhere farther beyond the mat than `reach_mm`
+    (`beyond_mm`: each pixel's distance beyond the mat's outline, 0 on the mat). A card on
+    the far row shows past the outline (laid a little over it, a pile's top seen at a slant),
+    so "reaches outside the mat" alone makes it an arm until the picture has been still for
+    `ABSORB_STILL_S`, longer than players pause. An arm reaching in still is one: it moves
+    (this is asked only of a still picture) or it comes from the border or from farther out."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(hand.astype(np.uint8),
+                                                               connectivity=8)
+    if count <= 1 or beyond_mm.shape != hand.shape:
+        return np.zeros(hand.shape, bool)
+    too_far = np.bincount(labels[beyond_mm > reach_mm], minlength=count) > 0
+    card = ~_at_border(stats, hand.shape) & ~too_far
+    card[0] = False
+    return np.asarray(card[labels])
 
 
 class Pipeline:
@@ -284,6 +315,8 @@ class Pipeline:
         self._last_check_s = -math.inf
         self._side_range: tuple[float, float] | None = None
         self._mat_mask_cache: np.ndarray | None = None
+        self._beyond_key: tuple[float, ...] | None = None
+        self._beyond_cache: np.ndarray | None = None
         self.fusion = FrameFusion()
         self._square_memory = SquareMemory()  # big-cell readings of unchanged squares
         self._retried: set[int] = set()  # ids of die faces read again in this frame's crops
@@ -365,8 +398,12 @@ class Pipeline:
             self._still_frames = 0
             self._still_since = None
             self._last_motion_s = time_s
-        hand_share = float(np.count_nonzero(hand)) / hand.size
         long_still = self._still_since is not None and time_s - self._still_since >= ABSORB_STILL_S
+        if self._still_frames >= STILL_FRAMES_FOR_BACKGROUND and not long_still:
+            beyond = self._beyond_mm(small.shape)
+            if beyond is not None:  # a card come to rest at the mat's edge is table, not arm
+                hand &= ~lying_at_edge(hand, beyond, self._card_reach_mm())
+        hand_share = float(np.count_nonzero(hand)) / hand.size
         if self._still_frames >= STILL_FRAMES_FOR_BACKGROUND:
             if long_still:
                 self._background = small  # a hand still this long is part of the table
@@ -397,6 +434,38 @@ class Pipeline:
             self._mat_mask_cache = mask.astype(bool)
             self._mat_mask_key = key
         return self._mat_mask_cache
+
+    def _beyond_mm(self, shape: tuple[int, ...]) -> np.ndarray | None:
+        """Per cue pixel, how far (mm) beyond the mat's outline the table point it shows lies
+        (0 on the mat; infinite above the table's horizon)."""
+        if self.geometry is None:
+            return None
+        key = (*np.round(self.geometry.homography.ravel(), 9), *shape[:2])
+        if self._beyond_key != key or self._beyond_cache is None:
+            h, w = shape[:2]
+            v, u = np.mgrid[0:h, 0:w].astype(np.float64)
+            px = np.stack([(u.ravel() + 0.5) * SMALL - 0.5, (v.ravel() + 0.5) * SMALL - 0.5,
+                           np.ones(u.size)])
+            homography = self.geometry.homography
+            mat = homography @ px
+            width, height = float(self.layout.width_mm), float(self.layout.height_mm)
+            # the table's side of the horizon: where the mat's own centre lies
+            centre = np.linalg.inv(homography) @ np.array([width / 2, height / 2, 1.0])
+            centre_w = (homography @ (centre / centre[2]))[2]
+            ahead = mat[2] * float(np.sign(centre_w)) > 1e-12
+            x = np.where(ahead, mat[0] / np.where(ahead, mat[2], 1.0), 0.0)
+            y = np.where(ahead, mat[1] / np.where(ahead, mat[2], 1.0), 0.0)
+            dx = np.maximum(np.maximum(-x, x - width), 0.0)
+            dy = np.maximum(np.maximum(-y, y - height), 0.0)
+            beyond = np.where(ahead, np.hypot(dx, dy), np.inf)
+            self._beyond_cache = beyond.reshape(h, w)
+            self._beyond_key = key
+        return self._beyond_cache
+
+    def _card_reach_mm(self) -> float:
+        """How far beyond the mat a card lying on it can show (`PILE_RISE_MM`)."""
+        return math.hypot(float(self.layout.card_w_mm), float(self.layout.card_h_mm)) / 2 \
+            + PILE_RISE_MM
 
     def _occlusion(self, hand: np.ndarray) -> Any:
         geometry = self.geometry
