@@ -1,13 +1,17 @@
-"""A bundled opening rendered to a video file and refereed as `companion serve --video` does.
+"""A bundled opening rendered to a video file and refereed as `companion serve --video` does,
+with nobody at the page: no press, no attack typed, no question answered (open questions are
+assumed, and weighed again in hindsight). The session must show exactly the violations the
+script's `expect`s name and reach the script's final turn, phase, scores and winner.
 
-Nobody presses "next phase" or "end turn"; the script's person only declares (an attack's
-target) and answers the page's questions. The session must show exactly the violations the
-script's `expect`s name: no false one from a missed phase, none missing.
+The camera is the physical simulator's overhead 1080p USB webcam at 53 cm, 30 degrees (3D dice,
+card art, glossy sleeves under a lamp, Bayer noise, JPEG; docs/simulator.md), the README's
+recommended set-up. COMPANION_ALL_SCRIPTS=1 adds the phone on a holder.
 
-The default run takes Creature Crush (the opening the issue measured: 23 false violations
-before the engine inferred phases); COMPANION_ALL_SCRIPTS=1 takes every game's opening.
-The camera is the physical simulator's default kind (an overhead 1080p USB webcam at 53 cm,
-30 degrees: 3D dice, card art, glossy sleeves, Bayer noise, JPEG; docs/simulator.md).
+Two openings are known not to hold at this camera, for a physical reason (the lamp's reflection
+in glossy sleeves clips a sticker white, which counts as unreadable: docs/lab/2026-11-28-e2e.md):
+Fire Emblem Cipher's first bond B01-010 (52-57 % of its sticker's surroundings clipped, steps
+6-22) and My Little Pony's cards at the left of Ada's home (98-99 % clipped). They are strict
+xfails: the day they pass, the mark must go.
 """
 
 from __future__ import annotations
@@ -21,25 +25,28 @@ from companion.server.video_check import check_video, expected_violations
 from companion.sim.script import load_script
 
 SCRIPTS = Path(__file__).resolve().parent.parent / "companion" / "sim" / "scripts"
-CAMERA_PRESETS = ("overhead-webcam-1080p",)
 ALL = bool(os.environ.get("COMPANION_ALL_SCRIPTS"))
-GAMES = ("creature-crush", "trick-or-beat", "fire-emblem-cipher", "my-little-pony-ccg",
-         "challengers") if ALL else ("creature-crush",)
+CAMERA_PRESETS = ("overhead-webcam-1080p", "phone-holder-1080p") if ALL else (
+    "overhead-webcam-1080p",)
+GLARE = pytest.mark.xfail(strict=True, reason="a sticker under the lamp's reflection is never "
+                          "read (docs/lab/2026-11-28-e2e.md)")
+GAMES = ("creature-crush", "trick-or-beat", "challengers",
+         pytest.param("fire-emblem-cipher", marks=GLARE),
+         pytest.param("my-little-pony-ccg", marks=GLARE))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("camera", CAMERA_PRESETS)
 @pytest.mark.parametrize("game", GAMES)
-def test_opening_video_shows_exactly_the_named_violations(
+def test_opening_video_with_nobody_at_the_page_is_exact(
     game: str, camera: str, tmp_path: Path
 ) -> None:
     path = SCRIPTS / game / "opening.yaml"
-    report = check_video(path, camera, tmp_path)
+    report = check_video(path, camera, tmp_path, person="none")
     assert report.snapshots > 0 and report.frames > 0
     assert report.extra == [], f"violations nobody named: {report.extra}"
     assert report.missing == [], f"violations not shown: {report.missing}"
     assert report.final_wrong == [], f"final state: {report.final_wrong}"
-    assert report.unanswered == 0  # the script's person answers every question
     status = report.status.get("en", {})
     assert status.get("turn", 0) > 1  # the game went on without a press
 
