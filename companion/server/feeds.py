@@ -21,6 +21,9 @@ from companion.vision.heap import freeze_loaded_objects
 log = logging.getLogger(__name__)
 
 FRAME_JPEG_EVERY_S = 0.2
+SECOND_LOOK_S = 1.0
+"""Camera time a table with a card or die gone waits for a second look (a settled table
+takes 0.3-0.6 s after a hand leaves: one more still second costs that change's latency)."""
 PREVIEW_WIDTH = 960
 KEYFRAME_WIDTH = 960  # large enough to read card names when reviewing
 
@@ -75,6 +78,7 @@ class FrameFeed:
     def run(self, session: LiveSession, stop: threading.Event) -> None:
         last_jpeg = 0.0
         freeze_loaded_objects()
+        session.second_look_s = SECOND_LOOK_S
         try:
             while not stop.is_set():
                 frame = self.source.read()
@@ -112,8 +116,10 @@ class FrameFeed:
                     self.snapshots += 1
                     key = overlay_jpeg(picture, self.pipeline, update, KEYFRAME_WIDTH)
                     session.observe(update.snapshot, key)
+                session.camera_time(float(getattr(frame, "time_s", 0.0)))
                 if self.on_frame is not None:
                     self.on_frame(frame)
+            session.flush()
             if self.on_end is not None and not stop.is_set():
                 self.on_end()
         finally:

@@ -175,6 +175,9 @@ class LiveSession:
         self._last_health_pub = 0.0
         self._last_retry = 0.0
         self._replaying: deque[Event] | None = None
+        self.second_look_s = 0.0
+        """Camera time a table with something gone waits for a second look (0: none)."""
+        self._second_look: tuple[TableSnapshot, bytes | None] | None = None
         self._now = 0
         """The newest event applied or derived so far (in a replay: of the events replayed)."""
         self.resumed_at = 0
@@ -192,7 +195,13 @@ class LiveSession:
     # --- inputs from the table ---------------------------------------------------------------
 
     def observe(self, snapshot: TableSnapshot, frame_jpeg: bytes | None = None) -> None:
-        """A settled table arrived: record it, then interpret it from the record."""
+        """A settled table arrived: record it, then interpret it from the record.
+
+        With `second_look_s` set (a camera feed), a table on which a card or die the game
+        has on the table is gone (seen nowhere) waits for a second look: the next settled
+        table, or that much camera time. If the thing is back by then, the camera merely
+        missed it for a moment (a hand's shadow, a die on its sticker, glare) and the table
+        without it is never recorded; otherwise it is recorded as it was seen."""
         with self._lock:
             if self._seen is not None and snapshot.same_table(self._seen):
                 return
@@ -201,7 +210,31 @@ class LiveSession:
                 if snapshot.same_table(self._hold):
                     return
                 self._hold = None
+            held, self._second_look = self._second_look, None
+            if held is not None and _gone(self._model.table, snapshot) & _gone(
+                    self._model.table, held[0]):
+                self._observe(*held)  # still gone at the second look: it happened
+            if self.second_look_s > 0 and self._model.outcome is None and _gone(
+                    self._model.table, snapshot):
+                self._second_look = (snapshot, frame_jpeg)
+                return
             self._observe(snapshot, frame_jpeg)
+
+    def camera_time(self, time_s: float) -> None:
+        """The camera's clock (each frame's time): a table waiting for its second look is
+        recorded once it has waited `second_look_s` with nothing new settling."""
+        with self._lock:
+            held = self._second_look
+            if held is not None and time_s - held[0].time_s >= self.second_look_s:
+                self._second_look = None
+                self._observe(*held)
+
+    def flush(self) -> None:
+        """The feed ended: a table still waiting for its second look is recorded."""
+        with self._lock:
+            held, self._second_look = self._second_look, None
+            if held is not None:
+                self._observe(*held)
 
     def _observe(self, snapshot: TableSnapshot, frame_jpeg: bytes | None) -> None:
         table = self._model.table
@@ -1278,6 +1311,16 @@ def _corrected_table(
     if off:
         return restore(table, seen_after, seen_before, only)
     return restore(table, seen_before, seen_after, only)
+
+
+def _gone(table: TableSnapshot | None, seen: TableSnapshot) -> frozenset[str]:
+    """Cards and dice the game's table has that `seen` shows nowhere."""
+    if table is None:
+        return frozenset()
+    cards = {c.uid for c in seen.cards}
+    dice = {d.die for d in seen.dice}
+    return frozenset({c.uid for c in table.cards if c.uid not in cards}
+                     | {d.die for d in table.dice if d.die not in dice})
 
 
 def _breaks_rules(reaction: Reaction) -> bool:
