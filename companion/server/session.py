@@ -217,6 +217,7 @@ class LiveSession:
             if self.second_look_s > 0 and self._model.outcome is None and _gone(
                     self._model.table, snapshot):
                 self._second_look = (snapshot, frame_jpeg)
+                self._publish_state()  # "checking ...", quietly
                 return
             self._observe(snapshot, frame_jpeg)
 
@@ -608,6 +609,7 @@ class LiveSession:
                 "violations": violations,
                 "question": None if game_over else self._question_view(),
                 "unanswered": self._unanswered_view(),
+                "checking": self._checking_view(),
                 "log": [
                     {**entry.to_dict(), "move": named(entry.move)} for entry in line[-LOG_TAIL:]
                 ],
@@ -1254,6 +1256,17 @@ class LiveSession:
         data = q.to_dict()
         data["choices"] = [self.namer.payload(c) for c in data["choices"]]
         return {"seq": seq, **self.namer.payload(data)}
+
+    def _checking_view(self) -> dict[str, str] | None:
+        """What the camera is taking a second look at (quietly: not yet a move, no alert)."""
+        held = self._second_look
+        gone = sorted(_gone(self._model.table, held[0])) if held is not None else []
+        if not gone:
+            return None
+        en = ", ".join(self.namer.text(uid, "en") for uid in gone)
+        de = ", ".join(self.namer.text(uid, "de") for uid in gone)
+        return {"text_en": f"Checking: {en} not seen; the camera looks again",
+                "text_de": f"Wird geprüft: {de} nicht gesehen; die Kamera schaut noch einmal"}
 
     def _unanswered_view(self) -> list[dict[str, Any]]:
         """Questions nobody answered while play went on, newest first, each with the reading

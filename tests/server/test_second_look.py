@@ -19,9 +19,12 @@ def test_a_card_missed_for_one_table_is_never_recorded_as_gone(session: LiveSess
     session.observe(table(("T1#1", "p1.A1")).with_seq(2, 1.0))  # T2's sticker unread
     session.camera_time(1.5)
     assert inputs(session) == recorded  # waiting for the second look
+    checking = session.state()["checking"]
+    assert "Zweiling" in checking["text_en"] and "T2#1" not in checking["text_en"]
+    assert session.state()["violations"] == []
     session.observe(table(("T1#1", "p1.A1"), ("T2#1", "p1.A2")).with_seq(3, 1.6))  # back
     session.camera_time(5.0)
-    assert inputs(session) == recorded
+    assert inputs(session) == recorded and session.state()["checking"] is None
     assert [c["uid"] for c in session.state()["table"]["cards"]] == ["T1#1", "T2#1"]
 
 

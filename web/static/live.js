@@ -268,6 +268,12 @@ remembered per browser. */
     $("question-reopen").hidden = dialog.open;
   }
 
+  function renderChecking() {
+    const box = $("checking"), c = state.checking;
+    box.hidden = !c;
+    box.textContent = c ? C().plain(txt(c, "text")) : "";
+  }
+
   function renderUnanswered() {
     const list = state.unanswered || [], box = $("unanswered");
     $("unanswered-card").hidden = !list.length;
@@ -488,7 +494,7 @@ remembered per browser. */
 
   function renderAll() {
     renderBanner(); renderPhaseStrip(); renderNowLine(); renderSeats(); renderMat();
-    renderPrompt(); renderViolations(); renderQuestion(); renderUnanswered(); renderOffers(); renderLog(); renderTargets();
+    renderPrompt(); renderViolations(); renderQuestion(); renderUnanswered(); renderChecking(); renderOffers(); renderLog(); renderTargets();
     renderHistory(); renderRecording(); renderHealth(state.health); renderAlert(); renderGameOver(); renderDemo();
     document.body.dataset.seq = state.seq;
     document.body.dataset.record = state.record_id;
