@@ -167,10 +167,14 @@ class Game:
         if not self.log:
             raise NothingToUndoError("nothing to undo: no move has been made yet")
         last = self.log[-1]
-        rebuilt = Game.replay(self.log[:-1], self.config, self.ruleset)
+        self.take_back_to(len(self.log) - 1)
+        return last
+
+    def take_back_to(self, length: int) -> None:
+        """Only the first `length` moves stand (rebuilt by replaying them)."""
+        rebuilt = Game.replay(self.log[:length], self.config, self.ruleset)
         self.state, self.log, self.positions = rebuilt.state, rebuilt.log, rebuilt.positions
         self.ended_at = rebuilt.ended_at
-        return last
 
     def seen_this_turn(self) -> list[Move]:
         """The moves the active player made in the current turn (not the engine's own

@@ -250,8 +250,7 @@ class Interpreter:
         observed_at, self._observed_at = self._observed_at, len(self.game.log)
         if diff.empty:
             return Observation()
-        assumed = self.assume_pending()
-        observed_at = max(observed_at, len(self.game.log)) if assumed else observed_at
+        assumed = self.assume_pending()  # never ends the game: `ended` below is not its
         ended = self.game.ended_at
         if ended is not None and ended > observed_at:  # a declaration just before ended it
             found = self._winning_step(diff, source, hints or {})
@@ -286,10 +285,7 @@ class Interpreter:
             f"niemand hat die Frage beantwortet; als wahrscheinlichste regelgerechte Lesart "
             f"genommen ({label_de}); eine Person kann das noch ändern")
         if self.game.state.outcome is not None:
-            rebuilt = Game.replay(self.game.log[:mark], self.game.config, self.game.ruleset)
-            game = self.game
-            game.state, game.log, game.positions = rebuilt.state, rebuilt.log, rebuilt.positions
-            game.ended_at = rebuilt.ended_at
+            self.game.take_back_to(mark)
             self.unpressed = []
             return ()
         return entries
@@ -428,24 +424,16 @@ class Interpreter:
         """A reading in words as a player says it: inferred ends of phases in a row read
         "p1 ends the turn" (or "p1 ends 3 phases"), not one "ends the phase" each."""
         parts: list[str] = []
-        steps = list(plan.steps)
-        i = 0
-        while i < len(steps):
-            step = steps[i]
-            if not step.automatic:
-                parts.append(self.game.ruleset.describe(step.move, lang))
-                i += 1
-                continue
-            run = [step]
-            while (i + len(run) < len(steps) and steps[i + len(run)].automatic
-                   and steps[i + len(run)].move.player == step.move.player):
-                run.append(steps[i + len(run)])
-            i += len(run)
-            who = step.move.player or ""
-            if any(s.turn_to for s in run):
+        describe = self.game.ruleset.describe
+        for (automatic, who), group in itertools.groupby(
+                plan.steps, key=lambda s: (s.automatic, s.move.player)):
+            run, who = list(group), who or ""
+            if not automatic:
+                parts += [describe(s.move, lang) for s in run]
+            elif any(s.turn_to for s in run):
                 parts.append(f"{who} beendet den Zug" if lang == "de" else f"{who} ends the turn")
             elif len(run) == 1:
-                parts.append(self.game.ruleset.describe(step.move, lang))
+                parts.append(describe(run[0].move, lang))
             else:
                 parts.append(f"{who} beendet {len(run)} Phasen" if lang == "de"
                              else f"{who} ends {len(run)} phases")
