@@ -29,8 +29,8 @@ class LineEntry:
     violations: list[Event] = field(default_factory=list)
     decisions: dict[int, str] = field(default_factory=dict)
     position: float = 0.0
-    """Where the step stands in the game: its own number, or just after the step it was
-    recorded in place of (a late answer's reading stands where the assumed one stood)."""
+    """Where the step stands in the game: its own number, or just after the event it was
+    recorded in place of (a step taken off, or the question whose answer it is)."""
 
     @property
     def seq(self) -> int:
@@ -63,7 +63,7 @@ def main_line(events: Sequence[Event]) -> list[LineEntry]:
     entries: dict[float, LineEntry] = {}
     on: dict[float, bool] = {}
     where: dict[int, float] = {}  # event seq -> the line position it holds
-    placed: dict[int, int] = {}  # a step replaced -> how many steps stand in its place
+    placed: dict[int, int] = {}  # an anchor event -> how many steps stand in its place
     decisions = decisions_of(events)
     for e in events:
         if e.kind in LINE_KINDS:

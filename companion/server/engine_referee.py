@@ -99,28 +99,6 @@ class EngineReferee:
         if self._interpreter is not None:
             self._interpreter.game = game
 
-    def _built(self, before: list[Move], chosen: tuple[Move, ...], after: list[Move]
-               ) -> tuple[Game, tuple[LogEntry, ...], tuple[LogEntry | None, ...]]:
-        """A game of `before`, `chosen`, `after`: the entries of `chosen`, and one entry per
-        move of `after` (None for a press the ended game refuses)."""
-        game = Game(self.config)
-        for m in before:
-            if not game.refuses(m, "person"):
-                game.push(m, "person")
-        start = len(game.log)
-        for m in chosen:
-            if not game.refuses(m, "person"):
-                game.push(m, "person")
-        entries = tuple(game.log[start:])
-        later: list[LogEntry | None] = []
-        for m in after:
-            if game.refuses(m, "person"):
-                later.append(None)
-                continue
-            game.push(m, "person")
-            later.append(game.log[-1])
-        return game, entries, tuple(later)
-
     def fork(self) -> EngineReferee:
         """A fresh referee of the same game (to replay another history beside this one)."""
         return EngineReferee(self.config)
@@ -143,7 +121,10 @@ class EngineReferee:
         """The game rebuilt with `chosen` in the place of an assumed reading; the steps after
         it are kept as recorded (a later answer does not rewrite the rest). Returns what
         `chosen` led to and the violations each later move has now."""
-        game, entries, later = self._built(before, chosen, after)
+        game = Game(self.config)
+        _push_as_person(game, before)
+        entries = tuple(e for e in _push_as_person(game, chosen) if e is not None)
+        later = _push_as_person(game, after)
         self._game = game
         if self._interpreter is not None:
             self._interpreter.game = game
@@ -247,3 +228,16 @@ class EngineReferee:
     def finished(self) -> dict[str, Any] | None:
         outcome = self._game.outcome()
         return outcome.to_dict() if outcome else None
+
+
+def _push_as_person(game: Game, moves: list[Move] | tuple[Move, ...]) -> list[LogEntry | None]:
+    """`moves` pushed as a person's, each with its log entry (None for a press the ended game
+    refuses)."""
+    entries: list[LogEntry | None] = []
+    for move in moves:
+        if game.refuses(move, "person"):
+            entries.append(None)
+            continue
+        game.push(move, "person")
+        entries.append(game.log[-1])
+    return entries

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.engine.api import Move, Question
+from companion.engine.api import Move, Question, Violation, blocking
 from companion.errors import CompanionError
 from companion.games import game_info
 from companion.record.replay import cleared_violations, main_line
@@ -684,7 +684,7 @@ class LiveSession:
         """Apply one recorded input to the referee and the model (live or in a replay)."""
         p = event.payload
         model = self._model
-        self._now = max(self._now, event.seq) if self._replaying is None else event.seq
+        self._now = event.seq
         if event.kind == "observation":
             snapshot = TableSnapshot.from_dict(p["snapshot"])
             before = model.table
@@ -728,8 +728,9 @@ class LiveSession:
     def _apply_answer(self, event: Event) -> None:
         """A person's answer. To the open question: its moves are played now. To a question
         whose default play already went on with: "as assumed" changes nothing; another
-        reading takes the assumed steps off the line and stands in their place, the game
-        rebuilt around it (what happened after is kept as it was recorded)."""
+        reading stands in the assumed one's place and the changes seen since are read again
+        from it (`_alternative`); where the log holds what such a replay cannot redo, the
+        game is rebuilt around it and the steps since are kept as recorded (`_in_place`)."""
         p = event.payload
         model = self._model
         asked = _as_int(p.get("question"))
@@ -777,10 +778,7 @@ class LiveSession:
             cleared += [v.seq for v in entry.violations if v.payload.get("code") not in codes]
             for v in violations:
                 if v.code not in had:
-                    self._emit("violation", "automatic", {
-                        **v.to_dict(), "move_seq": entry.seq,
-                        "move_text_en": entry.move.get("text_en", ""),
-                        "move_text_de": entry.move.get("text_de", ""), "input": owner.seq})
+                    self._emit_violation(v, entry.seq, entry.move, owner)
         if cleared:
             self._emit("revision", "automatic", {
                 "cleared": cleared, "input": owner.seq,
@@ -794,11 +792,11 @@ class LiveSession:
         that answer as well). Then the other answer is the better explanation of the whole
         table: the game is replayed with it, its steps stand in place of the old ones,
         marked automatic with the reason; the question stays open for a person to settle."""
+        line = main_line([e for e in self._events if e.seq <= self._now])
         for seq, asked in sorted(self._model.asked.items(), reverse=True):
             if not asked.assumed:
                 continue
             origin = self._question_input(seq)
-            line = main_line([e for e in self._events if e.seq <= self._now])
             mine = set(asked.assumed)
             later = [x for x in line if (_input_of(x.event) or 0) > origin and x.seq not in mine]
             now = sum(_blocking_events(x.violations) for x in later)
@@ -812,7 +810,7 @@ class LiveSession:
                 if other is None:
                     return  # the log holds what a replay cannot redo: leave it to a person
                 fork, steps, forced = other
-                broken = sum(_blocking(a.violations) for a, _src in steps[forced:])
+                broken = sum(len(blocking(list(a.violations))) for a, _src in steps[forced:])
                 if broken < now and self._disagreement(fork) <= disagree:
                     picked = asked.question.choices[i]
                     self._rewrite(event, seq, i, other, line, origin,
@@ -957,11 +955,17 @@ class LiveSession:
             payload["in_place_of"] = in_place_of
         step = self._emit(kind, applied.source or source, payload)
         for v in applied.violations:
-            self._emit("violation", "automatic", {
-                **v.to_dict(), "move_seq": step.seq, "move_text_en": payload["text_en"],
-                "move_text_de": payload["text_de"], "input": event.seq,
-            })
+            self._emit_violation(v, step.seq, payload, event)
         return step.seq
+
+    def _emit_violation(self, violation: Violation, move_seq: int, move: Mapping[str, Any],
+                        owner: Event) -> None:
+        """A rule the step `move_seq` (payload `move`) breaks, derived from input `owner`."""
+        self._emit("violation", "automatic", {
+            **violation.to_dict(), "move_seq": move_seq,
+            "move_text_en": move.get("text_en", ""), "move_text_de": move.get("text_de", ""),
+            "input": owner.seq,
+        })
 
     def _emit(self, kind: str, source: str, payload: Mapping[str, Any]) -> Event:
         """A derived event: written (live) or matched against the recorded one (replay)."""
@@ -1337,12 +1341,7 @@ def _gone(table: TableSnapshot | None, seen: TableSnapshot) -> frozenset[str]:
 
 
 def _breaks_rules(reaction: Reaction) -> bool:
-    return any(v.blocking for a in reaction.applied for v in a.violations)
-
-
-def _blocking(violations: Sequence[Any]) -> int:
-    """How many rules a step breaks (its blocking violations)."""
-    return sum(1 for v in violations if getattr(v, "blocking", True))
+    return any(blocking(list(a.violations)) for a in reaction.applied)
 
 
 def _blocking_events(violations: Sequence[Event]) -> int:
