@@ -24,7 +24,11 @@ from companion.engine.interpreter import Interpreter, Observation
 from companion.referee.script import referee_script
 from tests.engine.tob_fixtures import CARDS
 from tests.engine.tob_fixtures import DECK as CAMERA_DECK
-from tests.games.test_trick_or_beat_interpreter import SETUP, camera, public_table
+from tests.games.test_trick_or_beat_interpreter import (
+    camera,
+    leader_and_follower,
+    public_table,
+)
 
 FURY = {"id": "XF", "name": "Fury", "type": "creature", "attack": 3, "survival": 4,
         "faction": "Gehirn",
@@ -277,11 +281,7 @@ def follow_without_attacks(seed: int) -> int:
     declared (a person still presses and declares activations and redraws). A question is
     answered with the attack that happened. Every reading must be legal, and the follower's
     table and outcome the leader's. Returns how many defeats were read as attacks."""
-    leader = Game.new("trick-or-beat", decks={"shared": CAMERA_DECK}, seed=seed, setup=SETUP,
-                      cards=CARDS)
-    follower = Game.new("trick-or-beat", decks={"shared": CAMERA_DECK}, seed=seed + 1,
-                        setup=SETUP, cards=CARDS)
-    interp = Interpreter(follower, camera(leader.state))
+    leader, follower, interp = leader_and_follower(seed)
     rng = random.Random(seed)
     read = 0
     for _ in range(80):

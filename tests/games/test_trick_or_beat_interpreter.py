@@ -57,12 +57,18 @@ def public_table(game: Game) -> dict[str, object]:
             for z, v in view["zones"].items() if not z.endswith(".hand") and z != "shared.discard"}
 
 
-def play(seed: int) -> None:
+def leader_and_follower(seed: int) -> tuple[Game, Game, Interpreter]:
+    """A random game to play (the fixture cards) and a game that follows it from the
+    camera's view alone (another seed: it cannot know the leader's shuffle)."""
     leader = Game.new("trick-or-beat", decks={"shared": DECK}, seed=seed, setup=SETUP,
                       cards=CARDS)
     follower = Game.new("trick-or-beat", decks={"shared": DECK}, seed=seed + 1, setup=SETUP,
                         cards=CARDS)
-    interp = Interpreter(follower, camera(leader.state))
+    return leader, follower, Interpreter(follower, camera(leader.state))
+
+
+def play(seed: int) -> None:
+    leader, follower, interp = leader_and_follower(seed)
     rng = random.Random(seed)
     for _ in range(80):
         legal = leader.legal_moves
@@ -90,11 +96,7 @@ def play_without_presses(seed: int) -> int:
     turn". A question (who drew from the shared pile) is answered as the players moved on.
     The players resolve a supply card's face-up draws at once (the camera cannot tell a
     draw left for later from the next player's draw). Returns how many ends it inferred."""
-    leader = Game.new("trick-or-beat", decks={"shared": DECK}, seed=seed, setup=SETUP,
-                      cards=CARDS)
-    follower = Game.new("trick-or-beat", decks={"shared": DECK}, seed=seed + 1, setup=SETUP,
-                        cards=CARDS)
-    interp = Interpreter(follower, camera(leader.state))
+    leader, follower, interp = leader_and_follower(seed)
     rng = random.Random(seed)
     visible = False
     for _ in range(80):
