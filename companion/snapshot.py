@@ -59,6 +59,19 @@ class SeenCard:
 
 
 @dataclass(frozen=True)
+class Unreadable:
+    """A place the camera sees a card at but cannot read it: the lamp's reflection in the
+    card's sleeve clipped its sticker white (`cause` "glare"). `card` is the card the tracker
+    read there before, when it did; None when nobody knows which card it is."""
+
+    zone: str
+    x_mm: float
+    y_mm: float
+    cause: str = "glare"
+    card: str | None = None
+
+
+@dataclass(frozen=True)
 class SeenDie:
     die: str
     value: int
@@ -91,6 +104,7 @@ class TableSnapshot:
     dice: tuple[SeenDie, ...] = ()
     tokens: tuple[SeenToken, ...] = ()
     unknown_markers: tuple[str, ...] = field(default=())
+    unreadable: tuple[Unreadable, ...] = field(default=())
 
     def card(self, uid: str) -> SeenCard | None:
         return next((c for c in self.cards if c.uid == uid), None)
@@ -120,6 +134,7 @@ class TableSnapshot:
             dice=tuple(SeenDie(**d) for d in data.get("dice", ())),
             tokens=tuple(SeenToken(**t) for t in data.get("tokens", ())),
             unknown_markers=tuple(data.get("unknown_markers", ())),
+            unreadable=tuple(Unreadable(**u) for u in data.get("unreadable", ())),
         )
 
     @classmethod
@@ -139,4 +154,5 @@ def _essence(s: TableSnapshot) -> tuple[frozenset[Any], ...]:
         cards(s.cards),
         frozenset((d.die, d.value, d.zone, d.on, d.rolls) for d in s.dice),
         frozenset((t.token, t.zone, t.on) for t in s.tokens),
+        frozenset((u.zone, u.cause, u.card) for u in s.unreadable),
     )

@@ -39,7 +39,8 @@ from companion.vision.geometry import (
     MatGeometry,
     default_camera_profile,
 )
-from companion.vision.image_quality import GLARE_MIN_PX, glare_spots, picture_quality
+from companion.vision.glare import Glare, glare_on_mat
+from companion.vision.image_quality import picture_quality
 
 if TYPE_CHECKING:
     from companion.layouts import MatLayout
@@ -65,7 +66,6 @@ MAX_TILT_DEG = 45.0
 BLUR_PX = 1.5  # Gaussian sigma: a focused webcam shows 0.6-0.9 px
 DARK_PAPER = 90.0  # grey level of white paper
 NOISE_SIGMA = 6.0
-GLARE_MM2 = 120.0  # a lamp's reflection is centimetres across; a white marker cell is not
 MIN_FRAME_HEIGHT = 1080
 
 
@@ -79,14 +79,6 @@ class ZoneReading:
     px_per_module: float  # per cell for big-cell stickers (the field keeps its old name)
     verdict: Verdict
     expected_read: float = 1.0
-
-
-@dataclass(frozen=True)
-class Glare:
-    zone: str | None
-    card: str | None  # the sticker text under it, when one was read next to it
-    x_mm: float
-    y_mm: float
 
 
 @dataclass(frozen=True)
@@ -190,31 +182,6 @@ def _outside(geometry: MatGeometry, layout: MatLayout, size: tuple[int, int]) ->
         for name, (x, y) in zip(names, corners, strict=True)
         if not (0 <= x < width and 0 <= y < height)
     ]
-
-
-def _glare(image: np.ndarray, geometry: MatGeometry, layout: MatLayout,
-           detections: list[Detection]) -> list[Glare]:
-    """Saturated patches on the mat, with the zone and (when one reads beside it) the card."""
-    out: list[Glare] = []
-    cards = [d for d in detections if d.kind in ("front", "back")]
-    px_per_mm = geometry.px_per_mm(layout.width_mm / 2, layout.height_mm / 2)
-    read = [d.corners.astype(np.float32).reshape(-1, 1, 2) for d in detections]
-    for centre in glare_spots(image, max(GLARE_MIN_PX, int(GLARE_MM2 * px_per_mm**2))):
-        point = (float(centre[0]), float(centre[1]))
-        if any(cv2.pointPolygonTest(q, point, False) >= 0 for q in read):
-            continue  # white of a marker that read: no harm done
-        x, y = (float(v) for v in geometry.to_mat(np.array([centre], dtype=float))[0])
-        if not (0 <= x <= layout.width_mm and 0 <= y <= layout.height_mm):
-            continue
-        zone = layout.zone_at(x, y)
-        zone_id = None if zone is None else str(getattr(zone, "id", zone))
-        near = [d for d in cards
-                if float(np.linalg.norm(d.centre - centre)) < 2.5 * d.side_px]
-        card = min(near, key=lambda d: float(np.linalg.norm(d.centre - centre))).text \
-            if near else None
-        if not any(g.zone == zone_id and g.card == card for g in out):
-            out.append(Glare(zone_id, card, round(x, 1), round(y, 1)))
-    return out
 
 
 def _expected_with(report: CalibrationReport, stickers: str) -> float:
@@ -369,7 +336,7 @@ def calibrate_frame(
         blur_px=quality.blur_px,
         paper_grey=quality.paper,
         noise=quality.noise,
-        glare=_glare(colour if colour is not None else gray, geometry, layout, detections),
+        glare=glare_on_mat(colour if colour is not None else gray, geometry, layout, detections),
     )
     problems, advice = advise(report)
     return replace(report, problems=problems, advice=advice)

@@ -54,6 +54,7 @@ from companion.vision.finders import FinderCandidate, finder_candidates
 from companion.vision.frame_check import FrameCheck, InputVerdict
 from companion.vision.fusion import FrameFusion
 from companion.vision.geometry import MIN_CORNERS, CameraProfile, GeometryError, MatGeometry
+from companion.vision.glare import GlareWatch
 from companion.vision.image_quality import noise_sigma
 from companion.vision.pips import DIE_MM, PipDiceNamer, PipDiceReader, PipReading
 from companion.vision.places import (
@@ -364,6 +365,7 @@ class Pipeline:
         self._no_mat_frames = 0
         self._corners_seen = 0
         self._turned = False
+        self.glare = GlareWatch()  # the lamp's reflection: cards seen but unreadable
 
     # ----- cues -----------------------------------------------------------------------------
 
@@ -866,6 +868,7 @@ class Pipeline:
         self._square_memory.clear()
         if self.dice_retry is not None:
             self.dice_retry.clear()
+        self.glare.forget()
 
     def _corner_reader(self) -> ArucoReader:
         reader = self.aruco or self._mirror_reader
@@ -1168,8 +1171,12 @@ class Pipeline:
                 elif self._same_sticker(self._known_quads.get(sight.key), source.corners):
                     self._known_quads[sight.key] = source.corners  # its picture: from before
         unchanged = self._unchanged(gray, {s.key for s in sightings})
+        unreadable = None
+        if self.glare.due(frame.time_s, motion < self.tracker.settings.motion_threshold
+                          and not hand_flag):
+            unreadable = self.glare.look(frame.time_s, image, self.geometry, self.layout, dets)
         obs = FrameObservation(frame.time_s, sightings, motion, hand_flag,
-                               occluded, unknown, unchanged)
+                               occluded, unknown, unchanged, unreadable)
         snapshot = self.tracker.update(obs)
         present, tracked = self.tracker.present_keys(), self.tracker.tracked_keys()
         # candidates keep theirs: a die read on the one frame an ArUco pass ran, while it was

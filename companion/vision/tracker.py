@@ -42,7 +42,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from companion.snapshot import SeenCard, SeenDie, SeenToken, TableSnapshot
+from companion.snapshot import SeenCard, SeenDie, SeenToken, TableSnapshot, Unreadable
 
 ItemKind = Literal["card", "die", "token"]
 MOTION_THRESHOLD = 0.003  # share of the view that changed between frames
@@ -97,6 +97,8 @@ class FrameObservation:
     occluded: Callable[[float, float], bool] = _never_occluded  # mat point under a hand?
     unknown: Sequence[str] = ()
     unchanged: frozenset[str] = frozenset()  # missed items whose place still looks the same
+    unreadable: tuple[Unreadable, ...] | None = None  # places seen but unreadable (None:
+    # not looked at on this frame, the last report stands)
 
 
 @dataclass
@@ -184,6 +186,7 @@ class Tracker:
         self._seq = 0
         self._checked_signature: tuple[Any, ...] | None = None
         self._unknown: tuple[str, ...] = ()
+        self._unreadable: tuple[Unreadable, ...] = ()
         self._gone: dict[str, tuple[float, float, float, float, int, str | None,
                                     int | None]] = {}
         self._faint: dict[str, _Faint] = {}
@@ -212,6 +215,8 @@ class Tracker:
             if item.key not in seen:
                 self._miss(item, obs, quiet, seen)
         self._unknown = tuple(sorted(set(obs.unknown)))
+        if obs.unreadable is not None:
+            self._unreadable = obs.unreadable
         return self._maybe_emit(obs.time_s)
 
     @staticmethod
@@ -431,7 +436,7 @@ class Tracker:
             (i.key, i.zone, i.face_up, i.tapped, round(i.x_mm / 5), round(i.y_mm / 5),
              self._die_value(i) if i.kind == "die" else 0, self._rolls_of(i))
             for i in self._items.values() if i.present
-        ))
+        )) + tuple(sorted(u.zone for u in self._unreadable))
 
     def present_keys(self) -> set[str]:
         return {i.key for i in self._items.values() if i.present}
@@ -562,7 +567,19 @@ class Tracker:
                     confidence=round(min(1.0, t.confidence), 3)))
         return TableSnapshot(game=self.game, seq=self._seq, time_s=self.time_s,
                              cards=tuple(seen_cards), dice=tuple(dice), tokens=tuple(tokens),
-                             unknown_markers=self._unknown)
+                             unknown_markers=self._unknown,
+                             unreadable=self._named_unreadable(cards))
+
+    def _named_unreadable(self, cards: Sequence[_Item]) -> tuple[Unreadable, ...]:
+        """The unreadable places, each named by the card the tracker holds there (read
+        before the reflection covered it), if any: the topmost, laid last."""
+        out = []
+        for u in self._unreadable:
+            under = [c for c in cards
+                     if c.zone == u.zone and self._footprint_contains(c, u.x_mm, u.y_mm)]
+            out.append(Unreadable(u.zone, u.x_mm, u.y_mm, u.cause,
+                                  under[-1].key if under else None))
+        return tuple(out)
 
 
 def _rolls(snapshot: TableSnapshot) -> dict[str, int]:
