@@ -42,12 +42,13 @@ class E2ERow:
         return [self.game, self.script, self.camera, self.person, str(r.frames),
                 str(r.snapshots), str(len(r.violations)), str(len(r.expected)),
                 ", ".join(r.extra) or "-", ", ".join(r.missing) or "-",
+                ", ".join(r.unsure) or "-",
                 "right" if self.final_right else "wrong: " + "; ".join(r.final_wrong),
                 f"{r.unanswered}/{r.questions}", f"{self.wall_s:.0f}"]
 
 
 HEADERS = ["game", "script", "camera", "person", "frames", "settled", "shown", "named",
-           "extra", "missing", "final state", "open/asked questions", "wall s"]
+           "extra", "missing", "not sure (glare)", "final state", "open/asked questions", "wall s"]
 
 
 def camera_followable(path: Path) -> bool:

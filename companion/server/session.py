@@ -37,13 +37,14 @@ from companion.record.store import (
     decisions_of,
     undone_inputs,
 )
+from companion.server import glare_reading
 from companion.server.bus import EventBus
 from companion.server.facts import facts_of
 from companion.server.names import Namer
 from companion.server.offers import Offers
 from companion.server.putback import instructions, restore
 from companion.server.referee import Applied, Reaction, Referee
-from companion.snapshot import TableSnapshot
+from companion.snapshot import SeenCard, TableSnapshot, Unreadable
 
 log = logging.getLogger(__name__)
 
@@ -178,6 +179,9 @@ class LiveSession:
         self.second_look_s = 0.0
         """Camera time a table with something gone waits for a second look (0: none)."""
         self._second_look: tuple[TableSnapshot, bytes | None] | None = None
+        self._unsure: dict[str, dict[str, str]] = {}
+        """Rules the step being derived breaks that a card under the lamp's reflection could
+        explain (code -> the place, in words): shown as "not sure", not as violations."""
         self._now = 0
         """The newest event applied or derived so far (in a replay: of the events replayed)."""
         self.resumed_at = 0
@@ -610,6 +614,7 @@ class LiveSession:
                 "question": None if game_over else self._question_view(),
                 "unanswered": self._unanswered_view(),
                 "checking": self._checking_view(),
+                "unreadable": self._unreadable_view(),
                 "log": [
                     {**entry.to_dict(), "move": named(entry.move)} for entry in line[-LOG_TAIL:]
                 ],
@@ -694,9 +699,15 @@ class LiveSession:
                 self.referee.hints = dict(p.get("hints") or {})
             reaction = self.referee.observe(before, snapshot)
             model.table = snapshot
-            last = self._derive(event, reaction, "camera")
+            self._unsure = self._not_sure(event, snapshot, reaction)
+            try:
+                last = self._derive(event, reaction, "camera")
+            finally:
+                self._unsure = {}
             if _breaks_rules(reaction):
                 self._revise_assumed(event)
+                last = self._now
+            if self._read_late(event, before, snapshot):
                 last = self._now
             if live:
                 self.store.save_snapshot(self.game_id, last, snapshot)
@@ -820,6 +831,107 @@ class LiveSession:
                                   f"brechen so weniger Regeln: {broken} statt {now})")
                     return
             return  # only the newest assumed reading is weighed again
+
+    def _replayable(self, upto: int) -> list[Event] | None:
+        """The inputs up to `upto` when a replay beside the record can redo them (no
+        decision, no late answer); None otherwise."""
+        undone = self._undone()
+        inputs = [e for e in self._events
+                  if e.seq <= upto and e.kind in GAME_INPUTS and e.seq not in undone]
+        if any(e.kind == "decision" or (e.kind == "answer" and (
+                e.payload.get("off") or e.payload.get("confirms"))) for e in inputs):
+            return None
+        return inputs
+
+    def _not_sure(self, event: Event, table: TableSnapshot, reaction: Reaction
+                  ) -> dict[str, dict[str, str]]:
+        """The rules this step breaks that some card lying unread under the lamp's reflection
+        would make legal (`glare_reading`): code -> the place, in words."""
+        codes = {v.code for a in reaction.applied for v in blocking(list(a.violations))}
+        spots = glare_reading.unknown_spots(table)
+        fork = getattr(self.referee, "fork", None)
+        if not codes or not spots or fork is None:
+            return {}
+        inputs = self._replayable(event.seq)
+        out: dict[str, dict[str, str]] = {}
+        for spot in {u.zone: u for u in spots}.values():
+            place = self._unreadable_text(spot)
+            if inputs is None:  # no replay can weigh it: the camera did not see clearly
+                return {code: place for code in codes}
+            observations = [(e.seq, TableSnapshot.from_dict(e.payload["snapshot"]))
+                            for e in inputs if e.kind == "observation"]
+            start = glare_reading.run_start(observations, spot.zone)
+            if start is None:
+                continue
+            game = getattr(self.referee, "engine", None)
+            decks = getattr(getattr(self.referee, "config", None), "decks", {}) or {}
+            for uid in glare_reading.candidates(game, spot.zone, table, decks):
+                card = SeenCard(uid, spot.zone, x_mm=spot.x_mm, y_mm=spot.y_mm)
+                replayed = glare_reading.replay_with(fork, inputs, card, start)
+                for code in codes - replayed.codes.get(event.seq, set()):
+                    out.setdefault(code, place)
+                if codes <= set(out):
+                    return out
+        return out
+
+    def _read_late(self, event: Event, before: TableSnapshot | None,
+                   table: TableSnapshot) -> bool:
+        """A card read for the first time where an unread card lay under the reflection: the
+        game read again as if it had lain there since the reflection covered it, kept when
+        the steps since break fewer rules and the game still agrees with the table."""
+        fork = getattr(self.referee, "fork", None)
+        late = glare_reading.read_late(before, table)
+        inputs = self._replayable(event.seq) if late and fork is not None else None
+        if inputs is None or fork is None:
+            return False
+        observations = [(e.seq, TableSnapshot.from_dict(e.payload["snapshot"]))
+                        for e in inputs if e.kind == "observation" and e.seq < event.seq]
+        for card in late:
+            start = glare_reading.run_start(observations, card.zone)
+            if start is None:
+                continue
+            replayed = glare_reading.replay_with(fork, inputs, card, start)
+            line = main_line([e for e in self._events if e.seq <= self._now])
+            gone = [x for x in line if (_input_of(x.event) or 0) >= start]
+            now = sum(_blocking_events(x.violations) for x in gone)
+            if replayed.broken() >= now or (self._disagreement(replayed.referee)
+                                             > self._disagreement(self.referee)):
+                continue
+            name_en, name_de = self.namer.text(card.uid, "en"), self.namer.text(card.uid, "de")
+            zone_en = self.namer.zone(card.zone, "en")
+            zone_de = self.namer.zone(card.zone, "de")
+            self._emit("revision", "automatic", {
+                "input": event.seq, "off": [x.seq for x in gone],
+                "cleared": [v.seq for x in gone for v in x.violations],
+                "text_en": f"Read again: {name_en} lay in {zone_en} under the lamp's "
+                           "reflection before the camera could read it (the steps since "
+                           f"break fewer rules so: {replayed.broken()} instead of {now})",
+                "text_de": f"Neu gelesen: {name_de} lag im Spiegelbild der Lampe in "
+                           f"{zone_de}, bevor die Kamera sie lesen konnte (die Schritte "
+                           f"danach brechen so weniger Regeln: {replayed.broken()} statt "
+                           f"{now})"})
+            for applied, source in replayed.steps:
+                self._derive_step(event, applied, source, in_place_of=start)
+            self.referee.adopt(replayed.referee)  # type: ignore[attr-defined]
+            self._game_over_check(event)
+            return True
+        return False
+
+    def _unreadable_text(self, spot: Unreadable) -> dict[str, str]:
+        """Where a card lies unread under the reflection, and what to do, in words."""
+        zone_en, zone_de = self.namer.zone(spot.zone, "en"), self.namer.zone(spot.zone, "de")
+        if spot.card is not None:
+            what_en = f"{self.namer.text(spot.card, 'en')} in {zone_en}"
+            what_de = f"{self.namer.text(spot.card, 'de')} in {zone_de}"
+        else:
+            what_en, what_de = f"a card in {zone_en}", f"eine Karte in {zone_de}"
+        return {
+            "zone": spot.zone, "card": spot.card or "",
+            "text_en": f"{what_en} lies under the lamp's reflection: the camera cannot read "
+                       "it. Tilt the lamp or move the card a little.",
+            "text_de": f"{what_de} liegt im Spiegelbild der Lampe: die Kamera kann sie nicht "
+                       "lesen. Lampe kippen oder die Karte etwas verschieben.",
+        }
 
     def _question_input(self, question_seq: int) -> int:
         """The input whose table change raised the question."""
@@ -961,8 +1073,10 @@ class LiveSession:
     def _emit_violation(self, violation: Violation, move_seq: int, move: Mapping[str, Any],
                         owner: Event) -> None:
         """A rule the step `move_seq` (payload `move`) breaks, derived from input `owner`."""
+        unsure = self._unsure.get(violation.code)
         self._emit("violation", "automatic", {
-            **violation.to_dict(), "move_seq": move_seq,
+            **violation.to_dict(), **({"unsure": unsure} if unsure else {}),
+            "move_seq": move_seq,
             "move_text_en": move.get("text_en", ""), "move_text_de": move.get("text_de", ""),
             "input": owner.seq,
         })
@@ -1271,6 +1385,14 @@ class LiveSession:
         de = ", ".join(self.namer.text(uid, "de") for uid in gone)
         return {"text_en": f"Checking: {en} not seen; the camera looks again",
                 "text_de": f"Wird geprüft: {de} nicht gesehen; die Kamera schaut noch einmal"}
+
+    def _unreadable_view(self) -> list[dict[str, str]]:
+        """Cards the camera sees under the lamp's reflection and cannot read, named where the
+        game knows them, with what to do."""
+        table = self._model.table
+        seen = self._seen if self._seen is not None else table
+        spots = seen.unreadable if seen is not None else ()
+        return [self._unreadable_text(u) for u in spots]
 
     def _unanswered_view(self) -> list[dict[str, Any]]:
         """Questions nobody answered while play went on, newest first, each with the reading

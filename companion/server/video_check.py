@@ -242,7 +242,8 @@ def referee_feed(script_path: Path, source: Any, pipeline: Any, steps: list[int]
     step_of = {s.snapshot.seq: s.step for s in log.settled}
     named = named_violations(truth)
     return VideoReport(
-        violations=sorted(str(v["code"]) for v in state["violations"]),
+        violations=sorted(str(v["code"]) for v in state["violations"] if not v.get("unsure")),
+        unsure=sorted(str(v["code"]) for v in state["violations"] if v.get("unsure")),
         expected=sorted(code for _, code in named), frames=feed.frames,
         snapshots=feed.snapshots, status=dict(state.get("status", {})), person=person,
         final=FinalState.from_page(state), truth=FinalState.from_step(truth.steps[-1]),
@@ -284,6 +285,8 @@ def print_report(report: VideoReport, echo: Any = click.echo) -> None:
     """The report as a person reads it: violations, final state, questions."""
     echo(f"violations shown: {report.violations or 'none'}")
     echo(f"named by the script: {report.expected or 'none'}")
+    if report.unsure:
+        echo(f"not sure (a card under the lamp's reflection could explain): {report.unsure}")
     if report.final is not None and report.truth is not None:
         echo(f"final state shown:  {report.final.brief()}")
         echo(f"the script's truth: {report.truth.brief()}")

@@ -113,6 +113,8 @@ class VideoReport:
     asked: list[Asked] = field(default_factory=list)
     log: list[tuple[int, str]] = field(default_factory=list)
     """The page's log: (script step of the input, what happened) for every derived event."""
+    unsure: list[str] = field(default_factory=list)
+    """Rules shown as "not sure": a card under the lamp's reflection could explain them."""
 
     @property
     def extra(self) -> list[str]:
