@@ -405,3 +405,36 @@ def test_an_unanswered_question_is_listed_with_its_assumed_reading(
         server.shutdown()
         session.bus.close()
         session.store.close()
+
+
+def test_a_card_under_the_lamps_reflection_is_named_and_its_doubt_is_quiet(
+    tmp_path: Path, page: Any
+) -> None:
+    """A bond the camera sees but cannot read (glare): the page says where it lies and what
+    to do, and the deploy it would pay for is listed as "not sure", with no alert over the
+    board."""
+    from companion.server.live_setup import serve_in_thread
+    from tests.server.conftest import make_app
+    from tests.server.test_glare_referee import _session, _tables
+
+    session = _session(tmp_path)
+    server, _ = serve_in_thread(make_app(session), "127.0.0.1", 0)
+    try:
+        page.goto(f"http://127.0.0.1:{server.server_port}/?view=referee")
+        page.evaluate("localStorage.setItem('companion.lang', 'en')")
+        page.reload()
+        page.wait_for_selector('#conn[data-state="live"]')
+        for table in _tables(range(6, 24))[:12]:
+            session.observe(table)
+        page.wait_for_selector("#unreadable-card:not([hidden])", timeout=10_000)
+        said = page.text_content("#unreadable") or ""
+        assert "Bonds" in said and "lamp" in said and "move the card" in said
+        page.wait_for_selector("#violations .violation.unsure", timeout=10_000)
+        assert "Not sure" in (page.text_content("#violations .violation.unsure") or "")
+        assert page.get_attribute("#alert", "hidden") is not None  # no alarm over the board
+        assert page.text_content("#violation-count") == "0"
+        shot(page, "unreadable")
+    finally:
+        server.shutdown()
+        session.bus.close()
+        session.store.close()

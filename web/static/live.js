@@ -181,7 +181,7 @@ remembered per browser. */
   }
 
   function renderMat() {
-    const open = (state.violations || []).filter(v => !v.decision);
+    const open = (state.violations || []).filter(v => !v.decision && !v.unsure);
     const last = open[open.length - 1];
     Mat.render($("mat"), state.layout, state.table, {
       lang: lang(),
@@ -228,14 +228,15 @@ remembered per browser. */
   function renderViolations() {
     const list = $("violations"); clear(list);
     const vs = state.violations || [];
-    const open = vs.filter(v => !v.decision).length;
+    const open = vs.filter(v => !v.decision && !v.unsure).length;  // "not sure": quiet
     $("violation-count").textContent = open;
     $("violation-count").dataset.open = open ? "yes" : "no";
     $("side").classList.toggle("has-open", open > 0);  // open violations come first
     $("violations-empty").hidden = vs.length > 0;
     [...vs].reverse().forEach(v => {
-      const item = make("li", "violation" + (v.decision ? " decided " + v.decision : " open"), null, list);
+      const item = make("li", "violation" + (v.decision ? " decided " + v.decision : " open") + (v.unsure ? " unsure" : ""), null, list);
       item.dataset.seq = v.seq; item.dataset.code = v.code;
+      if (v.unsure) make("p", "v-unsure", `${C().t("unsure")}: ${C().plain(txt(v.unsure, "text"))}`, item);
       make("p", "v-message", txt(v, "message"), item);
       make("p", "v-move", txt(v, "move_text"), item);
       make("p", "v-rule", ruleWords(v.rule), item);
@@ -272,6 +273,13 @@ remembered per browser. */
     const box = $("checking"), c = state.checking;
     box.hidden = !c;
     box.textContent = c ? C().plain(txt(c, "text")) : "";
+  }
+
+  function renderUnreadable() {
+    const list = state.unreadable || [], box = $("unreadable");
+    $("unreadable-card").hidden = !list.length;
+    clear(box);
+    list.forEach(u => { const li = make("li", "", C().plain(txt(u, "text")), box); li.dataset.zone = u.zone; });
   }
 
   function renderUnanswered() {
@@ -425,7 +433,7 @@ remembered per browser. */
   function checkNewEvents() {
     const fresh = (state.violations || []).filter(v => !seen.violations.has(v.seq));
     fresh.forEach(v => seen.violations.add(v.seq));
-    const newOpen = fresh.filter(v => !v.decision);
+    const newOpen = fresh.filter(v => !v.decision && !v.unsure);  // "not sure" never beeps
     const q = state.question;
     if (q && q.seq !== seen.question) {
       seen.question = q.seq;
@@ -494,7 +502,7 @@ remembered per browser. */
 
   function renderAll() {
     renderBanner(); renderPhaseStrip(); renderNowLine(); renderSeats(); renderMat();
-    renderPrompt(); renderViolations(); renderQuestion(); renderUnanswered(); renderChecking(); renderOffers(); renderLog(); renderTargets();
+    renderPrompt(); renderViolations(); renderQuestion(); renderUnanswered(); renderChecking(); renderUnreadable(); renderOffers(); renderLog(); renderTargets();
     renderHistory(); renderRecording(); renderHealth(state.health); renderAlert(); renderGameOver(); renderDemo();
     document.body.dataset.seq = state.seq;
     document.body.dataset.record = state.record_id;
