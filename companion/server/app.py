@@ -15,6 +15,7 @@ Config keys (all optional except DATABASE):
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from flask import Flask, jsonify, request
@@ -84,6 +85,7 @@ def _install_error_handlers(app: Flask) -> None:
     def user_error(exc: CompanionError) -> Any:
         message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         german = exc.message_de or message
+        message, german = _hide_library(app, message), _hide_library(app, german)
         if isinstance(exc, WriteFailedError):
             return jsonify(error=f"{message} - nothing changed; try again",
                            error_de=f"{german} - nichts geändert; bitte noch einmal",
@@ -110,6 +112,22 @@ def _install_error_handlers(app: Flask) -> None:
                              "(the terminal where it runs shows the details)",
                        error_de="im Begleiter ist etwas schiefgegangen "
                                 "(das Terminal, in dem er läuft, zeigt die Einzelheiten)"), 500
+
+
+def _hide_library(app: Flask, message: str) -> str:
+    """`message` without the library's place on disk: the page (perhaps on another device)
+    has no use for it and should not learn the user's folders; the terminal keeps it."""
+    store = app.extensions.get("companion.store")
+    path = getattr(store, "path", None)
+    if path is None:
+        return message
+    file, folder = Path(path), Path(path).parent
+    for shown, said in ((file.resolve(), "the game library"), (file, "the game library"),
+                        (folder.resolve(), "the library's folder"),
+                        (folder, "the library's folder")):
+        if len(str(shown)) > 1:
+            message = message.replace(str(shown), said)
+    return message
 
 
 # What the page says in German for HTTP errors that carry no German text of their own.
