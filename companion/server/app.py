@@ -2,6 +2,7 @@
 
 Config keys (all optional except DATABASE):
 - DATABASE: path of the game library (SQLite) shown on the review page,
+- READ_ONLY: open DATABASE read-only (a library on read-only media: shown, never changed),
 - SESSION: the `LiveSession` of the table being watched (None: review only),
 - PIN: when set, every POST and every recording read from another device needs it (header
   `X-Companion-PIN`, field `pin`, or the /unlock cookie); localhost never needs it,
@@ -14,6 +15,7 @@ Config keys (all optional except DATABASE):
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -54,7 +56,8 @@ def create_app(config: Mapping[str, Any]) -> Flask:
     app.url_map.converters["id"] = IdConverter
     session = app.config["SESSION"]
     app.extensions["companion.store"] = (
-        session.store if session is not None else Store(app.config["DATABASE"])
+        session.store if session is not None else
+        Store(app.config["DATABASE"], read_only=bool(app.config.get("READ_ONLY")))
     )
 
     from companion.server import api, calibration, demo_tools, live, records, review, security
@@ -103,6 +106,13 @@ def _install_error_handlers(app: Flask) -> None:
             return jsonify(error=exc.description or exc.name,
                            error_de=HTTP_ERRORS_DE.get(code, exc.description or exc.name)), code
         return exc
+
+    @app.errorhandler(sqlite3.DatabaseError)
+    def damaged_library(exc: sqlite3.DatabaseError) -> Any:
+        app.logger.error("the game library cannot be read: %s", exc)
+        return jsonify(error=f"the game library cannot be read ({exc}); it may be damaged",
+                       error_de=f"die Spielebibliothek ist nicht lesbar ({exc}); vielleicht"
+                                " beschädigt"), 503
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception) -> Any:

@@ -7,6 +7,7 @@ slash; the result, resolved against the page, must stay on this server.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode, urljoin, urlsplit
 
@@ -158,3 +159,17 @@ def test_the_library_path_is_not_in_error_texts(client: FlaskClient,
         assert response.status_code == 404, text
         assert library not in text and "games.db" not in text, text
         assert "999" in text
+
+
+def test_a_damaged_library_is_a_503_not_a_500(tmp_path: Path) -> None:
+    from companion.server.app import create_app
+    from tests.test_cli_clear_errors import damaged_pages
+
+    path = tmp_path / "games.db"
+    game_id = damaged_pages(path)
+    client = create_app({"DATABASE": path, "READ_ONLY": True, "TESTING": True}).test_client()
+    for url in (f"/api/games/{game_id}", f"/review/{game_id}"):
+        response = client.get(url)
+        assert response.status_code == 503, (url, response.status_code)
+        assert "library cannot be read" in response.get_json()["error"]
+        assert str(tmp_path) not in response.get_data(as_text=True)
