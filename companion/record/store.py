@@ -24,6 +24,7 @@ from urllib.parse import quote
 import sqlite_utils
 
 from companion.errors import CompanionError
+from companion.record.game_lock import GameLock
 from companion.snapshot import TableSnapshot
 
 EVENT_KINDS = (
@@ -245,6 +246,7 @@ class Store:
         self.read_only = read_only
         self._lock = threading.RLock()
         self._txn_depth = 0
+        self._held: list[GameLock] = []
         _check_folder(self.path)
         conn = self._connect_read_only() if read_only else self._connect_writable()
         self._conn = conn
@@ -349,6 +351,17 @@ class Store:
     def close(self) -> None:
         with self._lock:
             self._conn.close()
+            for held in self._held:
+                held.release()
+            self._held.clear()
+
+    def hold(self, game_id: int) -> None:
+        """Record `game_id` alone until `close()`: another live process that holds it already
+        is refused with `GameHeldError` (a second `--resume` of the same game)."""
+        held = GameLock(self.path, game_id)
+        held.acquire()
+        with self._lock:
+            self._held.append(held)
 
     def __enter__(self) -> Store:
         return self
