@@ -230,15 +230,17 @@ def review(db: Path | None, port: int, host: str, no_browser: bool) -> None:
 
     path = db or default_db()
     open_existing(path).close()  # a missing library is an error, never a new empty file
+    read_only = not _writable(path)
     check_port(host, port)
     pin = new_pin() if needs_pin(host) else None
-    app = create_app({"DATABASE": path, "SESSION": None, "PIN": pin})
+    app = create_app({"DATABASE": path, "SESSION": None, "PIN": pin, "READ_ONLY": read_only})
     try:
         server, _thread = serve_in_thread(app, host, port)
     except OSError as exc:
         raise CompanionError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     url = print_addresses(host, server.server_port, pin, "Recorded games")
-    click.echo(f"  library: {path}   (Ctrl-C stops)")
+    shown = "   (read-only: names, notes and results cannot be changed)" if read_only else ""
+    click.echo(f"  library: {path}{shown}   (Ctrl-C stops)")
     if not no_browser and _browser_available():
         threading.Thread(target=webbrowser.open, args=(url + "review/",), daemon=True).start()
     try:
@@ -249,6 +251,18 @@ def review(db: Path | None, port: int, host: str, no_browser: bool) -> None:
     finally:
         server.shutdown()
         app.extensions["companion.store"].close()
+
+
+def _writable(path: Path) -> bool:
+    """Whether the library can be written here; one on read-only media (a CD, a locked SD
+    card, a share mounted read-only) is still shown, read-only."""
+    from companion.record.store import RecordError, Store
+
+    try:
+        Store(path).close()
+    except RecordError:
+        return False
+    return True
 
 
 def _parse_decks(values: tuple[str, ...], game: str) -> dict[str, tuple[str, ...]]:

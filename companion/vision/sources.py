@@ -163,9 +163,15 @@ class ImageFolderSource:
         while not self._closed and self._next < len(self._files):
             index = self._next
             self._next += 1
-            image = cv2.imread(str(self._files[index]), cv2.IMREAD_UNCHANGED)
+            path = self._files[index]
+            check_image_file(path)  # a decompression bomb is refused before decoding
+            try:
+                image = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+            except cv2.error as exc:  # OpenCV's own size limit
+                raise SourceError(f"cannot read image {path}:"
+                                  f" {str(exc).strip().splitlines()[-1]}") from None
             if image is None:
-                log.warning("skipping unreadable image %s", self._files[index])
+                log.warning("skipping unreadable image %s", path)
                 continue
             if image.dtype != np.uint8:
                 image = cv2.convertScaleAbs(image, alpha=255.0 / max(float(image.max()), 1.0))
