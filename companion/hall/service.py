@@ -14,6 +14,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from companion.hall.credentials import HALL_INBOX
 from companion.hall.publisher import _sleep_or_stop, connect_options, ensure_stream
 from companion.hall.view import HallView
 from companion.hall.wire import DEFAULT_STREAM, TableMessage, WireError, check_name, decode
@@ -46,7 +47,7 @@ class HallService:
         seq = 0
         with contextlib.suppress(Exception):  # metadata is informative only
             seq = int(msg.metadata.sequence.stream)
-        if self.view.apply(message, seq) is not None and self.sink is not None:
+        if self.view.apply(message, seq, msg.subject) is not None and self.sink is not None:
             self.sink(message)
 
     async def run(self, stop: asyncio.Event) -> None:
@@ -66,9 +67,9 @@ class HallService:
             try:
                 self.nc = await nats.connect(self.servers, disconnected_cb=disconnected,
                                              reconnected_cb=reconnected, error_cb=error,
-                                             **connect_options("hall"))
+                                             **connect_options("hall", HALL_INBOX))
                 js = self.nc.jetstream(timeout=5.0)
-                await ensure_stream(js, self.stream)
+                await ensure_stream(js, self.stream, update=True)
                 await js.subscribe(f"{self.stream}.>", cb=self._on_message,
                                    ordered_consumer=True, deliver_policy=DeliverPolicy.ALL,
                                    idle_heartbeat=2.0, pending_msgs_limit=1_000_000,

@@ -5,12 +5,19 @@ the main line recorded), the last move, open violations (not yet decided "stands
 "corrected", and not lifted by a card), an open question, the outcome. A message whose place is
 not beyond what the hall already holds for that recording is a duplicate: counted, never
 applied. Rows needing a referee (an open violation or question) sort first.
+
+Refused and shown to the judges (`refusals()`, the hall page's "Refused" list): a message whose
+body names another table or recording than the subject it came on (the broker lets a table's
+user publish only on its own subjects, so the subject is who sent it: a forgery), a recording
+that first came from one table and now comes from another, and a message at or before the
+place the hall holds for its recording (a replay).
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +28,9 @@ from companion.record.replay import main_line
 from companion.record.store import Event
 
 LINE_KINDS = ("move", "phase")
+FORGED, OTHER_TABLE, REPLAYED = "forged", "other-table", "replayed"
+REFUSALS = (FORGED, OTHER_TABLE, REPLAYED)
+REFUSALS_KEPT = 200
 
 
 @dataclass
@@ -172,13 +182,59 @@ class HallView:
         self.duplicates = 0
         self.stream_seq = 0
         self.listeners: list[Callable[[dict[str, Any]], None]] = []
+        self.refused_listeners: list[Callable[[dict[str, Any]], None]] = []
+        self.owners: dict[str, str] = {}
+        self.refused: deque[dict[str, Any]] = deque(maxlen=REFUSALS_KEPT)
+        self.refused_counts: dict[str, int] = dict.fromkeys(REFUSALS, 0)
 
-    def apply(self, message: TableMessage, stream_seq: int = 0) -> dict[str, Any] | None:
-        """Apply one message; returns the table's new row, or None for a duplicate."""
+    def refuse(self, reason: str, sender: str, message: TableMessage | None,
+               detail: str) -> dict[str, Any]:
+        """Count and keep a refused message for the judges (caller holds no lock)."""
+        entry = {"time": time.time(), "reason": reason, "sender": sender, "detail": detail,
+                 "claimed": message.table if message else "",
+                 "place": list(message.key) if message else None}
+        with self._lock:
+            self.refused_counts[reason] = self.refused_counts.get(reason, 0) + 1
+            self.refused.append(entry)
+        for listener in list(self.refused_listeners):
+            listener(entry)
+        return entry
+
+    def refusals(self) -> dict[str, Any]:
+        with self._lock:
+            return {"counts": dict(self.refused_counts), "recent": list(self.refused)}
+
+    def apply(self, message: TableMessage, stream_seq: int = 0,
+              subject: str | None = None) -> dict[str, Any] | None:
+        """Apply one message; returns the table's new row, or None for a duplicate or a
+        refused message. `subject`: the stream subject it came on (`<stream>.<table>.<db>`),
+        which says which table's credentials sent it."""
+        sender = message.table
+        if subject is not None:
+            tokens = subject.split(".")
+            sender = tokens[1] if len(tokens) == 3 else subject
+            if len(tokens) != 3 or (tokens[1], tokens[2]) != (message.table, message.db):
+                self.refuse(FORGED, sender, message,
+                            f"sent as {subject}, claims table {message.table} "
+                            f"recording {message.db}")
+                return None
         with self._lock:
             self.stream_seq = max(self.stream_seq, stream_seq)
+            owner = self.owners.setdefault(message.db, message.table)
             high = self.high.get(message.db, NOTHING)
-            if message.place <= high:
+        if owner != message.table:
+            self.refuse(OTHER_TABLE, sender, message,
+                        f"recording {message.db} belongs to table {owner}")
+            return None
+        if message.place <= high:
+            with self._lock:
+                self.duplicates += 1
+            self.refuse(REPLAYED, sender, message,
+                        f"{message.type} {message.place.msg_id} again (the hall holds "
+                        f"{high.msg_id})")
+            return None
+        with self._lock:
+            if message.place <= self.high.get(message.db, NOTHING):  # a racing copy
                 self.duplicates += 1
                 return None
             self.high[message.db] = message.place
@@ -232,4 +288,5 @@ class HallView:
     def counts(self) -> dict[str, Any]:
         with self._lock:
             return {"tables": len(self.rows), "applied": self.applied,
-                    "duplicates": self.duplicates, "stream_seq": self.stream_seq}
+                    "duplicates": self.duplicates, "stream_seq": self.stream_seq,
+                    "refused": sum(self.refused_counts.values())}

@@ -99,7 +99,18 @@ def hall_options(fn: Any) -> Any:
     return fn
 
 
-def _check_hall(hall: str | None, table: str | None, stream: str) -> None:
+def _check_hall(hall: str | None, table: str | None, stream: str) -> str | None:
+    """The table's name at the hall: --table, or the user in the hall's address (the hall
+    prints `nats://TABLE:PASSWORD@HOST:PORT` per table; its credentials publish only as it)."""
+    if hall is not None:
+        from companion.hall.credentials import user_of
+
+        user = user_of(hall)
+        if table is None:
+            table = user
+        elif user is not None and user != table:
+            raise click.UsageError(f"--table {table} but the --hall address is table {user}'s:"
+                                   " use the address the hall printed for this table")
     if (hall is None) != (table is None):
         raise click.UsageError("--hall and --table go together")
     if hall is not None and table is not None:
@@ -109,6 +120,7 @@ def _check_hall(hall: str | None, table: str | None, stream: str) -> None:
         check_nats_url(hall)
         check_name("table", table)
         check_name("stream", stream)
+    return table
 
 
 def _run(live: Any, host: str, port: int, open_browser: bool, duration: float | None,
@@ -133,7 +145,10 @@ def _run(live: Any, host: str, port: int, open_browser: bool, duration: float | 
         from companion.hall.table_link import link_live, page_url_for
 
         link = link_live(live, hall, table, page_url_for(host, server.server_port, hall), stream)
-        click.echo(f"  hall: publishing as table {table} to {hall} (stream {stream}); "
+        from companion.hall.credentials import without_password
+
+        click.echo(f"  hall: publishing as table {table} to {without_password(hall)} "
+                   f"(stream {stream}); "
                    f"overlay for OBS: {url}overlay")
     if open_browser and _browser_available():
         threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
@@ -198,7 +213,7 @@ def demo(game: str | None, script: str | None, list_scripts: bool, speed: float,
                                      param_hint="--game")
         game = found
     check_port(host, port)
-    _check_hall(hall, table, stream)
+    table = _check_hall(hall, table, stream)
     pin = new_pin() if needs_pin(host) else None
     chosen, library = game or DEFAULT_DEMO_GAME, db or default_db()
 
@@ -316,7 +331,7 @@ def serve(camera: int | None, video: str | None, url: str | None, game: str,
     from companion.server.live_setup import check_port
 
     check_port(host, port)
-    _check_hall(hall, table, stream)
+    table = _check_hall(hall, table, stream)
     spec: str | int = given[0]
     names = [n.strip() for n in players.split(",")]
     if len(names) != 2 or not all(names):

@@ -80,7 +80,7 @@ def test_a_hall_restarted_in_every_round_counts_each_game_once(
             games[round_no] = game
             winners[round_no] = match.a if seat == "p1" else match.b
 
-            def counted(n: int = round_no) -> bool:
+            def counted(n: int = round_no, base: str = base) -> bool:
                 view = get(base + "/hall/api/state")["tournament"]
                 return any(m["round"] == n and m["winner"] for m in view["matches"])
 
@@ -90,7 +90,7 @@ def test_a_hall_restarted_in_every_round_counts_each_game_once(
             hall = Hall(hall_db, nats_server.url, heartbeat_s=0.5).start("127.0.0.1", 0)
             assert hall.wait_ready()
             assert hall.archive is not None
-            wait_until(lambda h=hall: h.view.counts()["applied"] >= 3 * round_no, 30,
+            wait_until(lambda h=hall, n=round_no: h.view.counts()["applied"] >= 3 * n, 30,
                        "the restarted hall read the whole stream")
             assert hall.archive.wait_idle(30)
             with TournamentBook(hall_db) as book:
