@@ -61,9 +61,9 @@ def hall(nats: str | None, stream: str, port: int, host: str, nats_port: int, na
     running = Hall(library, nats, stream, tournament_id, nats_dir=library.parent / "nats",
                    nats_port=nats_port, nats_host=nats_host, tables=tables, pin=pin,
                    tls_cert=tls_cert, tls_key=tls_key).start(host, port)
-    print_addresses(host, running.port, pin, "Hall")
-    click.echo(f"  hall page: /hall/   recorded games: /review/ (changes from other devices "
-               f"need the PIN{'' if pin else '; only this laptop can open the page'})")
+    local = print_addresses(host, running.port, pin, "Hall")
+    click.echo(f"  referees: {local}hall/   recorded games: {local}review/"
+               + ("   (changes from other devices need the PIN)" if pin else ""))
     if running.broker is not None:
         where = lan_address("nats://192.0.2.1:4222") if nats_host in ("0.0.0.0", "::") \
             else nats_host

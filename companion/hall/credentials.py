@@ -120,6 +120,8 @@ class EventCredentials:
         """The event's credentials from `folder` (created on first use); tables not known yet
         get a new password, known ones keep theirs."""
         folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        os.chmod(folder, 0o700)  # the broker's data and these files: the hall's user only
         path = folder / CREDENTIALS_FILE
         creds = cls(folder, check_name("stream", stream))
         if path.exists():

@@ -71,3 +71,16 @@ async def stream_messages(url: str, stream: str = "companion") -> int:
         return int(info.state.messages)
     finally:
         await nc.close()
+
+
+def deck_phase(book: Any, tid: int, players: tuple[str, ...], end: bool = True) -> None:
+    """Every player keeps the first offered card (paying what it costs); with `end`, the
+    matches begin."""
+    for name in players:
+        _, offer = book.act(tid, "draw", {"name": name})
+        t = book.load(tid).tournament
+        owed = t.removals_owed(offer[:1])
+        book.act(tid, "choose", {"name": name, "keep": offer[:1],
+                                 "remove": (t.seats[name].deck + offer[:1])[:owed]})
+    if end:
+        book.act(tid, "end-deck-phase")

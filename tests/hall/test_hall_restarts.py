@@ -18,6 +18,7 @@ from companion.hall.runtime import Hall
 from companion.record.store import GameHeader, Store
 from companion.tournaments.book import Settings, TournamentBook
 from tests.hall.conftest import wait_until
+from tests.hall.helpers import deck_phase
 
 PLAYERS = ("Ada", "Bo")
 TABLE = "north"
@@ -26,16 +27,6 @@ TABLE = "north"
 def get(url: str) -> Any:
     with urllib.request.urlopen(url, timeout=10) as response:
         return json.loads(response.read())
-
-
-def deck_phase(book: TournamentBook, tid: int) -> None:
-    for name in PLAYERS:
-        _, offer = book.act(tid, "draw", {"name": name})
-        t = book.load(tid).tournament
-        owed = t.removals_owed(offer[:1])
-        book.act(tid, "choose", {"name": name, "keep": offer[:1],
-                                 "remove": (t.seats[name].deck + offer[:1])[:owed]})
-    book.act(tid, "end-deck-phase")
 
 
 def test_a_hall_restarted_in_every_round_counts_each_game_once(
@@ -58,7 +49,7 @@ def test_a_hall_restarted_in_every_round_counts_each_game_once(
     try:
         for round_no in range(1, 8):
             with TournamentBook(hall_db) as book:
-                deck_phase(book, tid)
+                deck_phase(book, tid, PLAYERS)
                 match = book.load(tid).match_at(TABLE)
             assert match is not None and match.round == round_no
             # the hall is stopped and started again: it reads every earlier round's finished

@@ -26,7 +26,7 @@ from companion.hall.wire import EVENT, FINISH, HEADER, MSG_ID_HEADER, PARTS, Pla
 from companion.record.store import Store
 from companion.tournaments.book import Settings, TournamentBook
 from tests.hall.conftest import wait_until
-from tests.hall.helpers import Table
+from tests.hall.helpers import Table, deck_phase
 
 PIN = "246810"
 LAN = {"REMOTE_ADDR": "192.168.1.20"}
@@ -39,13 +39,7 @@ def secured(tmp_path: Path) -> Iterator[Hall]:
     db = tmp_path / "hall.db"
     with TournamentBook(db) as book:
         tid = book.create(Settings(players=("Ada", "Bo"), seed=3, tables=("north",)), "Cup")
-        for name in ("Ada", "Bo"):
-            _, offer = book.act(tid, "draw", {"name": name})
-            t = book.load(tid).tournament
-            owed = t.removals_owed(offer[:1])
-            book.act(tid, "choose", {"name": name, "keep": offer[:1],
-                                     "remove": (t.seats[name].deck + offer[:1])[:owed]})
-        book.act(tid, "end-deck-phase")
+        deck_phase(book, tid, ("Ada", "Bo"))
     hall = Hall(db, None, nats_dir=tmp_path / "nats", nats_port=0, nats_host="127.0.0.1",
                 tables=("north", "south"), pin=PIN, heartbeat_s=0.5).start("127.0.0.1", 0)
     try:
@@ -390,3 +384,13 @@ def test_companion_hall_prints_each_tables_address(tmp_path: Path) -> None:
     assert "▀" in out.output or "█" in out.output  # the QR codes
     assert creds["hall"] not in out.output
     assert "tables on other machines cannot reach it" in out.output
+    # the tournament's table commands carry each table's own address too
+    db = tmp_path / "h.db"
+    with TournamentBook(db) as book:
+        tid = book.create(Settings(players=("Ada", "Bo"), seed=3, tables=("north",)), "Cup")
+        deck_phase(book, tid, ("Ada", "Bo"), end=False)  # `play` ends it
+    out = CliRunner().invoke(cli, ["tournament", "play", "--hall", "nats://192.168.1.20:4222",
+                                   "--db", str(db)])
+    assert out.exit_code == 0, out.output
+    assert f"--hall nats://north:{creds['tables']['north']}@192.168.1.20:4222 --table north" \
+        in out.output
