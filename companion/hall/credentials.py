@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import ssl
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -98,6 +99,17 @@ def without_password(url: str) -> str:
             netloc += f":{parts.port}"
         shown.append(urlunsplit((parts.scheme, netloc, parts.path, "", "")))
     return ",".join(shown)
+
+
+def tls_context(trust: Path | None, check_hostname: bool = True) -> ssl.SSLContext:
+    """A TLS client context trusting the system's CAs plus `trust` (a CA or the hall's own
+    certificate: trusted as it is, even when it is not a root)."""
+    context = ssl.create_default_context()
+    if trust is not None:
+        context.load_verify_locations(cafile=str(trust))
+        context.verify_flags |= ssl.VERIFY_X509_PARTIAL_CHAIN
+    context.check_hostname = check_hostname
+    return context
 
 
 def user_of(url: str) -> str | None:

@@ -68,12 +68,17 @@ async def ensure_stream(js: Any, stream: str, update: bool = False) -> Any:
         return await js.stream_info(stream)  # created meanwhile by another table or the hall
 
 
-def connect_options(name: str, inbox_prefix: str = "_INBOX") -> dict[str, Any]:
+def connect_options(name: str, inbox_prefix: str = "_INBOX", tls: Any = None
+                    ) -> dict[str, Any]:
     """Reconnect for ever, quickly: a table must come back by itself after a network drop.
-    `inbox_prefix`: where replies come (the broker lets each user read only its own)."""
-    return {"name": name, "allow_reconnect": True, "max_reconnect_attempts": -1,
-            "reconnect_time_wait": 0.5, "connect_timeout": 2, "ping_interval": 5,
-            "max_outstanding_pings": 2, "inbox_prefix": inbox_prefix}
+    `inbox_prefix`: where replies come (the broker lets each user read only its own);
+    `tls`: an `ssl.SSLContext` for a broker with TLS."""
+    options = {"name": name, "allow_reconnect": True, "max_reconnect_attempts": -1,
+               "reconnect_time_wait": 0.5, "connect_timeout": 2, "ping_interval": 5,
+               "max_outstanding_pings": 2, "inbox_prefix": inbox_prefix}
+    if tls is not None:
+        options["tls"] = tls
+    return options
 
 
 @dataclass
@@ -91,8 +96,9 @@ class TablePublisher:
 
     def __init__(self, outbox: Outbox, table: str, servers: str | list[str],
                  stream: str = DEFAULT_STREAM, doorbell: Callable[[], int] | None = None,
-                 poll_s: float = 0.5, tick_s: float = 0.01) -> None:
+                 poll_s: float = 0.5, tick_s: float = 0.01, tls: Any = None) -> None:
         self.outbox = outbox
+        self.tls = tls
         self.table = check_name("table", table)
         self.stream = check_name("stream", stream)
         self.servers = servers
@@ -130,7 +136,8 @@ class TablePublisher:
                 self.nc = await nats.connect(
                     self.servers, disconnected_cb=disconnected, reconnected_cb=reconnected,
                     error_cb=error,
-                    **connect_options(f"table {self.table}", table_inbox(self.table)))
+                    **connect_options(f"table {self.table}", table_inbox(self.table),
+                                      self.tls))
                 self._js = self.nc.jetstream(timeout=PUBLISH_TIMEOUT_S)
                 self.stats.status = "online"
                 return True

@@ -14,7 +14,7 @@ from typing import Any
 
 from companion.errors import CompanionError
 from companion.hall.archive import Archive
-from companion.hall.credentials import EventCredentials, without_password
+from companion.hall.credentials import EventCredentials, tls_context, without_password
 from companion.hall.loop import LoopThread
 from companion.hall.naming import namer_for
 from companion.hall.natsd import DEFAULT_PORT, NatsServer
@@ -85,6 +85,8 @@ class Hall:
             config = self.credentials.write_config(tls_cert, tls_key)
             self.broker = NatsServer(folder, nats_port, nats_host, config=config,
                                      tls=tls_cert is not None)
+        # its own broker's certificate, trusted as it is (the hall reaches it on loopback)
+        self._tls = tls_context(tls_cert, check_hostname=False) if tls_cert else None
         self.view = HallView(namer_for)
         self.tournament = TournamentFeed(self.db, tournament_id)
         self.state = HallState(self.view, self.tournament.current, self._status)
@@ -131,7 +133,8 @@ class Hall:
                 self.nats_url = self.credentials.hall_url(self.broker.url)
         assert self.nats_url is not None
         sink = self.archive.put if self.archive is not None else None
-        self.service = HallService(servers_of(self.nats_url), self.view, self.stream, sink)
+        self.service = HallService(servers_of(self.nats_url), self.view, self.stream, sink,
+                                   self._tls)
         self.loop.start()
 
         async def make() -> asyncio.Event:

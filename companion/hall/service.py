@@ -26,8 +26,9 @@ class HallService:
     """Reads `<stream>.>` into a `HallView`; each applied message also goes to `sink`."""
 
     def __init__(self, servers: str | list[str], view: HallView, stream: str = DEFAULT_STREAM,
-                 sink: Callable[[TableMessage], None] | None = None) -> None:
+                 sink: Callable[[TableMessage], None] | None = None, tls: Any = None) -> None:
         self.servers = servers
+        self.tls = tls
         self.view = view
         self.stream = check_name("stream", stream)
         self.sink = sink
@@ -67,7 +68,7 @@ class HallService:
             try:
                 self.nc = await nats.connect(self.servers, disconnected_cb=disconnected,
                                              reconnected_cb=reconnected, error_cb=error,
-                                             **connect_options("hall", HALL_INBOX))
+                                             **connect_options("hall", HALL_INBOX, self.tls))
                 js = self.nc.jetstream(timeout=5.0)
                 await ensure_stream(js, self.stream, update=True)
                 await js.subscribe(f"{self.stream}.>", cb=self._on_message,

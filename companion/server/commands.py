@@ -94,8 +94,13 @@ def hall_options(fn: Any) -> Any:
                       help="The event's JetStream stream (same as the hall's).")(fn)
     fn = click.option("--table", default=None,
                       help="This table's name at the hall (letters, digits, - and _).")(fn)
-    fn = click.option("--hall", default=None, metavar="nats://HOST:4222",
-                      help="Publish this table's events to the hall's NATS server.")(fn)
+    fn = click.option("--hall", default=None, metavar="nats://TABLE:PASSWORD@HOST:4222",
+                      help="Publish this table's events to the hall's NATS server (the "
+                           "address the hall printed for this table).")(fn)
+    fn = click.option("--hall-cert", type=click.Path(dir_okay=False, exists=True,
+                                                     path_type=Path), default=None,
+                      help="The hall's TLS certificate (or its CA), for a tls:// hall whose "
+                           "certificate this machine does not trust already.")(fn)
     return fn
 
 
@@ -125,7 +130,7 @@ def _check_hall(hall: str | None, table: str | None, stream: str) -> str | None:
 
 def _run(live: Any, host: str, port: int, open_browser: bool, duration: float | None,
          pin: str | None, hall: str | None = None, table: str | None = None,
-         stream: str = "companion") -> None:
+         stream: str = "companion", hall_cert: Path | None = None) -> None:
     """Serve until Ctrl-C (or `duration`), then stop feed and server in order."""
     from companion.server.live_setup import serve_in_thread
 
@@ -144,7 +149,8 @@ def _run(live: Any, host: str, port: int, open_browser: bool, duration: float | 
     if hall is not None and table is not None:
         from companion.hall.table_link import link_live, page_url_for
 
-        link = link_live(live, hall, table, page_url_for(host, server.server_port, hall), stream)
+        link = link_live(live, hall, table, page_url_for(host, server.server_port, hall), stream,
+                         hall_cert)
         from companion.hall.credentials import without_password
 
         click.echo(f"  hall: publishing as table {table} to {without_password(hall)} "
@@ -196,7 +202,8 @@ def _run(live: Any, host: str, port: int, open_browser: bool, duration: float | 
 @hall_options
 def demo(game: str | None, script: str | None, list_scripts: bool, speed: float, port: int,
          host: str, no_browser: bool, duration: float | None, db: Path | None,
-         fps: float, resume: bool, hall: str | None, table: str | None, stream: str) -> None:
+         fps: float, resume: bool, hall: str | None, table: str | None, stream: str,
+         hall_cert: Path | None) -> None:
     """Play a bundled table script through camera frames, vision, rules and the page."""
     from companion.server.demo_tools import bundled_scripts, find_script, play_again, script_game
     from companion.server.live_setup import DEFAULT_DEMO_GAME, build_demo, check_port, default_db
@@ -227,7 +234,7 @@ def demo(game: str | None, script: str | None, list_scripts: bool, speed: float,
     click.echo(f"Demo: {live.extra['script'].parent.name}/{live.extra['script'].stem} "
                f"at {speed:g}x" + ("" if hall else " (the page offers \"play again\" when it "
                                    "ends)"))
-    _run(live, host, port, not no_browser, duration, pin, hall, table, stream)
+    _run(live, host, port, not no_browser, duration, pin, hall, table, stream, hall_cert)
 
 
 @click.command()
@@ -315,7 +322,8 @@ def _parse_decks(values: tuple[str, ...], game: str) -> dict[str, tuple[str, ...
 def serve(camera: int | None, video: str | None, url: str | None, game: str,
           decks: tuple[str, ...], players: str, port: int, host: str, no_browser: bool,
           db: Path | None, resume: bool, hall: str | None, table: str | None,
-          stream: str, mirror: bool | None = None, dice_mode: str | None = None) -> None:
+          stream: str, hall_cert: Path | None = None, mirror: bool | None = None,
+          dice_mode: str | None = None) -> None:
     """Watch a real table: camera, video file or stream, refereed live on the page."""
     from companion.cardsets import load_cardset
     from companion.engine.api import GameConfig
@@ -348,4 +356,4 @@ def serve(camera: int | None, video: str | None, url: str | None, game: str,
     pin = new_pin() if needs_pin(host) else None
     live = build_live(config, FrameFeed(source, pipeline), db or default_db(),
                       f"{names[0]} – {names[1]}", pin=pin, resume=resume)
-    _run(live, host, port, not no_browser, None, pin, hall, table, stream)
+    _run(live, host, port, not no_browser, None, pin, hall, table, stream, hall_cert)

@@ -30,13 +30,13 @@ class Table:
         self._stop: asyncio.Event | None = None
         self._task: Any = None
 
-    def start(self, url: str | None = None) -> TablePublisher:
+    def start(self, url: str | None = None, tls: Any = None) -> TablePublisher:
         async def make() -> asyncio.Event:
             return asyncio.Event()
 
         self._stop = self.loop.run(make())
         self.publisher = TablePublisher(self.outbox, self.name, url or self.url,
-                                        doorbell=lambda: self.rings)
+                                        doorbell=lambda: self.rings, tls=tls)
         self._task = self.loop.submit(self.publisher.run(self._stop))
         return self.publisher
 

@@ -394,3 +394,42 @@ def test_companion_hall_prints_each_tables_address(tmp_path: Path) -> None:
     assert out.exit_code == 0, out.output
     assert f"--hall nats://north:{creds['tables']['north']}@192.168.1.20:4222 --table north" \
         in out.output
+
+
+def test_a_hall_with_tls_takes_only_tls_clients_that_trust_it(
+        loop: LoopThread, tmp_path: Path) -> None:
+    """`--tls-cert/--tls-key`: the broker speaks TLS only; a table given the hall's certificate
+    (`serve --hall-cert`) publishes, a client without it or without TLS gets nowhere."""
+    import shutil
+    import subprocess
+
+    from companion.hall.credentials import tls_context
+
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        pytest.skip("openssl makes the test certificate")
+    cert, key = tmp_path / "hall.pem", tmp_path / "hall.key"
+    subprocess.run([openssl, "req", "-x509", "-newkey", "ec", "-pkeyopt",
+                    "ec_paramgen_curve:P-256", "-nodes", "-keyout", str(key), "-out", str(cert),
+                    "-days", "1", "-subj", "/CN=hall", "-addext",
+                    "subjectAltName=IP:127.0.0.1"], check=True, capture_output=True, timeout=30)
+    hall = Hall(tmp_path / "hall.db", None, nats_dir=tmp_path / "nats", nats_port=0,
+                tables=("north",), tls_cert=cert, tls_key=key).start("127.0.0.1", 0)
+    north = None
+    try:
+        assert hall.wait_ready()
+        url = hall.table_url("north")
+        assert url.startswith("tls://north:")
+        north = Table(tmp_path, "north", loop, url)
+        publisher = north.start(tls=tls_context(cert))  # what `serve --hall-cert` gives
+        north.move(1)
+        wait_until(lambda: (hall.view.table("north") or {}).get("seq") == 1, 30,
+                   f"north's move over TLS ({publisher.stats.last_error})")
+        plain = url.replace("tls://", "nats://", 1)
+        for attempt in (plain, url):  # no TLS; TLS without trusting the hall's certificate
+            with pytest.raises(Exception):  # noqa: B017 - refused, whatever nats-py calls it
+                Attacker(loop, attempt, "_INBOX_north").connect()
+    finally:
+        if north is not None:
+            north.close()
+        hall.close()
