@@ -102,7 +102,8 @@ class TablePublisher:
         self.table = check_name("table", table)
         self.stream = check_name("stream", stream)
         self.servers = servers
-        self.subject = table_subject(stream, table, outbox.db_id)
+        self.db = outbox.id_for(table)
+        self.subject = table_subject(stream, table, self.db)
         self.doorbell = doorbell
         self.poll_s = poll_s
         self.tick_s = tick_s
@@ -166,10 +167,10 @@ class TablePublisher:
         return self.high
 
     async def _send(self, type_: str, place: Place, body: dict[str, Any]) -> None:
-        data = encode(type_, self.table, self.outbox.db_id, place, body, time.time())
+        data = encode(type_, self.table, self.db, place, body, time.time())
         ack = await self._js.publish(
             self.subject, data, stream=self.stream,
-            headers={MSG_ID_HEADER: f"{self.outbox.db_id}.{place.msg_id}"})
+            headers={MSG_ID_HEADER: f"{self.db}.{place.msg_id}"})
         if getattr(ack, "duplicate", False):
             self.stats.duplicates += 1
         self.stats.published += 1

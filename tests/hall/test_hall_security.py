@@ -21,9 +21,10 @@ import pytest
 
 from companion.hall.credentials import CONFIG_FILE, CREDENTIALS_FILE
 from companion.hall.loop import LoopThread
+from companion.hall.publisher import TablePublisher
 from companion.hall.runtime import Hall
 from companion.hall.wire import EVENT, FINISH, HEADER, MSG_ID_HEADER, PARTS, Place, encode
-from companion.record.store import Store
+from companion.record.store import GameHeader, Store
 from companion.tournaments.book import Settings, TournamentBook
 from tests.hall.conftest import wait_until
 from tests.hall.helpers import Table, deck_phase
@@ -433,3 +434,34 @@ def test_a_hall_with_tls_takes_only_tls_clients_that_trust_it(
         if north is not None:
             north.close()
         hall.close()
+
+
+def test_a_laptop_moved_to_another_table_is_not_taken_for_a_forger(
+        secured: Hall, loop: LoopThread, tmp_path: Path) -> None:
+    """One library, first published as north, then (a new game) as south: each table's
+    messages come under a recording id of its own, so the hall refuses nothing."""
+    north = Table(tmp_path, "north", loop, secured.table_url("north"))
+    north.start()
+    north.move(1)
+    wait_until(lambda: (secured.view.table("north") or {}).get("seq") == 1, 30, "north")
+    north.stop()
+    second = north.store.start_game(GameHeader(game="challengers", players=("Cy", "Di"),
+                                               title="moved"))
+    north.outbox.register(second, "south", "")
+    moved = TablePublisher(north.outbox, "south", secured.table_url("south"), poll_s=0.1)
+    assert moved.db != north.outbox.db_id
+
+    async def make() -> asyncio.Event:
+        return asyncio.Event()
+
+    stop = loop.run(make())
+    task = loop.submit(moved.run(stop))
+    try:
+        north.store.append(second, "move", "camera", {"text_en": "m", "legal": True,
+                                                      "state": {"turn": 1}})
+        wait_until(lambda: (secured.view.table("south") or {}).get("seq") == 1, 30, "south")
+        assert secured.view.counts()["refused"] == 0
+    finally:
+        loop.call(stop.set)
+        task.result(15)
+        north.close()
