@@ -16,7 +16,7 @@ from typing import Any
 
 from companion.hall.credentials import HALL_INBOX
 from companion.hall.publisher import _sleep_or_stop, connect_options, ensure_stream
-from companion.hall.view import HallView
+from companion.hall.view import UNREADABLE, HallView
 from companion.hall.wire import DEFAULT_STREAM, TableMessage, WireError, check_name, decode
 
 log = logging.getLogger(__name__)
@@ -44,6 +44,9 @@ class HallService:
         except WireError as exc:
             self.rejected += 1
             log.warning("hall: rejected a message on %s: %s", msg.subject, exc)
+            tokens = str(msg.subject).split(".")
+            self.view.refuse(UNREADABLE, tokens[1] if len(tokens) == 3 else str(msg.subject),
+                             None, str(exc)[:200])
             return
         seq = 0
         with contextlib.suppress(Exception):  # metadata is informative only

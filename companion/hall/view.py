@@ -28,8 +28,8 @@ from companion.record.replay import main_line
 from companion.record.store import Event
 
 LINE_KINDS = ("move", "phase")
-FORGED, OTHER_TABLE, REPLAYED = "forged", "other-table", "replayed"
-REFUSALS = (FORGED, OTHER_TABLE, REPLAYED)
+FORGED, OTHER_TABLE, REPLAYED, UNREADABLE = "forged", "other-table", "replayed", "unreadable"
+REFUSALS = (FORGED, OTHER_TABLE, REPLAYED, UNREADABLE)
 REFUSALS_KEPT = 200
 
 

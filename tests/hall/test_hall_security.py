@@ -248,16 +248,18 @@ def test_forged_replayed_and_other_table_messages_are_refused_and_shown(
                                  headers={MSG_ID_HEADER: f"h{type_}"})
             await js.publish(f"{STREAM}.south.south0db", honest[-1][1], stream=STREAM,
                              headers={MSG_ID_HEADER: "again"})
+            # 4. not a table message at all
+            await js.publish(own, b"\x00garbage", stream=STREAM)
 
         south.run(send())
     finally:
         south.close()
     client = secured.app.test_client()
-    wait_until(lambda: client.get("/hall/api/state").get_json()["counts"]["refused"] >= 7, 30,
+    wait_until(lambda: client.get("/hall/api/state").get_json()["counts"]["refused"] >= 8, 30,
                "the refusals on the hall's state")
     state = client.get("/hall/api/state").get_json()
     counts = state["refused"]["counts"]
-    assert counts == {"forged": 3, "other-table": 3, "replayed": 1}, counts
+    assert counts == {"forged": 3, "other-table": 3, "replayed": 1, "unreadable": 1}, counts
     forged_entry = next(e for e in state["refused"]["recent"] if e["reason"] == "forged")
     assert forged_entry["sender"] == "south" and forged_entry["claimed"] == "north"
     rows = {r["table"]: r for r in state["tables"]}

@@ -17,7 +17,7 @@
       conn_starting: "connecting", winner: "Winner", result: "no result yet", starts: "starts",
       gameover: "game over", draw: "draw", refused: "Refused messages",
       "refused.why": "Sent with a table's credentials but not counted: a forged table, another table's recording, or a replay.",
-      forged: "forged", "other-table": "another table's recording", replayed: "replayed", from: "from", claims: "claims"
+      forged: "forged", "other-table": "another table's recording", replayed: "replayed", unreadable: "unreadable", from: "from", claims: "claims"
     },
     de: {
       title: "Halle", table: "Tisch", game: "Spiel", players: "Spieler", turn: "Zug", phase: "Phase",
@@ -32,7 +32,7 @@
       conn_starting: "verbindet", winner: "Sieger", result: "noch kein Ergebnis", starts: "beginnt",
       gameover: "Spiel vorbei", draw: "unentschieden", refused: "Abgewiesene Nachrichten",
       "refused.why": "Mit den Zugangsdaten eines Tisches gesendet, aber nicht gezählt: gefälschter Tisch, Aufzeichnung eines anderen Tisches oder Wiederholung.",
-      forged: "gefälscht", "other-table": "Aufzeichnung eines anderen Tisches", replayed: "wiederholt", from: "von", claims: "gibt vor"
+      forged: "gefälscht", "other-table": "Aufzeichnung eines anderen Tisches", replayed: "wiederholt", unreadable: "unlesbar", from: "von", claims: "gibt vor"
     }
   };
   const t = k => (STR[C().lang] || STR.en)[k] || STR.en[k] || k;
