@@ -104,3 +104,67 @@ def test_a_hall_restarted_in_every_round_counts_each_game_once(
             hall.close()
         outbox.close()
         store.close()
+
+
+def test_a_hall_killed_in_every_round_counts_each_game_once(
+        nats_server: NatsServer, loop: LoopThread, tmp_path: Path) -> None:
+    """The real `companion hall` process, killed with SIGKILL in every round just as the
+    round's game reaches the stream (counting or not yet), and started again."""
+    from tests.hall.test_hall_process import free_port, kill, start_hall, state
+
+    hall_db = tmp_path / "hall.db"
+    with TournamentBook(hall_db) as book:
+        tid = book.create(Settings(players=PLAYERS, seed=8, tables=(TABLE,)), "Kill cup")
+    store = Store(tmp_path / "north.db")
+    outbox = Outbox(store)
+
+    async def make() -> asyncio.Event:
+        return asyncio.Event()
+
+    stop = loop.run(make())
+    task = loop.submit(TablePublisher(outbox, TABLE, nats_server.url, poll_s=0.1).run(stop))
+    port = free_port()
+    args = ["--nats", nats_server.url, "--port", str(port), "--db", str(hall_db)]
+    hall = start_hall(args, tmp_path)
+    games: dict[int, int] = {}
+
+    def counted(n: int) -> bool:
+        data = state(port)
+        return data is not None and data["tournament"] is not None and any(
+            m["round"] == n and m["winner"] for m in data["tournament"]["matches"])
+
+    try:
+        for round_no in range(1, 8):
+            with TournamentBook(hall_db) as book:
+                deck_phase(book, tid, PLAYERS)
+                match = book.load(tid).match_at(TABLE)
+            assert match is not None
+            game = store.start_game(GameHeader(game="challengers", players=(match.a, match.b),
+                                               title=f"round {round_no}"))
+            outbox.register(game, TABLE, "")
+            store.append(game, "move", "camera", {"text_en": "m", "legal": True,
+                                                  "state": {"scores": {"p1": 1, "p2": 0}}})
+            store.finish(game, {"winner": "p1" if round_no % 2 else "p2", "reason": "test"})
+            games[round_no] = game
+            wait_until(lambda n=round_no: (state(port) or {}).get("counts", {}).get(
+                "applied", 0) >= 3 * n, 30, "the round's game at the hall")
+            kill(hall)  # whether it counted the result yet or not
+            hall = start_hall(args, tmp_path)
+            wait_until(lambda n=round_no: counted(n), 60, f"round {round_no}'s result")
+            if round_no < 7:
+                with TournamentBook(hall_db) as book:
+                    book.act(tid, "end-match-phase")
+        kill(hall)
+        with TournamentBook(hall_db) as book:
+            results = [s["args"]["round"] for s in book.steps(tid) if s["action"] == "result"]
+            loaded = book.load(tid)
+        assert results == list(range(1, 8))
+        assert sorted(link.origin for link in loaded.links.values()) == sorted(
+            f"{TABLE}:{outbox.db_id}:{games[n]}" for n in range(1, 8))
+    finally:
+        if hall.poll() is None:
+            kill(hall)
+        loop.call(stop.set)
+        task.result(15)
+        outbox.close()
+        store.close()
