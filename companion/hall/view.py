@@ -209,58 +209,58 @@ class HallView:
         """Apply one message; returns the table's new row, or None for a duplicate or a
         refused message. `subject`: the stream subject it came on (`<stream>.<table>.<db>`),
         which says which table's credentials sent it."""
-        sender = message.table
+        sender, refusal = message.table, None
         if subject is not None:
             tokens = subject.split(".")
             sender = tokens[1] if len(tokens) == 3 else subject
             if len(tokens) != 3 or (tokens[1], tokens[2]) != (message.table, message.db):
-                self.refuse(FORGED, sender, message,
-                            f"sent as {subject}, claims table {message.table} "
-                            f"recording {message.db}")
-                return None
-        with self._lock:
-            self.stream_seq = max(self.stream_seq, stream_seq)
-            owner = self.owners.setdefault(message.db, message.table)
-            high = self.high.get(message.db, NOTHING)
-        if owner != message.table:
-            self.refuse(OTHER_TABLE, sender, message,
-                        f"recording {message.db} belongs to table {owner}")
-            return None
-        if message.place <= high:
+                refusal = (FORGED, f"sent as {subject}, claims table {message.table} "
+                                   f"recording {message.db}")
+        data = None
+        if refusal is None:
             with self._lock:
-                self.duplicates += 1
-            self.refuse(REPLAYED, sender, message,
-                        f"{message.type} {message.place.msg_id} again (the hall holds "
-                        f"{high.msg_id})")
+                self.stream_seq = max(self.stream_seq, stream_seq)
+                owner = self.owners.setdefault(message.db, message.table)
+                high = self.high.get(message.db, NOTHING)
+                if owner != message.table:
+                    refusal = (OTHER_TABLE, f"recording {message.db} belongs to table {owner}")
+                elif message.place <= high:
+                    self.duplicates += 1
+                    refusal = (REPLAYED, f"{message.type} {message.place.msg_id} again (the "
+                                         f"hall holds {high.msg_id})")
+                else:
+                    data = self._apply_locked(message)
+        if data is None:
+            if refusal is not None:
+                self.refuse(refusal[0], sender, message, refusal[1])
             return None
-        with self._lock:
-            if message.place <= self.high.get(message.db, NOTHING):  # a racing copy
-                self.duplicates += 1
-                return None
-            self.high[message.db] = message.place
-            row = self.rows.setdefault(message.table, TableRow(message.table))
-            current = (row.db, row.game)
-            ours = (message.db, message.place.game)
-            if message.type == HEADER:
-                if ours != current:
-                    row.start(message.db, message.place.game, dict(message.body))
-                    row.rename = self.namer(row.header) if self.namer else dict
-            elif ours != current:
-                pass  # a message of an older recording at this table: counted, not shown
-            elif message.type == EVENT:
-                body = message.body
-                row.add(Event(message.place.game, int(body["seq"]), float(body["time"]),
-                              str(body["kind"]), str(body["source"]), dict(body["payload"])))
-            elif message.type == FINISH:
-                outcome = message.body.get("outcome")
-                row.outcome = dict(outcome) if isinstance(outcome, dict) else None
-            row.messages += 1
-            row.heard = time.time()
-            self.applied += 1
-            data = row.to_dict()
         for listener in list(self.listeners):
             listener(data)
         return data
+
+    def _apply_locked(self, message: TableMessage) -> dict[str, Any]:
+        """A message beyond the hall's place in its recording, from its own table."""
+        self.high[message.db] = message.place
+        row = self.rows.setdefault(message.table, TableRow(message.table))
+        current = (row.db, row.game)
+        ours = (message.db, message.place.game)
+        if message.type == HEADER:
+            if ours != current:
+                row.start(message.db, message.place.game, dict(message.body))
+                row.rename = self.namer(row.header) if self.namer else dict
+        elif ours != current:
+            pass  # a message of an older recording at this table: counted, not shown
+        elif message.type == EVENT:
+            body = message.body
+            row.add(Event(message.place.game, int(body["seq"]), float(body["time"]),
+                          str(body["kind"]), str(body["source"]), dict(body["payload"])))
+        elif message.type == FINISH:
+            outcome = message.body.get("outcome")
+            row.outcome = dict(outcome) if isinstance(outcome, dict) else None
+        row.messages += 1
+        row.heard = time.time()
+        self.applied += 1
+        return row.to_dict()
 
     def note(self, table: str, text: str) -> dict[str, Any] | None:
         """A hall remark on a table (a result the tournament could not take, ...)."""
