@@ -141,11 +141,15 @@ def stream() -> Response:
     client = request.remote_addr or "?"
     release = hall.streams.take(client)
     if release is None:
+        most = hall.streams.per_client
         response = jsonify(
-            error=f"too many live hall pages from this device ({hall.streams.per_client} at "
-                  "most): close some tabs",
-            error_de=f"zu viele offene Hallenseiten auf diesem Gerät (höchstens "
-                     f"{hall.streams.per_client}): Tabs schließen")
+            error=f"too many live hall pages from this device ({most} at most): close some "
+                  "tabs", error_de=f"zu viele offene Hallenseiten auf diesem Gerät (höchstens "
+                                   f"{most}): Tabs schließen"
+        ) if hall.streams.held(client) >= most else jsonify(
+            error="the hall serves as many live pages as it can: try again shortly",
+            error_de="die Halle bedient schon so viele Live-Seiten wie sie kann: gleich noch "
+                     "einmal versuchen")
         response.status_code = 429
         response.headers["Retry-After"] = "5"
         return response

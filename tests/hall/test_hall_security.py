@@ -467,3 +467,17 @@ def test_a_laptop_moved_to_another_table_is_not_taken_for_a_forger(
         loop.call(stop.set)
         task.result(15)
         north.close()
+
+
+def test_stream_slots_cap_each_address_and_the_whole_hall() -> None:
+    from companion.hall.web import StreamSlots
+
+    slots = StreamSlots(per_client=2, total=3)
+    a1, a2 = slots.take("a"), slots.take("a")
+    assert a1 is not None and a2 is not None and slots.take("a") is None
+    b1 = slots.take("b")
+    assert b1 is not None and slots.take("c") is None  # the hall's total
+    a1()
+    a1()  # released twice: counted once
+    assert slots.held("a") == 1
+    assert slots.take("c") is not None and slots.take("a") is None
