@@ -481,3 +481,26 @@ def test_stream_slots_cap_each_address_and_the_whole_hall() -> None:
     a1()  # released twice: counted once
     assert slots.held("a") == 1
     assert slots.take("c") is not None and slots.take("a") is None
+
+
+def test_the_hall_turns_direct_gets_on_in_an_older_stream(
+        nats_server: Any, loop: LoopThread) -> None:
+    """A stream made before (no direct gets): the hall allows them, tables then read their
+    last message the only way their credentials allow."""
+    import nats
+    from nats.js.api import StreamConfig
+
+    from companion.hall.publisher import ensure_stream
+
+    async def go() -> tuple[bool, bool]:
+        nc = await nats.connect(nats_server.url)
+        try:
+            js = nc.jetstream(timeout=5.0)
+            await js.add_stream(StreamConfig(name="old", subjects=["old.>"]))
+            before = (await ensure_stream(js, "old")).config.allow_direct
+            after = (await ensure_stream(js, "old", update=True)).config.allow_direct
+            return bool(before), bool(after)
+        finally:
+            await nc.close()
+
+    assert loop.run(go(), 30) == (False, True)
