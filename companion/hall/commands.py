@@ -11,9 +11,10 @@ from companion.hall.natsd import DEFAULT_PORT
 
 
 @click.command()
-@click.option("--nats", default=None, metavar="nats://HOST:4222",
-              help="Join this NATS server or cluster (with JetStream). Default: start a local "
-                   "nats-server on port 4222 with its data under the companion home.")
+@click.option("--nats", default=None, metavar="nats://USER:PASSWORD@HOST:4222",
+              help="Join this NATS server or cluster (with JetStream; its users and "
+                   "permissions are its own). Default: start a local nats-server on port 4222 "
+                   "with its data and the event's credentials under the companion home.")
 @click.option("--stream", default="companion", show_default=True,
               help="The event's JetStream stream (tables use the same with --stream).")
 @click.option("--port", type=int, default=8800, show_default=True,

@@ -93,7 +93,8 @@ def hall_options(fn: Any) -> Any:
     fn = click.option("--stream", default="companion", show_default=True,
                       help="The event's JetStream stream (same as the hall's).")(fn)
     fn = click.option("--table", default=None,
-                      help="This table's name at the hall (letters, digits, - and _).")(fn)
+                      help="This table's name at the hall (letters, digits, - and _; "
+                           "default: the user in the --hall address).")(fn)
     fn = click.option("--hall", default=None, metavar="nats://TABLE:PASSWORD@HOST:4222",
                       help="Publish this table's events to the hall's NATS server (the "
                            "address the hall printed for this table).")(fn)
