@@ -93,13 +93,30 @@ def hall_options(fn: Any) -> Any:
     fn = click.option("--stream", default="companion", show_default=True,
                       help="The event's JetStream stream (same as the hall's).")(fn)
     fn = click.option("--table", default=None,
-                      help="This table's name at the hall (letters, digits, - and _).")(fn)
-    fn = click.option("--hall", default=None, metavar="nats://HOST:4222",
-                      help="Publish this table's events to the hall's NATS server.")(fn)
+                      help="This table's name at the hall (letters, digits, - and _; "
+                           "default: the user in the --hall address).")(fn)
+    fn = click.option("--hall", default=None, metavar="nats://TABLE:PASSWORD@HOST:4222",
+                      help="Publish this table's events to the hall's NATS server (the "
+                           "address the hall printed for this table).")(fn)
+    fn = click.option("--hall-cert", type=click.Path(dir_okay=False, exists=True,
+                                                     path_type=Path), default=None,
+                      help="The hall's TLS certificate (or its CA), for a tls:// hall whose "
+                           "certificate this machine does not trust already.")(fn)
     return fn
 
 
-def _check_hall(hall: str | None, table: str | None, stream: str) -> None:
+def _check_hall(hall: str | None, table: str | None, stream: str) -> str | None:
+    """The table's name at the hall: --table, or the user in the hall's address (the hall
+    prints `nats://TABLE:PASSWORD@HOST:PORT` per table; its credentials publish only as it)."""
+    if hall is not None:
+        from companion.hall.credentials import user_of
+
+        user = user_of(hall)
+        if table is None:
+            table = user
+        elif user is not None and user != table:
+            raise click.UsageError(f"--table {table} but the --hall address is table {user}'s:"
+                                   " use the address the hall printed for this table")
     if (hall is None) != (table is None):
         raise click.UsageError("--hall and --table go together")
     if hall is not None and table is not None:
@@ -109,11 +126,12 @@ def _check_hall(hall: str | None, table: str | None, stream: str) -> None:
         check_nats_url(hall)
         check_name("table", table)
         check_name("stream", stream)
+    return table
 
 
 def _run(live: Any, host: str, port: int, open_browser: bool, duration: float | None,
          pin: str | None, hall: str | None = None, table: str | None = None,
-         stream: str = "companion") -> None:
+         stream: str = "companion", hall_cert: Path | None = None) -> None:
     """Serve until Ctrl-C (or `duration`), then stop feed and server in order."""
     from companion.server.live_setup import serve_in_thread
 
@@ -132,8 +150,12 @@ def _run(live: Any, host: str, port: int, open_browser: bool, duration: float | 
     if hall is not None and table is not None:
         from companion.hall.table_link import link_live, page_url_for
 
-        link = link_live(live, hall, table, page_url_for(host, server.server_port, hall), stream)
-        click.echo(f"  hall: publishing as table {table} to {hall} (stream {stream}); "
+        link = link_live(live, hall, table, page_url_for(host, server.server_port, hall), stream,
+                         hall_cert)
+        from companion.hall.credentials import without_password
+
+        click.echo(f"  hall: publishing as table {table} to {without_password(hall)} "
+                   f"(stream {stream}); "
                    f"overlay for OBS: {url}overlay")
     if open_browser and _browser_available():
         threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
@@ -181,7 +203,8 @@ def _run(live: Any, host: str, port: int, open_browser: bool, duration: float | 
 @hall_options
 def demo(game: str | None, script: str | None, list_scripts: bool, speed: float, port: int,
          host: str, no_browser: bool, duration: float | None, db: Path | None,
-         fps: float, resume: bool, hall: str | None, table: str | None, stream: str) -> None:
+         fps: float, resume: bool, hall: str | None, table: str | None, stream: str,
+         hall_cert: Path | None) -> None:
     """Play a bundled table script through camera frames, vision, rules and the page."""
     from companion.server.demo_tools import bundled_scripts, find_script, play_again, script_game
     from companion.server.live_setup import DEFAULT_DEMO_GAME, build_demo, check_port, default_db
@@ -198,7 +221,7 @@ def demo(game: str | None, script: str | None, list_scripts: bool, speed: float,
                                      param_hint="--game")
         game = found
     check_port(host, port)
-    _check_hall(hall, table, stream)
+    table = _check_hall(hall, table, stream)
     pin = new_pin() if needs_pin(host) else None
     chosen, library = game or DEFAULT_DEMO_GAME, db or default_db()
 
@@ -212,7 +235,7 @@ def demo(game: str | None, script: str | None, list_scripts: bool, speed: float,
     click.echo(f"Demo: {live.extra['script'].parent.name}/{live.extra['script'].stem} "
                f"at {speed:g}x" + ("" if hall else " (the page offers \"play again\" when it "
                                    "ends)"))
-    _run(live, host, port, not no_browser, duration, pin, hall, table, stream)
+    _run(live, host, port, not no_browser, duration, pin, hall, table, stream, hall_cert)
 
 
 @click.command()
@@ -314,7 +337,8 @@ def _parse_decks(values: tuple[str, ...], game: str) -> dict[str, tuple[str, ...
 def serve(camera: int | None, video: str | None, url: str | None, game: str,
           decks: tuple[str, ...], players: str, port: int, host: str, no_browser: bool,
           db: Path | None, resume: bool, hall: str | None, table: str | None,
-          stream: str, mirror: bool | None = None, dice_mode: str | None = None) -> None:
+          stream: str, hall_cert: Path | None = None, mirror: bool | None = None,
+          dice_mode: str | None = None) -> None:
     """Watch a real table: camera, video file or stream, refereed live on the page."""
     from companion.cardsets import load_cardset
     from companion.engine.api import GameConfig
@@ -330,7 +354,7 @@ def serve(camera: int | None, video: str | None, url: str | None, game: str,
     from companion.server.live_setup import check_port
 
     check_port(host, port)
-    _check_hall(hall, table, stream)
+    table = _check_hall(hall, table, stream)
     spec: str | int = given[0]
     names = [n.strip() for n in players.split(",")]
     if len(names) != 2 or not all(names):
@@ -347,4 +371,4 @@ def serve(camera: int | None, video: str | None, url: str | None, game: str,
     pin = new_pin() if needs_pin(host) else None
     live = build_live(config, FrameFeed(source, pipeline), db or default_db(),
                       f"{names[0]} – {names[1]}", pin=pin, resume=resume)
-    _run(live, host, port, not no_browser, None, pin, hall, table, stream)
+    _run(live, host, port, not no_browser, None, pin, hall, table, stream, hall_cert)
