@@ -128,8 +128,7 @@ def test_alerts_leave_the_cards_and_the_winner_in_view(browser: Any, game: str,
                     assert_seen(page, "#alert-text", min_font=22 if size is PHONE else 28)
                     if size is LAPTOP:  # across the mat, a third of it left in view at least
                         mat = box(page, "#mat")
-                        assert mat["left"] - 1 <= alert["left"] and alert["right"] <= mat["right"] + 1
-                        assert mat["top"] - 1 <= alert["top"] and alert["bottom"] <= mat["bottom"] + 1
+                        assert inside(alert, mat, slack=1)
                         assert alert["height"] <= mat["height"] * 2 / 3, (alert, mat)
                     no_sideways_scroll(page)
             with opened(browser, url, LAPTOP, "en", view="table") as page:
@@ -150,7 +149,8 @@ def test_alerts_leave_the_cards_and_the_winner_in_view(browser: Any, game: str,
                 assert_seen(page, "#gameover-winner", min_font=40)
                 # decisions stay open at game over; next phase and end turn do not
                 assert page.is_enabled('#alert-actions button[data-decision="stands"]')
-                assert page.is_enabled(f'.violation[data-seq="{newest["seq"]}"] button[data-decision="stands"]')
+                listed = f'.violation[data-seq="{newest["seq"]}"] button[data-decision="stands"]'
+                assert page.is_enabled(listed)
                 assert page.is_disabled('#controls [data-action="next-phase"]')
                 shot(page, f"visible-gameover-{game}")
                 page.keyboard.press("s")
@@ -313,45 +313,45 @@ def test_a_camera_without_a_picture_is_said_across_the_top(
 
     monkeypatch.setattr(session_module, "HEALTH_EVERY_S", 0.0)  # every health change is sent
     tag = "phone" if size is PHONE else "laptop"
-    with fake_table(tmp_path, "cam.db") as (session, _, url):
-        with opened(browser, url, size, "en", view="table") as page:
-            page.wait_for_selector('#conn[data-state="live"]')
-            session.camera("ok", fps=20.0, markers=4, calibrated=True, frame_arrived=True,
-                           input="ok", mat_fit="ok", recording=True)
-            page.wait_for_selector('#health[data-status="ok"]')
-            assert page.locator("#camera-banner").is_hidden()
-            assert page.evaluate("getComputedStyle(document.getElementById('table-area'))"
-                                 ".filter") == "none"
-            cases = [
-                (dict(status="reconnecting", detail="SourceError: cannot open camera 5"),
-                 "No camera picture (cannot open camera 5):", "none"),
-                (dict(status="ok", frame_arrived=True, input="black", mat_fit="held",
-                      recording=False), "The camera picture is black", "black"),
-                (dict(status="ok", frame_arrived=True, input="frozen", mat_fit="ok",
-                      recording=False), "The camera picture is frozen", "frozen"),
-                (dict(status="ok", frame_arrived=True, input="ok", mat_fit="none",
-                      recording=False), "The mat is not in view", "mat"),
-            ]
-            for kwargs, words, name in cases:
-                session.camera(**kwargs)  # type: ignore[arg-type]
-                page.wait_for_function(
-                    "w => !document.getElementById('camera-banner').hidden && document"
-                    ".getElementById('camera-banner-title').textContent.startsWith(w)", arg=words)
-                banner = assert_seen(page, "#camera-banner-title", min_font=17)
-                whole = box(page, "#camera-banner")
-                topbar = box(page, ".topbar")
-                assert whole["left"] <= 0.5 and whole["right"] >= whole["vw"] - 0.5  # across
-                assert abs(whole["top"] - topbar["bottom"]) <= 1 and banner["top"] < 200
-                grey = page.evaluate("getComputedStyle(document.getElementById('table-area'))"
-                                     ".filter")
-                assert "grayscale(1)" in grey
-                no_sideways_scroll(page)
-                shot(page, f"visible-camera-{name}-{tag}")
-            session.camera("ok", fps=20.0, markers=4, calibrated=True, frame_arrived=True,
-                           input="ok", mat_fit="ok", recording=True)
-            page.wait_for_selector("#camera-banner", state="hidden")
-            assert page.evaluate("getComputedStyle(document.getElementById('table-area'))"
-                                 ".filter") == "none"
+    with fake_table(tmp_path, "cam.db") as (session, _, url), \
+            opened(browser, url, size, "en", view="table") as page:
+        page.wait_for_selector('#conn[data-state="live"]')
+        session.camera("ok", fps=20.0, markers=4, calibrated=True, frame_arrived=True,
+                       input="ok", mat_fit="ok", recording=True)
+        page.wait_for_selector('#health[data-status="ok"]')
+        assert page.locator("#camera-banner").is_hidden()
+        assert page.evaluate("getComputedStyle(document.getElementById('table-area'))"
+                             ".filter") == "none"
+        cases = [
+            (dict(status="reconnecting", detail="SourceError: cannot open camera 5"),
+             "No camera picture (cannot open camera 5):", "none"),
+            (dict(status="ok", frame_arrived=True, input="black", mat_fit="held",
+                  recording=False), "The camera picture is black", "black"),
+            (dict(status="ok", frame_arrived=True, input="frozen", mat_fit="ok",
+                  recording=False), "The camera picture is frozen", "frozen"),
+            (dict(status="ok", frame_arrived=True, input="ok", mat_fit="none",
+                  recording=False), "The mat is not in view", "mat"),
+        ]
+        for kwargs, words, name in cases:
+            session.camera(**kwargs)  # type: ignore[arg-type]
+            page.wait_for_function(
+                "w => !document.getElementById('camera-banner').hidden && document"
+                ".getElementById('camera-banner-title').textContent.startsWith(w)", arg=words)
+            banner = assert_seen(page, "#camera-banner-title", min_font=17)
+            whole = box(page, "#camera-banner")
+            topbar = box(page, ".topbar")
+            assert whole["left"] <= 0.5 and whole["right"] >= whole["vw"] - 0.5  # across
+            assert abs(whole["top"] - topbar["bottom"]) <= 1 and banner["top"] < 200
+            grey = page.evaluate("getComputedStyle(document.getElementById('table-area'))"
+                                 ".filter")
+            assert "grayscale(1)" in grey
+            no_sideways_scroll(page)
+            shot(page, f"visible-camera-{name}-{tag}")
+        session.camera("ok", fps=20.0, markers=4, calibrated=True, frame_arrived=True,
+                       input="ok", mat_fit="ok", recording=True)
+        page.wait_for_selector("#camera-banner", state="hidden")
+        assert page.evaluate("getComputedStyle(document.getElementById('table-area'))"
+                             ".filter") == "none"
 
 
 # --- 4. the hall --------------------------------------------------------------------------
@@ -424,7 +424,7 @@ def test_the_hall_keeps_every_row_readable_with_open_violations(browser: Any,
                     position = row.evaluate("r => getComputedStyle(r).position")
                     assert position == "static"
                     assert "The bench is full" in row.inner_text()
-                no_sideways_scroll(page) if size is LAPTOP else None
+                no_sideways_scroll(page)
                 shot(page, f"visible-hall-{tag}")
     finally:
         server.shutdown()

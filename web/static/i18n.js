@@ -95,7 +95,7 @@
       "nav.calibration": "Kamera", "turn": "Zug", "active": "Am Zug", "phase": "Phase",
       "scores": "Punktestand", "violations": "Regelverstöße", "violations.none": "Bisher kein Regelverstoß.",
       "referee": "Schiedsrichter", "act.next": "Nächste Phase", "act.pass": "Zug beenden",
-      "act.undo": "Rückgängig", "act.redo": "Wiederherstellen",
+      "act.undo": "Rückgängig", "act.redo": "Wiederholen",
       "history.undone": "Zurückgenommen: {text}", "history.redone": "Wiederhergestellt: {text}",
       "act.declare.label": "Sonst etwas, das die Kamera nicht sieht",
       "act.declare": "Ansagen", "act.declare.placeholder": "gewählter Effekt, z. B. 2 ziehen",

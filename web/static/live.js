@@ -596,7 +596,7 @@ remembered per browser. */
   function placeAlert() {
     const box = $("alert"), over = $("gameover");
     if (box.hidden) return;
-    box.classList.remove("tight", "compact");
+    box.classList.remove("tight", "brief", "compact");
     box.style.left = box.style.width = box.style.top = box.style.maxHeight = "";
     if (window.matchMedia("(max-width: 899px)").matches) { box.dataset.place = "above"; over.dataset.side = ""; return; }
     const wrap = $("mat-wrap").getBoundingClientRect(), frame = $("mat-frame").getBoundingClientRect();
@@ -638,8 +638,8 @@ remembered per browser. */
       box.dataset.place = atTop ? "top" : "bottom";
     };
     // the full size first; then the detail in one small line; then smaller words
-    for (const level of ["", "tight", "compact"]) {
-      box.classList.remove("tight", "compact");
+    for (const level of ["", "tight", "brief", "compact"]) {
+      box.classList.remove("tight", "brief", "compact");
       if (level) box.classList.add(level);
       const need = box.offsetHeight + margin;
       const ok = fits(need);
