@@ -230,6 +230,39 @@ def test_a_question_names_the_cards_and_keeps_its_buttons_inside(
         assert answered and answered[-1].payload["choice"] == 1
 
 
+def test_the_referee_view_asks_beside_the_table(browser: Any, tmp_path: Path) -> None:
+    """In the referee view at 1366x768 the question is a box over the side column, not a
+    modal over the mat: it shares no pixel with the mat, its buttons are inside it, the
+    referee controls stay usable, and "Decide later" leaves a button to open it again."""
+    from tests.server.fakes import table
+
+    with long_question(tmp_path) as (session, store, url), \
+            opened(browser, url, LAPTOP, "en", view="referee") as page:
+        page.wait_for_selector('#conn[data-state="live"]')
+        session.observe(table(("T1#1", "p1.A1")))
+        session.observe(table(("T1#1", "p1.A1"), ("T2#1", "shared.unsure")))
+        page.wait_for_selector("#question[open]")
+        assert page.locator("#alert").is_hidden()  # asked once, beside the table
+        settled(page)
+        asked, mat = box(page, "#question"), box(page, "#mat")
+        assert overlap(asked, mat) == 0, (asked, mat)
+        assert overlap(asked, box(page, "#controls")) == 0  # the controls stay in reach
+        assert asked["bottom"] <= asked["vh"] + 0.5
+        for button in boxes(page, "#question-choices .btn"):
+            assert inside(button, asked) and button["font"] >= 16 and button["height"] >= 44
+        assert page.text_content("#question-cards") == "Cards: Testling, Zweiling"
+        assert page.evaluate("document.querySelector('#question').matches(':modal')") is False
+        shot(page, "visible-question-referee")
+        page.click("#question button[value=later]")
+        page.wait_for_selector("#question-reopen:not([hidden])")
+        page.click("#question-reopen")
+        page.wait_for_selector("#question[open]")
+        page.keyboard.press("2")  # the fake referee's question has two readings underneath
+        page.wait_for_selector("#question:not([open])", state="attached")
+        answered = [e for e in store.events(session.game_id) if e.kind == "answer"]
+        assert answered and answered[-1].payload["choice"] == 1
+
+
 # --- 2. referee controls at hand ----------------------------------------------------------
 
 def toast_after(page: Any, key: str) -> str:

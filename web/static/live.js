@@ -302,10 +302,19 @@ remembered per browser. */
   }
 
   let dismissedQuestion = null;
+  /* The referee view on a wide screen asks in a box over the side column, beside the table
+  (not a modal over it); the table view and a phone ask in the alert. */
+  function questionInDialog() {
+    return !document.body.classList.contains("view-table") && window.matchMedia("(min-width: 900px)").matches;
+  }
+  function renderReopen() {
+    const q = state.question, alertShows = alerting && alerting.kind === "question" && !$("alert").hidden;
+    $("question-reopen").hidden = !q || $("question").open || Boolean(alertShows);
+  }
   function renderQuestion() {
     const q = state.question, dialog = $("question");
-    $("question-reopen").hidden = !q || dialog.open;
-    if (!q) { if (dialog.open) dialog.close("gone"); return; }
+    if (!q || !questionInDialog()) { if (dialog.open) dialog.close("gone"); }
+    if (!q) { renderReopen(); return; }
     $("question-text").textContent = txt(q, "text");
     const names = cardNames(questionCards(q));
     $("question-cards").hidden = !names.length;
@@ -318,8 +327,13 @@ remembered per browser. */
       b.dataset.choice = i;
       b.addEventListener("click", () => answer(q, i).then(r => { if (r && dialog.open) dialog.close("answered"); }));
     });
-    if (!dialog.open && dismissedQuestion !== q.seq && !document.body.classList.contains("view-table")) dialog.showModal();
-    $("question-reopen").hidden = dialog.open;
+    if (!dialog.open && dismissedQuestion !== q.seq && questionInDialog()) dialog.show();
+    if (dialog.open) {  // under the referee's controls, which stay in reach
+      const top = Math.round($("controls").getBoundingClientRect().bottom + 8);
+      dialog.style.top = top + "px";
+      dialog.style.maxHeight = Math.max(200, window.innerHeight - top - 8) + "px";
+    }
+    renderReopen();
   }
 
   function renderChecking() {
@@ -557,7 +571,8 @@ remembered per browser. */
       if (!v || (v.decision && !changing.has(v.seq))) alerting = null;
     }
     if (alerting && alerting.kind === "question" && !(state.question && state.question.seq === alerting.seq)) alerting = null;
-    if (!alerting) { box.hidden = true; delete box.dataset.kind; $("gameover").dataset.side = ""; return; }
+    const asked = alerting && alerting.kind === "question" && questionInDialog();
+    if (!alerting || asked) { box.hidden = true; delete box.dataset.kind; $("gameover").dataset.side = ""; renderReopen(); return; }
     const fresh = box.hidden || box.dataset.seq !== String(alerting.seq);
     box.hidden = false;
     box.dataset.kind = alerting.kind;
@@ -586,6 +601,7 @@ remembered per browser. */
       });
     }
     placeAlert();
+    renderReopen();
     // on a phone the alert sits above the mat, maybe below the fold: a new one is brought in
     if (fresh && box.dataset.place === "above") box.scrollIntoView({ block: "nearest" });
   }
@@ -752,9 +768,13 @@ remembered per browser. */
     document.addEventListener("keydown", onKey);
     $("question").addEventListener("close", () => {
       if ($("question").returnValue === "later" && state.question) dismissedQuestion = state.question.seq;
-      $("question-reopen").hidden = !state.question;
+      renderReopen();
     });
-    $("question-reopen").addEventListener("click", () => { dismissedQuestion = null; renderQuestion(); });
+    $("question-reopen").addEventListener("click", () => {
+      dismissedQuestion = null;
+      if (state.question) alerting = { kind: "question", seq: state.question.seq };
+      renderAlert(); renderQuestion();
+    });
     $("declare-form").addEventListener("submit", ev => {
       ev.preventDefault();
       const value = $("declare-value").value.trim(), target = $("declare-target").value;
@@ -768,10 +788,10 @@ remembered per browser. */
       C().post("/api/note", { text }).then(r => { if (r) { $("note-text").value = ""; C().toast(C().t("note.saved")); } });
     });
     $("alert-close").addEventListener("click", () => { alerting = null; renderAlert(); });
-    $("view-toggle").addEventListener("click", () => { store.set("view", store.get("view", "referee") === "table" ? "referee" : "table"); applyPrefs(); renderQuestion(); });
+    $("view-toggle").addEventListener("click", () => { store.set("view", store.get("view", "referee") === "table" ? "referee" : "table"); applyPrefs(); renderQuestion(); renderAlert(); });
     $("turn-toggle").addEventListener("click", () => { store.set("turned", store.get("turned", "no") === "yes" ? "no" : "yes"); applyPrefs(); });
     $("sound-toggle").addEventListener("click", () => { store.set("sound", store.get("sound", "on") === "off" ? "on" : "off"); applyPrefs(); });
-    window.addEventListener("resize", () => { fitMat(); placeAlert(); });
+    window.addEventListener("resize", () => { fitMat(); renderQuestion(); renderAlert(); });
     $("board").addEventListener("transitionend", placeAlert);
     document.querySelectorAll(".play-again").forEach(b => b.addEventListener("click", () => {
       b.disabled = true;
