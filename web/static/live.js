@@ -556,10 +556,11 @@ remembered per browser. */
     return [...new Set(about.cards.map(u => byUid.get(u)).filter(c => c && c.face_up && c.name).map(c => c.name))];
   }
   /* "Ada attacks Nebelkatze with Klingenwolf, or Ada plays a tactic?": the readings themselves,
-  when they are few and short enough to read from a chair; else the question as asked. */
+  when they are few and short enough to read from a chair; else "Which was it?" over the
+  readings' buttons (the question as the session words it goes in the line below). */
   function questionWords(q) {
     const labels = (q.choices || []).map(c => txt(c, "label")).filter(Boolean);
-    if (labels.length < 2 || labels.length > 3 || labels.join(" ").length > 110) return txt(q, "text");
+    if (labels.length < 2 || labels.length > 3 || labels.join(" ").length > 110) return C().t("question.title");
     const or = " " + C().t("question.or") + " ";
     return labels.slice(0, -1).join(", ") + (labels.length > 2 ? "," : "") + or + labels[labels.length - 1] + "?";
   }
@@ -590,8 +591,11 @@ remembered per browser. */
       const q = state.question;
       const names = cardNames(questionCards(q));
       $("alert-kind").textContent = C().t("alert.question");
-      $("alert-text").textContent = questionWords(q);
-      $("alert-detail").textContent = names.length ? `${C().t("question.cards")}: ${names.join(", ")}` : C().t("question.help");
+      const words = questionWords(q), asked = txt(q, "text");
+      $("alert-text").textContent = words;
+      $("alert-detail").textContent = [names.length ? `${C().t("question.cards")}: ${names.join(", ")}` : "",
+        asked && asked !== words ? asked : C().t("question.help")].filter(Boolean).join(" · ");
+      box.dataset.long = q.choices.some(c => txt(c, "label").length > 32) ? "yes" : "";  // one reading a line
       q.choices.forEach((c, i) => {
         const b = make("button", "btn choice-inline", null, actions);
         if (i < 9) make("kbd", "choice-key", String(i + 1), b);
