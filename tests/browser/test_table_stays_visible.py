@@ -364,8 +364,9 @@ def test_a_camera_without_a_picture_is_said_across_the_top(
                   recording=False), "The camera picture is black", "black"),
             (dict(status="ok", frame_arrived=True, input="frozen", mat_fit="ok",
                   recording=False), "The camera picture is frozen", "frozen"),
-            (dict(status="ok", frame_arrived=True, input="ok", mat_fit="none",
-                  recording=False), "The mat is not in view", "mat"),
+            (dict(status="ok", frame_arrived=True, input="ok", mat_fit="none", recording=False,
+                  messages=("Mat corners not found: is the mat in view?",)),
+             "The mat is not in view:", "mat"),
         ]
         for kwargs, words, name in cases:
             session.camera(**kwargs)  # type: ignore[arg-type]
@@ -380,10 +381,14 @@ def test_a_camera_without_a_picture_is_said_across_the_top(
             grey = page.evaluate("getComputedStyle(document.getElementById('table-area'))"
                                  ".filter")
             assert "grayscale(1)" in grey
+            if name == "mat":  # the pipeline's advice: the banner's hover text
+                assert page.get_attribute("#camera-banner", "title") == \
+                    "Mat corners not found: is the mat in view?"
             no_sideways_scroll(page)
             shot(page, f"visible-camera-{name}-{tag}")
+        # a dark picture is still read (the top bar warns): no banner, nothing greyed
         session.camera("ok", fps=20.0, markers=4, calibrated=True, frame_arrived=True,
-                       input="ok", mat_fit="ok", recording=True)
+                       input="dark", mat_fit="ok", recording=True)
         page.wait_for_selector("#camera-banner", state="hidden")
         assert page.evaluate("getComputedStyle(document.getElementById('table-area'))"
                              ".filter") == "none"

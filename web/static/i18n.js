@@ -85,7 +85,7 @@
       "toast.answer": "Answered: {text}", "toast.nothing": "Nothing to press here now",
       "question.or": "or", "question.cards": "Cards",
       "camera.none": "No camera picture", "camera.black": "The camera picture is black",
-      "camera.dark": "The camera picture is too dark", "camera.frozen": "The camera picture is frozen",
+"camera.frozen": "The camera picture is frozen",
       "camera.mat": "The mat is not in view", "camera.stopped": "The camera has stopped",
       "camera.stalled": "The camera picture stopped coming", "camera.unread": "The camera picture is not read",
       "camera.board": "the board shows the last table seen; nothing new is read until the camera is back."
@@ -177,7 +177,7 @@
       "toast.answer": "Beantwortet: {text}", "toast.nothing": "Hier gibt es gerade nichts zu drücken",
       "question.or": "oder", "question.cards": "Karten",
       "camera.none": "Kein Kamerabild", "camera.black": "Das Kamerabild ist schwarz",
-      "camera.dark": "Das Kamerabild ist zu dunkel", "camera.frozen": "Das Kamerabild steht still",
+"camera.frozen": "Das Kamerabild steht still",
       "camera.mat": "Die Matte ist nicht im Bild", "camera.stopped": "Die Kamera ist angehalten",
       "camera.stalled": "Vom Kamerabild kommt nichts mehr", "camera.unread": "Das Kamerabild wird nicht gelesen",
       "camera.board": "das Brett zeigt den zuletzt gesehenen Tisch; nichts Neues wird gelesen, bis die Kamera wieder da ist."

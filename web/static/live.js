@@ -480,7 +480,8 @@ remembered per browser. */
     const byStatus = { reconnecting: "camera.none", lost: "camera.none", stalled: "camera.stalled", stopped: "camera.stopped" };
     if (byStatus[h.status]) return byStatus[h.status];
     if (h.status !== "ok") return null;
-    if (h.input && h.input !== "ok") return { black: "camera.black", frozen: "camera.frozen", dark: "camera.dark" }[h.input] || "camera.unread";
+    // a merely dark picture is still read (the top bar warns); black and frozen ones are not
+    if (h.input && h.input !== "ok" && h.input !== "dark") return { black: "camera.black", frozen: "camera.frozen" }[h.input] || "camera.unread";
     if (h.mat_fit === "none") return "camera.mat";
     if (h.recording === false) return "camera.unread";
     return null;
@@ -488,12 +489,19 @@ remembered per browser. */
   function renderCamera(h, detail) {
     const key = cameraTrouble(h), box = $("camera-banner");
     document.body.classList.toggle("camera-down", Boolean(key));
+    $("health").dataset.trouble = key ? "yes" : "no";
+    if (key && h.status === "ok") $("health-status").textContent = C().t(key);  // not "camera ok"
+    const changed = box.hidden === Boolean(key);
     box.hidden = !key;
+    if (changed) { fitMat(); placeAlert(); }  // the line takes or gives back the board's room
     box.dataset.trouble = key || "";
     if (!key) return;
-    const said = (h.messages && h.messages.length ? C().plain(h.messages[0]) : "") || detail;
-    $("camera-banner-title").textContent = C().t(key) + (said ? ` (${said})` : "") + ":";
+    // the device's own words (an error) go with "no camera"; the pipeline's advice (English
+    // sentences) is the banner's hover text, so the line itself stays in the page's language
+    const device = ["camera.none", "camera.stalled", "camera.stopped"].includes(key) && detail;
+    $("camera-banner-title").textContent = C().t(key) + (device ? ` (${detail})` : "") + ":";
     $("camera-banner-text").textContent = C().t("camera.board");
+    box.title = (h.messages || []).map(m => C().plain(m)).join(" ");
   }
 
   // --- alerts: a new violation or question is seen and heard ----------------------------------
