@@ -757,7 +757,7 @@ remembered per browser. */
       if (q && i < q.choices.length) { answer(q, i).then(r => { if (r && $("question").open) $("question").close("answered"); }); }
       else C().toast(C().t("toast.nothing"));
     } else if (key === "s" || key === "c") {
-      const open = (state.violations || []).filter(v => !v.decision || changing.has(v.seq));
+      const open = (state.violations || []).filter(v => (!v.decision && !v.unsure) || changing.has(v.seq));
       const v = (alerting && alerting.kind === "violation" && open.find(x => x.seq === alerting.seq)) || open[open.length - 1];
       const d = key === "s" ? "stands" : "corrected";
       if (v && v.decision !== d) decide(v, d).then(r => { if (r) changing.delete(v.seq); });
