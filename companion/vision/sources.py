@@ -292,6 +292,7 @@ class ReconnectingSource:
         self.state: State = "retrying"
         self.failures = 0
         self.last_error: str | None = None
+        self._said: str | None = None  # the failure the terminal was last told about
         self._try_open()
 
     def _set_state(self, state: State) -> None:
@@ -312,7 +313,13 @@ class ReconnectingSource:
     def _fail(self, reason: str) -> None:
         self.failures += 1
         self.last_error = reason
-        log.warning("frame source down (%s); retrying in %.1f s", reason, self._backoff)
+        # the terminal hears of a failure once, and again only when the reason changes (a
+        # missing camera fails the same way every few seconds for as long as it is missing)
+        if reason != self._said:
+            log.warning("frame source down (%s); retrying quietly until it changes", reason)
+            self._said = reason
+        else:
+            log.debug("frame source still down (%s); retrying in %.1f s", reason, self._backoff)
         if self._source is not None:
             try:
                 self._source.close()
@@ -342,6 +349,9 @@ class ReconnectingSource:
         if frame is None:
             self._fail(reason)
             return None
+        if self._said is not None:  # a picture again, not merely an opened device
+            log.warning("frame source back after %d failed tries", self.failures)
+            self._said = None
         out = Frame(frame.image, self._index, frame.time_s)
         self._index += 1
         return out
