@@ -61,7 +61,7 @@ from companion.sim.presets import (
     preset_names,
     twin_stickers_printed,
 )
-from companion.sim.render import MODULES
+from companion.sim.render import MODULES, WASHED_OUT
 from companion.sim.source import SnapshotPlayer, Timing
 from companion.snapshot import SeenCard, SeenDie, TableSnapshot
 from companion.vision.pipeline import build_pipeline
@@ -624,11 +624,15 @@ def run_sequence(preset: str = DEFAULT_PRESET, n_cards: int = 40, steps: int = 6
     gc.freeze()
     # what the camera sees whole on each step's last still frame (no hand in the picture)
     cards_in_view: dict[int, set[str]] = {}
+    washed: dict[int, set[str]] = {}  # cards whose sticker the lamp's reflection washes out
     dice_in_view: dict[int, set[str]] = {}
     for _, (shown, settled, _done, truth) in frames:
         if settled:
             cards_in_view[shown] = {m.key for m in truth.markers
-                                    if m.kind == "card" and m.visible}
+                                    if m.kind == "card" and m.visible
+                                    and m.washed_out < WASHED_OUT}
+            washed[shown] = {m.key for m in truth.markers
+                             if m.kind == "card" and m.visible and m.washed_out >= WASHED_OUT}
             dice_in_view[shown] = {m.key for m in truth.markers if m.kind == "die" and m.visible}
     pipeline = build_pipeline(mat, GAME, Numbers(), backend)
     fps_time = 0.0
@@ -658,7 +662,8 @@ def run_sequence(preset: str = DEFAULT_PRESET, n_cards: int = 40, steps: int = 6
         if hand_gone is None and not truth.hand_in_view:
             hand_gone = index * dt
         texts = {d.text for d in update.detections}
-        cards_visible = {m.text for m in truth.markers if m.visible and m.kind == "card"}
+        cards_visible = {m.text for m in truth.markers if m.visible and m.kind == "card"
+                         and m.washed_out < WASHED_OUT}  # a washed-out sticker: unreadable
         visible += len(cards_visible)
         read += len(cards_visible & texts)
         wrong += sum(1 for d in update.detections
@@ -701,6 +706,9 @@ def run_sequence(preset: str = DEFAULT_PRESET, n_cards: int = 40, steps: int = 6
         steps_ok_all_cards=round(sum(settled_all.values()) / steps, 4),
         latency_ms_p95=round(float(np.percentile(latencies, 95)), 1) if latencies else None,
         fps_cpu=round(len(frames) / cpu_time, 1) if cpu_time else None,
+        notes=[f"washed out by the lamp's reflection (unreadable, not counted): "
+               f"{', '.join(sorted(set().union(*washed.values())))}"]
+        if any(washed.values()) else [],
     )
 
 
