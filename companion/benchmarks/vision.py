@@ -7,7 +7,9 @@ each card's zone), and only the pipeline's public entry point
 without touching this module.
 
 Rows: every camera kind in `calibration/cameras/` at each of its poses, and the old flat
-simulator as the labelled row `easy`. Per row, on still scenes of the Creature Crush mat (cards
+simulator as the labelled row `easy`; a kind of several cameras at one table (two laptops)
+gives its fused row and each camera alone (`companion.benchmarks.multicam`). Per row, on still
+scenes of the Creature Crush mat (cards
 in the zones, about 30 % turned or tapped, 3D piles, dice in the dice areas and on creatures):
 
 - cards 1f / dice 1f: share of the visible card stickers decoded, of the dice with a visible top
@@ -846,8 +848,17 @@ def bench_vision(as_json: bool, quick: bool, cameras: tuple[str, ...], scenes: i
     rows: list[Row] = []
     for name, pose in plan_rows(names, quick):
         started = time.perf_counter()
-        rows.append(measure_still(name, pose, n_scenes, dice_style=dice_style,
-                                  symbology=symbology, game=game, twin_stickers=twin))
+        if name != EASY and camera_kind(name).cameras > 1:  # several cameras, one table
+            from companion.benchmarks.multicam import measure_cameras
+
+            if game != GAME or symbology != DEFAULT_SYMBOLOGY or twin:
+                click.echo(f"{name}: measured on {GAME}'s table with the printed stickers "
+                           "only; skipped", err=True)
+                continue
+            rows.extend(measure_cameras(name, pose, n_scenes, dice_style=dice_style))
+        else:
+            rows.append(measure_still(name, pose, n_scenes, dice_style=dice_style,
+                                      symbology=symbology, game=game, twin_stickers=twin))
         click.echo(f"{name} {pose.label if pose else ''}: "
                    f"{time.perf_counter() - started:.0f} s", err=True)
     sequences: list[SequenceResult] = []

@@ -1,0 +1,229 @@
+"""Several cameras, one table: the settled readings of each camera's eye fused into one table.
+
+Each camera runs its own pipeline (its own mat fit and mirror detection) and settles its own
+`TableSnapshot` in mat coordinates. `fuse` puts the latest settled reading of every live camera
+together:
+
+- an item (a card by its identity, a die or a token by its name) that one camera reads and the
+  others do not is taken: the other cameras just cannot read it from where they stand;
+- an item several cameras read is taken from the clearest view: the camera that sees its place
+  with the most pixels per mat millimetre (the mat fit's `px_per_mm`), times the tracker's
+  confidence in it;
+- views that disagree are "not sure" and the item is left out until they agree, so a wrong
+  identity is never given: two identities at one place (a misread sticker, or a card turned
+  over that one camera has not settled yet), one die with two values, or one item at two places
+  far apart.
+
+A camera whose source ended or failed (not `live`) no longer counts: its last reading would be
+stale. What no live camera watches (sees at `WATCH_PX_PER_MM` or more) is named, zone by zone
+and by half of the mat, so the page can say "player 2's half is unwatched".
+
+The camera's own pictures never leave its eye: only settled readings are fused.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from companion.snapshot import SeenCard, SeenDie, SeenToken, TableSnapshot
+
+Clarity = Callable[[float, float], float]
+"""Pixels per mat millimetre with which a camera sees a mat point (its mat fit's
+`MatGeometry.px_per_mm`)."""
+
+WATCH_PX_PER_MM = 0.9
+"""A camera watches the places it sees at this many pixels per mat mm or more: a laptop with a
+mirror clip on the half of the mat nearer to it (0.9 at the mat's middle, 1.7 at its own edge,
+0.5 at the far one), a 720p webcam overhead on the whole mat (1.0-1.7)."""
+
+SAME_PLACE_MM = 40.0
+"""Two cards read by two cameras this close are one card (cards lie 55 mm or more apart centre
+to centre; the top of a pile is seen up to 15 mm off by each camera, away from it)."""
+
+ONE_CARD_SPREAD_MM = 60.0
+"""One card read by two cameras farther apart than this is at two places: not sure."""
+
+SAME_DIE_MM = 10.0
+"""Two dice read this close are one die (16 mm cubes never lie closer centre to centre)."""
+
+ONE_DIE_SPREAD_MM = 30.0
+"""One die read farther apart than this is at two places: not sure."""
+
+
+@dataclass(frozen=True)
+class CameraView:
+    """One camera's latest settled reading. `clarity`: how clearly it sees each mat point (None
+    while its mat is not found: it reads nothing then). `live`: its source still gives frames."""
+
+    camera: str
+    snapshot: TableSnapshot | None
+    clarity: Clarity | None
+    live: bool = True
+
+
+@dataclass(frozen=True)
+class Unsure:
+    """An item left out: the cameras' readings at its place disagree."""
+
+    kind: str  # "card", "die" or "token"
+    x_mm: float | None
+    y_mm: float | None
+    readings: tuple[tuple[str, str], ...]  # (camera, what it read) for every reading involved
+    why: str
+
+
+@dataclass(frozen=True)
+class FusedTable:
+    """The fused table and what it could not decide or cannot see."""
+
+    snapshot: TableSnapshot
+    unsure: tuple[Unsure, ...] = ()
+    live: tuple[str, ...] = ()
+    dropped: tuple[str, ...] = ()
+    unwatched_zones: tuple[str, ...] = ()
+    unwatched_halves: tuple[str, ...] = ()  # "player 1's half", "player 2's half"
+
+    def note(self) -> str | None:
+        """One sentence for the page when part of the table is not watched, else None."""
+        if not self.unwatched_halves:
+            return None
+        halves = " and ".join(self.unwatched_halves)
+        lost = f" ({', '.join(self.dropped)} stopped)" if self.dropped else ""
+        verb = "are" if len(self.unwatched_halves) > 1 else "is"
+        return f"{halves[0].upper()}{halves[1:]} {verb} not watched by any camera{lost}."
+
+
+@dataclass(frozen=True)
+class _Reading:
+    camera: int
+    key: str  # card uid, die or token name
+    x_mm: float | None
+    y_mm: float | None
+    score: float
+    item: SeenCard | SeenDie | SeenToken
+
+    @property
+    def value(self) -> int | None:
+        return self.item.value if isinstance(self.item, SeenDie) else None
+
+
+def _distance(a: _Reading, b: _Reading) -> float:
+    if a.x_mm is None or a.y_mm is None or b.x_mm is None or b.y_mm is None:
+        return math.inf
+    return math.hypot(a.x_mm - b.x_mm, a.y_mm - b.y_mm)
+
+
+def _readings(views: Sequence[CameraView], kind: str) -> list[_Reading]:
+    out = []
+    for index, view in enumerate(views):
+        if view.snapshot is None:
+            continue
+        items: Sequence[SeenCard | SeenDie | SeenToken] = (
+            view.snapshot.cards if kind == "card" else
+            view.snapshot.dice if kind == "die" else view.snapshot.tokens)
+        for item in items:
+            key = (item.uid if isinstance(item, SeenCard) else
+                   item.die if isinstance(item, SeenDie) else item.token)
+            clarity = 1e-3  # no place, or no mat fit: the weakest view
+            if item.x_mm is not None and item.y_mm is not None and view.clarity is not None:
+                clarity = view.clarity(float(item.x_mm), float(item.y_mm))
+            out.append(_Reading(index, key, item.x_mm, item.y_mm,
+                                clarity * max(float(item.confidence), 1e-3), item))
+    return out
+
+
+def _decide(readings: list[_Reading], kind: str, names: Sequence[str]
+            ) -> tuple[list[_Reading], list[Unsure]]:
+    """The reading taken for each item, and the items left out as not sure."""
+    same_place, spread = ((SAME_PLACE_MM, ONE_CARD_SPREAD_MM) if kind == "card"
+                          else (SAME_DIE_MM, ONE_DIE_SPREAD_MM))
+    by_key: dict[str, list[_Reading]] = {}
+    for r in readings:
+        by_key.setdefault(r.key, []).append(r)
+    taken: list[_Reading] = []
+    unsure: list[Unsure] = []
+    for key, mine in by_key.items():
+        best = max(mine, key=lambda r: r.score)
+        why = None
+        if len({r.value for r in mine}) > 1:
+            why = "the cameras read different values"
+        elif any(_distance(a, b) > spread for a in mine for b in mine):
+            why = "the cameras see it at different places"
+        else:
+            # another camera reads something else where this item lies, and that other item
+            # is not confirmed as a separate one by a camera that reads this one
+            readers = {r.camera for r in mine}
+            for other in readings:
+                if other.key == key or other.camera in readers:
+                    continue
+                if min(_distance(other, r) for r in mine) > same_place:
+                    continue
+                confirmed = any(o.key == other.key and o.camera in readers
+                                and _distance(o, other) <= spread for o in readings)
+                if not confirmed:
+                    why = "the cameras read different things at one place"
+                    mine = [*mine, other]
+                    break
+        if why is None:
+            taken.append(best)
+        else:
+            unsure.append(Unsure(kind, best.x_mm, best.y_mm,
+                                 tuple(sorted((names[r.camera], _said(r)) for r in mine)), why))
+    return taken, unsure
+
+
+def _said(r: _Reading) -> str:
+    return r.key if r.value is None else f"{r.key}={r.value}"
+
+
+def _watched(views: Sequence[CameraView], zones: Mapping[str, tuple[float, float]]
+             ) -> set[str]:
+    return {zone for zone, (x, y) in zones.items()
+            if any(v.live and v.clarity is not None and v.clarity(x, y) >= WATCH_PX_PER_MM
+                   for v in views)}
+
+
+def fuse(views: Sequence[CameraView], game: str, zones: Mapping[str, tuple[float, float]],
+         height_mm: float, seq: int = 0, time_s: float = 0.0) -> FusedTable:
+    """One table from the live cameras' latest settled readings (module docstring).
+
+    `zones`: each zone's centre in mat mm, for what is watched; `height_mm`: the mat's depth
+    (player 1's edge at y = height_mm, player 2's at 0)."""
+    live = [v for v in views if v.live]
+    names = [v.camera for v in live]
+    cards, card_unsure = _decide(_readings(live, "card"), "card", names)
+    dice, die_unsure = _decide(_readings(live, "die"), "die", names)
+    tokens, token_unsure = _decide(_readings(live, "token"), "token", names)
+    rolls: dict[str, int] = {}
+    for v in live:
+        for d in v.snapshot.dice if v.snapshot else ():
+            rolls[d.die] = max(rolls.get(d.die, 0), d.rolls)
+    unknown = sorted({m for v in live if v.snapshot for m in v.snapshot.unknown_markers})
+    snapshot = TableSnapshot(
+        game, seq, time_s,
+        cards=tuple(sorted((r.item for r in cards if isinstance(r.item, SeenCard)),
+                           key=lambda c: c.uid)),
+        dice=tuple(sorted((replace(r.item, rolls=rolls.get(r.item.die, 0)) for r in dice
+                           if isinstance(r.item, SeenDie)), key=lambda d: d.die)),
+        tokens=tuple(sorted((r.item for r in tokens if isinstance(r.item, SeenToken)),
+                            key=lambda t: t.token)),
+        unknown_markers=tuple(unknown))
+    watched = _watched(views, zones)
+    unwatched = sorted(set(zones) - watched)
+    halves = []
+    for half, near in (("player 1's half", True), ("player 2's half", False)):
+        mine = [z for z, (_, y) in zones.items() if (y > height_mm / 2) == near]
+        if mine and sum(z in unwatched for z in mine) * 2 > len(mine):
+            halves.append(half)
+    return FusedTable(snapshot, (*card_unsure, *die_unsure, *token_unsure), tuple(names),
+                      tuple(v.camera for v in views if not v.live), tuple(unwatched),
+                      tuple(halves))
+
+
+def zone_centres(layout: object) -> dict[str, tuple[float, float]]:
+    """Each zone's centre (mat mm) of a layout, for `fuse`."""
+    zones = getattr(layout, "zones", {})
+    return {z.id: (float(z.x_mm) + float(z.w_mm) / 2, float(z.y_mm) + float(z.h_mm) / 2)
+            for z in zones.values()}
