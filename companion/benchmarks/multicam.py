@@ -34,7 +34,7 @@ from companion.benchmarks.vision import (
 from companion.sim.presets import Pose, camera_kind, make_renderers
 from companion.sim.source import SnapshotPlayer, Timing
 from companion.snapshot import TableSnapshot
-from companion.vision.multicam import CameraView, fuse, zone_centres
+from companion.vision.multicam import CameraView, CornerAnchors, fuse, zone_centres
 from companion.vision.pipeline import build_pipeline, layout_game_code
 from companion.vision.sources import Frame
 
@@ -122,6 +122,7 @@ def measure_cameras(preset: str, pose: Pose | None, scenes: int, frames: int = S
         scene = player.scene(0)
         pipelines = [build_pipeline(layout, GAME, Numbers(), dice_mode=dice_mode(dice_style))
                      for _ in renderers]
+        anchors = [CornerAnchors(layout) for _ in renderers]
         last: list[TableSnapshot | None] = [None] * len(renderers)
         tables: list[list[TableSnapshot]] = [[] for _ in renderers]
         fused_tables: list[TableSnapshot] = []
@@ -133,6 +134,7 @@ def measure_cameras(preset: str, pose: Pose | None, scenes: int, frames: int = S
                 rendered = renderer.render(scene, (), index)
                 height_px, width_px = rendered.image.shape[:2]
                 update = pipeline.process(Frame(rendered.image, index, index / FPS))
+                anchors[k].see(update.detections)
                 alone[k].frames += 1
                 alone[k].found += bool(update.stats.calibration_ok)
                 shown[k] = {m.key for m in rendered.truth.markers
@@ -143,9 +145,9 @@ def measure_cameras(preset: str, pose: Pose | None, scenes: int, frames: int = S
                     changed = True
             fused_tally.frames += 1
             fused_tally.found += any(p.geometry is not None for p in pipelines)
-            if changed:
+            if changed or index == frames - 1:
                 fused = fuse([CameraView(n, last[k], None if p.geometry is None
-                                         else p.geometry.px_per_mm)
+                                         else p.geometry.px_per_mm, True, anchors[k].points())
                               for k, (n, p) in enumerate(zip(names, pipelines, strict=True))],
                              GAME, zones, height, len(fused_tables) + 1, index / FPS)
                 fused_tables.append(fused.snapshot)

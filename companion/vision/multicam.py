@@ -8,7 +8,9 @@ together:
   others do not is taken: the other cameras just cannot read it from where they stand;
 - an item several cameras read is taken from the clearest view: the camera that sees its place
   with the most pixels per mat millimetre (the mat fit's `px_per_mm`), times the tracker's
-  confidence in it;
+  confidence in it, less where the camera's mat fit is stretched beyond the corner markers it
+  stands on (a laptop's near corners at the picture's sides often do not read: fitted on the
+  far two, it puts the cards at its own edge 30-40 mm off, out of their zone);
 - views that disagree are "not sure" and the item is left out until they agree, so a wrong
   identity is never given: two identities at one place (a misread sticker, or a card turned
   over that one camera has not settled yet), one die with two values, or one item at two places
@@ -24,8 +26,12 @@ The camera's own pictures never leave its eye: only settled readings are fused.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
 
 from companion.snapshot import SeenCard, SeenDie, SeenToken, TableSnapshot
 
@@ -43,13 +49,25 @@ SAME_PLACE_MM = 40.0
 to centre; the top of a pile is seen up to 15 mm off by each camera, away from it)."""
 
 ONE_CARD_SPREAD_MM = 60.0
-"""One card read by two cameras farther apart than this is at two places: not sure."""
+"""One card read by two cameras farther apart than this in two zones is at two places: not
+sure (in one zone, up to `ONE_PILE_SPREAD_MM`: the top of a pile is seen shifted away from each
+camera, 60 mm apart from two laptops facing each other)."""
+
+ONE_PILE_SPREAD_MM = 120.0
 
 SAME_DIE_MM = 10.0
 """Two dice read this close are one die (16 mm cubes never lie closer centre to centre)."""
 
 ONE_DIE_SPREAD_MM = 30.0
 """One die read farther apart than this is at two places: not sure."""
+
+STRETCH_MM = 150.0
+"""A view counts e times less for each this many mm its place lies beyond the corner markers
+its mat fit stands on (a homography fitted on two markers at the far edge puts a card at the
+near edge 30-40 mm off through a laptop's wide lens, one between them a few mm)."""
+
+ANCHOR_FRAMES = 30
+"""The corner markers a camera read in this many recent frames are those its fit stands on."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +79,9 @@ class CameraView:
     snapshot: TableSnapshot | None
     clarity: Clarity | None
     live: bool = True
+    anchors: tuple[tuple[float, float], ...] | None = None
+    """Mat mm of the corner markers the camera's mat fit stands on (`CornerAnchors`); None:
+    not known, the fit is trusted everywhere."""
 
 
 @dataclass(frozen=True)
@@ -128,10 +149,52 @@ def _readings(views: Sequence[CameraView], kind: str) -> list[_Reading]:
                    item.die if isinstance(item, SeenDie) else item.token)
             clarity = 1e-3  # no place, or no mat fit: the weakest view
             if item.x_mm is not None and item.y_mm is not None and view.clarity is not None:
-                clarity = view.clarity(float(item.x_mm), float(item.y_mm))
+                x, y = float(item.x_mm), float(item.y_mm)
+                clarity = view.clarity(x, y) * math.exp(-stretch_mm(view.anchors, x, y)
+                                                        / STRETCH_MM)
             out.append(_Reading(index, key, item.x_mm, item.y_mm,
                                 clarity * max(float(item.confidence), 1e-3), item))
     return out
+
+
+def stretch_mm(anchors: Sequence[tuple[float, float]] | None, x_mm: float, y_mm: float
+               ) -> float:
+    """How far (mm) a mat point lies outside the corner markers a fit stands on (0 inside
+    them, or when they are not known)."""
+    if not anchors:
+        return 0.0
+    pts = np.asarray(anchors, np.float32).reshape(-1, 2)
+    if len(pts) >= 3:
+        hull = cv2.convexHull(pts)
+        if len(hull) >= 3:
+            inside = cv2.pointPolygonTest(hull, (float(x_mm), float(y_mm)), True)
+            return max(0.0, -float(inside))
+    p = np.array([x_mm, y_mm], float)
+    if len(pts) == 1:
+        return float(np.linalg.norm(p - pts[0]))
+    a, b = pts[0].astype(float), pts[-1].astype(float)  # two markers (or three on a line)
+    t = float(np.clip((p - a) @ (b - a) / max(float((b - a) @ (b - a)), 1e-9), 0.0, 1.0))
+    return float(np.linalg.norm(p - (a + t * (b - a))))
+
+
+class CornerAnchors:
+    """The corner markers one camera's eye read lately: what its mat fit stands on.
+
+    Feed it each frame's detections (`PipelineUpdate.detections`); `points()` are the mat
+    positions of the corner markers read in the last `ANCHOR_FRAMES` frames."""
+
+    def __init__(self, layout: object, frames: int = ANCHOR_FRAMES) -> None:
+        corners = getattr(layout, "corners", ())
+        self._at = {int(c.marker_id): (float(c.x_mm), float(c.y_mm)) for c in corners}
+        self._seen: deque[frozenset[int]] = deque(maxlen=frames)
+
+    def see(self, detections: Iterable[object]) -> None:
+        ids = {getattr(d, "marker_id", None) for d in detections}
+        self._seen.append(frozenset(i for i in ids if i in self._at))
+
+    def points(self) -> tuple[tuple[float, float], ...]:
+        ids = sorted(frozenset().union(*self._seen)) if self._seen else []
+        return tuple(self._at[i] for i in ids)
 
 
 def _decide(readings: list[_Reading], kind: str, names: Sequence[str]
@@ -139,6 +202,12 @@ def _decide(readings: list[_Reading], kind: str, names: Sequence[str]
     """The reading taken for each item, and the items left out as not sure."""
     same_place, spread = ((SAME_PLACE_MM, ONE_CARD_SPREAD_MM) if kind == "card"
                           else (SAME_DIE_MM, ONE_DIE_SPREAD_MM))
+
+    def apart(a: _Reading, b: _Reading) -> bool:
+        d = _distance(a, b)
+        one_zone = a.item.zone == b.item.zone and bool(a.item.zone)
+        return d > (ONE_PILE_SPREAD_MM if one_zone and kind == "card" else spread)
+
     by_key: dict[str, list[_Reading]] = {}
     for r in readings:
         by_key.setdefault(r.key, []).append(r)
@@ -149,7 +218,7 @@ def _decide(readings: list[_Reading], kind: str, names: Sequence[str]
         why = None
         if len({r.value for r in mine}) > 1:
             why = "the cameras read different values"
-        elif any(_distance(a, b) > spread for a in mine for b in mine):
+        elif any(apart(a, b) for a in mine for b in mine):
             why = "the cameras see it at different places"
         else:
             # another camera reads something else where this item lies, and that other item

@@ -25,7 +25,13 @@ from companion.games import GAMES
 from companion.markers.dice_sets import DICE_MODE_HELP, DICE_MODES
 from companion.snapshot import TableSnapshot
 from companion.vision.heap import freeze_loaded_objects
-from companion.vision.multicam import CameraView, FusedTable, fuse, zone_centres
+from companion.vision.multicam import (
+    CameraView,
+    CornerAnchors,
+    FusedTable,
+    fuse,
+    zone_centres,
+)
 
 GAME_IDS = list(GAMES)
 
@@ -91,6 +97,7 @@ class Eye:
     name: str
     source: Any
     pipeline: Any
+    anchors: CornerAnchors
     snapshot: TableSnapshot | None = None
     live: bool = True
     busy_rounds: int = 0
@@ -101,7 +108,7 @@ class Eye:
         geometry = self.pipeline.geometry
         clarity = None if geometry is None else geometry.px_per_mm
         return CameraView(self.name, self.snapshot if geometry is not None else None,
-                          clarity, self.live)
+                          clarity, self.live, self.anchors.points())
 
 
 def format_fused(fused: FusedTable) -> str:
@@ -147,6 +154,7 @@ def watch_sources(eyes: list[Eye], game: str, layout: Any, as_json: bool,
                     continue
                 waiting = False
                 eye.frames += 1
+                eye.anchors.see(update.detections)
                 time_s = max(time_s, frame.time_s)
                 messages = tuple(update.stats.messages)
                 if messages != eye.said:
@@ -253,7 +261,8 @@ def watch(sources: tuple[str, ...], game: str, mirror: bool | None, as_json: boo
         if len(sources) == 1:
             count, settled = watch_source(opened[0], eye(), as_json, seconds)
         else:
-            eyes = [Eye(f"camera {k + 1}", frames, eye()) for k, frames in enumerate(opened)]
+            eyes = [Eye(f"camera {k + 1}", frames, eye(), CornerAnchors(layout))
+                    for k, frames in enumerate(opened)]
             for k, source in enumerate(sources):
                 click.echo(f"camera {k + 1}: {source}", err=True)
             count, settled = watch_sources(eyes, game, layout, as_json, seconds)

@@ -158,6 +158,19 @@ def test_cameras_that_disagree_leave_the_card_out(a: SeenCard, b: SeenCard, why:
     assert fused.unsure and all(why in u.why for u in fused.unsure)
 
 
+def test_the_top_of_a_pile_seen_from_both_edges_is_one_card() -> None:
+    """Each laptop sees a tall pile's top sticker shifted away from itself: 60 mm apart, in
+    the pile's zone. Out of it, as far apart, the card is at two places."""
+    def views(zone_b: str) -> list[CameraView]:
+        return [CameraView("a", TableSnapshot(GAME, cards=(
+                    SeenCard("CC-001#1", "p1.hell", x_mm=511, y_mm=233),)), near_p1),
+                CameraView("b", TableSnapshot(GAME, cards=(
+                    SeenCard("CC-001#1", zone_b, x_mm=542, y_mm=286),)), near_p2)]
+
+    assert len(fuse(views("p1.hell"), GAME, ZONES, HEIGHT).snapshot.cards) == 1
+    assert fuse(views("p1.lager"), GAME, ZONES, HEIGHT).snapshot.cards == ()
+
+
 def test_two_values_of_one_die_leave_it_out_until_they_agree() -> None:
     def views(value_b: int) -> list[CameraView]:
         return [CameraView("a", TableSnapshot(GAME, dice=(
@@ -241,3 +254,37 @@ def test_watch_two_laptops_fuses_them_and_goes_on_when_one_stops(tmp_path) -> No
     assert "[camera 2] source ended: the other cameras go on." in result.stderr
     assert "Player 2's half is not watched by any camera (camera 2 stopped)." in result.stderr
     assert len(tables[-1].cards) < len(both.cards)  # what only camera 2 read is gone
+
+
+def test_a_view_stretched_beyond_its_corner_markers_gives_way_for_the_place() -> None:
+    """Player 1's laptop read only the two far corner markers: its place for a card at its own
+    edge is 35 mm off (out of the zone); player 2's laptop, fitted on the corners beside that
+    card, sees it less sharply but places it right."""
+    from companion.vision.multicam import CornerAnchors, stretch_mm
+
+    far, near = ((25.0, 25.0), (575.0, 25.0)), ((25.0, 375.0), (575.0, 375.0))
+    assert stretch_mm(far, 228, 359) == pytest.approx(334, abs=1)
+    assert stretch_mm((*far, *near), 228, 359) == 0 and stretch_mm(None, 0, 0) == 0
+    off = SeenCard("CC-008#1", "", x_mm=225, y_mm=398)
+    right = SeenCard("CC-008#1", "p1.s41", x_mm=224, y_mm=366, confidence=0.7)
+    views = [CameraView("p1's laptop", TableSnapshot(GAME, cards=(off,)), near_p1, True, far),
+             CameraView("p2's laptop", TableSnapshot(GAME, cards=(right,)), near_p2, True,
+                        near)]
+    assert fuse(views, GAME, ZONES, HEIGHT).snapshot.cards == (right,)
+
+    from types import SimpleNamespace
+
+    layout = SimpleNamespace(corners=[SimpleNamespace(marker_id=232 + k, x_mm=x, y_mm=y)
+                                      for k, (x, y) in enumerate((*far, *reversed(near)))])
+
+    class Det:
+        def __init__(self, marker_id: int | None) -> None:
+            self.marker_id = marker_id
+
+    anchors = CornerAnchors(layout, frames=2)
+    anchors.see([Det(232), Det(None), Det(7)])
+    anchors.see([Det(233)])
+    assert anchors.points() == far
+    anchors.see([])
+    anchors.see([])
+    assert anchors.points() == ()
