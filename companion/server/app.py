@@ -1,4 +1,4 @@
-"""Flask app factory: `create_app(config)` wires store, session, bus and the four blueprints.
+"""Flask app factory: `create_app(config)` wires store, session, bus and the blueprints.
 
 Config keys (all optional except DATABASE):
 - DATABASE: path of the game library (SQLite) shown on the review page,
@@ -8,6 +8,8 @@ Config keys (all optional except DATABASE):
 - BIND_HOST: the address the server listens on (Host and Origin headers are checked against
   it; default 127.0.0.1), ALLOWED_HOSTS: further host names to accept,
 - HEARTBEAT_S: seconds between SSE heartbeat comments,
+- CAMERA_FUSED: called with each `FusedTable` of the cameras that joined from other devices
+  (`companion join`, companion/server/cameras.py); GAME: the game they read when no SESSION,
 - LAYOUT_FOR / CARD_INFO_FOR: game -> layout dict / card lookup (review page; defaults read
   the layouts and cardsets packages).
 """
@@ -56,7 +58,16 @@ def create_app(config: Mapping[str, Any]) -> Flask:
         session.store if session is not None else Store(app.config["DATABASE"])
     )
 
-    from companion.server import api, calibration, demo_tools, live, records, review, security
+    from companion.server import (
+        api,
+        calibration,
+        cameras,
+        demo_tools,
+        live,
+        records,
+        review,
+        security,
+    )
 
     security.install(app)
     app.register_blueprint(live.bp)
@@ -65,6 +76,7 @@ def create_app(config: Mapping[str, Any]) -> Flask:
     app.register_blueprint(calibration.bp)
     app.register_blueprint(records.bp)
     app.register_blueprint(demo_tools.bp)
+    app.register_blueprint(cameras.bp)
     from companion.hall import overlay
 
     app.register_blueprint(overlay.bp)

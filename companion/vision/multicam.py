@@ -296,3 +296,93 @@ def zone_centres(layout: object) -> dict[str, tuple[float, float]]:
     zones = getattr(layout, "zones", {})
     return {z.id: (float(z.x_mm) + float(z.w_mm) / 2, float(z.y_mm) + float(z.h_mm) / 2)
             for z in zones.values()}
+
+
+# ----- cameras on other devices (`companion join`) --------------------------------------------
+
+GRID_STEP_MM = 50.0
+"""A joined camera sends how clearly it sees the mat as a grid of this pitch (px per mm)."""
+
+STALE_S = 6.0
+"""A joined camera not heard from for this long no longer counts (it sends at least every 2 s)."""
+
+MAX_CAMERAS = 8
+
+
+def clarity_grid(clarity: Clarity, width_mm: float, height_mm: float,
+                 step_mm: float = GRID_STEP_MM) -> list[list[float]]:
+    """`clarity` sampled every `step_mm` from the mat's corner (0, 0) until past its far
+    edges, rows along y."""
+    nx = math.ceil(width_mm / step_mm) + 1
+    ny = math.ceil(height_mm / step_mm) + 1
+    return [[round(float(clarity(i * step_mm, j * step_mm)), 3) for i in range(nx)]
+            for j in range(ny)]
+
+
+class GridClarity:
+    """A `Clarity` from a sampled grid (`clarity_grid`), interpolated between its points."""
+
+    def __init__(self, grid: Sequence[Sequence[float]], step_mm: float = GRID_STEP_MM) -> None:
+        self.grid = np.asarray(grid, dtype=float)
+        if self.grid.ndim != 2 or min(self.grid.shape) < 2 or not np.isfinite(self.grid).all():
+            raise ValueError("a clarity grid needs two or more rows and columns of numbers")
+        self.step = float(step_mm)
+
+    def __call__(self, x_mm: float, y_mm: float) -> float:
+        ny, nx = self.grid.shape
+        fx = min(max(x_mm / self.step, 0.0), nx - 1.0)
+        fy = min(max(y_mm / self.step, 0.0), ny - 1.0)
+        i, j = min(int(fx), nx - 2), min(int(fy), ny - 2)
+        u, v = fx - i, fy - j
+        g = self.grid
+        return float((1 - u) * (1 - v) * g[j, i] + u * (1 - v) * g[j, i + 1]
+                     + (1 - u) * v * g[j + 1, i] + u * v * g[j + 1, i + 1])
+
+
+@dataclass
+class _Remote:
+    view: CameraView
+    heard_s: float
+
+
+class RemoteCameras:
+    """The settled readings that cameras on other devices send to a served table, fused.
+
+    `receive` keeps each camera's latest reading; a camera not heard from for `stale_s` no
+    longer counts and its half is named unwatched, as in `companion watch A B`. Only readings
+    arrive, never pictures."""
+
+    def __init__(self, game: str, layout: object, clock: Callable[[], float],
+                 stale_s: float = STALE_S) -> None:
+        self.game = game
+        self.zones = zone_centres(layout)
+        self.height_mm = float(getattr(layout, "height_mm", 0.0) or 0.0)
+        self.clock = clock
+        self.stale_s = stale_s
+        self._cameras: dict[str, _Remote] = {}
+        self._seq = 0
+
+    def receive(self, camera: str, snapshot: TableSnapshot | None,
+                grid: Sequence[Sequence[float]] | None,
+                anchors: Sequence[tuple[float, float]] | None) -> FusedTable:
+        if camera not in self._cameras and len(self._cameras) >= MAX_CAMERAS:
+            raise ValueError(f"at most {MAX_CAMERAS} cameras join one table")
+        clarity = None if grid is None else GridClarity(grid)
+        view = CameraView(camera, snapshot, clarity, True,
+                          None if anchors is None else tuple(anchors))
+        self._cameras[camera] = _Remote(view, self.clock())
+        return self.fused()
+
+    def fused(self) -> FusedTable:
+        now = self.clock()
+        views = [replace(r.view, live=now - r.heard_s <= self.stale_s)
+                 for r in self._cameras.values()]
+        self._seq += 1
+        return fuse(views, self.game, self.zones, self.height_mm, self._seq, now)
+
+    def status(self) -> list[dict[str, object]]:
+        now = self.clock()
+        return [{"camera": name, "live": now - r.heard_s <= self.stale_s,
+                 "heard_s_ago": round(now - r.heard_s, 1),
+                 "cards": len(r.view.snapshot.cards) if r.view.snapshot else 0}
+                for name, r in sorted(self._cameras.items())]

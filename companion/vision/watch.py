@@ -197,7 +197,7 @@ def _drop(eye: Eye, how: str, echo: Any) -> None:
     echo(f"[{eye.name}] source {how}: the other cameras go on.", err=True)
 
 
-def _open_frames(source: str, fps: float | None) -> Any:
+def open_frames(source: str, fps: float | None) -> Any:
     from companion.vision.sources import ImageFolderSource, ReconnectingSource, open_source
 
     path = Path(source).expanduser()
@@ -252,7 +252,7 @@ def watch(sources: tuple[str, ...], game: str, mirror: bool | None, as_json: boo
     opened: list[Any] = []
     try:
         for source in sources:
-            opened.append(_open_frames(source, fps))
+            opened.append(open_frames(source, fps))
     except BaseException:
         for frames in opened:
             frames.close()

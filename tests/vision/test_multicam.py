@@ -288,3 +288,17 @@ def test_a_view_stretched_beyond_its_corner_markers_gives_way_for_the_place() ->
     anchors.see([])
     anchors.see([])
     assert anchors.points() == ()
+
+
+def test_the_bench_gives_the_fused_row_and_each_laptop_alone() -> None:
+    from companion.benchmarks.vision import measure_cameras
+
+    # 4 frames a third of a second apart: the table settles as in the bench's 14 at 30 fps
+    fused, p1, p2 = measure_cameras("two-laptops-720p-mirror", None, scenes=1, frames=4,
+                                    fps=3.0)
+    assert fused.label == "2 cameras, fused" and "player 1's edge" in p1.label
+    assert "player 2's edge" in p2.label and fused.frames == p1.frames == 4
+    assert fused.wrong == p1.wrong == p2.wrong == 0
+    assert fused.cards_settled is not None and p1.cards_settled is not None
+    assert p2.cards_settled is not None
+    assert fused.cards_settled > max(p1.cards_settled, p2.cards_settled) > 0
