@@ -14,6 +14,8 @@ VERBS: dict[str, tuple[str, str]] = {
     "scan": ("companion.vision.commands:scan", "Find every marker in a photo."),
     "calibrate": ("companion.vision.commands:calibrate", "Check camera placement from one frame."),
     "watch": ("companion.vision.watch:watch", "Run the camera pipeline headless, print tables."),
+    "join": ("companion.vision.join:join",
+             "Add this device's camera to a table served elsewhere."),
     "bench": ("companion.bench:bench", "Measure speed and accuracy targets."),
     "referee": ("companion.referee.commands:referee", "Referee a table script step by step."),
     "demo": ("companion.server.commands:demo", "Play a built-in demo game and open the page."),
