@@ -8,6 +8,8 @@ Config keys (all optional except DATABASE):
 - BIND_HOST: the address the server listens on (Host and Origin headers are checked against
   it; default 127.0.0.1), ALLOWED_HOSTS: further host names to accept,
 - HEARTBEAT_S: seconds between SSE heartbeat comments,
+- PHONE_SOURCE / PHONE_URL: the push source a phone's frames go to, and the phone page's
+  address for other devices (`companion serve --phone`, companion.server.phone),
 - LAYOUT_FOR / CARD_INFO_FOR: game -> layout dict / card lookup (review page; defaults read
   the layouts and cardsets packages).
 """
@@ -65,6 +67,9 @@ def create_app(config: Mapping[str, Any]) -> Flask:
     app.register_blueprint(calibration.bp)
     app.register_blueprint(records.bp)
     app.register_blueprint(demo_tools.bp)
+    from companion.server import phone
+
+    app.register_blueprint(phone.bp)  # a phone's browser as the camera (serve --phone)
     from companion.hall import overlay
 
     app.register_blueprint(overlay.bp)

@@ -18,6 +18,7 @@ import logging
 import resource
 import selectors
 import socket
+import ssl
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -71,8 +72,12 @@ class BoundedWSGIServer(BaseWSGIServer):
         workers: int = WORKERS,
         idle_timeout_s: float = IDLE_TIMEOUT_S,
         max_waiting: int | None = None,
+        ssl_context: ssl.SSLContext | None = None,
     ) -> None:
         super().__init__(host, port, app, handler=handler)
+        # HTTPS: the TLS handshake happens in a worker with the socket's timeout, never in
+        # the accepting thread (werkzeug's way), where one silent client would stop them all
+        self.ssl_context = ssl_context
         self.idle_timeout_s = idle_timeout_s
         self.max_waiting = max_waiting or _fd_room()
         self._pool = ThreadPoolExecutor(workers, thread_name_prefix="companion-http")
@@ -140,6 +145,8 @@ class BoundedWSGIServer(BaseWSGIServer):
     def _serve(self, request: Any, client_address: Any) -> None:
         try:
             request.settimeout(IO_TIMEOUT_S)
+            if self.ssl_context is not None:
+                request = self.ssl_context.wrap_socket(request, server_side=True)
             self.finish_request(request, client_address)
         except Exception:  # one broken connection must not take the worker down
             log.debug("connection from %s failed", client_address, exc_info=True)
