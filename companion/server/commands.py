@@ -348,7 +348,8 @@ def serve(camera: int | None, video: str | None, url: str | None, phone: bool, h
     _check_hall(hall, table, stream)
     from companion.server.phone_setup import plan_https
 
-    secure = plan_https(host, port, https_port, phone) if (https or phone) else None
+    secure = plan_https(host, port, https_port, phone, lan_address()) if (https or phone) \
+        else None
     spec: str | int = given[0] if given else 0
     names = [n.strip() for n in players.split(",")]
     if len(names) != 2 or not all(names):

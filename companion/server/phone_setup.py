@@ -23,23 +23,24 @@ class HttpsPlan:
     cert: Certificate
     port: int
     phone: bool  # the pipeline's frames come from a phone (--phone)
+    lan: str | None  # this machine's address on the network
 
 
-def plan_https(host: str, port: int, https_port: int | None, phone: bool) -> HttpsPlan:
+def plan_https(host: str, port: int, https_port: int | None, phone: bool,
+               lan: str | None) -> HttpsPlan:
+    """`lan`: this machine's address on the network (commands.lan_address())."""
     from companion.server.live_setup import check_port
 
     chosen = https_port if https_port is not None else (port + 1 if port else 0)
     check_port(host, chosen)
-    cert = ensure_certificate(default_names(extra=(host,)))
-    return HttpsPlan(cert, chosen, phone)
+    cert = ensure_certificate(default_names(lan, extra=(host,)))
+    return HttpsPlan(cert, chosen, phone, lan)
 
 
-def phone_url(host: str, port: int) -> str:
+def phone_url(host: str, port: int, lan: str | None) -> str:
     """The phone page's address for another device of the network."""
-    from companion.server.commands import lan_address
-
     if host in ("0.0.0.0", "::", ""):
-        where = lan_address() or "127.0.0.1"
+        where = lan or "127.0.0.1"
     else:
         where = f"[{host}]" if ":" in host else host
     return f"https://{where}:{port}/camera/phone"
@@ -48,7 +49,6 @@ def phone_url(host: str, port: int) -> str:
 def start_https(app: Any, host: str, plan: HttpsPlan) -> Any:
     """Serve `app` over HTTPS too, and say in the terminal how a phone joins; returns the
     server (shut it down with the other)."""
-    from companion.server.commands import qr_text
     from companion.server.live_setup import serve_in_thread
 
     try:
@@ -59,11 +59,14 @@ def start_https(app: Any, host: str, plan: HttpsPlan) -> Any:
 
         raise CompanionError(f"cannot listen on {host}:{plan.port} for HTTPS: "
                              f"{exc.strerror or exc}") from None
-    url = phone_url(host, server.server_port)
+    url = phone_url(host, server.server_port, plan.lan)
     app.config["PHONE_URL"] = url
     if plan.phone:
         click.echo(how_to_accept(url, plan.cert), nl=False)
-        click.echo(qr_text(url), nl=False)
+        click.echo(_qr_text(url), nl=False)
+        if app.config.get("PIN"):
+            click.echo(f"  on the phone, enter the PIN {app.config['PIN']} and tap "
+                       "\"Start the camera\"")
         if host in ("127.0.0.1", "localhost", "::1"):
             click.echo("  (only this laptop can open it: --host 0.0.0.0 lets the phone join)")
         click.echo("  the table waits for the phone's first frame "
@@ -72,3 +75,15 @@ def start_https(app: Any, host: str, plan: HttpsPlan) -> Any:
         click.echo(f"  over HTTPS (self-made certificate, SHA-256 {plan.cert.fingerprint}): "
                    f"{url.rsplit('/camera/phone', 1)[0]}/")
     return server
+
+
+def _qr_text(url: str) -> str:
+    """The QR code of `url` in block characters, drawn as commands.qr_text draws it (not
+    imported from there: commands imports this module)."""
+    import io
+
+    import segno
+
+    out = io.StringIO()
+    segno.make(url, error="m", micro=False).terminal(out=out, compact=True, border=2)
+    return out.getvalue()

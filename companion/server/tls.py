@@ -57,12 +57,10 @@ def tls_dir() -> Path:
     return companion_home() / "tls"
 
 
-def default_names(extra: tuple[str, ...] = ()) -> tuple[str, ...]:
-    """What the certificate names: this machine's LAN address, loopback, its host name."""
-    from companion.server.commands import lan_address
-
+def default_names(lan: str | None, extra: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """What the certificate names: this machine's LAN address `lan`, loopback, its host
+    name, and `extra` (the address it listens on)."""
     names = ["localhost", "127.0.0.1", "::1"]
-    lan = lan_address()
     if lan:
         names.append(lan)
     host = socket.gethostname().strip().lower()
@@ -103,7 +101,7 @@ def ensure_certificate(names: tuple[str, ...] | None = None, folder: Path | None
     from cryptography.hazmat.primitives.serialization import Encoding
 
     folder = folder or tls_dir()
-    wanted = tuple(names) if names is not None else default_names()
+    wanted = tuple(names) if names is not None else default_names(None)
     now = now or dt.datetime.now(dt.UTC)
     cert_path, key_path = folder / CERT_NAME, folder / KEY_NAME
     found = _load(cert_path, key_path)

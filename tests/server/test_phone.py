@@ -193,5 +193,6 @@ def test_the_https_server_serves_the_phone_page_and_takes_frames(
         with urllib.request.urlopen(url + "/camera/phone/status", context=trusted,
                                     timeout=20) as res:
             assert json.loads(res.read())["received"] == 1
+        assert source.stats().received == 1
     finally:
         server.shutdown()
