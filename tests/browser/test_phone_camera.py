@@ -22,7 +22,7 @@ import pytest
 from companion.server.live_setup import serve_in_thread
 from companion.server.tls import ensure_certificate
 from companion.vision.push_source import PushSource
-from tests.browser.conftest import PHONE, WAIT_MS
+from tests.browser.conftest import LAPTOP, PHONE, WAIT_MS, opened, shot
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS
 
 pytestmark = pytest.mark.browser
@@ -110,12 +110,22 @@ def test_a_phone_page_over_https_feeds_the_pipeline_and_the_mat_is_found(
                       app_config={"PHONE_SOURCE": source})
     cert = ensure_certificate(("localhost", "127.0.0.1"), folder=tmp_path / "tls")
     server, _ = serve_in_thread(live.app, "127.0.0.1", 0, ssl_context=cert.ssl_context())
+    plain, _ = serve_in_thread(live.app, "127.0.0.1", 0)
     live.runner.start()
     try:
         assert live.session.health.status == "reconnecting" or source.state == "retrying"
         url = f"https://127.0.0.1:{server.server_port}/camera/phone"
+        live.app.config["PHONE_URL"] = url  # as start_https sets it
+        with opened(browser, f"http://127.0.0.1:{plain.server_port}/",
+                    LAPTOP) as table_page:  # the table's page offers the phone page
+            table_page.wait_for_function(
+                "document.querySelector('#phone-offer img').naturalWidth > 0")
+            assert table_page.get_attribute("#phone-url", "href") == url
+            table_page.locator("#phone-offer").scroll_into_view_if_needed()
+            shot(table_page, "phone-offer")
         with phone_browser(browser, video) as phone, phone_page(phone, url) as page:
             assert page.evaluate("window.isSecureContext")
+            assert not page.is_visible("#pin-row")  # this machine: no PIN
             page.click("#start")
             page.wait_for_function("document.body.dataset.running === 'yes'")
             page.wait_for_function("Number(document.body.dataset.acked) >= 1")
@@ -123,6 +133,7 @@ def test_a_phone_page_over_https_feeds_the_pipeline_and_the_mat_is_found(
             still = rate(page, 6)
             assert page.get_attribute("body", "data-moving") == "no"
             assert "mat" in page.text_content("#status")
+            shot(page, "phone-camera")
             stats = source.stats()
             assert (stats.width, stats.height) == (1920, 1080)
             assert live.session.health.calibrated and live.session.health.status == "ok"
@@ -140,6 +151,7 @@ def test_a_phone_page_over_https_feeds_the_pipeline_and_the_mat_is_found(
     finally:
         live.close()
         server.shutdown()
+        plain.shutdown()
 
 
 def test_the_phone_sends_faster_while_something_moves(browser: Any, tmp_path: Path) -> None:

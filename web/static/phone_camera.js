@@ -105,13 +105,20 @@
     video.srcObject = stream;
     video.hidden = false;
     try { await video.play(); } catch (e) { /* autoplay of a muted video; the frames still come */ }
-    try { if (navigator.wakeLock) wakeLock = await navigator.wakeLock.request("screen"); }
-    catch (e) { /* no wake lock: the screen may dim; the page says to keep it on */ }
+    await keepScreenOn();
     running = true;
     $("start").hidden = true;
     $("stop").hidden = false;
     body.dataset.running = "yes";
     tick();
+  }
+
+  async function keepScreenOn() {
+    if (!navigator.wakeLock || wakeLock) return;
+    try {
+      wakeLock = await navigator.wakeLock.request("screen");
+      wakeLock.addEventListener("release", () => { wakeLock = null; });
+    } catch (e) { /* no wake lock: the screen may dim; the page says to keep it on */ }
   }
 
   function stop(message) {
@@ -206,10 +213,9 @@
 
   $("start").addEventListener("click", start);
   $("stop").addEventListener("click", () => stop());
-  document.addEventListener("visibilitychange", async () => {
-    if (document.visibilityState === "visible" && running && navigator.wakeLock && !wakeLock) {
-      try { wakeLock = await navigator.wakeLock.request("screen"); } catch (e) { /* none */ }
-    }
+  document.addEventListener("visibilitychange", () => {
+    // the browser lets go of the wake lock when the page is hidden: ask again on return
+    if (document.visibilityState === "visible" && running) keepScreenOn();
   });
   window.phoneCamera = { get sent() { return sent; }, get acked() { return acked; },
     get moving() { return performance.now() < movingUntil; } };
