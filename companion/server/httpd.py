@@ -33,6 +33,9 @@ WORKERS = MAX_STREAMS + 32
 IDLE_TIMEOUT_S = 10.0
 IO_TIMEOUT_S = 20.0
 MAX_WAITING = 2_000
+PLAIN_ON_HTTPS = (b"HTTP/1.0 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                  b"Connection: close\r\n\r\nThis port speaks HTTPS: open the address with "
+                  b"https:// instead of http:// (as the companion printed it).\n")
 
 
 class QuietHandler(WSGIRequestHandler):
@@ -146,6 +149,9 @@ class BoundedWSGIServer(BaseWSGIServer):
         try:
             request.settimeout(IO_TIMEOUT_S)
             if self.ssl_context is not None:
+                if request.recv(1, socket.MSG_PEEK) not in (b"\x16", b""):  # no TLS hello
+                    request.sendall(PLAIN_ON_HTTPS)
+                    return
                 request = self.ssl_context.wrap_socket(request, server_side=True)
             self.finish_request(request, client_address)
         except Exception:  # one broken connection must not take the worker down

@@ -187,6 +187,21 @@ def test_the_https_server_serves_the_phone_page_and_takes_frames(
                                          headers={"Content-Type": "image/jpeg"})
         with urllib.request.urlopen(request, context=trusted, timeout=20) as res:
             assert json.loads(res.read())["received"] == 1
+        # a client that connects and says nothing, and one speaking plain HTTP to the HTTPS
+        # port, hold up nobody (the handshake happens in a worker, with a timeout)
+        import socket
+
+        silent = socket.create_connection(("127.0.0.1", server.server_port), timeout=20)
+        plain = socket.create_connection(("127.0.0.1", server.server_port), timeout=20)
+        plain.sendall(b"GET /camera/phone HTTP/1.0\r\n\r\n")
+        try:
+            with urllib.request.urlopen(url + "/camera/phone/status", context=trusted,
+                                        timeout=20) as res:
+                assert res.status == 200
+            assert b"https://" in plain.recv(4096)  # no page over plain HTTP: a hint
+        finally:
+            silent.close()
+            plain.close()
         # a browser that does not trust it yet breaks the handshake: the server goes on
         with pytest.raises(urllib.error.URLError):
             urllib.request.urlopen(url + "/camera/phone", timeout=20)
@@ -196,3 +211,32 @@ def test_the_https_server_serves_the_phone_page_and_takes_frames(
         assert source.stats().received == 1
     finally:
         server.shutdown()
+
+
+def test_the_phone_pages_own_origin_over_https_is_accepted_a_foreign_one_not(
+        session: LiveSession) -> None:
+    app, source = phone_app(session, pin=PIN)
+    client = app.test_client()
+    client.environ_base.update(LAN)
+    here = "https://192.168.1.5:8766"
+    ok = client.post("/camera/phone/frame", data=jpeg(), base_url=here,
+                     headers={"Content-Type": "image/jpeg", "Origin": here,
+                              "X-Companion-PIN": PIN})
+    assert ok.status_code == 200, ok.get_json()
+    foreign = client.post("/camera/phone/frame", data=jpeg(), base_url=here,
+                          headers={"Content-Type": "image/jpeg", "X-Companion-PIN": PIN,
+                                   "Origin": "https://evil.example"})
+    assert foreign.status_code == 403
+    assert source.stats().received == 1
+
+
+def test_serve_takes_one_camera_and_says_so(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from companion.server.commands import serve
+
+    result = CliRunner().invoke(serve, ["--phone", "--camera", "0", "--game", "trick-or-beat",
+                                        "--db", str(tmp_path / "g.db")])
+    assert result.exit_code == 2 and "--phone" in result.output
+    helped = CliRunner().invoke(serve, ["--help"])
+    assert "--phone" in helped.output and "--https" in helped.output
