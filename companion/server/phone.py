@@ -6,7 +6,8 @@
 - POST /camera/phone/frame: one frame, the body a JPEG (`Content-Type: image/jpeg`, at most
   `MAX_FRAME_BYTES`), behind the same PIN as every action from another device. The answer says
   what the table sees (camera status, mat found, markers), so the phone's page can help
-  placing the phone. Anything but a usable JPEG is a 400 with a plain reason.
+  placing the phone. Anything but a usable JPEG is a 400 with a plain reason; frames from a
+  second device while the first still sends are a 409 (one camera at a time).
 - GET /camera/phone/status: the push source's counters (frames received, read, dropped).
 - GET /camera/phone/qr.svg: a QR code of the phone page's address, for the table's page.
 
@@ -22,7 +23,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
 from companion.server.security import pin_required
-from companion.vision.push_source import FrameRejected, PushSource
+from companion.vision.push_source import FrameRejected, PushSource, SourceBusy
 
 bp = Blueprint("phone", __name__)
 
@@ -70,9 +71,11 @@ def frame() -> Any:
     if length is not None and len(data) != length:
         return _error(400, "the frame arrived incomplete", "das Bild kam unvollständig an")
     try:
-        image = source.push_jpeg(data)
+        image = source.push_jpeg(data, sender=request.remote_addr or "?")
     except FrameRejected as exc:
         return _error(400, str(exc), exc.message_de or f"unbrauchbares Bild: {exc}")
+    except SourceBusy as exc:
+        return _error(409, str(exc), exc.message_de or str(exc))
     stats = source.stats()
     answer: dict[str, Any] = {"ok": True, "received": stats.received, "dropped": stats.dropped,
                               "width": int(image.shape[1]), "height": int(image.shape[0])}

@@ -40,6 +40,10 @@ class FrameRejected(CompanionError):
     """A pushed frame that is not a usable JPEG (the request is answered with 400)."""
 
 
+class SourceBusy(CompanionError):
+    """Another device is the camera right now (the request is answered with 409)."""
+
+
 @dataclass(frozen=True)
 class PushStats:
     received: int
@@ -128,6 +132,7 @@ class PushSource:
         self.state: State = "retrying"
         self.last_error: str | None = "waiting for a phone to send its camera's picture"
         self._shape: tuple[int, int] = (0, 0)
+        self.sender: str | None = None
 
     def _set_state(self, state: State) -> None:
         if state != self.state:
@@ -135,10 +140,24 @@ class PushSource:
             if self._on_state is not None:
                 self._on_state(state)
 
-    def push(self, image: np.ndarray) -> None:
+    def claim(self, sender: str | None) -> None:
+        """One camera at a time: SourceBusy while another `sender` (a device's address) sent
+        within `stall_after_s`; a sender that went quiet that long gives way."""
+        if sender is None:
+            return
+        with self._cond:
+            if self.sender not in (None, sender) and not self._stalled(self._clock()):
+                raise SourceBusy(
+                    f"another device ({self.sender}) is the table's camera right now; stop it "
+                    "there first", de=f"ein anderes Gerät ({self.sender}) ist gerade die Kamera "
+                    "des Tisches; dort zuerst stoppen")
+            self.sender = sender
+
+    def push(self, image: np.ndarray, sender: str | None = None) -> None:
         """The newest picture (BGR or gray uint8); replaces one not read yet."""
         if not isinstance(image, np.ndarray) or image.dtype != np.uint8 or image.ndim not in (2, 3):
             raise FrameRejected("a frame must be an 8-bit picture")
+        self.claim(sender)
         with self._cond:
             if self.state == "closed":
                 return
@@ -153,9 +172,10 @@ class PushSource:
             self._set_state("connected")
             self._cond.notify_all()
 
-    def push_jpeg(self, data: bytes) -> np.ndarray:
+    def push_jpeg(self, data: bytes, sender: str | None = None) -> np.ndarray:
+        self.claim(sender)  # before decoding: a refused frame costs nothing
         image = decode_jpeg(data)
-        self.push(image)
+        self.push(image, sender)
         return image
 
     def _stalled(self, now: float) -> bool:

@@ -76,6 +76,7 @@ def test_frames_from_another_device_need_the_pin(session: LiveSession) -> None:
     assert fresh.post("/unlock", json={"pin": PIN}).status_code == 200
     assert post_frame(fresh, jpeg()).status_code == 200
     assert source.stats().received == 2
+    app.config["PHONE_SOURCE"] = PushSource(wait_s=0.01)  # (one camera at a time)
     local = app.test_client()  # this laptop itself: never a PIN
     assert post_frame(local, jpeg()).status_code == 200
 
@@ -240,3 +241,14 @@ def test_serve_takes_one_camera_and_says_so(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "--phone" in result.output
     helped = CliRunner().invoke(serve, ["--help"])
     assert "--phone" in helped.output and "--https" in helped.output
+
+
+def test_a_second_phone_is_told_that_another_is_the_camera(session: LiveSession) -> None:
+    app, source = phone_app(session)
+    first, second = app.test_client(), app.test_client()
+    first.environ_base.update(LAN)
+    second.environ_base["REMOTE_ADDR"] = "192.168.1.21"
+    assert post_frame(first, jpeg()).status_code == 200
+    busy = post_frame(second, jpeg())
+    assert busy.status_code == 409 and "another device" in busy.get_json()["error"]
+    assert source.stats().received == 1

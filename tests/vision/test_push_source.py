@@ -160,3 +160,17 @@ def test_a_cut_off_jpeg_is_broken_not_a_crash() -> None:
     data = jpeg(np.random.default_rng(1).integers(0, 255, (240, 320, 3), dtype=np.uint8))
     with pytest.raises(FrameRejected, match="broken JPEG"):
         decode_jpeg(data[: len(data) // 3])
+
+
+def test_one_device_at_a_time_and_a_quiet_one_gives_way() -> None:
+    from companion.vision.push_source import SourceBusy
+
+    source = PushSource(stall_after_s=0.1, wait_s=0.01)
+    source.push(picture(1), sender="192.168.1.20")
+    with pytest.raises(SourceBusy, match=r"192\.168\.1\.20"):
+        source.push_jpeg(jpeg(picture(2)), sender="192.168.1.21")
+    source.push(picture(3), sender="192.168.1.20")
+    assert source.stats().received == 2
+    threading.Event().wait(0.15)  # the first went quiet past the stall limit
+    source.push_jpeg(jpeg(picture(4)), sender="192.168.1.21")
+    assert source.sender == "192.168.1.21"
