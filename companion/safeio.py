@@ -1,4 +1,5 @@
-"""Bounded input: every file, request body and image the companion reads goes through here.
+"""Bounded input: every file, request body and image the companion reads goes through here;
+and whole files or none for what it writes into the user's folders.
 
 Why one module: limits (nesting depth, alias expansion, sizes, number ranges, pixel counts)
 must be the same everywhere and fail the same way, with one line that names the input and
@@ -9,8 +10,10 @@ file and line) reports them too.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -259,3 +262,55 @@ def check_pixels(width: int, height: int, what: str, max_pixels: int = MAX_IMAGE
         raise UnsafeInputError(
             f"{what}: {width} x {height} pixels is more than the {max_pixels:,} allowed;"
             " scale the image down")
+
+
+# --- writing ------------------------------------------------------------------------------------
+# A full disk, a crash or Ctrl-C halfway through a plain write leaves a truncated file in place
+# of a good one (a truncated cardset YAML breaks every command of its game). The text goes to a
+# hidden temporary file in the same folder, is flushed to the disk, and only then renamed over
+# the target: readers see the old file or the new one, never a part.
+
+
+class FileWriteError(CompanionError):
+    """A file could not be written (disk full, no permission, read-only media); the file that
+    was there, if any, is unchanged."""
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Replace (or create) `path` with `text` (UTF-8), all or nothing."""
+    data = text.encode("utf-8")
+    folder = path.parent
+    temp = folder / f".{path.name}.{os.getpid()}.tmp"  # hidden, not *.yaml: never read as data
+    try:
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(temp, path)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            temp.unlink()
+        if isinstance(exc, OSError):
+            was = "the file there before is unchanged" if path.exists() else "nothing was written"
+            raise FileWriteError(
+                f"{path}: cannot write ({exc.strerror or exc}); {was}") from None
+        raise
+    _sync_folder(folder)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the rename itself durable (best effort: not every system can open a folder)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

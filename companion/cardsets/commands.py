@@ -16,6 +16,7 @@ from companion.cardsets.model import Card
 from companion.errors import CompanionError
 from companion.lazy_group import LazyGroup
 from companion.paths import cardsets_dir
+from companion.safeio import write_text_atomic
 
 GAME = click.Choice(list(SCHEMAS))
 SUMMARY_FIELDS = (
@@ -164,8 +165,12 @@ def import_command(
         return
     if target.exists() and not force:
         raise CompanionError(f"{target} exists; use --force to overwrite or --out elsewhere")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(yaml_text, encoding="utf-8")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CompanionError(f"{target.parent}: cannot create the folder"
+                             f" ({exc.strerror or exc})") from None
+    write_text_atomic(target, yaml_text)
     clear_cache()
     click.echo(f"wrote {len(cards)} {game} cards to {target}", err=True)
 
@@ -198,5 +203,5 @@ def export_command(game: str, fmt: str, out: Path | None) -> None:
     if out is None:
         click.echo(text, nl=False)
     else:
-        out.write_text(text, encoding="utf-8")
+        write_text_atomic(out, text)
         click.echo(f"wrote {len(cards)} cards to {out}", err=True)

@@ -83,10 +83,34 @@ def _cell_value(game: str, card_type: str, column: str, text: str) -> Any:
     return kind.from_text(text)
 
 
+class _Rows:
+    """A csv reader whose own errors (a field beyond csv's size limit, a stray NUL) are a
+    CardsetError naming the file and line, like every other problem of the file."""
+
+    def __init__(self, reader: Any, where: str) -> None:
+        self._reader = reader
+        self._where = where
+
+    def __iter__(self) -> _Rows:
+        return self
+
+    def __next__(self) -> list[str]:
+        try:
+            row: list[str] = next(self._reader)
+        except csv.Error as exc:
+            raise CardsetError(self._where, f"not a readable CSV file ({exc})",
+                               self._reader.line_num + 1) from None
+        return row
+
+    @property
+    def line_num(self) -> int:
+        return int(self._reader.line_num)
+
+
 def import_csv(game: str, text: str, where: str, sample: bool = False) -> list[Card]:
     """Cards from CSV text; a bad cell raises CardsetError naming file, line, card, field."""
     schema_for(game)
-    reader = csv.reader(io.StringIO(text))
+    reader = _Rows(csv.reader(io.StringIO(text)), where)
     try:
         header = next(reader)
     except StopIteration:

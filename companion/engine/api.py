@@ -49,6 +49,15 @@ class MoveFormatError(EngineError):
     """A move (or its JSON) is malformed: unknown kind, missing player, wrong field types."""
 
 
+class MoveFieldError(MoveFormatError):
+    """One field of a move's JSON has the wrong type; `field` names it (kind, player, cards,
+    to, target, value, options, or "move" when the whole is not an object)."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
 class NothingToUndoError(EngineError):
     """`Game.undo()` with an empty log."""
 
@@ -109,6 +118,12 @@ class Violation:
             zones=tuple(data.get("zones", ())),
             lifted_by=data.get("lifted_by"),
         )
+
+
+def _shown(value: Any, limit: int = 60) -> str:
+    """A value in an error message, cut short (a hostile move may be large)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def blocking(violations: list[Violation]) -> list[Violation]:
@@ -207,20 +222,35 @@ class Move:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Move:
-        try:
-            kind = data["kind"]
-            player = data["player"]
-        except (KeyError, TypeError):
-            raise MoveFormatError(f"a move needs 'kind' and 'player': {data!r}") from None
-        if not isinstance(kind, str) or not isinstance(player, str):
-            raise MoveFormatError(f"move kind and player must be strings: {data!r}")
+        """A move from its JSON, each field checked: a move from a saved game or a post is
+        refused here, naming the field, not halfway through the rules."""
+        if not isinstance(data, Mapping):
+            raise MoveFieldError("move", f"a move must be a JSON object, not {_shown(data)}")
+        if "kind" not in data or "player" not in data:
+            raise MoveFieldError("kind" if "kind" not in data else "player",
+                                 f"a move needs 'kind' and 'player': {_shown(data)}")
+        kind, player = data["kind"], data["player"]
+        for name, text in (("kind", kind), ("player", player)):
+            if not isinstance(text, str):
+                raise MoveFieldError(name, f"move '{name}' must be text, not {_shown(text)}")
         cards = data.get("cards", ())
-        if isinstance(cards, str) or not all(isinstance(c, str) for c in cards):
-            raise MoveFormatError(f"move cards must be a list of uids: {data!r}")
+        if not isinstance(cards, list | tuple) or not all(isinstance(c, str) for c in cards):
+            raise MoveFieldError("cards", f"move 'cards' must be a list of card uids, not"
+                                          f" {_shown(cards)}")
+        for name in ("to", "target"):
+            if data.get(name) is not None and not isinstance(data[name], str):
+                raise MoveFieldError(name, f"move '{name}' must be text (a zone id or a card"
+                                           f" uid) or absent, not {_shown(data[name])}")
         value = data.get("value")
-        if value is not None and not isinstance(value, int | str):
-            raise MoveFormatError(f"move value must be a number or text: {data!r}")
-        opts = data.get("options") or {}
+        if value is not None and (not isinstance(value, int | str) or isinstance(value, bool)):
+            raise MoveFieldError("value", f"move 'value' must be a number or text, not"
+                                          f" {_shown(value)}")
+        opts = data.get("options")
+        opts = {} if opts is None else opts
+        if not isinstance(opts, Mapping) or not all(
+                isinstance(v, str | int) and not isinstance(v, bool) for v in opts.values()):
+            raise MoveFieldError("options", f"move 'options' must map names to text, not"
+                                            f" {_shown(opts)}")
         return cls(
             kind=kind,
             player=player,
@@ -228,7 +258,7 @@ class Move:
             to=data.get("to"),
             target=data.get("target"),
             value=value,
-            options=tuple(sorted((str(k), str(v)) for k, v in dict(opts).items())),
+            options=tuple(sorted((str(k), str(v)) for k, v in opts.items())),
         )
 
     def describe(

@@ -408,14 +408,15 @@ class Interpreter:
         nobody answers (callers put the reading as seen, against the rules, first and pass
         the first legal one here)."""
         self._plans = plans
+        choices = tuple(Choice(label_en=self._label(p, "en"), label_de=self._label(p, "de"),
+                               moves=p.moves) for p in plans)
         self.pending = Question(
-            text_en="Several moves explain what happened on the table. Which one was it?",
-            text_de="Mehrere Züge erklären, was auf dem Tisch geschah. Welcher war es?",
-            choices=tuple(
-                Choice(label_en=self._label(p, "en"), label_de=self._label(p, "de"),
-                       moves=p.moves)
-                for p in plans
-            ),
+            text_en=_which([c.label_en for c in choices], "Which was it: ", "or",
+                           "Several moves explain what happened on the table. "
+                           "Which one was it?"),
+            text_de=_which([c.label_de for c in choices], "Was war es: ", "oder",
+                           "Mehrere Züge erklären, was auf dem Tisch geschah. Welcher war es?"),
+            choices=choices,
             default=default,
         )
         return self.pending
@@ -558,3 +559,17 @@ class Interpreter:
             entries.append(self.game.log[-1])
         self.unpressed = []
         return tuple(entries)
+
+
+QUESTION_MAX_CHARS = 180  # longer, the readings are left to the buttons
+
+
+def _which(labels: list[str], head: str, word: str, generic: str) -> str:
+    """The question in words naming its readings ("Which was it: p1 draws a card, or p2 draws
+    a card?"); the generic sentence when they are too long to read as one."""
+    if not labels:
+        return generic
+    said = labels[0] if len(labels) == 1 else (
+        ", ".join(labels[:-1]) + f", {word} " + labels[-1])
+    text = f"{head}{said}?"
+    return text if len(text) <= QUESTION_MAX_CHARS else generic

@@ -155,8 +155,10 @@ class Archive:
         if tid is None:
             return
         loaded = self.book.load(tid)
-        match = loaded.match_at(message.table)
         origin = f"{message.table}:{message.db}:{message.place.game}"
+        if loaded.counted(Link(table=message.table, game_id=local, origin=origin)) is not None:
+            return  # counted before (a restarted hall reads every finish again): one result
+        match = loaded.match_at(message.table)
         if match is None:
             self.view.note(message.table, "finished, but the tournament plays no match at "
                                           "this table now")

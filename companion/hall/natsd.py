@@ -67,8 +67,11 @@ class NatsServer:
     `kill()` ends it without a goodbye (tests of a crashed broker)."""
 
     def __init__(self, store_dir: Path, port: int = DEFAULT_PORT, host: str = "127.0.0.1",
-                 name: str = "companion-hall") -> None:
+                 name: str = "companion-hall", config: Path | None = None,
+                 tls: bool = False) -> None:
         self.store_dir = Path(store_dir)
+        self.config = config
+        self.tls = tls
         self.host = host
         self.requested_port = port
         self.port = port
@@ -79,7 +82,7 @@ class NatsServer:
     @property
     def url(self) -> str:
         shown = "127.0.0.1" if self.host in ("0.0.0.0", "::") else self.host
-        return f"nats://{shown}:{self.port}"
+        return f"{'tls' if self.tls else 'nats'}://{shown}:{self.port}"
 
     def start(self, timeout: float = 15.0) -> NatsServer:
         binary = find_nats_server()
@@ -93,6 +96,8 @@ class NatsServer:
         self.store_dir.mkdir(parents=True, exist_ok=True)
         args = [binary, "-js", "-sd", str(self.store_dir), "-a", self.host,
                 "-p", str(self.requested_port or -1), "-n", self.name]
+        if self.config is not None:  # accounts, users, permissions, TLS (credentials.py)
+            args[1:1] = ["-c", str(self.config)]
         self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                         stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent)
         ready = threading.Event()

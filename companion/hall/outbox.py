@@ -55,6 +55,37 @@ class Outbox:
             self._conn.execute("COMMIT")
         return value
 
+    def id_for(self, table: str) -> str:
+        """The recording id this library publishes under as hall table `table`: the library's
+        id for the first table it was published as, a new one for any other. The hall binds a
+        recording to the table that sent it first (another table's messages under that id are
+        refused), so a laptop moved to another table starts a recording of its own there."""
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                meta = dict(self._conn.execute(
+                    "SELECT key, value FROM hall_outbox_meta").fetchall())
+                first = meta.get("db_table")
+                if first is None:  # a file from before: its earliest hall table, else this one
+                    row = self._conn.execute(
+                        "SELECT table_name FROM hall_outbox_games ORDER BY game_id"
+                        " LIMIT 1").fetchone()
+                    first = str(row[0]) if row else table
+                    self._conn.execute("INSERT INTO hall_outbox_meta (key, value) VALUES "
+                                       "('db_table', ?)", (first,))
+                if table == first:
+                    value = self.db_id
+                else:
+                    key = f"db_id:{table}"
+                    value = meta.get(key) or uuid.uuid4().hex[:16]
+                    self._conn.execute("INSERT OR IGNORE INTO hall_outbox_meta (key, value)"
+                                       " VALUES (?, ?)", (key, value))
+                self._conn.execute("COMMIT")
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+        return str(value)
+
     def register(self, game_id: int, table: str, page_url: str = "") -> None:
         """Game `game_id` of this library is played at hall table `table`."""
         with self._lock:

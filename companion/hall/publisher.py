@@ -14,9 +14,10 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from companion.hall.credentials import table_inbox
 from companion.hall.outbox import Outbox
 from companion.hall.wire import (
     DEFAULT_STREAM,
@@ -40,29 +41,44 @@ DUPLICATE_WINDOW_S = 15 * 60.0
 """JetStream forgets message ids after this; the stream-based resume covers longer outages."""
 
 
-async def ensure_stream(js: Any, stream: str) -> None:
-    """Create the event's stream if nobody has yet (tables and hall may come up in any order)."""
+async def ensure_stream(js: Any, stream: str, update: bool = False) -> Any:
+    """Create the event's stream if nobody has yet (tables and hall may come up in any order);
+    returns its info. New streams allow direct gets (a table reads the last message of its own
+    subject through a request whose subject names it, which the broker's permissions can limit
+    to the table's own subjects) and refuse deleting or purging messages. `update` (the hall):
+    turn direct gets on in a stream made before."""
     from nats.js.api import StorageType, StreamConfig
     from nats.js.errors import BadRequestError, NotFoundError
 
     try:
-        await js.stream_info(stream)
-        return
+        info = await js.stream_info(stream)
     except NotFoundError:
         pass
+    else:
+        if update and not info.config.allow_direct:
+            with contextlib.suppress(Exception):  # an old broker: tables fall back
+                info = await js.update_stream(replace(info.config, allow_direct=True))
+        return info
     config = StreamConfig(name=stream, subjects=[f"{stream}.>"], storage=StorageType.FILE,
-                          duplicate_window=DUPLICATE_WINDOW_S)
+                          duplicate_window=DUPLICATE_WINDOW_S, allow_direct=True,
+                          deny_delete=True, deny_purge=True)
     try:
-        await js.add_stream(config)
+        return await js.add_stream(config)
     except BadRequestError:
-        await js.stream_info(stream)  # created meanwhile by another table or the hall
+        return await js.stream_info(stream)  # created meanwhile by another table or the hall
 
 
-def connect_options(name: str) -> dict[str, Any]:
-    """Reconnect for ever, quickly: a table must come back by itself after a network drop."""
-    return {"name": name, "allow_reconnect": True, "max_reconnect_attempts": -1,
-            "reconnect_time_wait": 0.5, "connect_timeout": 2, "ping_interval": 5,
-            "max_outstanding_pings": 2}
+def connect_options(name: str, inbox_prefix: str = "_INBOX", tls: Any = None
+                    ) -> dict[str, Any]:
+    """Reconnect for ever, quickly: a table must come back by itself after a network drop.
+    `inbox_prefix`: where replies come (the broker lets each user read only its own);
+    `tls`: an `ssl.SSLContext` for a broker with TLS."""
+    options = {"name": name, "allow_reconnect": True, "max_reconnect_attempts": -1,
+               "reconnect_time_wait": 0.5, "connect_timeout": 2, "ping_interval": 5,
+               "max_outstanding_pings": 2, "inbox_prefix": inbox_prefix}
+    if tls is not None:
+        options["tls"] = tls
+    return options
 
 
 @dataclass
@@ -80,12 +96,14 @@ class TablePublisher:
 
     def __init__(self, outbox: Outbox, table: str, servers: str | list[str],
                  stream: str = DEFAULT_STREAM, doorbell: Callable[[], int] | None = None,
-                 poll_s: float = 0.5, tick_s: float = 0.01) -> None:
+                 poll_s: float = 0.5, tick_s: float = 0.01, tls: Any = None) -> None:
         self.outbox = outbox
+        self.tls = tls
         self.table = check_name("table", table)
         self.stream = check_name("stream", stream)
         self.servers = servers
-        self.subject = table_subject(stream, table, outbox.db_id)
+        self.db = outbox.id_for(table)
+        self.subject = table_subject(stream, table, self.db)
         self.doorbell = doorbell
         self.poll_s = poll_s
         self.tick_s = tick_s
@@ -118,7 +136,9 @@ class TablePublisher:
             try:
                 self.nc = await nats.connect(
                     self.servers, disconnected_cb=disconnected, reconnected_cb=reconnected,
-                    error_cb=error, **connect_options(f"table {self.table}"))
+                    error_cb=error,
+                    **connect_options(f"table {self.table}", table_inbox(self.table),
+                                      self.tls))
                 self._js = self.nc.jetstream(timeout=PUBLISH_TIMEOUT_S)
                 self.stats.status = "online"
                 return True
@@ -134,9 +154,10 @@ class TablePublisher:
         """Where the stream's copy of this table ends (the last message on its subject)."""
         from nats.js.errors import NotFoundError
 
-        await ensure_stream(self._js, self.stream)
-        try:
-            raw = await self._js.get_last_msg(self.stream, self.subject)
+        info = await ensure_stream(self._js, self.stream)
+        try:  # direct: the only read a table's credentials allow, and only of its own subject
+            raw = await self._js.get_last_msg(self.stream, self.subject,
+                                              direct=bool(info.config.allow_direct))
         except NotFoundError:
             self.high = NOTHING
         else:
@@ -146,10 +167,10 @@ class TablePublisher:
         return self.high
 
     async def _send(self, type_: str, place: Place, body: dict[str, Any]) -> None:
-        data = encode(type_, self.table, self.outbox.db_id, place, body, time.time())
+        data = encode(type_, self.table, self.db, place, body, time.time())
         ack = await self._js.publish(
             self.subject, data, stream=self.stream,
-            headers={MSG_ID_HEADER: f"{self.outbox.db_id}.{place.msg_id}"})
+            headers={MSG_ID_HEADER: f"{self.db}.{place.msg_id}"})
         if getattr(ack, "duplicate", False):
             self.stats.duplicates += 1
         self.stats.published += 1

@@ -14,6 +14,7 @@ from typing import Any
 
 from companion.errors import CompanionError
 from companion.hall.archive import Archive
+from companion.hall.credentials import EventCredentials, tls_context, without_password
 from companion.hall.loop import LoopThread
 from companion.hall.naming import namer_for
 from companion.hall.natsd import DEFAULT_PORT, NatsServer
@@ -65,16 +66,27 @@ class Hall:
 
     def __init__(self, db: Path, nats: str | None = None, stream: str = DEFAULT_STREAM,
                  tournament_id: int | None = None, nats_dir: Path | None = None,
-                 nats_port: int = DEFAULT_PORT, nats_host: str = "0.0.0.0",
-                 archive: bool = True, heartbeat_s: float = 15.0) -> None:
+                 nats_port: int = DEFAULT_PORT, nats_host: str = "127.0.0.1",
+                 archive: bool = True, heartbeat_s: float = 15.0,
+                 tables: tuple[str, ...] = (), pin: str | None = None,
+                 tls_cert: Path | None = None, tls_key: Path | None = None) -> None:
         self.db = Path(db)
         self.stream = check_name("stream", stream)
         self.nats_url = nats
         if nats is not None:
             servers_of(nats)
         self.broker: NatsServer | None = None
+        self.credentials: EventCredentials | None = None
         if nats is None:
-            self.broker = NatsServer(nats_dir or self.db.parent / "nats", nats_port, nats_host)
+            folder = nats_dir or self.db.parent / "nats"
+            if (tls_cert is None) != (tls_key is None):
+                raise CompanionError("--tls-cert and --tls-key go together")
+            self.credentials = EventCredentials.load(folder, self.stream, tables)
+            config = self.credentials.write_config(tls_cert, tls_key)
+            self.broker = NatsServer(folder, nats_port, nats_host, config=config,
+                                     tls=tls_cert is not None)
+        # its own broker's certificate, trusted as it is (the hall reaches it on loopback)
+        self._tls = tls_context(tls_cert, check_hostname=False) if tls_cert else None
         self.view = HallView(namer_for)
         self.tournament = TournamentFeed(self.db, tournament_id)
         self.state = HallState(self.view, self.tournament.current, self._status)
@@ -82,7 +94,7 @@ class Hall:
                                on_tournament=self.state.tournament_changed) if archive else None
         self.loop = LoopThread("hall-nats")
         self.service: HallService | None = None
-        self.app = create_hall_app(self.db, self.state, heartbeat_s)
+        self.app = create_hall_app(self.db, self.state, heartbeat_s, pin)
         self.server: Any = None
         self._stop: asyncio.Event | None = None
         self._task: Any = None
@@ -91,7 +103,8 @@ class Hall:
 
     def _status(self) -> dict[str, Any]:
         return {"nats": self.service.status if self.service else "starting",
-                "stream": self.stream, "url": self.nats_url}
+                "stream": self.stream,
+                "url": without_password(self.nats_url) if self.nats_url else None}
 
     def _poll(self) -> None:
         last = None
@@ -116,9 +129,12 @@ class Hall:
                 self.close()
                 raise
             self.nats_url = self.broker.url
+            if self.credentials is not None:
+                self.nats_url = self.credentials.hall_url(self.broker.url)
         assert self.nats_url is not None
         sink = self.archive.put if self.archive is not None else None
-        self.service = HallService(servers_of(self.nats_url), self.view, self.stream, sink)
+        self.service = HallService(servers_of(self.nats_url), self.view, self.stream, sink,
+                                   self._tls)
         self.loop.start()
 
         async def make() -> asyncio.Event:
@@ -133,6 +149,17 @@ class Hall:
             raise CompanionError(f"cannot listen on {host}:{port}: {exc}") from None
         self._poller.start()
         return self
+
+    def table_url(self, table: str, host: str | None = None) -> str:
+        """The `--hall` address of `table` (own broker only): its user and password, and the
+        broker's address as seen from `host` (default: as the hall reaches it)."""
+        if self.broker is None or self.credentials is None:
+            raise CompanionError("the hall joined a NATS server: its users are made there")
+        address = self.broker.url
+        if host is not None:
+            scheme = "tls" if self.broker.tls else "nats"
+            address = f"{scheme}://{host}:{self.broker.port}"
+        return self.credentials.table_url(table, address)
 
     @property
     def port(self) -> int:

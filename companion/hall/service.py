@@ -14,8 +14,9 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from companion.hall.credentials import HALL_INBOX
 from companion.hall.publisher import _sleep_or_stop, connect_options, ensure_stream
-from companion.hall.view import HallView
+from companion.hall.view import UNREADABLE, HallView
 from companion.hall.wire import DEFAULT_STREAM, TableMessage, WireError, check_name, decode
 
 log = logging.getLogger(__name__)
@@ -25,8 +26,9 @@ class HallService:
     """Reads `<stream>.>` into a `HallView`; each applied message also goes to `sink`."""
 
     def __init__(self, servers: str | list[str], view: HallView, stream: str = DEFAULT_STREAM,
-                 sink: Callable[[TableMessage], None] | None = None) -> None:
+                 sink: Callable[[TableMessage], None] | None = None, tls: Any = None) -> None:
         self.servers = servers
+        self.tls = tls
         self.view = view
         self.stream = check_name("stream", stream)
         self.sink = sink
@@ -42,11 +44,14 @@ class HallService:
         except WireError as exc:
             self.rejected += 1
             log.warning("hall: rejected a message on %s: %s", msg.subject, exc)
+            tokens = str(msg.subject).split(".")
+            self.view.refuse(UNREADABLE, tokens[1] if len(tokens) == 3 else str(msg.subject),
+                             None, str(exc)[:200])
             return
         seq = 0
         with contextlib.suppress(Exception):  # metadata is informative only
             seq = int(msg.metadata.sequence.stream)
-        if self.view.apply(message, seq) is not None and self.sink is not None:
+        if self.view.apply(message, seq, msg.subject) is not None and self.sink is not None:
             self.sink(message)
 
     async def run(self, stop: asyncio.Event) -> None:
@@ -66,9 +71,9 @@ class HallService:
             try:
                 self.nc = await nats.connect(self.servers, disconnected_cb=disconnected,
                                              reconnected_cb=reconnected, error_cb=error,
-                                             **connect_options("hall"))
+                                             **connect_options("hall", HALL_INBOX, self.tls))
                 js = self.nc.jetstream(timeout=5.0)
-                await ensure_stream(js, self.stream)
+                await ensure_stream(js, self.stream, update=True)
                 await js.subscribe(f"{self.stream}.>", cb=self._on_message,
                                    ordered_consumer=True, deliver_policy=DeliverPolicy.ALL,
                                    idle_heartbeat=2.0, pending_msgs_limit=1_000_000,

@@ -12,10 +12,12 @@ import asyncio
 import contextlib
 import socket
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
 from companion.errors import CompanionError
+from companion.hall.credentials import tls_context
 from companion.hall.loop import LoopThread
 from companion.hall.outbox import Outbox
 from companion.hall.publisher import TablePublisher
@@ -58,12 +60,13 @@ class HallLink:
     """One table's publisher running beside the live session."""
 
     def __init__(self, store: Store, table: str, hall: str, stream: str = DEFAULT_STREAM,
-                 doorbell: Callable[[], int] | None = None) -> None:
+                 doorbell: Callable[[], int] | None = None, trust: Path | None = None) -> None:
         self.table = check_name("table", table)
         self.hall = check_nats_url(hall)
         self.outbox = Outbox(store)
+        tls = tls_context(trust) if trust is not None or hall.startswith("tls://") else None
         self.publisher = TablePublisher(self.outbox, table, servers_of(hall), stream,
-                                        doorbell=doorbell)
+                                        doorbell=doorbell, tls=tls)
         self.loop = LoopThread(f"hall-{table}")
         self._stop: asyncio.Event | None = None
         self._task: Any = None
@@ -97,9 +100,11 @@ class HallLink:
 
 
 def link_live(live: Any, hall: str, table: str, page_url: str,
-              stream: str = DEFAULT_STREAM) -> HallLink:
-    """Publish a `Live` table's game to the hall (the session's bus rings the publisher)."""
+              stream: str = DEFAULT_STREAM, trust: Path | None = None) -> HallLink:
+    """Publish a `Live` table's game to the hall (the session's bus rings the publisher);
+    `trust`: the hall's TLS certificate (or its CA) when the tables do not know it."""
     bus = live.session.bus
-    link = HallLink(live.store, table, hall, stream, doorbell=lambda: bus.last_id)
+    link = HallLink(live.store, table, hall, stream, doorbell=lambda: bus.last_id,
+                    trust=trust)
     link.follow(live.session.game_id, page_url)
     return link.start()

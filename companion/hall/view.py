@@ -5,12 +5,19 @@ the main line recorded), the last move, open violations (not yet decided "stands
 "corrected", and not lifted by a card), an open question, the outcome. A message whose place is
 not beyond what the hall already holds for that recording is a duplicate: counted, never
 applied. Rows needing a referee (an open violation or question) sort first.
+
+Refused and shown to the judges (`refusals()`, the hall page's "Refused" list): a message whose
+body names another table or recording than the subject it came on (the broker lets a table's
+user publish only on its own subjects, so the subject is who sent it: a forgery), a recording
+that first came from one table and now comes from another, and a message at or before the
+place the hall holds for its recording (a replay).
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +28,9 @@ from companion.record.replay import main_line
 from companion.record.store import Event
 
 LINE_KINDS = ("move", "phase")
+FORGED, OTHER_TABLE, REPLAYED, UNREADABLE = "forged", "other-table", "replayed", "unreadable"
+REFUSALS = (FORGED, OTHER_TABLE, REPLAYED, UNREADABLE)
+REFUSALS_KEPT = 200
 
 
 @dataclass
@@ -172,39 +182,85 @@ class HallView:
         self.duplicates = 0
         self.stream_seq = 0
         self.listeners: list[Callable[[dict[str, Any]], None]] = []
+        self.refused_listeners: list[Callable[[dict[str, Any]], None]] = []
+        self.owners: dict[str, str] = {}
+        self.refused: deque[dict[str, Any]] = deque(maxlen=REFUSALS_KEPT)
+        self.refused_counts: dict[str, int] = dict.fromkeys(REFUSALS, 0)
 
-    def apply(self, message: TableMessage, stream_seq: int = 0) -> dict[str, Any] | None:
-        """Apply one message; returns the table's new row, or None for a duplicate."""
+    def refuse(self, reason: str, sender: str, message: TableMessage | None,
+               detail: str) -> dict[str, Any]:
+        """Count and keep a refused message for the judges (caller holds no lock)."""
+        entry = {"time": time.time(), "reason": reason, "sender": sender, "detail": detail,
+                 "claimed": message.table if message else "",
+                 "place": list(message.key) if message else None}
         with self._lock:
-            self.stream_seq = max(self.stream_seq, stream_seq)
-            high = self.high.get(message.db, NOTHING)
-            if message.place <= high:
-                self.duplicates += 1
-                return None
-            self.high[message.db] = message.place
-            row = self.rows.setdefault(message.table, TableRow(message.table))
-            current = (row.db, row.game)
-            ours = (message.db, message.place.game)
-            if message.type == HEADER:
-                if ours != current:
-                    row.start(message.db, message.place.game, dict(message.body))
-                    row.rename = self.namer(row.header) if self.namer else dict
-            elif ours != current:
-                pass  # a message of an older recording at this table: counted, not shown
-            elif message.type == EVENT:
-                body = message.body
-                row.add(Event(message.place.game, int(body["seq"]), float(body["time"]),
-                              str(body["kind"]), str(body["source"]), dict(body["payload"])))
-            elif message.type == FINISH:
-                outcome = message.body.get("outcome")
-                row.outcome = dict(outcome) if isinstance(outcome, dict) else None
-            row.messages += 1
-            row.heard = time.time()
-            self.applied += 1
-            data = row.to_dict()
+            self.refused_counts[reason] = self.refused_counts.get(reason, 0) + 1
+            self.refused.append(entry)
+        for listener in list(self.refused_listeners):
+            listener(entry)
+        return entry
+
+    def refusals(self) -> dict[str, Any]:
+        with self._lock:
+            return {"counts": dict(self.refused_counts), "recent": list(self.refused)}
+
+    def apply(self, message: TableMessage, stream_seq: int = 0,
+              subject: str | None = None) -> dict[str, Any] | None:
+        """Apply one message; returns the table's new row, or None for a duplicate or a
+        refused message. `subject`: the stream subject it came on (`<stream>.<table>.<db>`),
+        which says which table's credentials sent it."""
+        sender, refusal = message.table, None
+        if subject is not None:
+            tokens = subject.split(".")
+            sender = tokens[1] if len(tokens) == 3 else subject
+            if len(tokens) != 3 or (tokens[1], tokens[2]) != (message.table, message.db):
+                refusal = (FORGED, f"sent as {subject}, claims table {message.table} "
+                                   f"recording {message.db}")
+        data = None
+        if refusal is None:
+            with self._lock:
+                self.stream_seq = max(self.stream_seq, stream_seq)
+                owner = self.owners.setdefault(message.db, message.table)
+                high = self.high.get(message.db, NOTHING)
+                if owner != message.table:
+                    refusal = (OTHER_TABLE, f"recording {message.db} belongs to table {owner}")
+                elif message.place <= high:
+                    self.duplicates += 1
+                    refusal = (REPLAYED, f"{message.type} {message.place.msg_id} again (the "
+                                         f"hall holds {high.msg_id})")
+                else:
+                    data = self._apply_locked(message)
+        if data is None:
+            if refusal is not None:
+                self.refuse(refusal[0], sender, message, refusal[1])
+            return None
         for listener in list(self.listeners):
             listener(data)
         return data
+
+    def _apply_locked(self, message: TableMessage) -> dict[str, Any]:
+        """A message beyond the hall's place in its recording, from its own table."""
+        self.high[message.db] = message.place
+        row = self.rows.setdefault(message.table, TableRow(message.table))
+        current = (row.db, row.game)
+        ours = (message.db, message.place.game)
+        if message.type == HEADER:
+            if ours != current:
+                row.start(message.db, message.place.game, dict(message.body))
+                row.rename = self.namer(row.header) if self.namer else dict
+        elif ours != current:
+            pass  # a message of an older recording at this table: counted, not shown
+        elif message.type == EVENT:
+            body = message.body
+            row.add(Event(message.place.game, int(body["seq"]), float(body["time"]),
+                          str(body["kind"]), str(body["source"]), dict(body["payload"])))
+        elif message.type == FINISH:
+            outcome = message.body.get("outcome")
+            row.outcome = dict(outcome) if isinstance(outcome, dict) else None
+        row.messages += 1
+        row.heard = time.time()
+        self.applied += 1
+        return row.to_dict()
 
     def note(self, table: str, text: str) -> dict[str, Any] | None:
         """A hall remark on a table (a result the tournament could not take, ...)."""
@@ -232,4 +288,5 @@ class HallView:
     def counts(self) -> dict[str, Any]:
         with self._lock:
             return {"tables": len(self.rows), "applied": self.applied,
-                    "duplicates": self.duplicates, "stream_seq": self.stream_seq}
+                    "duplicates": self.duplicates, "stream_seq": self.stream_seq,
+                    "refused": sum(self.refused_counts.values())}

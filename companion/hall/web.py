@@ -1,12 +1,16 @@
 """The hall's pages: every table for the referees, the tournament, an overlay per table.
 
-Read-only by design: the hall changes nothing at a table (actions need that table's own page
-and PIN), so it needs no PIN itself. The page follows the hall over server-sent events, the
-same bus and stream format as the live table page.
+The hall changes nothing at a table (actions need that table's own page and PIN). Its own
+library (the copied games: titles, notes, finished with a winner) is written only with the
+hall's PIN from another device, exactly as a table's page (companion.server.security). The
+page follows the hall over server-sent events, the same bus and stream format as the live
+table page; each client address may hold a few such streams at once (429 beyond), so one
+device cannot take every worker of the hall's web server.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -30,6 +34,47 @@ from companion.server.bus import EventBus, sse_stream
 
 bp = Blueprint("hall", __name__, url_prefix="/hall")
 HALL_BUS_CAPACITY = 4096
+STREAMS_PER_CLIENT = 8
+"""Live streams one client address may hold (a browser keeps one per open hall page)."""
+MAX_STREAMS = 192
+"""All live streams of the hall: below the web server's workers, so that pages, the state and
+every button still get one (companion.server.httpd)."""
+
+
+class StreamSlots:
+    """Counts open live streams per client address; `take` refuses beyond the caps."""
+
+    def __init__(self, per_client: int = STREAMS_PER_CLIENT, total: int = MAX_STREAMS) -> None:
+        self.per_client = per_client
+        self.total = total
+        self._lock = threading.Lock()
+        self._open: dict[str, int] = {}
+
+    def take(self, client: str) -> Callable[[], None] | None:
+        """A release function, or None when `client` (or the hall) holds all it may."""
+        with self._lock:
+            held = self._open.get(client, 0)
+            if held >= self.per_client or sum(self._open.values()) >= self.total:
+                return None
+            self._open[client] = held + 1
+        released = threading.Event()
+
+        def release() -> None:
+            if released.is_set():
+                return
+            released.set()
+            with self._lock:
+                left = self._open.get(client, 0) - 1
+                if left > 0:
+                    self._open[client] = left
+                else:
+                    self._open.pop(client, None)
+
+        return release
+
+    def held(self, client: str) -> int:
+        with self._lock:
+            return self._open.get(client, 0)
 
 
 class HallState:
@@ -41,17 +86,23 @@ class HallState:
         self.tournament = tournament
         self.status = status
         self.bus = EventBus(HALL_BUS_CAPACITY)
+        self.streams = StreamSlots()
         view.listeners.append(self._row_changed)
+        view.refused_listeners.append(self._refused)
 
     def _row_changed(self, row: dict[str, Any]) -> None:
         self.bus.publish("table", row)
+
+    def _refused(self, entry: dict[str, Any]) -> None:
+        self.bus.publish("refused", entry)
 
     def tournament_changed(self) -> None:
         self.bus.publish("tournament", self.tournament())
 
     def snapshot(self) -> dict[str, Any]:
         return {"tables": self.view.snapshot(), "tournament": self.tournament(),
-                "status": self.status(), "counts": self.view.counts()}
+                "status": self.status(), "counts": self.view.counts(),
+                "refused": self.view.refusals()}
 
 
 def _state() -> HallState:
@@ -87,11 +138,32 @@ def stream() -> Response:
             last_id = int(raw)
         except ValueError:
             abort(400, description=f"Last-Event-ID must be a number, not {raw!r}")
-    body = sse_stream(hall.bus, last_id, hall.snapshot,
-                      heartbeat_s=float(current_app.config["HEARTBEAT_S"]),
-                      max_messages=request.args.get("limit", type=int))
-    return Response(stream_with_context(body), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    client = request.remote_addr or "?"
+    release = hall.streams.take(client)
+    if release is None:
+        most = hall.streams.per_client
+        response = jsonify(
+            error=f"too many live hall pages from this device ({most} at most): close some "
+                  "tabs", error_de=f"zu viele offene Hallenseiten auf diesem Gerät (höchstens "
+                                   f"{most}): Tabs schließen"
+        ) if hall.streams.held(client) >= most else jsonify(
+            error="the hall serves as many live pages as it can: try again shortly",
+            error_de="die Halle bedient schon so viele Live-Seiten wie sie kann: gleich noch "
+                     "einmal versuchen")
+        response.status_code = 429
+        response.headers["Retry-After"] = "5"
+        return response
+    try:
+        body = sse_stream(hall.bus, last_id, hall.snapshot,
+                          heartbeat_s=float(current_app.config["HEARTBEAT_S"]),
+                          max_messages=request.args.get("limit", type=int))
+        response = Response(stream_with_context(body), mimetype="text/event-stream",
+                            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    except BaseException:
+        release()
+        raise
+    response.call_on_close(release)  # the server closes every response, streamed or not
+    return response
 
 
 @bp.get("/overlay/<name>")
@@ -102,12 +174,15 @@ def overlay(name: str) -> Any:
                            initial=row or {"table": name})
 
 
-def create_hall_app(db: Path, hall: HallState, heartbeat_s: float = 15.0) -> Flask:
+def create_hall_app(db: Path, hall: HallState, heartbeat_s: float = 15.0,
+                    pin: str | None = None) -> Flask:
     """The hall's web app: the hall pages, plus the review pages of its library (the copied
-    games of every table) from the common app factory; `/` goes to the hall."""
+    games of every table) from the common app factory; `/` goes to the hall. With `pin`,
+    every write and every recording from another device needs it (as at a table)."""
     from companion.server.app import create_app
 
-    app = create_app({"DATABASE": db, "SESSION": None, "HEARTBEAT_S": heartbeat_s})
+    app = create_app({"DATABASE": db, "SESSION": None, "HEARTBEAT_S": heartbeat_s,
+                      "PIN": pin})
     app.extensions["companion.hall"] = hall
     app.register_blueprint(bp)
     app.view_functions["live.index"] = lambda: redirect(url_for("hall.page"))

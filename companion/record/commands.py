@@ -15,7 +15,8 @@ from companion.record.export import (
     status_words,
 )
 from companion.record.library import game_name
-from companion.record.store import open_existing
+from companion.record.store import open_existing, told_when_damaged
+from companion.safeio import write_text_atomic
 
 LANG = click.Choice(["en", "de"])
 
@@ -27,7 +28,7 @@ LANG = click.Choice(["en", "de"])
               help="Language of the record (English or German).")
 def replay(db: Path, game: int | None, lang: str) -> None:
     """List the games in DB, or print GAME move by move (corrections followed)."""
-    with open_existing(db) as store:
+    with told_when_damaged(db), open_existing(db) as store:
         if game is None:
             headers = store.games()
             if not headers:
@@ -56,7 +57,7 @@ def replay(db: Path, game: int | None, lang: str) -> None:
               help="File to write (default: standard output).")
 def export(db: Path, game: int, fmt: str, lang: str, out: Path | None) -> None:
     """Write GAME from DB as JSON (full log), a readable text record or one HTML page."""
-    with open_existing(db) as store:
+    with told_when_damaged(db), open_existing(db) as store:
         if fmt == "json":
             text = export_json(store, game) + "\n"
         elif fmt == "html":
@@ -68,5 +69,5 @@ def export(db: Path, game: int, fmt: str, lang: str, out: Path | None) -> None:
     if out is None:
         click.echo(text, nl=False)
     else:
-        out.write_text(text, encoding="utf-8")
+        write_text_atomic(out, text)
         click.echo(f"wrote game {game} to {out}", err=True)

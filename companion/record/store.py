@@ -8,6 +8,7 @@ correction is a new event that replaces a move on the main line (see `companion.
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 import threading
@@ -23,6 +24,7 @@ from urllib.parse import quote
 import sqlite_utils
 
 from companion.errors import CompanionError
+from companion.record.game_lock import GameLock
 from companion.snapshot import TableSnapshot
 
 EVENT_KINDS = (
@@ -108,6 +110,11 @@ _COMPANION_PREFIXES = ("games", "events", "snapshots", "keyframes", "tournament"
 
 class RecordError(CompanionError):
     """A recording that cannot be opened or an event that cannot be stored."""
+
+
+class LibraryDamagedError(RecordError):
+    """A library whose file cannot be read as one: damaged pages, or tables laid out by
+    something else. Nothing was changed."""
 
 
 class GameNotFoundError(RecordError):
@@ -239,6 +246,7 @@ class Store:
         self.read_only = read_only
         self._lock = threading.RLock()
         self._txn_depth = 0
+        self._held: list[GameLock] = []
         _check_folder(self.path)
         conn = self._connect_read_only() if read_only else self._connect_writable()
         self._conn = conn
@@ -272,6 +280,7 @@ class Store:
             # killed process loses nothing; only a power cut may lose the last moments.
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
+            _check_columns(self.path, conn, tables)
             self._migrate(conn, max(version, 1 if tables >= _OUR_TABLES else 0))
         except sqlite3.Error as exc:
             conn.close()
@@ -325,6 +334,11 @@ class Store:
                 f"{self.path}: an SQLite database but not a game library"
                 f" (no {' or '.join(sorted(_OUR_TABLES - tables))} table)"
             )
+        try:
+            _check_columns(self.path, conn, tables)
+        except (RecordError, sqlite3.Error):
+            conn.close()
+            raise
         version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         if version > SCHEMA_VERSION:
             conn.close()
@@ -337,6 +351,17 @@ class Store:
     def close(self) -> None:
         with self._lock:
             self._conn.close()
+            for held in self._held:
+                held.release()
+            self._held.clear()
+
+    def hold(self, game_id: int) -> None:
+        """Record `game_id` alone until `close()`: another live process that holds it already
+        is refused with `GameHeldError` (a second `--resume` of the same game)."""
+        held = GameLock(self.path, game_id)
+        held.acquire()
+        with self._lock:
+            self._held.append(held)
 
     def __enter__(self) -> Store:
         return self
@@ -629,6 +654,45 @@ def _statements(script: str) -> list[str]:
     if current.strip():
         out.append(current.strip())
     return out
+
+
+@functools.cache
+def _expected_columns() -> dict[str, frozenset[str]]:
+    """The columns of every table of a version-1 library (later versions only add columns),
+    read from the schema itself so the two cannot disagree."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.executescript(_SCHEMA_V1)
+        return {table: frozenset(r[1] for r in conn.execute(f"PRAGMA table_info({table})"))
+                for table in _tables(conn)}
+    finally:
+        conn.close()
+
+
+def _check_columns(path: Path, conn: sqlite3.Connection, tables: set[str]) -> None:
+    """Refuse tables named like ours but laid out otherwise (every read would fail later,
+    with "no such column", in the middle of a command)."""
+    for table, needed in _expected_columns().items():
+        if table not in tables:
+            continue
+        have = {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
+        missing = sorted(needed - have)
+        if missing:
+            raise LibraryDamagedError(
+                f"{path}: not a game library this companion can read (its {table} table has"
+                f" no {', '.join(missing[:4])} column); nothing was changed")
+
+
+@contextmanager
+def told_when_damaged(path: str | Path) -> Iterator[None]:
+    """Reading a library whose pages are damaged fails only when those pages are read (at
+    open it looked fine): say so in one line, naming the file."""
+    try:
+        yield
+    except sqlite3.DatabaseError as exc:
+        raise LibraryDamagedError(
+            f"{path}: the game library cannot be read ({exc}); a copy made before the damage"
+            " may still be whole") from None
 
 
 def _tables(conn: sqlite3.Connection) -> set[str]:

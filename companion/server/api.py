@@ -14,7 +14,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, request, str
 
 from companion.record.redact import game_index, public_header
 from companion.record.store import Store
-from companion.safeio import UnsafeInputError, parse_json
+from companion.server.body import json_object
 from companion.server.bus import sse_stream
 from companion.server.httpd import MAX_STREAMS
 from companion.server.session import LiveSession
@@ -38,24 +38,8 @@ def _store() -> Store:
 
 
 def _body() -> Mapping[str, Any]:
-    """The JSON object of a POST, within limits (nesting, numbers, text). JSON only: a form
-    post from another web site (which a browser sends without asking) must not be able to
-    press the referee's buttons."""
-    if not request.is_json:
-        abort(415, description="send a JSON object (Content-Type: application/json)")
-    raw = request.get_data(cache=True)
-    if not raw.strip():
-        abort(400, description="the request body is not valid JSON (it is empty)")
-    try:
-        body = parse_json(raw)
-    except UnsafeInputError as exc:
-        message = str(exc)
-        if "not valid JSON" in message:
-            message = f"the request body is not valid JSON ({message.split('(', 1)[-1]}"
-        abort(400, description=message)
-    if not isinstance(body, dict):
-        abort(400, description="the request body must be a JSON object")
-    return body
+    """The JSON object of a POST, within limits (nesting, numbers, text)."""
+    return json_object()
 
 
 def _client_id(body: Mapping[str, Any]) -> str | None:

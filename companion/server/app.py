@@ -2,6 +2,7 @@
 
 Config keys (all optional except DATABASE):
 - DATABASE: path of the game library (SQLite) shown on the review page,
+- READ_ONLY: open DATABASE read-only (a library on read-only media: shown, never changed),
 - SESSION: the `LiveSession` of the table being watched (None: review only),
 - PIN: when set, every POST and every recording read from another device needs it (header
   `X-Companion-PIN`, field `pin`, or the /unlock cookie); localhost never needs it,
@@ -16,7 +17,9 @@ Config keys (all optional except DATABASE):
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from flask import Flask, jsonify, request
@@ -55,7 +58,8 @@ def create_app(config: Mapping[str, Any]) -> Flask:
     app.url_map.converters["id"] = IdConverter
     session = app.config["SESSION"]
     app.extensions["companion.store"] = (
-        session.store if session is not None else Store(app.config["DATABASE"])
+        session.store if session is not None else
+        Store(app.config["DATABASE"], read_only=bool(app.config.get("READ_ONLY")))
     )
 
     from companion.server import api, calibration, demo_tools, live, records, review, security
@@ -89,6 +93,7 @@ def _install_error_handlers(app: Flask) -> None:
     def user_error(exc: CompanionError) -> Any:
         message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         german = exc.message_de or message
+        message, german = _hide_library(app, message), _hide_library(app, german)
         if isinstance(exc, WriteFailedError):
             return jsonify(error=f"{message} - nothing changed; try again",
                            error_de=f"{german} - nichts geändert; bitte noch einmal",
@@ -107,6 +112,13 @@ def _install_error_handlers(app: Flask) -> None:
                            error_de=HTTP_ERRORS_DE.get(code, exc.description or exc.name)), code
         return exc
 
+    @app.errorhandler(sqlite3.DatabaseError)
+    def damaged_library(exc: sqlite3.DatabaseError) -> Any:
+        app.logger.error("the game library cannot be read: %s", exc)
+        return jsonify(error=f"the game library cannot be read ({exc}); it may be damaged",
+                       error_de=f"die Spielebibliothek ist nicht lesbar ({exc}); vielleicht"
+                                " beschädigt"), 503
+
     @app.errorhandler(Exception)
     def unexpected(exc: Exception) -> Any:
         app.logger.exception("unexpected error")
@@ -115,6 +127,22 @@ def _install_error_handlers(app: Flask) -> None:
                              "(the terminal where it runs shows the details)",
                        error_de="im Begleiter ist etwas schiefgegangen "
                                 "(das Terminal, in dem er läuft, zeigt die Einzelheiten)"), 500
+
+
+def _hide_library(app: Flask, message: str) -> str:
+    """`message` without the library's place on disk: the page (perhaps on another device)
+    has no use for it and should not learn the user's folders; the terminal keeps it."""
+    store = app.extensions.get("companion.store")
+    path = getattr(store, "path", None)
+    if path is None:
+        return message
+    file, folder = Path(path), Path(path).parent
+    for shown, said in ((file.resolve(), "the game library"), (file, "the game library"),
+                        (folder.resolve(), "the library's folder"),
+                        (folder, "the library's folder")):
+        if len(str(shown)) > 1:
+            message = message.replace(str(shown), said)
+    return message
 
 
 # What the page says in German for HTTP errors that carry no German text of their own.

@@ -93,13 +93,30 @@ def hall_options(fn: Any) -> Any:
     fn = click.option("--stream", default="companion", show_default=True,
                       help="The event's JetStream stream (same as the hall's).")(fn)
     fn = click.option("--table", default=None,
-                      help="This table's name at the hall (letters, digits, - and _).")(fn)
-    fn = click.option("--hall", default=None, metavar="nats://HOST:4222",
-                      help="Publish this table's events to the hall's NATS server.")(fn)
+                      help="This table's name at the hall (letters, digits, - and _; "
+                           "default: the user in the --hall address).")(fn)
+    fn = click.option("--hall", default=None, metavar="nats://TABLE:PASSWORD@HOST:4222",
+                      help="Publish this table's events to the hall's NATS server (the "
+                           "address the hall printed for this table).")(fn)
+    fn = click.option("--hall-cert", type=click.Path(dir_okay=False, exists=True,
+                                                     path_type=Path), default=None,
+                      help="The hall's TLS certificate (or its CA), for a tls:// hall whose "
+                           "certificate this machine does not trust already.")(fn)
     return fn
 
 
-def _check_hall(hall: str | None, table: str | None, stream: str) -> None:
+def _check_hall(hall: str | None, table: str | None, stream: str) -> str | None:
+    """The table's name at the hall: --table, or the user in the hall's address (the hall
+    prints `nats://TABLE:PASSWORD@HOST:PORT` per table; its credentials publish only as it)."""
+    if hall is not None:
+        from companion.hall.credentials import user_of
+
+        user = user_of(hall)
+        if table is None:
+            table = user
+        elif user is not None and user != table:
+            raise click.UsageError(f"--table {table} but the --hall address is table {user}'s:"
+                                   " use the address the hall printed for this table")
     if (hall is None) != (table is None):
         raise click.UsageError("--hall and --table go together")
     if hall is not None and table is not None:
@@ -109,11 +126,12 @@ def _check_hall(hall: str | None, table: str | None, stream: str) -> None:
         check_nats_url(hall)
         check_name("table", table)
         check_name("stream", stream)
+    return table
 
 
 def _run(live: Any, host: str, port: int, open_browser: bool, duration: float | None,
          pin: str | None, hall: str | None = None, table: str | None = None,
-         stream: str = "companion", https: Any = None) -> None:
+         stream: str = "companion", hall_cert: Path | None = None, https: Any = None) -> None:
     """Serve until Ctrl-C (or `duration`), then stop feed and server in order; `https`: a
     `phone_setup.HttpsPlan`, the same app served over HTTPS too."""
     from companion.server.live_setup import serve_in_thread
@@ -143,8 +161,12 @@ def _run(live: Any, host: str, port: int, open_browser: bool, duration: float | 
     if hall is not None and table is not None:
         from companion.hall.table_link import link_live, page_url_for
 
-        link = link_live(live, hall, table, page_url_for(host, server.server_port, hall), stream)
-        click.echo(f"  hall: publishing as table {table} to {hall} (stream {stream}); "
+        link = link_live(live, hall, table, page_url_for(host, server.server_port, hall), stream,
+                         hall_cert)
+        from companion.hall.credentials import without_password
+
+        click.echo(f"  hall: publishing as table {table} to {without_password(hall)} "
+                   f"(stream {stream}); "
                    f"overlay for OBS: {url}overlay")
     if open_browser and _browser_available():
         threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
@@ -194,7 +216,8 @@ def _run(live: Any, host: str, port: int, open_browser: bool, duration: float | 
 @hall_options
 def demo(game: str | None, script: str | None, list_scripts: bool, speed: float, port: int,
          host: str, no_browser: bool, duration: float | None, db: Path | None,
-         fps: float, resume: bool, hall: str | None, table: str | None, stream: str) -> None:
+         fps: float, resume: bool, hall: str | None, table: str | None, stream: str,
+         hall_cert: Path | None) -> None:
     """Play a bundled table script through camera frames, vision, rules and the page."""
     from companion.server.demo_tools import bundled_scripts, find_script, play_again, script_game
     from companion.server.live_setup import DEFAULT_DEMO_GAME, build_demo, check_port, default_db
@@ -211,7 +234,7 @@ def demo(game: str | None, script: str | None, list_scripts: bool, speed: float,
                                      param_hint="--game")
         game = found
     check_port(host, port)
-    _check_hall(hall, table, stream)
+    table = _check_hall(hall, table, stream)
     pin = new_pin() if needs_pin(host) else None
     chosen, library = game or DEFAULT_DEMO_GAME, db or default_db()
 
@@ -225,7 +248,7 @@ def demo(game: str | None, script: str | None, list_scripts: bool, speed: float,
     click.echo(f"Demo: {live.extra['script'].parent.name}/{live.extra['script'].stem} "
                f"at {speed:g}x" + ("" if hall else " (the page offers \"play again\" when it "
                                    "ends)"))
-    _run(live, host, port, not no_browser, duration, pin, hall, table, stream)
+    _run(live, host, port, not no_browser, duration, pin, hall, table, stream, hall_cert)
 
 
 @click.command()
@@ -243,15 +266,17 @@ def review(db: Path | None, port: int, host: str, no_browser: bool) -> None:
 
     path = db or default_db()
     open_existing(path).close()  # a missing library is an error, never a new empty file
+    read_only = not _writable(path)
     check_port(host, port)
     pin = new_pin() if needs_pin(host) else None
-    app = create_app({"DATABASE": path, "SESSION": None, "PIN": pin})
+    app = create_app({"DATABASE": path, "SESSION": None, "PIN": pin, "READ_ONLY": read_only})
     try:
         server, _thread = serve_in_thread(app, host, port)
     except OSError as exc:
         raise CompanionError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     url = print_addresses(host, server.server_port, pin, "Recorded games")
-    click.echo(f"  library: {path}   (Ctrl-C stops)")
+    shown = "   (read-only: names, notes and results cannot be changed)" if read_only else ""
+    click.echo(f"  library: {path}{shown}   (Ctrl-C stops)")
     if not no_browser and _browser_available():
         threading.Thread(target=webbrowser.open, args=(url + "review/",), daemon=True).start()
     try:
@@ -262,6 +287,18 @@ def review(db: Path | None, port: int, host: str, no_browser: bool) -> None:
     finally:
         server.shutdown()
         app.extensions["companion.store"].close()
+
+
+def _writable(path: Path) -> bool:
+    """Whether the library can be written here; one on read-only media (a CD, a locked SD
+    card, a share mounted read-only) is still shown, read-only."""
+    from companion.record.store import RecordError, Store
+
+    try:
+        Store(path).close()
+    except RecordError:
+        return False
+    return True
 
 
 def _parse_decks(values: tuple[str, ...], game: str) -> dict[str, tuple[str, ...]]:
@@ -325,7 +362,8 @@ def serve(camera: int | None, video: str | None, url: str | None, phone: bool, h
           https_port: int | None, game: str,
           decks: tuple[str, ...], players: str, port: int, host: str, no_browser: bool,
           db: Path | None, resume: bool, hall: str | None, table: str | None,
-          stream: str, mirror: bool | None = None, dice_mode: str | None = None) -> None:
+          stream: str, hall_cert: Path | None = None, mirror: bool | None = None,
+          dice_mode: str | None = None) -> None:
     """Watch a real table: camera, video file, stream or a phone, refereed live on the page."""
     from companion.cardsets import load_cardset
     from companion.engine.api import GameConfig
@@ -345,7 +383,7 @@ def serve(camera: int | None, video: str | None, url: str | None, phone: bool, h
             click.core.ParameterSource.DEFAULT:
         host = "0.0.0.0"  # the phone is another device of the network
     check_port(host, port)
-    _check_hall(hall, table, stream)
+    table = _check_hall(hall, table, stream)
     from companion.server.phone_setup import plan_https
 
     secure = plan_https(host, port, https_port, phone, lan_address()) if (https or phone) \
@@ -372,4 +410,5 @@ def serve(camera: int | None, video: str | None, url: str | None, phone: bool, h
     live = build_live(config, FrameFeed(source, pipeline), db or default_db(),
                       f"{names[0]} – {names[1]}", pin=pin, resume=resume,
                       app_config={"PHONE_SOURCE": source} if phone else None)
-    _run(live, host, port, not no_browser, None, pin, hall, table, stream, https=secure)
+    _run(live, host, port, not no_browser, None, pin, hall, table, stream, hall_cert,
+         https=secure)

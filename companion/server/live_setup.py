@@ -127,6 +127,7 @@ def build_live(
     if resume:
         try:
             config, header, resumed = _resumable(store, config, title_prefix)
+            store.hold(resumed)  # never two recorders on one game
         except BaseException:
             store.close()
             raise
@@ -145,6 +146,14 @@ def build_live(
         if resumed is None:
             raise
         raise CompanionError(f"cannot resume game #{resumed}: {exc}") from None
+    if resumed is None:
+        try:
+            store.hold(session.game_id)  # a `--resume` elsewhere must not join this new game
+        except BaseException:
+            session.close()
+            session.bus.close()
+            store.close()
+            raise
     app = create_app({"DATABASE": db, "SESSION": session, "PIN": pin, **(app_config or {})})
     runner = FeedRunner(feed, session)
     return Live(session, app, runner, store)

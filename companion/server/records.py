@@ -3,13 +3,15 @@ things on it, and read a card's full data for the card panel."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, abort, current_app, jsonify, request
+from flask import Blueprint, abort, current_app, jsonify
 
 from companion.record import library
 from companion.record.store import Store
 from companion.record.wording import card_detail
+from companion.server.body import json_object
 
 bp = Blueprint("records", __name__, url_prefix="/api")
 
@@ -18,13 +20,8 @@ def _store() -> Store:
     return current_app.extensions["companion.store"]
 
 
-def _body() -> dict[str, Any]:
-    if not request.is_json:
-        abort(415, description="send a JSON object (Content-Type: application/json)")
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict):
-        abort(400, description="the request body must be a JSON object")
-    return body
+def _body() -> Mapping[str, Any]:
+    return json_object()
 
 
 def _live_id() -> int | None:

@@ -20,13 +20,16 @@ import secrets
 import socket
 import threading
 import time
+import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable
 from html import escape
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from flask import Flask, Response, abort, jsonify, redirect, request
+
+from companion.server.body import json_object_or_none
 
 log = logging.getLogger("companion.security")
 
@@ -167,9 +170,9 @@ def install(app: Flask) -> None:
 
     def given_pin() -> str:
         given = request.headers.get(PIN_HEADER, "")
-        if not given and request.is_json:
-            body = request.get_json(silent=True)
-            if isinstance(body, dict) and isinstance(body.get("pin"), str | int):
+        if not given:
+            body = json_object_or_none()  # a 30k-deep or broken body simply carries no PIN
+            if body is not None and isinstance(body.get("pin"), str | int):
                 given = str(body["pin"])
         return given
 
@@ -187,7 +190,7 @@ def install(app: Flask) -> None:
             abort(response)
         if not given:
             abort(403, description="PIN required: enter the PIN shown in the terminal")
-        if not hmac.compare_digest(given.encode(), pin.encode()):
+        if not hmac.compare_digest(given.encode("utf-8", "surrogatepass"), pin.encode()):
             delay = guard.failed(client())
             more = f" (wait {delay:.0f} s before the next try)" if delay else ""
             abort(403, description=f"wrong PIN: enter the PIN shown in the terminal{more}")
@@ -226,7 +229,7 @@ def install(app: Flask) -> None:
             return None
         if reading and request.headers.get(PIN_HEADER) is None and \
                 not request.path.startswith("/api/"):
-            return redirect("/unlock?next=" + request.path)
+            return redirect("/unlock?next=" + quote(request.path, safe="/"))
         check_pin(given_pin())
         return None
 
@@ -271,8 +274,16 @@ def _netloc(value: str, scheme: str) -> str:
 
 
 def _safe_next(target: str) -> str:
-    """Only a path on this server (never //other.host or a scheme)."""
+    """Only a path on this server, else "/". A browser drops tabs and newlines inside a URL
+    and reads a backslash as a slash, so "/<tab>/evil.example" would be "//evil.example" (another
+    site): any control character, space or backslash refuses the target outright, and so does
+    anything with a scheme or a host."""
+    if any(ch.isspace() or unicodedata.category(ch).startswith("C") for ch in target):
+        return "/"
     if not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return "/"
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc:
         return "/"
     return target
 

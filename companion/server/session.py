@@ -389,8 +389,7 @@ class LiveSession:
             }
             changes_game = (decision == "corrected" and on_line) or (
                 decision == "stands" and not on_line)
-            if changes_game:
-                self._refuse_when_over("change a decision")
+            if changes_game:  # after the end too: the outcome follows the decision
                 payload["off" if decision == "corrected" else "on"] = [move_seq]
             de = {"stands": "bleibt", "corrected": "wurde korrigiert"}[decision]
             text_en, text_de = f"Violation #{violation_seq} {decision}", \
@@ -721,6 +720,7 @@ class LiveSession:
                 self._revise_assumed(event)
         elif event.kind == "decision":
             self._apply_decision(event)
+            self._outcome_after_decision(event, live)
         elif event.kind in ("undo", "redo") and live:
             self._replay(strict=False)
             self._finish_or_reopen(live)
@@ -735,6 +735,23 @@ class LiveSession:
                               if isinstance(entry.move.get("move"), dict)])
         model = self._model
         model.table = _corrected_table(model.table, event, upto, model.before, model.after)
+
+    def _outcome_after_decision(self, event: Event, live: bool) -> None:
+        """A referee's decision after the end (a winning move corrected, say) may reopen the
+        game or change how it ended, and a winning move put back ends it again: the outcome
+        follows the rebuilt game."""
+        if self._model.outcome is None:
+            self._game_over_check(event)
+            return
+        now = self.referee.finished()
+        if now == self._model.outcome:
+            return
+        self._model.outcome = now
+        if live:
+            if now is None:
+                self.store.unfinish(self.game_id)
+            else:
+                self.store.finish(self.game_id, now)
 
     def _apply_answer(self, event: Event) -> None:
         """A person's answer. To the open question: its moves are played now. To a question
@@ -1295,8 +1312,11 @@ class LiveSession:
         reason = outcome.get("reason_en") or outcome.get("reason") or ""
         reason_de = outcome.get("reason_de") or reason
         winner = outcome.get("winner")
-        said = f"{winner} won" if winner else "it ended in a draw"
-        said_de = f"{winner} hat gewonnen" if winner else "unentschieden"
+        name = self.namer.player(str(winner)) if winner else ""
+        said = f"{name} won" if winner else "it ended in a draw"
+        said_de = f"{name} hat gewonnen" if winner else "unentschieden"
+        reason, reason_de = self.namer.text(str(reason), "en"), self.namer.text(
+            str(reason_de), "de")
         raise GameOverError(
             f"the game is over ({said}{': ' + str(reason) if reason else ''}): cannot {what};"
             " undo the last step to play on",

@@ -131,6 +131,17 @@ class Loaded:
     steps: int
     links: dict[tuple[int, str, str], Link] = field(default_factory=dict)
 
+    def counted(self, link: Link) -> tuple[int, str, str] | None:
+        """The match a game already counts for (by game identity: the library game it is, or
+        the table recording it came from), or None. A game is one result, whatever round or
+        restart brings it back."""
+        for key, known in self.links.items():
+            if link.game_id is not None and known.game_id == link.game_id:
+                return key
+            if link.origin not in ("hand", "library") and known.origin == link.origin:
+                return key
+        return None
+
     def table_of(self, match: Match) -> str:
         """The table a match is played at: the configured names in match order."""
         index = self.tournament.matches.index(match)
@@ -298,9 +309,14 @@ class TournamentBook:
             if action == "result":
                 match = _match(t, body)
                 table = loaded.table_of(match)
+                the_link = link or Link(table=table)
+                counted = loaded.counted(the_link)
+                if counted is not None:
+                    raise TournamentError(
+                        f"that game is counted already (round {counted[0]}, {counted[1]} - "
+                        f"{counted[2]}): a game is one result")
                 result = _apply(t, action, body)
                 body["trophy"] = result.fans if result is not None else None
-                the_link = link or Link(table=table)
                 conn.execute(
                     "INSERT INTO tournament_games (tournament_id, round, p1, p2, table_name,"
                     " game_id, origin, winner, step) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",

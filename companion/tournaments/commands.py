@@ -8,6 +8,7 @@ records into this same library.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections import Counter
 from pathlib import Path
@@ -208,14 +209,25 @@ def slim(player: str, cards: tuple[str, ...], tournament_id: int | None,
 @DB_OPTION
 def play(hall: str, tournament_id: int | None, db: Path | None) -> None:
     """End the deck phase: the matches begin (prints each table's `serve` command)."""
+    from companion.hall.credentials import CREDENTIALS_FILE, user_of, with_credentials
+
+    passwords: dict[str, str] = {}
+    known = _db(db).parent / "nats" / CREDENTIALS_FILE  # a hall's own broker next to the library
+    if user_of(hall) is None and known.exists():
+        with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
+            passwords = {str(k): str(v)
+                         for k, v in dict(json.loads(known.read_text())["tables"]).items()}
     with _book(db) as book:
         loaded, _matches = book.act(_pick(book, tournament_id), "end-deck-phase")
         click.echo(describe(loaded))
         click.echo("at each table (decks: companion tournament decks --out DIR):")
         for m in loaded.view()["matches"]:
+            table = m["table"]
+            address = with_credentials(hall, table, passwords[table]) \
+                if table in passwords else hall
             click.echo(f"  companion serve --camera 0 --game challengers "
                        f"--players '{m['p1']},{m['p2']}' --deck p1=DIR/{_slug(m['p1'])}.yaml "
-                       f"--deck p2=DIR/{_slug(m['p2'])}.yaml --hall {hall} --table {m['table']}")
+                       f"--deck p2=DIR/{_slug(m['p2'])}.yaml --hall {address} --table {table}")
 
 
 def _slug(name: str) -> str:

@@ -17,6 +17,7 @@ small file claiming a huge picture costs nothing.
 
 from __future__ import annotations
 
+import logging
 import struct
 import threading
 import time
@@ -28,6 +29,8 @@ import numpy as np
 
 from companion.errors import CompanionError
 from companion.vision.sources import Frame, State
+
+log = logging.getLogger(__name__)
 
 STALL_AFTER_S = 3.0
 """A phone that sent nothing for this long counts as dropped out (a still table still gets a
@@ -169,6 +172,8 @@ class PushSource:
             self.received += 1
             self._shape = (int(image.shape[1]), int(image.shape[0]))
             self.last_error = None
+            if self.state != "connected":  # said once, as ReconnectingSource says it
+                log.warning("%s: pictures arriving (%dx%d)", self.description, *self._shape)
             self._set_state("connected")
             self._cond.notify_all()
 
@@ -198,6 +203,7 @@ class PushSource:
                     age = now - (self._last_push or now)
                     self.last_error = (f"no picture from {self.description} for {age:.0f} s "
                                        "(is its page still open and the screen on?)")
+                    log.warning("%s; waiting for it", self.last_error)
                     self._set_state("retrying")
                 if self.state != "connected" and now >= deadline:
                     return None

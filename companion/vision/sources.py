@@ -163,9 +163,15 @@ class ImageFolderSource:
         while not self._closed and self._next < len(self._files):
             index = self._next
             self._next += 1
-            image = cv2.imread(str(self._files[index]), cv2.IMREAD_UNCHANGED)
+            path = self._files[index]
+            check_image_file(path)  # a decompression bomb is refused before decoding
+            try:
+                image = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+            except cv2.error as exc:  # OpenCV's own size limit
+                raise SourceError(f"cannot read image {path}:"
+                                  f" {str(exc).strip().splitlines()[-1]}") from None
             if image is None:
-                log.warning("skipping unreadable image %s", self._files[index])
+                log.warning("skipping unreadable image %s", path)
                 continue
             if image.dtype != np.uint8:
                 image = cv2.convertScaleAbs(image, alpha=255.0 / max(float(image.max()), 1.0))
@@ -286,6 +292,7 @@ class ReconnectingSource:
         self.state: State = "retrying"
         self.failures = 0
         self.last_error: str | None = None
+        self._said: str | None = None  # the failure the terminal was last told about
         self._try_open()
 
     def _set_state(self, state: State) -> None:
@@ -306,7 +313,13 @@ class ReconnectingSource:
     def _fail(self, reason: str) -> None:
         self.failures += 1
         self.last_error = reason
-        log.warning("frame source down (%s); retrying in %.1f s", reason, self._backoff)
+        # the terminal hears of a failure once, and again only when the reason changes (a
+        # missing camera fails the same way every few seconds for as long as it is missing)
+        if reason != self._said:
+            log.warning("frame source down (%s); retrying quietly until it changes", reason)
+            self._said = reason
+        else:
+            log.debug("frame source still down (%s); retrying in %.1f s", reason, self._backoff)
         if self._source is not None:
             try:
                 self._source.close()
@@ -336,6 +349,9 @@ class ReconnectingSource:
         if frame is None:
             self._fail(reason)
             return None
+        if self._said is not None:  # a picture again, not merely an opened device
+            log.warning("frame source back after %d failed tries", self.failures)
+            self._said = None
         out = Frame(frame.image, self._index, frame.time_s)
         self._index += 1
         return out

@@ -1,7 +1,8 @@
 """The table view read from the chairs, for all five games in both languages, at 1366x768 and
 on a 390 px phone: whose turn in the player's colour (>= 48 px), the phase strip with the
 current phase lit, names, scores and hand sizes beside each half of the mat, an alert seen and
-heard for a new violation, and game over as a banner over the mat with every action disabled.
+heard for a new violation, and game over as a banner over the mat with play stopped (open
+violations are still decided there).
 
 The games are played from their bundled opening scripts straight into the live session (no
 camera); what the page must show is read from the engine, the simulator's true table and the
@@ -170,9 +171,15 @@ def check_game_over(browser: Any, table: ScriptedTable, url: str) -> None:
             title = assert_seen(page, ".gameover-title", min_font=48)
             mat = box(page, "#mat")
             assert mat["left"] <= title["left"] and title["right"] <= mat["right"]  # over it
+            # play is over: phases, turns, offers and declarations; a referee still decides
+            # the open violations and may undo the last step to play on
             enabled = page.locator("#referee button:enabled, #referee input:enabled, "
-                                   ".v-actions button:enabled, #alert-actions button:enabled")
+                                   "#controls [data-action]:enabled")
             assert enabled.count() == 0
-            assert page.locator("#referee button").count() >= 3
+            assert page.locator("#controls [data-action]").count() == 2
+            assert page.is_enabled("#undo")
+            open_ = page.locator(".violation.open button[data-decision]")
+            assert open_.count() == page.locator(".violation.open button[data-decision]:enabled"
+                                                 ).count()
             assert page.text_content("#banner-who") == WINS[lang].format(name=players[0])
             shot(page, f"gameover-{table.script.game}-{lang}")

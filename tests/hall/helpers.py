@@ -30,13 +30,13 @@ class Table:
         self._stop: asyncio.Event | None = None
         self._task: Any = None
 
-    def start(self, url: str | None = None) -> TablePublisher:
+    def start(self, url: str | None = None, tls: Any = None) -> TablePublisher:
         async def make() -> asyncio.Event:
             return asyncio.Event()
 
         self._stop = self.loop.run(make())
         self.publisher = TablePublisher(self.outbox, self.name, url or self.url,
-                                        doorbell=lambda: self.rings)
+                                        doorbell=lambda: self.rings, tls=tls)
         self._task = self.loop.submit(self.publisher.run(self._stop))
         return self.publisher
 
@@ -71,3 +71,16 @@ async def stream_messages(url: str, stream: str = "companion") -> int:
         return int(info.state.messages)
     finally:
         await nc.close()
+
+
+def deck_phase(book: Any, tid: int, players: tuple[str, ...], end: bool = True) -> None:
+    """Every player keeps the first offered card (paying what it costs); with `end`, the
+    matches begin."""
+    for name in players:
+        _, offer = book.act(tid, "draw", {"name": name})
+        t = book.load(tid).tournament
+        owed = t.removals_owed(offer[:1])
+        book.act(tid, "choose", {"name": name, "keep": offer[:1],
+                                 "remove": (t.seats[name].deck + offer[:1])[:owed]})
+    if end:
+        book.act(tid, "end-deck-phase")

@@ -63,6 +63,20 @@ def test_hall_page_puts_open_violations_first_and_follows_live(
         # the live move reaches the page without a reload
         tables[0].move(2)
         page.wait_for_selector('#hall-rows tr[data-table="a-table"][data-seq="2"]')
+        # a message the hall refuses shows up for the judges, live
+        async def garbage() -> None:
+            import nats
+
+            nc = await nats.connect(nats_server.url)
+            try:
+                await nc.jetstream().publish("companion.b-table.junk", b"not a table message")
+            finally:
+                await nc.close()
+
+        loop.run(garbage(), 30)
+        page.wait_for_selector("#hall-refused:not([hidden])")
+        assert "unreadable" in page.inner_text("#hall-refused-list")
+        assert "b-table" in page.inner_text("#hall-refused-list")
         page.screenshot(path="/tmp/hall-page.png")
         # the hall's overlay of that table: transparent, names, scores, the banner
         page.goto(base + "/hall/overlay/b-table")

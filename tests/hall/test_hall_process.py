@@ -104,13 +104,15 @@ def test_a_killed_hall_comes_back_with_everything_once(
 def test_the_own_broker_dies_and_comes_back_with_the_hall(loop: LoopThread,
                                                           tmp_path: Path) -> None:
     port, nats_port = free_port(), free_port()
-    url = f"nats://127.0.0.1:{nats_port}"
-    args = ["--nats-port", str(nats_port), "--nats-host", "127.0.0.1", "--port", str(port),
+    args = ["--nats-port", str(nats_port), "--port", str(port), "--tables", "solo",
             "--db", str(tmp_path / "hall.db")]
-    table = Table(tmp_path, "solo", loop, url)
     hall = start_hall(args, tmp_path)
+    wait_until(lambda: state(port) is not None, what="the hall page")
+    # the table's own user, from the credentials the hall made (and printed)
+    password = json.loads((tmp_path / "nats" / "credentials.json").read_text())["tables"]["solo"]
+    url = f"nats://solo:{password}@127.0.0.1:{nats_port}"
+    table = Table(tmp_path, "solo", loop, url)
     try:
-        wait_until(lambda: state(port) is not None, what="the hall page")
         table.start()
         for n in range(5):
             table.move(n)

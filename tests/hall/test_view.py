@@ -87,7 +87,8 @@ def test_duplicates_are_counted_never_applied() -> None:
     assert view.apply(first) is None and view.apply(header("t1")) is None
     assert view.apply(event("t1", 2, "note", {"text": "x"})) is not None
     assert view.apply(event("t1", 2, "note", {"text": "x"})) is None
-    assert view.counts() == {"tables": 1, "applied": 3, "duplicates": 3, "stream_seq": 0}
+    assert view.counts() == {"tables": 1, "applied": 3, "duplicates": 3, "stream_seq": 0,
+                             "refused": 3}
     assert [r["seq"] for r in seen] == [0, 1, 2]
 
 

@@ -56,7 +56,7 @@ class FakeReferee:
             self.turn += 1
             self.phase = "play"
         violations: tuple[Violation, ...] = ()
-        if move.to and move.to.endswith(".forbidden"):
+        if move.to and move.to.endswith((".forbidden", ".cheat-win")):
             violations = (
                 Violation("T-1", "Not here", "Nicht hier", "Test rules 1.1", move.cards,
                           (move.to,)),
@@ -115,7 +115,7 @@ class FakeReferee:
 
     def finished(self) -> dict[str, Any] | None:
         for m in self.moves:
-            if m.to and m.to.endswith(".win"):
+            if m.to and m.to.endswith((".win", ".cheat-win")):
                 return {"winner": m.player, "reason": "win", "reason_en": "reached the goal",
                         "reason_de": "Ziel erreicht"}
         return None

@@ -247,6 +247,34 @@ def test_game_over_refuses_changes_but_undo_of_the_winning_step(session: LiveSes
     assert len(moves_of(session)) == 1 and moves_of(session)[0][0] == "next-phase"
 
 
+def test_a_winning_move_corrected_after_the_end_reopens_the_game(session: LiveSession) -> None:
+    """Game over still lets the referee decide: the illegal winning move "corrected" goes off
+    the line and the game is open again; "stands" puts it back and the game ends again. A
+    replay of the record agrees at every point."""
+    session.observe(table())
+    session.observe(table(("T1#1", "p1.cheat-win")))
+    state = session.state()
+    assert state["game_over"] and state["outcome"]["winner"] == "p1"
+    (violation,) = [v for v in state["violations"] if not v["decision"]]
+    session.decide(violation["seq"], "corrected")
+    state = session.state()
+    assert not state["game_over"] and state["outcome"] is None
+    assert session.store.game(session.game_id).finished is None
+    same_state(state, resumed(session).state())
+    session.decide(violation["seq"], "stands")
+    state = session.state()
+    assert state["game_over"] and state["outcome"]["winner"] == "p1"
+    assert session.store.game(session.game_id).finished
+
+
+def test_the_game_over_refusal_names_the_winner(session: LiveSession) -> None:
+    session.observe(table())
+    session.observe(table(("T1#1", "p1.win")))
+    with pytest.raises(GameOverError) as refused:
+        session.act("pass")
+    assert "Ada won" in str(refused.value) and "p1" not in str(refused.value)
+
+
 def test_inferred_steps_keep_their_source_and_reason(tmp_path: Path) -> None:
     class Inferring(FakeReferee):
         def observe(self, before: Any, after: Any) -> Any:

@@ -183,3 +183,18 @@ def test_hindsight_takes_the_reading_the_later_steps_agree_with(tmp_path: Path) 
     assert after["unanswered"] == [] and after["status"] == state["status"]
     answered = [e for e in again.store.events(again.game_id) if e.kind == "answer"]
     assert answered[-1].source == "person"
+
+
+def test_a_question_names_its_readings_in_the_players_words() -> None:
+    """"Which was it: Ada draws a card, or Bo draws a card?": the readings in words with the
+    players' names, in both languages, not a generic sentence."""
+    session = make_session(Path(":memory:"))
+    for n in (5, 6, 7):
+        session.observe(deck_top(n))
+    question = session.state()["question"]
+    labels = [c["label_en"] for c in question["choices"]]
+    assert question["text_en"].startswith("Which was it: ")
+    assert all(label in question["text_en"] for label in labels)
+    assert "Ada" in question["text_en"] and "Bo" in question["text_en"]
+    assert question["text_de"].startswith("Was war es: ")
+    assert all(c["label_de"] in question["text_de"] for c in question["choices"])

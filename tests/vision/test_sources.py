@@ -190,3 +190,43 @@ def test_first_open_failure_is_retried_not_raised() -> None:
     clock.now += 0.5
     source.read()
     assert len(calls) == 2
+
+
+def test_a_missing_camera_is_said_once_and_again_only_when_it_changes(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """`serve --camera 5` with no camera 5: the terminal says so once, not every retry; a new
+    reason is said again, and so is the camera coming back."""
+    reasons = ["no such camera"] * 6 + ["camera busy"] * 3
+    images = iter([_frame(10)])
+
+    class Opened:
+        def read(self) -> Frame | None:
+            image = next(images, None)
+            return None if image is None else Frame(image, 0, 0.0)
+
+        def close(self) -> None:
+            pass
+
+    def opener() -> FrameSource:
+        if reasons:
+            raise SourceError(reasons.pop(0))
+        return Opened()  # type: ignore[return-value]
+
+    clock = Clock()
+    caplog.set_level("DEBUG", logger="companion.vision.sources")
+    source = ReconnectingSource(opener, initial_backoff_s=0.5, max_backoff_s=2.0, clock=clock)
+    frames = []
+    for _ in range(40):
+        clock.now += 2.0
+        frame = source.read()
+        if frame is not None:
+            frames.append(frame)
+    said = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert len(frames) == 1 and source.failures > 20
+    assert said[0].startswith("frame source down (SourceError: no such camera)")
+    assert said[1].startswith("frame source down (SourceError: camera busy)")
+    assert said[2] == "frame source back after 9 failed tries"
+    # the one frame read, then every read fails (the device opens, gives nothing): said once
+    assert said[3].startswith("frame source down (read returned no frame)")
+    assert len(said) == 4, said

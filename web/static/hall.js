@@ -15,7 +15,9 @@
       stage_final: "final", stage_over: "over", wins: "wins", tie: "a tie", ago: "s ago",
       tables: "tables", events: "events", conn_online: "stream live", conn_offline: "stream offline",
       conn_starting: "connecting", winner: "Winner", result: "no result yet", starts: "starts",
-      gameover: "game over", draw: "draw"
+      gameover: "game over", draw: "draw", refused: "Refused messages",
+      "refused.why": "Sent with a table's credentials but not counted: a forged table, another table's recording, or a replay.",
+      forged: "forged", "other-table": "another table's recording", replayed: "replayed", unreadable: "unreadable", from: "from", claims: "claims"
     },
     de: {
       title: "Halle", table: "Tisch", game: "Spiel", players: "Spieler", turn: "Zug", phase: "Phase",
@@ -28,7 +30,9 @@
       stage_final: "Finale", stage_over: "vorbei", wins: "gewinnt", tie: "Gleichstand", ago: " s her",
       tables: "Tische", events: "Ereignisse", conn_online: "Stream live", conn_offline: "Stream getrennt",
       conn_starting: "verbindet", winner: "Sieger", result: "noch kein Ergebnis", starts: "beginnt",
-      gameover: "Spiel vorbei", draw: "unentschieden"
+      gameover: "Spiel vorbei", draw: "unentschieden", refused: "Abgewiesene Nachrichten",
+      "refused.why": "Mit den Zugangsdaten eines Tisches gesendet, aber nicht gezählt: gefälschter Tisch, Aufzeichnung eines anderen Tisches oder Wiederholung.",
+      forged: "gefälscht", "other-table": "Aufzeichnung eines anderen Tisches", replayed: "wiederholt", unreadable: "unlesbar", from: "von", claims: "gibt vor"
     }
   };
   const t = k => (STR[C().lang] || STR.en)[k] || STR.en[k] || k;
@@ -39,6 +43,7 @@
   let tournament = initial.tournament;
   let status = initial.status || {};
   let counts = initial.counts || {};
+  let refused = (initial.refused && initial.refused.recent) || [];
   (initial.tables || []).forEach(r => rows.set(r.table, r));
 
   function el(tag, cls, text) { const n = document.createElement(tag); if (cls) n.className = cls; if (text !== undefined && text !== null) n.textContent = text; return n; }
@@ -146,6 +151,16 @@
     if (tv.stage === "over") w.textContent = `${t("winner")}: ${tv.winner || t("tie")} (${tv.end_reason})`;
   }
 
+  function renderRefused() {
+    $("hall-refused").hidden = refused.length === 0;
+    const list = $("hall-refused-list"); clear(list);
+    refused.slice(-20).reverse().forEach(e => {
+      const when = new Date(e.time * 1000).toLocaleTimeString();
+      list.appendChild(el("li", "", `${when} · ${t(e.reason)} · ${t("from")} ${e.sender}` +
+        (e.claimed && e.claimed !== e.sender ? ` (${t("claims")} ${e.claimed})` : "") + ` · ${e.detail}`));
+    });
+  }
+
   function renderStatus() {
     const s = status.nats || "starting";
     $("hall-conn").dataset.status = s === "online" ? "ok" : s === "offline" ? "lost" : "starting";
@@ -158,7 +173,7 @@
   function schedule() {
     if (pending) return;
     pending = true;
-    requestAnimationFrame(() => { pending = false; renderTables(); renderTournament(); renderStatus(); });
+    requestAnimationFrame(() => { pending = false; renderTables(); renderTournament(); renderStatus(); renderRefused(); });
   }
 
   function connect() {
@@ -167,6 +182,7 @@
       const data = JSON.parse(e.data);
       rows.clear(); (data.tables || []).forEach(r => rows.set(r.table, r));
       tournament = data.tournament; status = data.status || status; counts = data.counts || counts;
+      refused = (data.refused && data.refused.recent) || refused;
       schedule();
     });
     source.addEventListener("table", e => {
@@ -174,6 +190,7 @@
     });
     source.addEventListener("tournament", e => { tournament = JSON.parse(e.data); schedule(); });
     source.addEventListener("status", e => { status = JSON.parse(e.data); schedule(); });
+    source.addEventListener("refused", e => { refused = [...refused, JSON.parse(e.data)].slice(-200); schedule(); });
     source.onerror = () => { status = { ...status, nats: "offline" }; schedule(); };
   }
 

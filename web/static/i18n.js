@@ -6,7 +6,7 @@
       "brand": "Table companion", "nav.live": "Live table", "nav.review": "Recorded games",
       "nav.calibration": "Camera", "turn": "Turn", "active": "Active player", "phase": "Phase",
       "scores": "Scores", "violations": "Violations", "violations.none": "No rule broken so far.",
-      "referee": "Referee", "act.next": "Next phase", "act.pass": "End turn", "act.undo": "Undo last move",
+      "referee": "Referee", "act.next": "Next phase", "act.pass": "End turn", "act.undo": "Undo",
       "act.redo": "Redo", "history.undone": "Undone: {text}", "history.redone": "Redone: {text}",
       "act.declare.label": "Something else the camera cannot see", "act.declare": "Declare",
       "act.declare.placeholder": "chosen effect, e.g. draw 2", "act.declare.notarget": "no target",
@@ -77,14 +77,25 @@
       "alert.more.other": "and {n} more open violations",
       "card.close": "Close", "card.type": "Type", "card.colour": "Colour", "card.number": "Sticker number",
       "recording.paused": "Recording paused", "die": "die",
-      "automatic.prefix": "automatic", "assumed.prefix": "assumed, not answered", "demo.again": "Play again"
+      "automatic.prefix": "automatic", "assumed.prefix": "assumed, not answered", "demo.again": "Play again",
+      "keys": "Keys", "keys.next": "next phase", "keys.turn": "end turn", "keys.undo": "undo",
+      "keys.redo": "redo", "keys.answer": "answer", "keys.stands": "stands", "keys.corrected": "corrected",
+      "toast.phase": "Phase: {name}", "toast.undo": "Undone", "toast.redo": "Redone",
+      "toast.stands": "Violation stands", "toast.corrected": "Violation corrected: the move is taken back",
+      "toast.answer": "Answered: {text}", "toast.nothing": "Nothing to press here now",
+      "question.or": "or", "question.cards": "Cards",
+      "camera.none": "No camera picture", "camera.black": "The camera picture is black",
+"camera.frozen": "The camera picture is frozen",
+      "camera.mat": "The mat is not in view", "camera.stopped": "The camera has stopped",
+      "camera.stalled": "The camera picture stopped coming", "camera.unread": "The camera picture is not read",
+      "camera.board": "the board shows the last table seen; nothing new is read until the camera is back."
     },
     de: {
       "brand": "Tisch-Begleiter", "nav.live": "Live-Tisch", "nav.review": "Aufgezeichnete Partien",
       "nav.calibration": "Kamera", "turn": "Zug", "active": "Am Zug", "phase": "Phase",
       "scores": "Punktestand", "violations": "Regelverstöße", "violations.none": "Bisher kein Regelverstoß.",
       "referee": "Schiedsrichter", "act.next": "Nächste Phase", "act.pass": "Zug beenden",
-      "act.undo": "Letzten Zug zurücknehmen", "act.redo": "Wiederherstellen",
+      "act.undo": "Rückgängig", "act.redo": "Wiederholen",
       "history.undone": "Zurückgenommen: {text}", "history.redone": "Wiederhergestellt: {text}",
       "act.declare.label": "Sonst etwas, das die Kamera nicht sieht",
       "act.declare": "Ansagen", "act.declare.placeholder": "gewählter Effekt, z. B. 2 ziehen",
@@ -158,7 +169,18 @@
       "alert.more.other": "und {n} weitere offene Verstöße",
       "card.close": "Schließen", "card.type": "Typ", "card.colour": "Farbe", "card.number": "Stickernummer",
       "recording.paused": "Aufzeichnung angehalten", "die": "Würfel",
-      "automatic.prefix": "automatisch", "assumed.prefix": "angenommen, nicht beantwortet", "demo.again": "Nochmal spielen"
+      "automatic.prefix": "automatisch", "assumed.prefix": "angenommen, nicht beantwortet", "demo.again": "Nochmal spielen",
+      "keys": "Tasten", "keys.next": "nächste Phase", "keys.turn": "Zug beenden", "keys.undo": "rückgängig",
+      "keys.redo": "wiederholen", "keys.answer": "antworten", "keys.stands": "bleibt", "keys.corrected": "korrigiert",
+      "toast.phase": "Phase: {name}", "toast.undo": "Rückgängig gemacht", "toast.redo": "Wiederholt",
+      "toast.stands": "Verstoß bleibt", "toast.corrected": "Verstoß korrigiert: der Zug ist zurückgenommen",
+      "toast.answer": "Beantwortet: {text}", "toast.nothing": "Hier gibt es gerade nichts zu drücken",
+      "question.or": "oder", "question.cards": "Karten",
+      "camera.none": "Kein Kamerabild", "camera.black": "Das Kamerabild ist schwarz",
+"camera.frozen": "Das Kamerabild steht still",
+      "camera.mat": "Die Matte ist nicht im Bild", "camera.stopped": "Die Kamera ist angehalten",
+      "camera.stalled": "Vom Kamerabild kommt nichts mehr", "camera.unread": "Das Kamerabild wird nicht gelesen",
+      "camera.board": "das Brett zeigt den zuletzt gesehenen Tisch; nichts Neues wird gelesen, bis die Kamera wieder da ist."
     }
   };
   const listeners = [];

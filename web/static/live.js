@@ -162,9 +162,12 @@ remembered per browser. */
       $("gameover-winner").dataset.player = (out && out.winner) || "";
       $("gameover-reason").textContent = out ? txt(out, "reason") : "";
     }
-    // every action at the table is over: buttons, offers, decisions, declarations
-    document.querySelectorAll("#referee button, #referee input, #referee select, .v-actions button, #alert-actions button")
+    // play is over (phases, turns, offers, declarations); a referee still decides the open
+    // violations and may undo the last step to play on
+    document.querySelectorAll("#referee button, #referee input, #referee select, #controls [data-action]")
       .forEach(b => { b.disabled = over || b.dataset.off === "yes"; });
+    document.querySelectorAll("#undo, #redo, .v-actions button, #alert-actions button")
+      .forEach(b => { b.disabled = b.dataset.off === "yes"; });
   }
 
   function fitMat() {
@@ -220,9 +223,54 @@ remembered per browser. */
       if (v.decision === d) continue;
       const b = make("button", "btn small " + (d === "stands" ? "warn" : "primary"), C().t(d), parent);
       b.type = "button"; b.dataset.decision = d; b.dataset.seq = v.seq; b.title = C().t(d + ".help");
-      b.addEventListener("click", () => C().post(`/api/violations/${v.seq}/decision`, { decision: d }));
+      b.addEventListener("click", () => decide(v, d));
     }
   }
+
+  function decide(v, d) {
+    return press(`/api/violations/${v.seq}/decision`, { decision: d }, () => C().t("toast." + d));
+  }
+
+  function answer(q, i) {
+    const label = txt(q.choices[i], "label");
+    return press(`/api/questions/${q.seq}/answer`, { choice: i }, () => C().t("toast.answer", { text: label }));
+  }
+
+  /* A press of the referee's: posted, then a short toast saying what happened once the state
+  that shows it has arrived (the phase now, whose turn, what was undone). */
+  let pending = null;
+  function press(url, body, said) {
+    return C().post(url, body).then(r => {
+      if (!r) return r;
+      pending = { seq: Number(r.seq || 0), said };
+      tellPending();
+      return r;
+    });
+  }
+  function tellPending() {
+    if (pending && Number(state.seq) >= pending.seq) {
+      const text = pending.said();
+      pending = null;
+      if (text) C().toast(text);
+    }
+  }
+  function saidAfterPhase() {
+    const s = status();
+    return C().t("toast.phase", { name: s.phase_name || phaseName(s.phase) || "–" }) + (s.active ? " · " + turnWords(s.active) : "");
+  }
+  function saidAfterTurn() {
+    const s = status();
+    return turnWords(s.active) + (s.phase_name ? " · " + s.phase_name : "");
+  }
+  function saidAfterHistory(kind) {
+    const h = state.history, last = h && h.last ? txt(h.last, "text") : "";
+    return last || C().t("toast." + kind);
+  }
+  function act(action) {
+    return press("/api/action", { action }, action === "pass" ? saidAfterTurn : saidAfterPhase);
+  }
+  function undo() { return press("/api/undo", {}, () => saidAfterHistory("undo")); }
+  function redo() { return press("/api/redo", {}, () => saidAfterHistory("redo")); }
 
   const changing = new Set();
   function renderViolations() {
@@ -254,19 +302,38 @@ remembered per browser. */
   }
 
   let dismissedQuestion = null;
+  /* The referee view on a wide screen asks in a box over the side column, beside the table
+  (not a modal over it); the table view and a phone ask in the alert. */
+  function questionInDialog() {
+    return !document.body.classList.contains("view-table") && window.matchMedia("(min-width: 900px)").matches;
+  }
+  function renderReopen() {
+    const q = state.question, alertShows = alerting && alerting.kind === "question" && !$("alert").hidden;
+    $("question-reopen").hidden = !q || $("question").open || Boolean(alertShows);
+  }
   function renderQuestion() {
     const q = state.question, dialog = $("question");
-    $("question-reopen").hidden = !q || dialog.open;
-    if (!q) { if (dialog.open) dialog.close("gone"); return; }
+    if (!q || !questionInDialog()) { if (dialog.open) dialog.close("gone"); }
+    if (!q) { renderReopen(); return; }
     $("question-text").textContent = txt(q, "text");
+    const names = cardNames(questionCards(q));
+    $("question-cards").hidden = !names.length;
+    $("question-cards").textContent = names.length ? `${C().t("question.cards")}: ${names.join(", ")}` : "";
     const box = $("question-choices"); clear(box);
     q.choices.forEach((c, i) => {
-      const b = make("button", "btn choice", txt(c, "label"), box);
+      const b = make("button", "btn choice", null, box);
+      if (i < 9) make("kbd", "choice-key", String(i + 1), b);
+      make("span", "", txt(c, "label"), b);
       b.dataset.choice = i;
-      b.addEventListener("click", () => C().post(`/api/questions/${q.seq}/answer`, { choice: i }).then(r => { if (r && dialog.open) dialog.close("answered"); }));
+      b.addEventListener("click", () => answer(q, i).then(r => { if (r && dialog.open) dialog.close("answered"); }));
     });
-    if (!dialog.open && dismissedQuestion !== q.seq && !document.body.classList.contains("view-table")) dialog.showModal();
-    $("question-reopen").hidden = dialog.open;
+    if (!dialog.open && dismissedQuestion !== q.seq && questionInDialog()) dialog.show();
+    if (dialog.open) {  // under the referee's controls, which stay in reach
+      const top = Math.round($("controls").getBoundingClientRect().bottom + 8);
+      dialog.style.top = top + "px";
+      dialog.style.maxHeight = Math.max(200, window.innerHeight - top - 8) + "px";
+    }
+    renderReopen();
   }
 
   function renderChecking() {
@@ -403,6 +470,38 @@ remembered per browser. */
     $("health-markers").textContent = h.markers;
     const cal = $("health-cal"); cal.dataset.i18n = h.calibrated ? "health.calibrated" : "health.uncalibrated"; cal.textContent = C().t(cal.dataset.i18n);
     box.title = detail;
+    renderCamera(h, detail);
+  }
+
+  /* The camera as it is: no picture, a black or frozen one, the mat out of view. The page says
+  so across the top and greys the board, which then shows only the last table seen. */
+  function cameraTrouble(h) {
+    if (!h) return null;
+    const byStatus = { reconnecting: "camera.none", lost: "camera.none", stalled: "camera.stalled", stopped: "camera.stopped" };
+    if (byStatus[h.status]) return byStatus[h.status];
+    if (h.status !== "ok") return null;
+    // a merely dark picture is still read (the top bar warns); black and frozen ones are not
+    if (h.input && h.input !== "ok" && h.input !== "dark") return { black: "camera.black", frozen: "camera.frozen" }[h.input] || "camera.unread";
+    if (h.mat_fit === "none") return "camera.mat";
+    if (h.recording === false) return "camera.unread";
+    return null;
+  }
+  function renderCamera(h, detail) {
+    const key = cameraTrouble(h), box = $("camera-banner");
+    document.body.classList.toggle("camera-down", Boolean(key));
+    $("health").dataset.trouble = key ? "yes" : "no";
+    if (key && h.status === "ok") $("health-status").textContent = C().t(key);  // not "camera ok"
+    const changed = box.hidden === Boolean(key);
+    box.hidden = !key;
+    if (changed) { fitMat(); placeAlert(); }  // the line takes or gives back the board's room
+    box.dataset.trouble = key || "";
+    if (!key) return;
+    // the device's own words (an error) go with "no camera"; the pipeline's advice (English
+    // sentences) is the banner's hover text, so the line itself stays in the page's language
+    const device = ["camera.none", "camera.stalled", "camera.stopped"].includes(key) && detail;
+    $("camera-banner-title").textContent = C().t(key) + (device ? ` (${detail})` : "") + ":";
+    $("camera-banner-text").textContent = C().t("camera.board");
+    box.title = (h.messages || []).map(m => C().plain(m)).join(" ");
   }
 
   // --- alerts: a new violation or question is seen and heard ----------------------------------
@@ -445,6 +544,35 @@ remembered per browser. */
     }
   }
 
+  /* The cards a violation or a question is about (uids), and the player whose move it is: the
+  violation's own cards, else the cards of the move it names (in the log). */
+  function violationCards(v) {
+    const cards = [...(v.cards || [])];
+    const entry = (state.log || []).find(e => e.seq === v.move_seq);
+    const move = (entry && entry.move && (entry.move.move || entry.move)) || {};  // the step's payload holds the move
+    cards.push(...(move.cards || []));
+    if (move.target) cards.push(move.target);
+    return { cards: cards.filter(c => c && c !== "?"), zones: v.zones || [], player: v.player || move.player || "" };
+  }
+  function questionCards(q) {
+    const cards = [], moves = (q.choices || []).flatMap(c => c.moves || []);
+    moves.forEach(m => { cards.push(...(m.cards || [])); if (m.target) cards.push(m.target); });
+    return { cards: [...new Set(cards.filter(c => c && c !== "?"))], zones: [], player: (moves[0] || {}).player || "" };
+  }
+  function cardNames(about) {
+    const byUid = new Map(((state.table || {}).cards || []).map(c => [c.uid, c]));
+    return [...new Set(about.cards.map(u => byUid.get(u)).filter(c => c && c.face_up && c.name).map(c => c.name))];
+  }
+  /* "Ada attacks Nebelkatze with Klingenwolf, or Ada plays a tactic?": the readings themselves,
+  when they are few and short enough to read from a chair; else "Which was it?" over the
+  readings' buttons (the question as the session words it goes in the line below). */
+  function questionWords(q) {
+    const labels = (q.choices || []).map(c => txt(c, "label")).filter(Boolean);
+    if (labels.length < 2 || labels.length > 3 || labels.join(" ").length > 110) return C().t("question.title");
+    const or = " " + C().t("question.or") + " ";
+    return labels.slice(0, -1).join(", ") + (labels.length > 2 ? "," : "") + or + labels[labels.length - 1] + "?";
+  }
+
   function renderAlert() {
     const box = $("alert");
     if (alerting && alerting.kind === "violation") {
@@ -452,7 +580,9 @@ remembered per browser. */
       if (!v || (v.decision && !changing.has(v.seq))) alerting = null;
     }
     if (alerting && alerting.kind === "question" && !(state.question && state.question.seq === alerting.seq)) alerting = null;
-    if (!alerting) { box.hidden = true; delete box.dataset.kind; return; }
+    const asked = alerting && alerting.kind === "question" && questionInDialog();
+    if (!alerting || asked) { box.hidden = true; delete box.dataset.kind; $("gameover").dataset.side = ""; renderReopen(); return; }
+    const fresh = box.hidden || box.dataset.seq !== String(alerting.seq);
     box.hidden = false;
     box.dataset.kind = alerting.kind;
     box.dataset.seq = alerting.seq;
@@ -464,17 +594,87 @@ remembered per browser. */
       $("alert-text").textContent = txt(v, "message");
       $("alert-detail").textContent = [txt(v, "move_text"), ruleWords(v.rule), others ? C().tn("alert.more", others) : ""].filter(Boolean).join(" · ");
       decisionButtons(actions, v);
+      actions.querySelectorAll("button[data-decision]").forEach(b => b.prepend(make("kbd", "choice-key", b.dataset.decision === "stands" ? "S" : "C")));
     } else {
       const q = state.question;
+      const names = cardNames(questionCards(q));
       $("alert-kind").textContent = C().t("alert.question");
-      $("alert-text").textContent = txt(q, "text");
-      $("alert-detail").textContent = C().t("question.help");
+      const words = questionWords(q), asked = txt(q, "text");
+      $("alert-text").textContent = words;
+      $("alert-detail").textContent = [names.length ? `${C().t("question.cards")}: ${names.join(", ")}` : "",
+        asked && asked !== words ? asked : C().t("question.help")].filter(Boolean).join(" · ");
+      box.dataset.long = q.choices.some(c => txt(c, "label").length > 32) ? "yes" : "";  // one reading a line
       q.choices.forEach((c, i) => {
-        const b = make("button", "btn choice-inline", txt(c, "label"), actions);
+        const b = make("button", "btn choice-inline", null, actions);
+        if (i < 9) make("kbd", "choice-key", String(i + 1), b);
+        make("span", "", txt(c, "label"), b);
         b.type = "button"; b.dataset.choice = i;
-        b.addEventListener("click", () => C().post(`/api/questions/${q.seq}/answer`, { choice: i }));
+        b.addEventListener("click", () => answer(q, i));
       });
     }
+    placeAlert();
+    renderReopen();
+    // on a phone the alert sits above the mat, maybe below the fold: a new one is brought in
+    if (fresh && box.dataset.place === "above") box.scrollIntoView({ block: "nearest" });
+  }
+
+  /* Where the alert goes: across the mat, in a band that leaves the cards it is about (and the
+  winner, at game over) uncovered, on the other player's half when it can. On a phone it sits
+  above the mat instead, over nothing. */
+  function placeAlert() {
+    const box = $("alert"), over = $("gameover");
+    if (box.hidden) return;
+    box.classList.remove("tight", "brief", "compact");
+    box.style.left = box.style.width = box.style.top = box.style.maxHeight = "";
+    if (window.matchMedia("(max-width: 899px)").matches) { box.dataset.place = "above"; over.dataset.side = ""; return; }
+    const wrap = $("mat-wrap").getBoundingClientRect(), frame = $("mat-frame").getBoundingClientRect();
+    const turned = document.body.classList.contains("turned");
+    const local = r => turned ? { top: wrap.bottom - r.bottom, bottom: wrap.bottom - r.top } : { top: r.top - wrap.top, bottom: r.bottom - wrap.top };
+    const m = local(frame), margin = 6;
+    box.style.left = (turned ? wrap.right - frame.right : frame.left - wrap.left) + margin + "px";
+    box.style.width = Math.max(200, frame.width - 2 * margin) + "px";
+    const about = alerting.kind === "violation"
+      ? violationCards(state.violations.find(x => x.seq === alerting.seq))
+      : questionCards(state.question);
+    // the other player's half first: the top half is the top owner's
+    const mine = about.player || status().active || "";
+    const prefer = mine && mine === topOwner() ? "bottom" : "top";
+    over.dataset.side = isOver() ? (prefer === "top" ? "bottom" : "top") : "";
+    const avoid = [];
+    about.cards.forEach(uid => {
+      const el = document.querySelector(`#mat .card-g[data-uid="${CSS.escape(uid)}"]`);
+      if (el) avoid.push(el.getBoundingClientRect());
+    });
+    if (!avoid.length) about.zones.forEach(z => {
+      const el = document.querySelector(`#mat .zone[data-zone="${CSS.escape(z)}"]`);
+      if (el) avoid.push(el.getBoundingClientRect());
+    });
+    if (isOver() && !over.hidden) avoid.push($("gameover-winner").getBoundingClientRect());
+    const blocks = avoid.filter(r => r.width > 0 && r.height > 0).map(local)
+      .map(r => [r.top - margin, r.bottom + margin]).sort((a, b) => a[0] - b[0]);
+    const bands = [];
+    let y = m.top;
+    for (const [a, b] of blocks) { if (a > y) bands.push([y, Math.min(a, m.bottom)]); y = Math.max(y, b); }
+    if (y < m.bottom) bands.push([y, m.bottom]);
+    const fits = need => bands.filter(([a, b]) => b - a >= need);
+    const put = (band, need) => {
+      const [a, b] = band, room = b - a;
+      const atTop = prefer === "top";
+      const top = atTop ? a + margin / 2 : b - Math.min(need, room) - margin / 2;
+      box.style.top = Math.max(a, top) + "px";
+      box.style.maxHeight = Math.max(80, room - margin) + "px";
+      box.dataset.place = atTop ? "top" : "bottom";
+    };
+    // the full size first; then the detail in one small line; then smaller words
+    for (const level of ["", "tight", "brief", "compact"]) {
+      box.classList.remove("tight", "brief", "compact");
+      if (level) box.classList.add(level);
+      const need = box.offsetHeight + margin;
+      const ok = fits(need);
+      if (ok.length) { put(prefer === "top" ? ok[0] : ok[ok.length - 1], need); return; }
+    }
+    const widest = bands.sort((p, q) => (q[1] - q[0]) - (p[1] - p[0]))[0] || [m.top, m.bottom];
+    put(widest, box.offsetHeight);
   }
 
   // --- views ---------------------------------------------------------------------------------
@@ -503,7 +703,7 @@ remembered per browser. */
   function renderAll() {
     renderBanner(); renderPhaseStrip(); renderNowLine(); renderSeats(); renderMat();
     renderPrompt(); renderViolations(); renderQuestion(); renderUnanswered(); renderChecking(); renderUnreadable(); renderOffers(); renderLog(); renderTargets();
-    renderHistory(); renderRecording(); renderHealth(state.health); renderAlert(); renderGameOver(); renderDemo();
+    renderHistory(); renderRecording(); renderHealth(state.health); renderGameOver(); renderAlert(); renderDemo();
     document.body.dataset.seq = state.seq;
     document.body.dataset.record = state.record_id;
   }
@@ -525,11 +725,45 @@ remembered per browser. */
       const before = seen.violations.size;
       checkNewEvents();
       renderAll();
+      tellPending();
       if (seen.violations.size > before && window.matchMedia("(min-width: 900px)").matches) {
         $("side").scrollTop = 0;  // a new violation is read first, wherever the referee was
       }
     });
     source.addEventListener("health", ev => { state.health = JSON.parse(ev.data); renderHealth(state.health); renderDemo(); });
+  }
+
+  /* Keys for the referee (listed on the page): n next phase, e end turn, u or Ctrl+Z undo,
+  r or Ctrl+Y redo, 1-9 the question's answers, s / c the alerted (else newest) open violation
+  stands / corrected. Typing in a field, or a dialog of the browser's own, keeps its keys. */
+  function onKey(ev) {
+    if (ev.defaultPrevented || ev.altKey || ev.metaKey || ev.repeat) return;
+    const t = ev.target;
+    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+    if ($("pin-dialog").open) return;
+    const key = ev.key.toLowerCase();
+    const button = el => { if (!el || el.hidden || el.disabled) { C().toast(C().t("toast.nothing")); return false; } el.click(); return true; };
+    let done = true;
+    if (ev.ctrlKey) {
+      if (key === "z" && !ev.shiftKey) button($("undo"));
+      else if (key === "y" || (key === "z" && ev.shiftKey)) button($("redo"));
+      else done = false;
+    } else if (key === "n") button(document.querySelector('#controls [data-action="next-phase"]'));
+    else if (key === "e") button(document.querySelector('#controls [data-action="pass"]'));
+    else if (key === "u") button($("undo"));
+    else if (key === "r") button($("redo"));
+    else if (/^[1-9]$/.test(key)) {
+      const q = state.question, i = Number(key) - 1;
+      if (q && i < q.choices.length) { answer(q, i).then(r => { if (r && $("question").open) $("question").close("answered"); }); }
+      else C().toast(C().t("toast.nothing"));
+    } else if (key === "s" || key === "c") {
+      const open = (state.violations || []).filter(v => (!v.decision && !v.unsure) || changing.has(v.seq));
+      const v = (alerting && alerting.kind === "violation" && open.find(x => x.seq === alerting.seq)) || open[open.length - 1];
+      const d = key === "s" ? "stands" : "corrected";
+      if (v && v.decision !== d) decide(v, d).then(r => { if (r) changing.delete(v.seq); });
+      else C().toast(C().t("toast.nothing"));
+    } else done = false;
+    if (done) ev.preventDefault();
   }
 
   function cardLookup() {
@@ -540,14 +774,19 @@ remembered per browser. */
   document.addEventListener("DOMContentLoaded", () => {
     const asked = new URLSearchParams(location.search).get("view");
     if (asked === "table" || asked === "referee") store.set("view", asked);
-    document.querySelectorAll("[data-action]").forEach(b => b.addEventListener("click", () => C().post("/api/action", { action: b.dataset.action })));
-    $("undo").addEventListener("click", () => C().post("/api/undo", {}));
-    $("redo").addEventListener("click", () => C().post("/api/redo", {}));
+    document.querySelectorAll("[data-action]").forEach(b => b.addEventListener("click", () => act(b.dataset.action)));
+    $("undo").addEventListener("click", undo);
+    $("redo").addEventListener("click", redo);
+    document.addEventListener("keydown", onKey);
     $("question").addEventListener("close", () => {
       if ($("question").returnValue === "later" && state.question) dismissedQuestion = state.question.seq;
-      $("question-reopen").hidden = !state.question;
+      renderReopen();
     });
-    $("question-reopen").addEventListener("click", () => { dismissedQuestion = null; renderQuestion(); });
+    $("question-reopen").addEventListener("click", () => {
+      dismissedQuestion = null;
+      if (state.question) alerting = { kind: "question", seq: state.question.seq };
+      renderAlert(); renderQuestion();
+    });
     $("declare-form").addEventListener("submit", ev => {
       ev.preventDefault();
       const value = $("declare-value").value.trim(), target = $("declare-target").value;
@@ -561,10 +800,11 @@ remembered per browser. */
       C().post("/api/note", { text }).then(r => { if (r) { $("note-text").value = ""; C().toast(C().t("note.saved")); } });
     });
     $("alert-close").addEventListener("click", () => { alerting = null; renderAlert(); });
-    $("view-toggle").addEventListener("click", () => { store.set("view", store.get("view", "referee") === "table" ? "referee" : "table"); applyPrefs(); renderQuestion(); });
+    $("view-toggle").addEventListener("click", () => { store.set("view", store.get("view", "referee") === "table" ? "referee" : "table"); applyPrefs(); renderQuestion(); renderAlert(); });
     $("turn-toggle").addEventListener("click", () => { store.set("turned", store.get("turned", "no") === "yes" ? "no" : "yes"); applyPrefs(); });
     $("sound-toggle").addEventListener("click", () => { store.set("sound", store.get("sound", "on") === "off" ? "on" : "off"); applyPrefs(); });
-    window.addEventListener("resize", fitMat);
+    window.addEventListener("resize", () => { fitMat(); renderQuestion(); renderAlert(); });
+    $("board").addEventListener("transitionend", placeAlert);
     document.querySelectorAll(".play-again").forEach(b => b.addEventListener("click", () => {
       b.disabled = true;
       C().post("/api/demo/again", {}).then(() => { b.disabled = false; });

@@ -37,6 +37,9 @@ def new_faceoff(state: GameState, kind: str, zones: list[str], challenger: str |
     return {
         "kind": kind,
         "zones": list(zones),
+        # the problems faced off for: their printed bonus is the prize even when the table
+        # no longer shows them (a problem card recorded leaving during the faceoff)
+        "problems": [u for u in (fx.problem_at(state, z) for z in zones) if u is not None],
         "challenger": challenger,
         "target": target,
         "sides": sides,
@@ -107,6 +110,15 @@ def winner(state: GameState, f: dict[str, Any]) -> str | None:
     if a == b:
         return None
     return "p1" if a > b else "p2"
+
+
+def prize(state: GameState, f: dict[str, Any]) -> int:
+    """The bonus the winner of a problem faceoff scores: the highest printed on the problems
+    it was started for (a double faceoff has two); 0 when it started on none."""
+    problems = f.get("problems")
+    if problems is None:  # a faceoff kept from before problems were remembered
+        problems = [u for u in (fx.problem_at(state, z) for z in f["zones"]) if u is not None]
+    return max((state.facts(str(u)).number("bonus") for u in problems), default=0)
 
 
 def result_summary(state: GameState, f: dict[str, Any], won: str | None) -> dict[str, Any]:

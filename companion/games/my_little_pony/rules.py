@@ -1069,9 +1069,7 @@ class MyLittlePony(Ruleset):
                                                 "cards": left}
             return
         if won is not None:
-            bonus = max(state.facts(str(fx.problem_at(state, z))).number("bonus")
-                        for z in f["zones"] if fx.problem_at(state, z))
-            fx.add_points(state, won, bonus)
+            fx.add_points(state, won, fo.prize(state, f))
         for zone in f["zones"]:
             self._replace_problem(state, zone)
         self._next_faceoff(state)
