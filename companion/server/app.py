@@ -11,6 +11,8 @@ Config keys (all optional except DATABASE):
 - HEARTBEAT_S: seconds between SSE heartbeat comments,
 - CAMERA_FUSED: called with each `FusedTable` of the cameras that joined from other devices
   (`companion join`, companion/server/cameras.py); GAME: the game they read when no SESSION,
+- PHONE_SOURCE / PHONE_URL: the push source a phone's frames go to, and the phone page's
+  address for other devices (`companion serve --phone`, companion.server.phone),
 - LAYOUT_FOR / CARD_INFO_FOR: game -> layout dict / card lookup (review page; defaults read
   the layouts and cardsets packages).
 """
@@ -81,6 +83,9 @@ def create_app(config: Mapping[str, Any]) -> Flask:
     app.register_blueprint(records.bp)
     app.register_blueprint(demo_tools.bp)
     app.register_blueprint(cameras.bp)
+    from companion.server import phone
+
+    app.register_blueprint(phone.bp)  # a phone's browser as the camera (serve --phone)
     from companion.hall import overlay
 
     app.register_blueprint(overlay.bp)

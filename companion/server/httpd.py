@@ -18,6 +18,7 @@ import logging
 import resource
 import selectors
 import socket
+import ssl
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -32,6 +33,9 @@ WORKERS = MAX_STREAMS + 32
 IDLE_TIMEOUT_S = 10.0
 IO_TIMEOUT_S = 20.0
 MAX_WAITING = 2_000
+PLAIN_ON_HTTPS = (b"HTTP/1.0 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                  b"Connection: close\r\n\r\nThis port speaks HTTPS: open the address with "
+                  b"https:// instead of http:// (as the companion printed it).\n")
 
 
 class QuietHandler(WSGIRequestHandler):
@@ -71,8 +75,12 @@ class BoundedWSGIServer(BaseWSGIServer):
         workers: int = WORKERS,
         idle_timeout_s: float = IDLE_TIMEOUT_S,
         max_waiting: int | None = None,
+        ssl_context: ssl.SSLContext | None = None,
     ) -> None:
         super().__init__(host, port, app, handler=handler)
+        # HTTPS: the TLS handshake happens in a worker with the socket's timeout, never in
+        # the accepting thread (werkzeug's way), where one silent client would stop them all
+        self.ssl_context = ssl_context
         self.idle_timeout_s = idle_timeout_s
         self.max_waiting = max_waiting or _fd_room()
         self._pool = ThreadPoolExecutor(workers, thread_name_prefix="companion-http")
@@ -140,6 +148,11 @@ class BoundedWSGIServer(BaseWSGIServer):
     def _serve(self, request: Any, client_address: Any) -> None:
         try:
             request.settimeout(IO_TIMEOUT_S)
+            if self.ssl_context is not None:
+                if request.recv(1, socket.MSG_PEEK) not in (b"\x16", b""):  # no TLS hello
+                    request.sendall(PLAIN_ON_HTTPS)
+                    return
+                request = self.ssl_context.wrap_socket(request, server_side=True)
             self.finish_request(request, client_address)
         except Exception:  # one broken connection must not take the worker down
             log.debug("connection from %s failed", client_address, exc_info=True)

@@ -374,15 +374,16 @@ def check_port(host: str, port: int) -> None:
             ) from None
 
 
-def serve_in_thread(app: Flask, host: str, port: int) -> tuple[Any, threading.Thread]:
+def serve_in_thread(app: Flask, host: str, port: int, ssl_context: Any = None
+                    ) -> tuple[Any, threading.Thread]:
     """The bounded web server (companion.server.httpd) in a thread; returns (server, thread).
-    Host and Origin headers are checked against `host` from now on."""
+    Host and Origin headers are checked against `host` from now on; `ssl_context`: HTTPS."""
     from companion.server.httpd import BoundedWSGIServer
 
     check_port(host, port)
     app.config["BIND_HOST"] = host
     try:
-        server = BoundedWSGIServer(host, port, app)
+        server = BoundedWSGIServer(host, port, app, ssl_context=ssl_context)
     except SystemExit:  # werkzeug prints and exits when the port was taken meanwhile
         raise OSError(f"cannot listen on {host}:{port}") from None
     thread = threading.Thread(target=server.serve_forever, name="companion-http", daemon=True)
