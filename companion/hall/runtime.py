@@ -24,6 +24,7 @@ from companion.hall.table_link import servers_of
 from companion.hall.view import HallView
 from companion.hall.web import HallState, create_hall_app
 from companion.hall.wire import DEFAULT_STREAM, check_name
+from companion.record.store import Store
 from companion.tournaments.book import TournamentBook
 
 TOURNAMENT_POLL_S = 1.0
@@ -106,7 +107,9 @@ class Hall:
         self._tls = tls_context(tls_cert, check_hostname=False) if tls_cert else None
         self.view = HallView(namer_for)
         self.tournament = TournamentFeed(self.db, tournament_id)
-        self.clocks = RoundClocks(round_minutes, self.db)
+        if archive:  # the library's own tables first: a store opens no file of other tables
+            Store(self.db).close()
+        self.clocks = RoundClocks(round_minutes, self.db if archive else None)
         self.state = HallState(self.view, self.tournament.current, self._status,
                                clocks=self.clocks, rounds=self.tournament.round_of,
                                local_game=self._local_game)

@@ -98,6 +98,8 @@ class HallState:
         self.local_game = local_game
         self.bus = EventBus(HALL_BUS_CAPACITY)
         self.streams = StreamSlots()
+        self._last_tournament: dict[str, Any] | None = None
+        self._tournament_read = False
         view.listeners.append(self._row_changed)
         view.refused_listeners.append(self._refused)
 
@@ -106,13 +108,17 @@ class HallState:
         return {**row, "clock": self.clocks.for_row(row, tournament)}
 
     def _row_changed(self, row: dict[str, Any]) -> None:
-        self.bus.publish("table", self.with_clock(row, self.tournament()))
+        # the tournament as last read (every message must not cost a query of the library)
+        if not self._tournament_read:
+            self._last_tournament, self._tournament_read = self.tournament(), True
+        self.bus.publish("table", self.with_clock(row, self._last_tournament))
 
     def _refused(self, entry: dict[str, Any]) -> None:
         self.bus.publish("refused", entry)
 
     def tournament_changed(self) -> None:
-        self.bus.publish("tournament", self.tournament())
+        self._last_tournament, self._tournament_read = self.tournament(), True
+        self.bus.publish("tournament", self._last_tournament)
 
     def snapshot(self) -> dict[str, Any]:
         tournament = self.tournament()
