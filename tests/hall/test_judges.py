@@ -174,3 +174,40 @@ def test_a_review_link_with_a_step_opens_the_page_holding_it(tmp_path: Path) -> 
     assert "note 2\"" in first and "note 600\"" not in first
     # an explicit page wins
     assert "note 600\"" in client.get(f"/review/{gid}?step=3&page=1").get_data(as_text=True)
+
+
+def test_a_restarted_hall_keeps_every_clock_and_the_history(
+        nats_server: Any, loop: Any, tmp_path: Path) -> None:
+    """The clock's start is the broker's time of the game's first message: a hall reading
+    the stream again (even without its library's clocks) starts it at the same moment."""
+    from companion.hall.runtime import Hall
+    from tests.hall.conftest import wait_until
+    from tests.hall.helpers import Table
+
+    table = Table(tmp_path, "north", loop, nats_server.url)
+    hall = Hall(tmp_path / "hall.db", nats_server.url, heartbeat_s=0.5).start("127.0.0.1", 0)
+    try:
+        table.start()
+        table.move(1)
+        owner = table.store.append(table.game, "observation", "camera", {}).seq
+        table.store.append(table.game, "violation", "automatic", {
+            "code": "ch.x", "message_en": "Ada is wrong", "message_de": "Ada irrt",
+            "rule": "r", "move_seq": 1, "input": owner})
+        table.rings += 1
+        wait_until(lambda: (hall.view.table("north") or {}).get("seq") == 3, what="north")
+        first = hall.state.judges()
+        started = first["tables"][0]["started_at"]
+        assert abs(started - first["now"]) < 60 and first["tables"][0]["clock"]["started"] \
+            == started
+        hall.close()
+        # a hall on a new library: only the stream remembers when north's game began
+        hall = Hall(tmp_path / "other.db", nats_server.url, heartbeat_s=0.5)
+        hall.start("127.0.0.1", 0)
+        wait_until(lambda: (hall.view.table("north") or {}).get("seq") == 3, what="again")
+        again = hall.state.judges()
+        assert again["tables"][0]["started_at"] == started
+        assert again["tables"][0]["clock"]["started"] == started
+        assert again["players"] == first["players"] and again["players"][0]["name"] == "Ada"
+    finally:
+        table.close()
+        hall.close()
