@@ -61,6 +61,7 @@ class _Recording:
     violations: dict[int, dict[str, Any]] = field(default_factory=dict)
     outcome: dict[str, Any] | None = None
     seqs: list[int] = field(default_factory=list)
+    _cache: tuple[tuple[int, int | None], list[dict[str, Any]]] | None = None
 
     def add(self, event: Event) -> None:
         if event.kind in ("move", "phase"):
@@ -98,8 +99,17 @@ class _Recording:
         return None
 
     def entries(self, round_no: int | None) -> list[dict[str, Any]]:
+        """Its violations with their decisions (worked out again only when the game grew)."""
         if not self.violations:
             return []
+        key = (len(self.light), round_no)
+        if self._cache is not None and self._cache[0] == key:
+            return self._cache[1]
+        out = self._entries(round_no)
+        self._cache = (key, out)
+        return out
+
+    def _entries(self, round_no: int | None) -> list[dict[str, Any]]:
         undone = undone_inputs(self.light)
         owners = {e.seq: e.payload.get("input") for e in self.light if e.kind == "violation"}
         decided = shown_decisions(self.light)

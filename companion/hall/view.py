@@ -87,8 +87,9 @@ class TableRow:
                 self.decided.add(int(payload["violation"]))
             if event.kind in ("undo", "redo"):
                 self._recompute_open(event)
-        elif event.kind == "violation":
-            self.violations[event.seq] = {"seq": event.seq, **payload}
+        elif event.kind == "violation":  # who it is about: looked up once, as it comes
+            self.violations[event.seq] = {"seq": event.seq, **payload,
+                                          "seat": self.seat_of(payload.get("move_seq"))}
         elif event.kind == "decision":
             if "violation" in payload:
                 self.decided.add(int(payload["violation"]))
@@ -114,7 +115,9 @@ class TableRow:
         from companion.record.store import decisions_of, undone_inputs
 
         undone = undone_inputs(self.events)
-        self.violations = {e.seq: {"seq": e.seq, **e.payload} for e in self.events
+        self.violations = {e.seq: {"seq": e.seq, **e.payload,
+                                   "seat": self.seat_of(e.payload.get("move_seq"))}
+                           for e in self.events
                            if e.kind == "violation" and e.payload.get("input") not in undone}
         self.decided = set(decisions_of(self.events))
         if self.question is not None and self.question.get("input") in undone:
@@ -146,7 +149,7 @@ class TableRow:
         from companion.hall.judges import moment_path, review_path
 
         seq = int(item.get("seq") or 0)
-        seat = self.seat_of(item.get("move_seq")) if "move_seq" in item else None
+        seat = item.get("seat")
         players = list(self.header.get("players") or [])
         return {**self.rename(item), "seat": seat,
                 "player": _seat_name(seat, players) if seat else None,
