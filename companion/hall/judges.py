@@ -243,17 +243,15 @@ class RoundClocks:
         if not started:
             return None
         key = f"game:{row.get('db')}:{row.get('game_ref')}"
-        label = ""
+        round_no = None
         match = match_of_row(row, tournament)
         if match is not None and tournament is not None:
-            key = f"round:{tournament.get('id')}:{match['round']}:{row.get('table')}"
-            label = str(match["round"])
-            if match.get("winner"):
-                label += " (result in)"
+            round_no = int(match["round"])
+            key = f"round:{tournament.get('id')}:{round_no}:{row.get('table')}"
         start = self.started_at(key, float(started))
         ended = row.get("ended_at") if row.get("outcome") else None
         return {"key": key, "started": start, "length": self.length,
-                "ended": float(ended) if ended else None, "round": label or None}
+                "ended": float(ended) if ended else None, "round": round_no}
 
     def remaining(self, clock: Mapping[str, Any], now: float | None = None) -> float:
         """Seconds left (negative: over time); a finished match's clock stops at its end."""

@@ -151,6 +151,17 @@ def test_judges_walk_the_floor_with_the_phone_view(
             assert copy.url.endswith(f"?step={v_south_2}#step={v_south_2}")
             assert "wrong phase" in copy.locator(".tl-item.current").inner_text()
             copy.close()
+        # the same in German
+        with opened(browser, base + "/hall/judge", PHONE, lang="de") as page:
+            page.wait_for_function("document.querySelectorAll('.judge-card.needs').length"
+                                   " === 1")
+            assert "Runde 1 · 0/2 Ergebnisse da · spielen noch: north, south" in \
+                page.text_content("#judge-round")
+            assert re.fullmatch(r"\d\d:\d\d übrig",
+                                page.text_content(".judge-clock") or "")
+            assert page.locator(".judge-moment").first.text_content() == \
+                "Aufgezeichnete Stelle ›"
+            shot(page, "judge-tables-de")
         # the hall page shows each table's clock too
         with opened(browser, base + "/hall/", {"width": 1366, "height": 768}) as page:
             page.wait_for_function("document.querySelectorAll('.hall-clock').length === 3")

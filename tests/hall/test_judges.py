@@ -124,7 +124,7 @@ def test_a_tournament_match_keeps_its_clock_across_recordings_and_restarts(
     clocks = RoundClocks(50, tmp_path / "hall.db")
     clock = clocks.for_row(first, tournament)
     assert clock is not None
-    assert (clock["key"], clock["started"], clock["round"]) == ("round:3:2:north", 2000.0, "2")
+    assert (clock["key"], clock["started"], clock["round"]) == ("round:3:2:north", 2000.0, 2)
     # the table's companion restarted: a new recording of the same match keeps the clock
     second = {**first, "game_ref": 5, "started_at": 2600.0}
     again = clocks.for_row(second, tournament)
@@ -147,9 +147,14 @@ def test_the_judges_view_carries_clocks_history_and_the_hall_time(tmp_path: Path
     state = HallState(view, lambda: None, lambda: {"nats": "online"},
                       clocks=RoundClocks(45))
     feed(view, [header("north"), obs("north", 1), mv("north", 2, "p1", 1),
-                bad("north", 3, 2, 1)], at=7000.0)
+                bad("north", 3, 2, 1), obs("north", 4),
+                event("north", 5, "question", {"text_en": "Which card?", "input": 4})],
+         at=7000.0)
     data = state.judges()
     (row,) = data["tables"]
+    assert row["question"]["text_en"] == "Which card?"
+    assert row["question"]["review"] == "review/1?step=5#step=5"
+    assert row["question"]["moment"] == "/hall/moment/north/d1/1/5"
     assert row["clock"]["started"] == 7000.0 and row["clock"]["length"] == 45 * 60
     assert row["alert"] and row["violations"][0]["player"] == "Ada"
     assert data["players"][0]["name"] == "Ada" and data["now"] > 0

@@ -20,7 +20,7 @@
     },
     de: {
       title: "Schiedsrichter", hall: "Ganze Halle", tables: "Tische", players: "Spieler",
-      "tables.title": "Tische, die mit offenen Fragen zuerst", "tables.empty": "Noch kein Tisch hat gemeldet.",
+      "tables.title": "Tische, offene Verstöße und Fragen zuerst", "tables.empty": "Noch kein Tisch hat gemeldet.",
       "players.title": "Verstöße und Entscheidungen je Spieler", "players.empty": "Noch kein Verstoß an einem Tisch.",
       violation: "Verstoß", question: "Frage", moment: "Aufgezeichnete Stelle", copy: "Kopie der Halle",
       ok: "nichts offen", turn: "Zug", round: "Runde", final: "Finale", results: "Ergebnisse da",
