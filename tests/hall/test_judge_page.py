@@ -5,7 +5,9 @@ the tables record."""
 
 from __future__ import annotations
 
+import itertools
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -174,3 +176,58 @@ def test_judges_walk_the_floor_with_the_phone_view(
             t.close()
         own_server.shutdown()
         hall.close()
+
+
+def test_eight_tables_three_with_open_violations_every_row_readable(
+        tmp_path: Path, browser: Any) -> None:
+    """The hall page at 1366x768 and the judges' view at 390x844 with 8 tables, 3 of them with
+    an open violation: every row and card stays in its place, uncovered, in order."""
+    from companion.hall.judges import RoundClocks
+    from companion.hall.view import HallView
+    from companion.hall.web import HallState, create_hall_app
+    from tests.hall.test_judges import bad, feed, header, mv, obs
+
+    view = HallView()
+    state = HallState(view, lambda: None, lambda: {"nats": "online"}, clocks=RoundClocks(50))
+    names = [f"table-{n}" for n in range(1, 9)]
+    for n, name in enumerate(names):
+        db = f"db{n}"
+        messages = [header(name, db=db, players=[f"Player {2 * n + 1}", f"Player {2 * n + 2}"]),
+                    obs(name, 1, db=db), mv(name, 2, "p1", 1, db=db)]
+        if n in (1, 4, 6):
+            messages.append(bad(name, 3, 2, 1, db=db, code=f"rule-{n}"))
+        for message in messages[1:]:  # recorded at the table half a minute ago
+            message.body["time"] = time.time() - 30
+        # matches started 10 minutes ago; table-7's 55 minutes ago: over time
+        feed(view, messages, at=time.time() - (55 if n == 6 else 10) * 60)
+    app = create_hall_app(tmp_path / "hall.db", state, heartbeat_s=0.5)
+    server, _ = serve_in_thread(app, "127.0.0.1", 0)
+    base = f"http://127.0.0.1:{server.server_port}"
+    try:
+        with opened(browser, base + "/hall/", {"width": 1366, "height": 768}) as page:
+            page.wait_for_function("document.querySelectorAll('#hall-rows tr').length === 8")
+            order = page.eval_on_selector_all("#hall-rows tr", "rs => rs.map(r => r.dataset.table)")
+            assert order[:3] == ["table-2", "table-5", "table-7"]
+            rows = [box(page, f'#hall-rows tr[data-table="{n}"]') for n in order]
+            for above, below in itertools.pairwise(rows):
+                assert above["bottom"] <= below["top"] + 1  # stacked, none over another
+            head = box(page, ".hall-table thead")
+            assert head["bottom"] <= rows[0]["top"] + 1 and head["on_top"]
+            shot(page, "hall-8-tables")
+            for n in order:  # every row shows its own name, uncovered
+                cell = f'#hall-rows tr[data-table="{n}"] .hall-name'
+                page.locator(cell).scroll_into_view_if_needed()
+                assert box(page, cell)["on_top"], n
+        with opened(browser, base + "/hall/judge", PHONE) as page:
+            page.wait_for_function("document.querySelectorAll('.judge-card').length === 8")
+            assert page.text_content("#judge-open-count") == "3"
+            cards = page.eval_on_selector_all(".judge-card", "cs => cs.map(c => c.dataset.table)")
+            assert cards == order
+            assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+            over = page.text_content('.judge-card[data-table="table-7"] .judge-clock') or ""
+            assert re.fullmatch(r"\+0[45]:\d\d over time", over), over
+            name = box(page, '.judge-card[data-table="table-7"] .judge-table-name')
+            assert name["height"] < 40  # one line: the clock never squeezes the name
+            shot(page, "judge-8-tables")
+    finally:
+        server.shutdown()
