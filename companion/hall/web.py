@@ -90,9 +90,10 @@ class HallState:
         self.view = view
         self.tournament = tournament
         self.status = status
-        self.history = history or PlayerHistory(view.namer)
-        if history is None:
-            view.message_listeners.append(self.history.feed)
+        self.history = history or PlayerHistory(getattr(view, "namer", None))
+        heard = getattr(view, "message_listeners", None)  # a stand-in view may hear none
+        if history is None and heard is not None:
+            heard.append(self.history.feed)
         self.clocks = clocks or RoundClocks()
         self.rounds = rounds
         self.local_game = local_game
