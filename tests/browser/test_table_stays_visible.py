@@ -402,12 +402,6 @@ class _View:
     def __init__(self, rows: list[dict[str, Any]]) -> None:
         self.rows = rows
         self.listeners: list[Any] = []
-        self.refused_listeners: list[Any] = []
-        self.message_listeners: list[Any] = []
-        self.namer = None
-
-    def refusals(self) -> dict[str, Any]:
-        return {"counts": {}, "recent": []}
 
     def snapshot(self) -> list[dict[str, Any]]:
         return self.rows
