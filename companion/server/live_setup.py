@@ -155,6 +155,14 @@ def build_live(
             store.close()
             raise
     app = create_app({"DATABASE": db, "SESSION": session, "PIN": pin, **(app_config or {})})
+    if hasattr(feed, "cameras"):  # a camera feed: other devices' cameras may join it
+        from companion.layouts import load_layout
+        from companion.server.table_cameras import TableCameras
+
+        cameras = TableCameras(config.game, load_layout(config.game), session.observe)
+        feed.cameras = cameras
+        app.extensions["companion.cameras"] = cameras.hub
+        app.config["CAMERA_FUSED"] = cameras.remote
     runner = FeedRunner(feed, session)
     return Live(session, app, runner, store)
 

@@ -26,6 +26,7 @@ The camera's own pictures never leave its eye: only settled readings are fused.
 from __future__ import annotations
 
 import math
+import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -361,28 +362,32 @@ class RemoteCameras:
         self.stale_s = stale_s
         self._cameras: dict[str, _Remote] = {}
         self._seq = 0
+        self._lock = threading.RLock()  # cameras post from the server's threads
 
     def receive(self, camera: str, snapshot: TableSnapshot | None,
                 grid: Sequence[Sequence[float]] | None,
                 anchors: Sequence[tuple[float, float]] | None) -> FusedTable:
-        if camera not in self._cameras and len(self._cameras) >= MAX_CAMERAS:
-            raise ValueError(f"at most {MAX_CAMERAS} cameras join one table")
-        clarity = None if grid is None else GridClarity(grid)
-        view = CameraView(camera, snapshot, clarity, True,
-                          None if anchors is None else tuple(anchors))
-        self._cameras[camera] = _Remote(view, self.clock())
-        return self.fused()
+        with self._lock:
+            if camera not in self._cameras and len(self._cameras) >= MAX_CAMERAS:
+                raise ValueError(f"at most {MAX_CAMERAS} cameras join one table")
+            clarity = None if grid is None else GridClarity(grid)
+            view = CameraView(camera, snapshot, clarity, True,
+                              None if anchors is None else tuple(anchors))
+            self._cameras[camera] = _Remote(view, self.clock())
+            return self.fused()
 
     def fused(self) -> FusedTable:
-        now = self.clock()
-        views = [replace(r.view, live=now - r.heard_s <= self.stale_s)
-                 for r in self._cameras.values()]
-        self._seq += 1
-        return fuse(views, self.game, self.zones, self.height_mm, self._seq, now)
+        with self._lock:
+            now = self.clock()
+            views = [replace(r.view, live=now - r.heard_s <= self.stale_s)
+                     for r in self._cameras.values()]
+            self._seq += 1
+            return fuse(views, self.game, self.zones, self.height_mm, self._seq, now)
 
     def status(self) -> list[dict[str, object]]:
-        now = self.clock()
-        return [{"camera": name, "live": now - r.heard_s <= self.stale_s,
-                 "heard_s_ago": round(now - r.heard_s, 1),
-                 "cards": len(r.view.snapshot.cards) if r.view.snapshot else 0}
-                for name, r in sorted(self._cameras.items())]
+        with self._lock:
+            now = self.clock()
+            return [{"camera": name, "live": now - r.heard_s <= self.stale_s,
+                     "heard_s_ago": round(now - r.heard_s, 1),
+                     "cards": len(r.view.snapshot.cards) if r.view.snapshot else 0}
+                    for name, r in sorted(self._cameras.items())]
