@@ -13,8 +13,15 @@ mat's edge explains).
 
 A frame that cannot be read (black, frozen, no mat located) never reaches the tracker: the
 table is held as it was and the stats say why in plain words (`PipelineStats.messages`).
-"""
 
+Each step is a stage with its own module and memory, so that it can be changed and tested
+alone; one frame's facts travel between them in a `FrameContext` (`frame_context`):
+picture check (`picture_check`), cues (`table_cues`), card reader (`card_reader`), mat fit
+(`mat_fit`), dice reader (`dice_reading`: sticker or pip strategy), placer (`placer`), glare
+watch (`glare`), tracker (`tracker`) and the camera's health in words (`camera_health`). This
+module wires them and keeps what they share: the forgetting when the camera moves or the
+picture is turned.
+"""
 from __future__ import annotations
 
 import time
