@@ -4,7 +4,7 @@ Guards refactors of `companion.vision.pipeline` and its stages: a short scene fr
 independent 3D table (`scene3d`: three cards, two sticker dice, a hand that covers one die
 while it is turned), read by a fresh pipeline; every frame's stats (but its timing), snapshot,
 detections and sightings must equal the record. The record was written by the pipeline as it
-was before it was split into stages (one class), so it also says that the split kept its
+was before it was split into stages (one class), so it also shows that the split kept its
 behaviour. Regenerate only for an intended change in what the pipeline reads:
 `COMPANION_WRITE_GOLDEN=1 pytest tests/vision/test_pipeline_golden.py`.
 """
@@ -53,12 +53,12 @@ def _frames() -> list[np.ndarray]:
     x, y = zones["p1.dice"].centre
     scene.dice = [Die("p1.w1", 4, x - 20, y, yaw_deg=10), Die("p1.w2", 1, x + 30, y)]
     camera = Camera(tilt_deg=25)
-    frames = [render(scene, camera, seed=k) for k in range(8)]
+    frames = [render(scene, camera, seed=k) for k in range(6)]
     hand = Blob(((x - 10, 560.0), (x - 10, y)), width_mm=60, bgr=(110, 140, 200))
     covered = Scene(stickers=scene.stickers, dice=[scene.dice[1]], blobs=[hand])
     frames += [render(covered, camera, seed=k) for k in range(4)]
     scene.dice = [Die("p1.w1", 6, x - 5, y + 15, yaw_deg=38), scene.dice[1]]
-    frames += [render(scene, camera, seed=k) for k in range(10)]
+    frames += [render(scene, camera, seed=k) for k in range(7)]
     return frames
 
 
