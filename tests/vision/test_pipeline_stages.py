@@ -1,4 +1,4 @@
-"""Two of the pipeline's stages run alone: the placer and the dice reader.
+"""Three of the pipeline's stages run alone: the placer, the dice reader and the cues.
 
 The oracle is the independent 3D table (`scene3d`): where a camera of known pose shows a mat
 point, what lies where, and which die shows which value. The stages get hand-made inputs (a
@@ -176,3 +176,36 @@ def test_the_pip_dice_reader_reads_values_and_places() -> None:
     again, _ = reader.read([], geometry, image, gray, 0.1, False, 1, None)
     assert [s for s, _ in again] == [s for s, _ in placed]
     assert len(reader.boxes_to_look(gray.shape, 48)) == len(scene.dice)
+
+
+def test_the_cues_see_an_arm_reaching_in_but_not_a_card_laid_on_the_mat() -> None:
+    """The cue stage alone on hand-made cue images: the mat's place in the picture is known,
+    so what reaches in from the border is an arm and what lies within the mat is not."""
+    from companion.layouts import load_layout
+    from companion.vision.table_cues import TableCues
+
+    layout = load_layout(GAME)
+    scale = 0.8 * 1920 / float(layout.width_mm)  # px per mm
+    ox, oy = 150.0, 100.0
+    geometry = MatGeometry(layout, np.array([[1 / scale, 0, -ox / scale],
+                                             [0, 1 / scale, -oy / scale], [0, 0, 1]]), 4)
+    cues = TableCues(layout, Tracker(GAME).settings.motion_threshold)
+    table = np.full((1080 // SMALL, 1920 // SMALL, 3), (60, 80, 110), np.uint8)
+    x0, y0 = int(ox / SMALL), int(oy / SMALL)
+    x1, y1 = int((ox + scale * float(layout.width_mm)) / SMALL), \
+        int((oy + scale * float(layout.height_mm)) / SMALL)
+    table[y0:y1, x0:x1] = (70, 110, 60)
+    motion, hand = cues.look(table, 0.0, geometry)
+    assert motion == 0.0 and not hand.any() and cues.still_frames == 1
+
+    arm = table.copy()
+    arm[60:75, 0:100] = (90, 130, 190)  # from the picture's left border onto the mat
+    motion, hand = cues.look(arm, 0.1, geometry)
+    assert motion > 0 and cues.still_frames == 0 and cues.last_any_motion_s == 0.1
+    assert hand[67, 50] and hand[67, 5] and not hand[20, 150]
+    assert cues.dirty[67, 50] and not cues.dirty[20, 150]
+
+    card = table.copy()
+    card[30:45, 120:130] = (240, 240, 240)  # a card laid within the mat, the arm gone
+    motion, hand = cues.look(card, 0.2, geometry)
+    assert motion > 0 and not hand.any()
