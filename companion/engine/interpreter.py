@@ -339,6 +339,8 @@ class Interpreter:
             if len(plans) == 1 and candidates[-1] is literal and self._doubtful(
                     literal, plans[0]):
                 return Observation(question=self._ask([self._as_seen(literal), *plans], 1))
+        if len(plans) == 1 and self._unconfirmed(literal, plans[0]):
+            return Observation(question=self._ask([self._as_seen(literal), plans[0]], 1))
         if len(plans) == 1:
             return Observation(self._push_plan(plans[0], source, "the only legal explanation"))
         if len(plans) > 1:
@@ -399,6 +401,13 @@ class Interpreter:
         if not all(m.kind in kinds for m in seen):
             return False
         return bool(seen) or any(s.turn_to is not None for s in plan.steps)
+
+    def _unconfirmed(self, literal: list[Move], plan: Plan) -> bool:
+        """The one legal reading is not the change as seen and would decide the game on
+        something the camera cannot confirm (`Ruleset.unconfirmed_reading`): only a person
+        can tell, whether or not the players moved on."""
+        return self.game.state.outcome is None and plan.moves != tuple(literal) \
+            and self.game.ruleset.unconfirmed_reading(self.game.state, plan.seen_in)
 
     def _as_seen(self, literal: list[Move]) -> Plan:
         return Plan(tuple(PlannedStep(m) for m in literal))

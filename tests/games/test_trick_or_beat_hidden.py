@@ -118,7 +118,73 @@ def test_the_top_of_a_setup_trick_pile_taken_back_is_no_seventh_card() -> None:
     assert follower.state.count("p1.trick") == 6 and follower.outcome() is None
 
 
+def test_the_top_of_a_setup_trick_pile_taken_back_after_end_phase_is_pressed() -> None:
+    """"Du kannst keine Karten vom Trickstapel zurückholen" and "7. Du gewinnst durch Trick".
+    Six cards on Ada's trick pile at the start (the camera saw only the top). Ada presses "end
+    phase" (main to end: "Endphase: Du kannst eine Karte aus deiner Hand verdeckt auf deinen
+    Trickstapel legen") and takes the top back. A trick card is legal there, but the change
+    may as well be the take-back and a seventh card would win: the follower asks, naming both
+    readings, and gives no win on its own, not even when play goes on unanswered. Told
+    "taken back", it is flagged `tob.trick-final`, the pile holds five, and it is no trick
+    card of this turn: the card she then lays is her one trick card (six, legal, no win)."""
+    setup = {**MAIN, "table": {**MAIN["table"], "p1.trick": 6}}
+    leader, follower, interp = pair(setup)
+    for game in (leader, follower):
+        assert game.state.count("p1.trick") == 6
+    leader.push(Move("next-phase", "p1"))
+    interp.person(Move("next-phase", "p1"))
+    assert (leader.phase, follower.phase) == ("end", "end")
+    top = leader.state.top("p1.trick")
+    assert top is not None
+    leader.state.move(top, "p1.hand")  # taken back: no rule does it
+    seen = interp.observe(camera(leader.state), "camera")
+    assert seen.question is not None and seen.entries == ()
+    kinds = [[m.kind for m in c.moves] for c in seen.question.choices]
+    assert ["untrick"] in kinds and ["trick"] in kinds
+    assert seen.question.choices[seen.question.default].moves[0].kind == "trick"
+    assert follower.outcome() is None and follower.state.count("p1.trick") == 6
+    choose(interp, seen.question, "untrick")
+    entry = follower.log[-1]
+    assert entry.move.kind == "untrick" and not entry.legal
+    assert [v.code for v in entry.violations if v.blocking] == ["tob.trick-final"]
+    assert follower.state.count("p1.trick") == 5 and follower.outcome() is None
+    leader.state.move(top, "p1.trick")  # the same card laid again, her one trick card
+    seen = interp.observe(camera(leader.state), "camera")
+    assert [m.kind for m in seen.moves] == ["trick"] and all(e.legal for e in seen.entries)
+    assert follower.state.count("p1.trick") == 6 and follower.outcome() is None
+
+
+def test_an_unanswered_take_back_after_a_pressed_end_phase_never_wins() -> None:
+    """"Du kannst keine Karten vom Trickstapel zurückholen": the question above left open
+    while play goes on (Bo draws in his supply phase) is never settled as the win its default
+    names; nobody has won by trick."""
+    setup = {**MAIN, "table": {**MAIN["table"], "p1.trick": 6}}
+    leader, follower, interp = pair(setup)
+    leader.push(Move("next-phase", "p1"))
+    interp.person(Move("next-phase", "p1"))
+    top = leader.state.top("p1.trick")
+    assert top is not None
+    leader.state.move(top, "p1.hand")
+    assert interp.observe(camera(leader.state), "camera").question is not None
+    leader.push(Move("pass", "p1"))
+    interp.person(Move("pass", "p1"))
+    leader.push(Move("draw", "p2"))
+    interp.observe(camera(leader.state), "camera")
+    assert follower.outcome() is None
+    assert follower.state.count("p1.trick") <= 6
+
+
 SCRIPTS = Path(__file__).parents[2] / "companion/sim/scripts/trick-or-beat"
+
+
+@pytest.mark.parametrize("camera_only", [False, True])
+def test_a_take_back_after_a_pressed_end_phase_script(camera_only: bool) -> None:
+    """"Du kannst keine Karten vom Trickstapel zurückholen": the table script of the take-back
+    after "end phase" is pressed (rules-trick-takeback-pressed.yaml, its `expect`s written from
+    the rulebook: five cards, `tob.trick-final`, no win; the seventh card a turn later wins)."""
+    report = referee_script(str(SCRIPTS / "rules-trick-takeback-pressed.yaml"),
+                            camera_only=camera_only)
+    assert report.failures == []
 
 
 @pytest.mark.parametrize("camera_only", [False, True])

@@ -522,9 +522,11 @@ def _first_view_top(state: GameState, diff: SnapshotDiff, pile: str) -> str | No
 
 
 def taken_back_doubt(state: GameState, seen: tuple[tuple[Move, str], ...]) -> bool:
-    """A trick card read after the players moved on, from a change that may as well be the
-    pile's top taken back, that would win by trick: a win is never given on a reading the
-    camera cannot confirm, so a person is asked (`Ruleset.doubtful_reading`)."""
+    """A trick card read from a change that may as well be the pile's top taken back ("Du
+    kannst keine Karten vom Trickstapel zurückholen"), that would win by trick: a win is never
+    given on a reading the camera cannot confirm, so a person is asked, whether the trick card
+    is read after the players moved on (`Ruleset.doubtful_reading`) or in the end phase a
+    person pressed or the engine inferred before (`Ruleset.unconfirmed_reading`)."""
     for move, _ in seen:
         if move.kind != "trick" or move.option(TAKEN_BACK[0]) != TAKEN_BACK[1]:
             continue

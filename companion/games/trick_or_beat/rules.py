@@ -1042,6 +1042,11 @@ class TrickOrBeat(Ruleset):
     def doubtful_reading(self, state: GameState, seen: tuple[tuple[Move, str], ...]) -> bool:
         return tob_interpret.taken_back_doubt(state, seen)
 
+    def unconfirmed_reading(self, state: GameState, seen: tuple[tuple[Move, str], ...]) -> bool:
+        """A winning trick card read in the end phase (pressed or inferred before) from a
+        change that may as well be the pile's top taken back: asked, as after moving on."""
+        return tob_interpret.taken_back_doubt(state, seen)
+
     def pile_zones(self) -> list[str]:
         return list(tob_interpret.PILES)
 
