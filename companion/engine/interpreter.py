@@ -330,9 +330,13 @@ class Interpreter:
                     if all(m.kind in known for m in c)]
 
         if len(plans) == 1 and self._by_the_other(plans[0]):
+            movers = {m.player for m in plans[0].seen}
             later = [p for p in self.inference.plans(self.game.state, explain, at_least=1)
-                     if any(s.turn_to for s in p.steps)]
-            if later:  # an effect's draw in this turn, or the other player's own turn
+                     if any(s.turn_to for s in p.steps) and p.seen
+                     and all(m.player in movers for m in p.seen)]
+            # an effect's draw in this turn, or the other player's own turn: a reading in
+            # which the same player moves after a new turn began (not the active player's)
+            if later:
                 return Observation(question=self._ask([plans[0], later[0]]))
         if not plans and candidates and self.game.state.outcome is None:
             plans = self._infer(explain, by, automatic_steps_show(diff))

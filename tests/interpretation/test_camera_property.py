@@ -226,8 +226,6 @@ SEEDS = range(6)
 KNOWN_GAPS: dict[tuple[str, int], str] = {
     # What the camera-only reading gets wrong today (issue 11, "Memory of what the camera
     # cannot see"); each is a strict xfail, so a fix shows up as a failure to remove it here.
-    ("trick-or-beat", 3): "draft: p1's discard is asked as p2's discard or as p1 having moved "
-    "on to play it as a tactic; neither is what happened",
 }
 
 
@@ -246,6 +244,18 @@ def test_trick_or_beat_draft_discards_leave_the_face_down_creatures(seed: int) -
     """Random Trick or Beat games (seeds 0-39) where a draft discard names a card the follower
     believed face down on a lane (creatures are laid down unseen): it comes from the hand, the
     lane keeps its cards."""
+    follow("trick-or-beat", seed, 80)
+
+
+@pytest.mark.parametrize("seed", [3, 58, 87, 115, 158, 172, 179])
+def test_trick_or_beat_draft_discard_is_not_asked_against_a_turn_nobody_took(seed: int) -> None:
+    """Random Trick or Beat games (seeds 0-199) where one player lays draft discards one by one
+    ("Lege die anderen 7 Karten auf den Ablagestapel"): the second card is read as the other
+    player's stack. That reading is a move of the player who is not active, which may show
+    that player's own turn having begun; before, it was asked against any reading with a new
+    turn ("p1 ends the turn; p1 plays it as a tactic", the active player's), a question with
+    no true answer. Only a reading in which the same player moves in a new turn is asked; the
+    guess stands, and the counts survive it (each player keeps 8 at the draft's end)."""
     follow("trick-or-beat", seed, 80)
 
 
