@@ -253,3 +253,45 @@ def test_whose_draft_discard_the_rules_tell(camera_only: bool) -> None:
     (rules-draft-whose.yaml, its `expect`s written from the rulebook)."""
     report = referee_script(str(SCRIPTS / "rules-draft-whose.yaml"), camera_only=camera_only)
     assert report.failures == []
+
+
+def draft_pair(seed: int) -> tuple[Game, Game, Interpreter, Any]:
+    """A leader and a follower at the start of a whole game (the draft), the follower seeing
+    the leader's table as the simulator's camera does (pile tops and backs only)."""
+    from tests.interpretation.test_camera_property import Table
+
+    leader = Game.new("trick-or-beat", ("A", "B"), seed=seed)
+    follower = Game.new("trick-or-beat", ("A", "B"), seed=seed + 1)
+    table = Table("trick-or-beat")
+    return leader, follower, Interpreter(follower, table.seen(leader.state)), table
+
+
+@pytest.mark.parametrize("laid", [0, 1, 3])
+def test_a_card_the_draft_end_lays_is_seen_on_top_not_played(laid: int) -> None:
+    """Draft: "Verteile 15 Karten an jeden Spieler", "Wähle 8 aus deinen 15 Karten aus ...
+    Lege die anderen 7 Karten auf den Ablagestapel". Bo lays `laid` of his 7 one by one (the
+    first counted as his whole stack), then "next phase" is pressed: the rest of both players'
+    discards go to the pile as the draft ends, and the camera sees one of them on top. That
+    is a draft discard nobody saw, not a card played in Ada's first turn ("Der Spieler
+    beginnt in der Lanephase": no tactic there): nothing is flagged, the pile holds the 14
+    discards (30 dealt, 2 x 8 kept), each hand 8, and the top is the card seen."""
+    leader, follower, interp, table = draft_pair(106)
+    for p in ("p1", "p2"):
+        leader.push(Move("deal", p, value=15))
+    interp.observe(table.seen(leader.state), "camera")
+    for _ in range(laid):
+        uid = leader.state.cards_in("p2.hand")[0]
+        assert leader.push(Move("discard", "p2", (uid,))) == []
+        interp.observe(table.seen(leader.state), "camera")
+    leader.push(Move("next-phase", "p1"))
+    interp.person(Move("next-phase", "p1"))
+    mark = len(follower.log)
+    seen = interp.observe(table.seen(leader.state), "camera")
+    assert seen.question is None
+    assert all(e.legal for e in follower.log[mark:]), [e.to_dict() for e in follower.log[mark:]]
+    assert "tactic" not in [e.move.kind for e in follower.log[mark:]]
+    assert (follower.phase, follower.active) == ("lane", "p1")
+    assert leader.state.count("shared.discard") == 30 - 2 * 8
+    assert follower.state.count("shared.discard") == 30 - 2 * 8
+    assert [follower.state.count(f"{p}.hand") for p in ("p1", "p2")] == [8, 8]
+    assert follower.state.top("shared.discard") == leader.state.top("shared.discard")

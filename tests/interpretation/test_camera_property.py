@@ -259,6 +259,17 @@ def test_trick_or_beat_draft_discard_is_not_asked_against_a_turn_nobody_took(see
     follow("trick-or-beat", seed, 80)
 
 
+@pytest.mark.parametrize("seed", [16, 33, 51, 106])
+def test_trick_or_beat_draft_end_discards_are_seen_not_played(seed: int) -> None:
+    """Random Trick or Beat games (seeds 0-199) where "next phase" ends the draft while
+    players still hold cards beyond the 8 they keep: those go to the discard pile as it ends
+    and the camera sees one of them on top. It is a draft discard nobody saw, not a tactic
+    of the first turn (before: "p1 ends the phase; p1 plays it", a card too many on the
+    pile); and a card the follower believed among those unseen discards, played later as a
+    tactic, comes from the hand (before: taken as lying there already, the tactic missed)."""
+    follow("trick-or-beat", seed, 80)
+
+
 def test_trick_or_beat_draft_discard_believed_on_the_pile_leaves_the_hand() -> None:
     """Seed 15: a fresh redraw put the cards the follower believed in that hand on the discard
     pile unseen; a draft discard seen later names one of them. The camera saw it land, so it

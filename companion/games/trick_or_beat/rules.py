@@ -303,6 +303,7 @@ class TrickOrBeat(Ruleset):
             for uid in unseen[: max(0, extra)]:
                 state.move(uid, DISCARD, reveal=False)
             if extra > 0:
+                tob_interpret.count_unseen_discards(state, p, extra)
                 state.pending_chance.append(
                     ChanceEvent("draft-discard", (("player", p), ("count", str(extra))))
                 )
@@ -411,6 +412,10 @@ class TrickOrBeat(Ruleset):
             return []
         if kind in ("deal", "redraw", "discard", "place-down", "reveal"):
             if state.phase != "draft":
+                if kind == "discard" and move.option("shown") == "yes" \
+                        and tob_interpret.draft_end_showing(state) \
+                        and state.can_resolve(move.card, DISCARD):
+                    return []  # a draft discard nobody saw, on top as the draft ends
                 if kind == "discard":
                     return self._check_unexplained(state, move)
                 if kind == "place-down":
@@ -749,8 +754,9 @@ class TrickOrBeat(Ruleset):
         flags(state)["draft"][move.player]["dealt"] += count
 
     def _apply_discard(self, state: GameState, move: Move) -> None:
-        if state.phase == "draft" and move.option("shown") == "yes" \
-                and tob_interpret.unseen_discards(state, move.player) > 0:
+        if move.option("shown") == "yes" and (
+                tob_interpret.unseen_discards(state, move.player) > 0 if state.phase == "draft"
+                else tob_interpret.draft_end_showing(state)):
             self._show_discarded(state, move)
             return
         # the cards seen first, then the unseen ones beneath them ("?": a stack's lower cards,
@@ -779,7 +785,7 @@ class TrickOrBeat(Ruleset):
         """A card seen arriving on the discard pile in the draft that is one of the player's
         discards counted unseen (laid one by one after all were counted as a stack): it is
         believed there from now on, on top where the camera sees it, nothing more is
-        discarded."""
+        discarded. As the draft ends: one of the draft discards nobody saw, now on top."""
         tob_interpret.count_unseen_discards(state, move.player, -1)
         uid = move.card
         if uid in state.where and state.resolve(uid, DISCARD):
