@@ -295,3 +295,32 @@ def test_a_card_the_draft_end_lays_is_seen_on_top_not_played(laid: int) -> None:
     assert follower.state.count("shared.discard") == 30 - 2 * 8
     assert [follower.state.count(f"{p}.hand") for p in ("p1", "p2")] == [8, 8]
     assert follower.state.top("shared.discard") == leader.state.top("shared.discard")
+
+
+@pytest.mark.parametrize("seed", [88, 90, 125, 189])
+def test_a_declared_redraw_outranks_the_guess_of_whose_discard(seed: int) -> None:
+    """Redraw Rule: "Wenn dir deine Karten nicht gefallen, darfst du alle ablegen und 3 Karten
+    weniger neu ziehen" - before the draft's discards. Bo is dealt his 15 and lays a discard;
+    nobody names him, and Ada (holding 15 as far as the camera can tell) may as well have
+    laid it, so the companion guesses it is hers. Then Ada's redraw is declared: a person's
+    word outranks the guess. The redraw is legal (not `tob.redraw-late`), the card laid was
+    Bo's, and Ada draws 15 - 3 = 12: her hand and Bo's read as the leader's."""
+    leader, follower, interp, table = draft_pair(seed)
+    leader.push(Move("deal", "p2", value=15))
+    interp.observe(table.seen(leader.state), "camera")
+    uid = leader.state.cards_in("p2.hand")[0]
+    assert leader.push(Move("discard", "p2", (uid,))) == []
+    interp.observe(table.seen(leader.state), "camera")
+    leader.push(Move("deal", "p1", value=15))
+    interp.observe(table.seen(leader.state), "camera")
+    redraw = Move("redraw", "p1", value="fresh")
+    assert leader.push(redraw) == []
+    seen = interp.person(redraw)
+    assert [v.code for v in seen.violations if v.blocking] == []
+    interp.observe(table.seen(leader.state), "camera")
+    leader.push(Move("deal", "p1", value=15 - 3))
+    mark = len(follower.log)
+    interp.observe(table.seen(leader.state), "camera")
+    assert all(e.legal for e in follower.log[mark:])
+    assert leader.state.count("p1.hand") == 12
+    assert [follower.state.count(f"{p}.hand") for p in ("p1", "p2")] == [12, 8]

@@ -270,6 +270,16 @@ def test_trick_or_beat_draft_end_discards_are_seen_not_played(seed: int) -> None
     follow("trick-or-beat", seed, 80)
 
 
+@pytest.mark.parametrize("seed", [88, 90, 125, 189])
+def test_trick_or_beat_declared_redraw_gives_guessed_discards_to_the_other(seed: int) -> None:
+    """Random Trick or Beat games (seeds 0-199) where one player is dealt and discards first
+    and the other, dealt later, redraws ("darfst du alle ablegen und 3 Karten weniger neu
+    ziehen"). The follower had guessed some of the first player's discards to be the
+    redrawing player's; the redraw a person declares outranks that guess (before:
+    `tob.redraw-late`, and the hands never agreed again)."""
+    follow("trick-or-beat", seed, 80)
+
+
 def test_trick_or_beat_draft_discard_believed_on_the_pile_leaves_the_hand() -> None:
     """Seed 15: a fresh redraw put the cards the follower believed in that hand on the discard
     pile unseen; a draft discard seen later names one of them. The camera saw it land, so it

@@ -435,6 +435,21 @@ def _draft_discard(state: GameState, uid: str, hints: Mapping[str, Any]) -> Move
     could have laid it, whose it was is a guess the counts survive: each player's first top
     counts all their discards, later ones show the counted cards, and the draft's end leaves
     both with 8."""
+    named = hints.get("player")
+    move = _whose_draft_discard(state, uid, hints)
+    holds = [p for p in PLAYERS if state.can_resolve(uid, hand_zone(p))]
+    if named in PLAYERS or len(holds) == 1:
+        return move
+    return replace(move, options=tuple(sorted((*move.options, GUESS))))
+
+
+GUESS = ("guess", "yes")
+"""The option of a draft discard whose player the rules only guessed (both could have laid
+it, nobody named one): a person's word later (a redraw declared) may give it to the other."""
+
+
+def _whose_draft_discard(state: GameState, uid: str, hints: Mapping[str, Any]) -> Move:
+    """`_draft_discard` without the mark of a guess."""
     holds = [p for p in PLAYERS if state.can_resolve(uid, hand_zone(p))]
     unseen = not state.known(uid)
     named = hints.get("player")

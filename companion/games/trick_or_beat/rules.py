@@ -457,8 +457,8 @@ class TrickOrBeat(Ruleset):
     def _check_redraw(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
         info = flags(state)["draft"][p]
-        hand_size = state.count(hand_zone(p))
-        if info["started"] or self._owed(state, p) > 0:
+        hand_size = state.count(hand_zone(p)) + self._guessed_count(state, p)
+        if (info["started"] and not self._guessed_only(state, p)) or self._owed(state, p) > 0:
             return [violation("tob.redraw-late")]
         if move.value == "show":
             if not move.cards:
@@ -733,6 +733,8 @@ class TrickOrBeat(Ruleset):
         if any(v.blocking for v in self._check_redraw(state, move)):
             return  # declared, not done: the table shows what really happened
         p = move.player
+        if self._guessed_only(state, p):
+            self._give_guessed_discards(state, p)
         hand = hand_zone(p)
         for uid in move.cards:
             take_from_hand(state, p, uid)
@@ -758,6 +760,8 @@ class TrickOrBeat(Ruleset):
                 tob_interpret.unseen_discards(state, move.player) > 0 if state.phase == "draft"
                 else tob_interpret.draft_end_showing(state)):
             self._show_discarded(state, move)
+            if state.phase == "draft":
+                self._note_guess(state, move)
             return
         # the cards seen first, then the unseen ones beneath them ("?": a stack's lower cards,
         # never the seen card itself taken twice)
@@ -779,6 +783,72 @@ class TrickOrBeat(Ruleset):
             info["discarded"] += len(move.cards)
             tob_interpret.count_unseen_discards(state, move.player, move.cards.count(UNKNOWN))
             info["started"] = True
+            self._note_guess(state, move)
+
+    @staticmethod
+    def _note_guess(state: GameState, move: Move) -> None:
+        """Keep which of the player's draft discards only a guess made theirs (the cards
+        seen of them), and whether anything else they did is certain (a named or forced
+        discard, a creature laid face down on their own lane, a redraw)."""
+        info = flags(state)["draft"][move.player]
+        if move.option(tob_interpret.GUESS[0]) == tob_interpret.GUESS[1]:
+            info.setdefault("guessed", []).extend(c for c in move.cards if c != UNKNOWN)
+        else:
+            info["firm"] = True
+
+    @staticmethod
+    def _guessed_only(state: GameState, player: str) -> bool:
+        """The player began the draft only by discards the rules guessed were theirs."""
+        info = flags(state)["draft"][player]
+        return bool(info.get("started") and info.get("guessed") and not info.get("firm"))
+
+    def _guessed_count(self, state: GameState, player: str) -> int:
+        """The cards of the player's hand that guessed discards put on the discard pile."""
+        if not self._guessed_only(state, player):
+            return 0
+        return int(flags(state)["draft"][player]["discarded"])
+
+    @staticmethod
+    def _give_guessed_discards(state: GameState, player: str) -> None:
+        """A person's word (a redraw declared, "Wenn dir deine Karten nicht gefallen, darfst
+        du alle ablegen": before the draft's discards) says the player had not begun: the
+        discards only guessed theirs were the other player's. Their cards go back to their
+        hand; each card seen of them is read again as the other's: one of the other's
+        discards counted unseen, else the top of the other's stack of all cards beyond 8,
+        else a card too many."""
+        owner = other(player)
+        mine, theirs = flags(state)["draft"][player], flags(state)["draft"][owner]
+        hand, their_hand = hand_zone(player), hand_zone(owner)
+
+        def unseen_from(zone: str) -> str | None:
+            return next(iter(state.unseen_in(zone)), None)
+
+        for _ in range(tob_interpret.unseen_discards(state, player)):
+            card = unseen_from(DISCARD)
+            if card is not None:
+                state.move(card, hand, reveal=False)
+        tob_interpret.count_unseen_discards(state, player, -mine["discarded"])
+        for _seen in mine.get("guessed", []):
+            extra = tob_interpret.beyond_keep(state, owner)
+            if tob_interpret.unseen_discards(state, owner) > 0:
+                tob_interpret.count_unseen_discards(state, owner, -1)
+                card = unseen_from(DISCARD)
+            elif extra > 0:
+                for _ in range(extra - 1):
+                    under = unseen_from(their_hand)
+                    if under is not None:
+                        state.move(under, DISCARD, bottom=True, reveal=False)
+                theirs["discarded"] += extra
+                tob_interpret.count_unseen_discards(state, owner, extra - 1)
+                card = unseen_from(their_hand)
+            else:
+                theirs["discarded"] += 1
+                card = unseen_from(their_hand)
+            if card is not None:
+                state.move(card, hand, reveal=False)
+            theirs["started"] = True
+        theirs.setdefault("guessed", []).extend(mine.get("guessed", []))
+        mine["discarded"], mine["started"], mine["guessed"] = 0, False, []
 
     @staticmethod
     def _show_discarded(state: GameState, move: Move) -> None:
@@ -802,6 +872,7 @@ class TrickOrBeat(Ruleset):
             state.backs[back] = card
         if state.phase == "draft":
             flags(state)["draft"][move.player]["started"] = True
+            flags(state)["draft"][move.player]["firm"] = True  # on their own lane
 
     def _apply_reveal(self, state: GameState, move: Move) -> None:
         back = move.option("back")
