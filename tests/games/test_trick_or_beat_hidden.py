@@ -324,3 +324,26 @@ def test_a_declared_redraw_outranks_the_guess_of_whose_discard(seed: int) -> Non
     assert all(e.legal for e in follower.log[mark:])
     assert leader.state.count("p1.hand") == 12
     assert [follower.state.count(f"{p}.hand") for p in ("p1", "p2")] == [12, 8]
+
+
+def test_a_redraw_after_a_discard_only_the_redrawing_player_could_have_laid_is_late() -> None:
+    """Redraw Rule before the discards, "Lege die anderen 7 Karten auf den Ablagestapel": Bo
+    laid his 7 one by one, each named as his, and holds his 8. The next card on the pile,
+    named by nobody, can only be Ada's (Bo has no card beyond 8 left), so her redraw
+    declared after it is too late (`tob.redraw-late`): a person's word moves a guessed
+    discard to the other player only where that player could have laid it."""
+    leader, follower, interp, table = draft_pair(5)
+    for p in ("p1", "p2"):
+        leader.push(Move("deal", p, value=15))
+    interp.observe(table.seen(leader.state), "camera")
+    for _ in range(7):
+        uid = leader.state.cards_in("p2.hand")[0]
+        assert leader.push(Move("discard", "p2", (uid,))) == []
+        interp.observe(table.seen(leader.state), "camera", {"player": "p2"})
+    assert follower.state.count("p2.hand") == 8
+    uid = leader.state.cards_in("p1.hand")[0]
+    assert leader.push(Move("discard", "p1", (uid,))) == []
+    interp.observe(table.seen(leader.state), "camera")
+    seen = interp.person(Move("redraw", "p1", value="fresh"))
+    assert [v.code for v in seen.violations if v.blocking] == ["tob.redraw-late"]
+    assert leader.check(Move("redraw", "p1", value="fresh"))[0].code == "tob.redraw-late"

@@ -798,9 +798,23 @@ class TrickOrBeat(Ruleset):
 
     @staticmethod
     def _guessed_only(state: GameState, player: str) -> bool:
-        """The player began the draft only by discards the rules guessed were theirs."""
+        """The player began the draft only by discards the rules guessed were theirs, and
+        the other player could have laid each card seen of them (one of their discards
+        counted unseen, or the top of their stack of all cards beyond 8)."""
         info = flags(state)["draft"][player]
-        return bool(info.get("started") and info.get("guessed") and not info.get("firm"))
+        if not info.get("started") or not info.get("guessed") or info.get("firm"):
+            return False
+        owner = other(player)
+        unseen = tob_interpret.unseen_discards(state, owner)
+        extra = tob_interpret.beyond_keep(state, owner)
+        for _seen in info.get("guessed", []):
+            if unseen > 0:
+                unseen -= 1
+            elif extra > 0:
+                unseen, extra = unseen + extra - 1, 0
+            else:
+                return False
+        return True
 
     def _guessed_count(self, state: GameState, player: str) -> int:
         """The cards of the player's hand that guessed discards put on the discard pile."""
@@ -814,8 +828,8 @@ class TrickOrBeat(Ruleset):
         du alle ablegen": before the draft's discards) says the player had not begun: the
         discards only guessed theirs were the other player's. Their cards go back to their
         hand; each card seen of them is read again as the other's: one of the other's
-        discards counted unseen, else the top of the other's stack of all cards beyond 8,
-        else a card too many."""
+        discards counted unseen, else the top of the other's stack of all cards beyond 8
+        (`_guessed_only`: one of them fits each)."""
         owner = other(player)
         mine, theirs = flags(state)["draft"][player], flags(state)["draft"][owner]
         hand, their_hand = hand_zone(player), hand_zone(owner)
@@ -833,16 +847,13 @@ class TrickOrBeat(Ruleset):
             if tob_interpret.unseen_discards(state, owner) > 0:
                 tob_interpret.count_unseen_discards(state, owner, -1)
                 card = unseen_from(DISCARD)
-            elif extra > 0:
+            else:
                 for _ in range(extra - 1):
                     under = unseen_from(their_hand)
                     if under is not None:
                         state.move(under, DISCARD, bottom=True, reveal=False)
                 theirs["discarded"] += extra
                 tob_interpret.count_unseen_discards(state, owner, extra - 1)
-                card = unseen_from(their_hand)
-            else:
-                theirs["discarded"] += 1
                 card = unseen_from(their_hand)
             if card is not None:
                 state.move(card, hand, reveal=False)
