@@ -154,17 +154,19 @@ def assign_serials(uids: Iterable[str], seed: int, game: str | None = None
                    ) -> dict[str, int]:
     """Back-sticker serials: deterministic from the seed, unique on the table. For a game,
     from the serials `companion print stickers` gives that game's backs by default (its code
-    x 5000 + 1 on, all within the big-cell code: a real table's backs carry big-cell stickers,
-    as its fronts do); without a game, anywhere in the payload's range."""
+    x 5000 + 1 on, all within the big-cell code, skipping the few whose symbol reads two ways
+    up: a real table's backs carry big-cell stickers, as its fronts do); without a game,
+    anywhere in the payload's range."""
     ordered = sorted(set(uids))
     rng = random.Random(f"back-serials:{seed}")
     if game is None:
-        pool = range(1, MAX_SERIAL + 1)
+        pool: Sequence[int] = range(1, MAX_SERIAL + 1)
     else:
         from companion.printing.jobs import SERIALS_PER_GAME, default_first_serial
+        from companion.printing.stickers import back_serials
 
         first = default_first_serial(game)
-        pool = range(first, first + SERIALS_PER_GAME)
+        pool = back_serials(first, SERIALS_PER_GAME)  # (the few that read two ways up skipped)
     serials = rng.sample(pool, len(ordered))
     return dict(zip(ordered, serials, strict=True))
 
