@@ -101,8 +101,9 @@ class ViolationCatalog:
         action = fill.get("action")
         if isinstance(action, str) and action in self.actions:
             out["action"] = self.actions[action][i]
-        if lang == "de" and "action_de" in fill:
-            out["action"] = fill["action_de"]
+        if lang == "de":  # a value given in German too ("symbol_de") says it in German
+            for key in [k for k in fill if k.endswith("_de")]:
+                out[key[:-3]] = fill[key]
         return out
 
     def __contains__(self, code: object) -> bool:

@@ -411,3 +411,16 @@ def test_random_games_never_break_invariants() -> None:
                 break
             g.push(rng.choice(legal), "automatic")  # legal by the rulebook: tests/rulebook
             assert g.ruleset.invariant_errors(g.state, g.card_total) == []
+
+
+def test_a_missing_symbol_is_named_in_the_language_of_the_message() -> None:
+    """"Symbol Red" in a German sentence was two languages at once."""
+    bonds = [uid(ABEL)]
+    g = position({"p1.front": [uid(MARTH)], "p1.bonds": bonds}, decks={"p1": [uid("FX-TWO")]})
+    (missing,) = [v for v in g.check(deploy(uid("FX-TWO"))) if v.code == "fe.symbol-missing"]
+    english = {"Red", "Blue", "Yellow", "Purple", "Green", "White", "Black", "Brown"}
+    assert any(word in missing.message_en for word in english)
+    assert not any(f"Symbol {word}" in missing.message_de for word in english), \
+        missing.message_de
+    assert any(f"Symbol {word}" in missing.message_de
+               for word in ("Rot", "Blau", "Gelb", "Lila", "Grün", "Weiß", "Schwarz", "Braun"))

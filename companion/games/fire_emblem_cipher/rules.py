@@ -50,6 +50,7 @@ from companion.games.fire_emblem_cipher import effects as fx
 from companion.games.fire_emblem_cipher import interpret as fe_interpret
 from companion.games.fire_emblem_cipher.numbers import BONDS_PER_TURN, HAND_SIZE, LORD_COST, ORBS
 from companion.games.fire_emblem_cipher.state import PrepInfo, flags
+from companion.games.fire_emblem_cipher.table_facts import SYMBOLS_DE
 from companion.games.fire_emblem_cipher.texts import violation
 
 CHECKS = RuleChecks(violation, not_in_hand="fe.not-in-hand", hand_empty="fe.hand-empty",
@@ -558,6 +559,7 @@ class FireEmblemCipher(Ruleset):
                                    zones=(fx.zone(p, "bonds"),)))
         for symbol in fx.missing_symbols(state, p, uid):
             found.append(violation("fe.symbol-missing", cards=(uid,), symbol=symbol,
+                                   symbol_de=SYMBOLS_DE.get(symbol, symbol),
                                    zones=(fx.zone(p, "bonds"),)))
         return found
 
