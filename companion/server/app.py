@@ -61,6 +61,9 @@ def create_app(config: Mapping[str, Any]) -> Flask:
     )
 
     from companion.server import api, calibration, demo_tools, live, records, review, security
+    from companion.server.streams import StreamSlots
+
+    app.extensions["companion.streams"] = StreamSlots()
 
     security.install(app)
     app.register_blueprint(live.bp)

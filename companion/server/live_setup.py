@@ -382,7 +382,8 @@ def serve_in_thread(app: Flask, host: str, port: int) -> tuple[Any, threading.Th
     check_port(host, port)
     app.config["BIND_HOST"] = host
     try:
-        server = BoundedWSGIServer(host, port, app)
+        server = BoundedWSGIServer(host, port, app,
+                                   max_body=app.config.get("MAX_CONTENT_LENGTH"))
     except SystemExit:  # werkzeug prints and exits when the port was taken meanwhile
         raise OSError(f"cannot listen on {host}:{port}") from None
     thread = threading.Thread(target=server.serve_forever, name="companion-http", daemon=True)
