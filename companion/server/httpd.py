@@ -236,7 +236,7 @@ class BoundedWSGIServer(BaseWSGIServer):
 
     def _unwait(self, sock: socket.socket) -> Waiting | None:
         waiting = self._waiting.pop(sock, None)
-        with contextlib.suppress(KeyError, ValueError):
+        with contextlib.suppress(KeyError, ValueError, OSError):
             self._selector.unregister(sock)
         return waiting
 
@@ -274,7 +274,7 @@ class BoundedWSGIServer(BaseWSGIServer):
 
     def _end_linger(self, sock: socket.socket) -> None:
         self._lingering.pop(sock, None)
-        with contextlib.suppress(KeyError, ValueError):
+        with contextlib.suppress(KeyError, ValueError, OSError):
             self._selector.unregister(sock)
         sock.close()
 

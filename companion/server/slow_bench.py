@@ -9,7 +9,8 @@ process, bounded in time: `--duration` seconds of probing after the load is in p
 
 `--server` picks the web server measured: `companion` (companion.server.httpd, what
 `companion serve` runs), `werkzeug` (Werkzeug's plain threaded server) or `waitress` (when
-installed; its defaults, and `--waitress-threads`).
+installed; poll() instead of select(), else its defaults, `--waitress-threads` and
+`--waitress-connections`).
 """
 
 from __future__ import annotations
@@ -185,7 +186,8 @@ class Attack:
 
 
 @contextlib.contextmanager
-def running_server(kind: str, app: Any, waitress_threads: int = 16) -> Iterator[int]:
+def running_server(kind: str, app: Any, waitress_threads: int = 16,
+                   waitress_connections: int = 100) -> Iterator[int]:
     """A server of `kind` for `app` on 127.0.0.1 in a thread; yields its port."""
     stop: Callable[[], None]
     if kind == "companion":
@@ -215,7 +217,9 @@ def running_server(kind: str, app: Any, waitress_threads: int = 16) -> Iterator[
                                        ) from None
         app.config["BIND_HOST"] = "127.0.0.1"
         served = waitress.create_server(app, host="127.0.0.1", port=0,
-                                        threads=waitress_threads)
+                                        threads=waitress_threads,
+                                        connection_limit=waitress_connections,
+                                        asyncore_use_poll=True)  # select() stops at fd 1024
         thread = threading.Thread(target=served.run, daemon=True)
         thread.start()
         port = served.effective_port
@@ -240,12 +244,12 @@ def spread(addresses: int) -> list[str]:
 def run_slow_clients(app: Any, kind: str = "companion", trickle: int = 500, streams: int = 300,
                      duration: float = 20.0, interval: float = 5.0, timeout: float = 5.0,
                      settle: float | None = None, waitress_threads: int = 16,
-                     addresses: int = 1) -> SlowResult:
+                     addresses: int = 1, waitress_connections: int = 100) -> SlowResult:
     """Put the load in place (from `addresses` loopback addresses), wait `settle` s (default:
     one trickle interval plus a second), then probe from another address once a second for
     `duration` s."""
     result = SlowResult(kind, trickle, streams)
-    with running_server(kind, app, waitress_threads) as port:
+    with running_server(kind, app, waitress_threads, waitress_connections) as port:
         attack = Attack(port, trickle, streams, interval, spread(addresses))
         started = time.monotonic()
         try:
@@ -301,16 +305,22 @@ def bench_app(db: Path, game: str = "trick-or-beat") -> tuple[Any, Callable[[], 
 @click.option("--duration", type=float, default=20.0, show_default=True,
               help="Seconds of probing (a GET of the page or a POST of a button each second).")
 @click.option("--interval", type=float, default=5.0, show_default=True)
+@click.option("--settle", type=float, default=None,
+              help="Seconds between the load in place and the first probe (default: one "
+                   "interval and a second).")
 @click.option("--timeout", type=float, default=5.0, show_default=True,
               help="How long one probe waits for its answer.")
 @click.option("--addresses", type=int, default=1, show_default=True,
               help="Spread the slow clients over this many loopback addresses (127.0.1.x): "
                    "many slow devices, each under the per-address caps.")
 @click.option("--waitress-threads", type=int, default=16, show_default=True)
+@click.option("--waitress-connections", type=int, default=100, show_default=True,
+              help="waitress's connection_limit (its default: 100).")
 @click.option("--json", "as_json", is_flag=True)
 def bench_slow_clients(kinds: tuple[str, ...], trickle: int, streams: int, duration: float,
-                       interval: float, timeout: float, addresses: int, waitress_threads: int,
-                       as_json: bool) -> None:
+                       interval: float, settle: float | None, timeout: float, addresses: int,
+                       waitress_threads: int,
+                       waitress_connections: int, as_json: bool) -> None:
     """Slow clients from one address; the page and a button timed from another (target 1 s)."""
     rows = []
     for kind in kinds:
@@ -318,8 +328,9 @@ def bench_slow_clients(kinds: tuple[str, ...], trickle: int, streams: int, durat
             app, close = bench_app(Path(tmp) / "slow.db")
             try:
                 result = run_slow_clients(app, kind, trickle, streams, duration, interval,
-                                          timeout, waitress_threads=waitress_threads,
-                                          addresses=addresses)
+                                          timeout, settle, waitress_threads=waitress_threads,
+                                          addresses=addresses,
+                                          waitress_connections=waitress_connections)
             finally:
                 close()
         row = result.summary()

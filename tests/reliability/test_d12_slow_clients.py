@@ -125,7 +125,32 @@ def test_hundreds_of_slow_devices_cost_no_worker(session: LiveSession) -> None:
     assert result.answered("GET") == (2, 2) and result.answered("POST") == (2, 2), \
         result.summary()
     assert result.stream_status == {"200": 50}
-    assert result.threads - before <= 50 + 8  # the streams' workers, the probes', the room
+    assert result.threads - before <= 50 + 12  # the streams' workers; the probes', the room
+
+
+def test_a_thousand_unfinished_requests_cause_no_outage(session: LiveSession) -> None:
+    """Turn 2's test: 1,000 requests cut off after their first line (from 40 addresses) once
+    held every worker for 20 s each, a 30 s outage. Now they wait without a thread."""
+    app = make_app(session, bind="127.0.0.1")
+    server, thread = serve_in_thread(app, "127.0.0.1", 0)
+    port = server.server_port
+    before = threading.active_count()
+    unfinished: list[socket.socket] = []
+    try:
+        for source in spread(40) * 25:
+            sock = connect(port, source)
+            sock.sendall(b"POST /api/action HTTP/1.1\r\n")
+            unfinished.append(sock)
+        wait_for(lambda: server.waiting >= 1000, 10, "all of them in the waiting room")
+        for method, path in (("GET", "/"), ("POST", "/api/action"), ("GET", "/api/state")):
+            answer = probe(port, method, path, 3.0)
+            assert answer.status == 200 and answer.seconds < 1.0, answer
+        assert threading.active_count() - before <= 3  # the probes' worker(s)
+    finally:
+        for sock in unfinished:
+            sock.close()
+        server.shutdown()
+        thread.join(5)
 
 
 def test_a_trickling_head_is_cut_off_at_its_deadline(
