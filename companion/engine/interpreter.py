@@ -330,15 +330,21 @@ class Interpreter:
                     if all(m.kind in known for m in c)]
 
         if len(plans) == 1 and self._by_the_other(plans[0]):
+            movers = {m.player for m in plans[0].seen}
             later = [p for p in self.inference.plans(self.game.state, explain, at_least=1)
-                     if any(s.turn_to for s in p.steps)]
-            if later:  # an effect's draw in this turn, or the other player's own turn
+                     if any(s.turn_to for s in p.steps) and p.seen
+                     and all(m.player in movers for m in p.seen)]
+            # an effect's draw in this turn, or the other player's own turn: a reading in
+            # which the same player moves after a new turn began (not the active player's)
+            if later:
                 return Observation(question=self._ask([plans[0], later[0]]))
         if not plans and candidates and self.game.state.outcome is None:
             plans = self._infer(explain, by, automatic_steps_show(diff))
             if len(plans) == 1 and candidates[-1] is literal and self._doubtful(
                     literal, plans[0]):
                 return Observation(question=self._ask([self._as_seen(literal), *plans], 1))
+        if len(plans) == 1 and self._unconfirmed(literal, plans[0]):
+            return Observation(question=self._ask([self._as_seen(literal), plans[0]], 1))
         if len(plans) == 1:
             return Observation(self._push_plan(plans[0], source, "the only legal explanation"))
         if len(plans) > 1:
@@ -399,6 +405,13 @@ class Interpreter:
         if not all(m.kind in kinds for m in seen):
             return False
         return bool(seen) or any(s.turn_to is not None for s in plan.steps)
+
+    def _unconfirmed(self, literal: list[Move], plan: Plan) -> bool:
+        """The one legal reading is not the change as seen and would decide the game on
+        something the camera cannot confirm (`Ruleset.unconfirmed_reading`): only a person
+        can tell, whether or not the players moved on."""
+        return self.game.state.outcome is None and plan.moves != tuple(literal) \
+            and self.game.ruleset.unconfirmed_reading(self.game.state, plan.seen_in)
 
     def _as_seen(self, literal: list[Move]) -> Plan:
         return Plan(tuple(PlannedStep(m) for m in literal))

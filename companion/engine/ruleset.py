@@ -281,6 +281,14 @@ class Ruleset(ABC):
         tokens in the main phase). The default: never."""
         return False
 
+    def unconfirmed_reading(self, state: GameState, seen: tuple[tuple[Move, str], ...]) -> bool:
+        """True when the one legal reading of a table change (each move with its phase), legal
+        where the game is and not the change as seen, would decide the game on something the
+        camera cannot confirm (Trick or Beat: a trick card that wins, where the same change may
+        be the pile's top taken back). A person is asked, the reading as seen first and the
+        legal one the default (never assumed: it ends the game). The default: never."""
+        return False
+
     def expect_value(self, state: GameState, key: str) -> Any:
         """The value a table script's game-specific `expect` key (one of `expect_keys`)
         checks; `NO_EXPECT_KEY` for a key the game does not know. None is a value ("none",

@@ -41,11 +41,16 @@ from companion.hall.natsd import DEFAULT_PORT
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="The hall's library: tournament and copies of every table's games "
                    "(default ~/.companion/games.db).")
+@click.option("--round-minutes", type=click.FloatRange(min=1), default=50.0,
+              show_default=True,
+              help="Length of a round: each table's clock starts when its match starts and "
+                   "shows the time left on the hall page and the judges' view.")
 @click.option("--duration", type=float, default=None,
               help="Stop after this many seconds (default: until Ctrl-C).")
 def hall(nats: str | None, stream: str, port: int, host: str, nats_port: int, nats_host: str,
          table_names: str | None, tls_cert: Path | None, tls_key: Path | None, no_qr: bool,
-         tournament_id: int | None, db: Path | None, duration: float | None) -> None:
+         tournament_id: int | None, db: Path | None, round_minutes: float,
+         duration: float | None) -> None:
     """Every table of the event on one page: game, players, turn, phase, score; open violations
     and questions first; the tournament's pairings and standings. With its own nats-server,
     every table gets its own NATS user, allowed to publish only as that table."""
@@ -61,10 +66,13 @@ def hall(nats: str | None, stream: str, port: int, host: str, nats_port: int, na
     pin = new_pin() if needs_pin(host) else None
     running = Hall(library, nats, stream, tournament_id, nats_dir=library.parent / "nats",
                    nats_port=nats_port, nats_host=nats_host, tables=tables, pin=pin,
-                   tls_cert=tls_cert, tls_key=tls_key).start(host, port)
+                   tls_cert=tls_cert, tls_key=tls_key,
+                   round_minutes=round_minutes).start(host, port)
     local = print_addresses(host, running.port, pin, "Hall")
     click.echo(f"  referees: {local}hall/   recorded games: {local}review/"
                + ("   (changes from other devices need the PIN)" if pin else ""))
+    click.echo(f"  judges' phone view: {local}hall/judge   (rounds of "
+               f"{round_minutes:g} minutes, --round-minutes)")
     if running.broker is not None:
         where = lan_address("nats://192.0.2.1:4222") if nats_host in ("0.0.0.0", "::") \
             else nats_host

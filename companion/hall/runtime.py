@@ -15,6 +15,7 @@ from typing import Any
 from companion.errors import CompanionError
 from companion.hall.archive import Archive
 from companion.hall.credentials import EventCredentials, tls_context, without_password
+from companion.hall.judges import DEFAULT_ROUND_MINUTES, RoundClocks, match_of_row
 from companion.hall.loop import LoopThread
 from companion.hall.naming import namer_for
 from companion.hall.natsd import DEFAULT_PORT, NatsServer
@@ -23,6 +24,7 @@ from companion.hall.table_link import servers_of
 from companion.hall.view import HallView
 from companion.hall.web import HallState, create_hall_app
 from companion.hall.wire import DEFAULT_STREAM, check_name
+from companion.record.store import Store
 from companion.tournaments.book import TournamentBook
 
 TOURNAMENT_POLL_S = 1.0
@@ -38,6 +40,7 @@ class TournamentFeed:
         self._lock = threading.Lock()
         self._key: tuple[int, int] | None = None
         self._view: dict[str, Any] | None = None
+        self._origins: dict[str, int] = {}
 
     def current(self) -> dict[str, Any] | None:
         with self._lock:
@@ -46,9 +49,23 @@ class TournamentFeed:
                 return None
             key = (tid, self.book.step_count(tid))
             if key != self._key:
-                self._view = self.book.load(tid).view()
+                loaded = self.book.load(tid)
+                self._view = loaded.view()
+                self._origins = {link.origin: r for (r, _a, _b), link in loaded.links.items()}
                 self._key = key
             return self._view
+
+    def round_of(self, table: str, db: str, game: int, players: tuple[str, ...]
+                 ) -> int | None:
+        """The round a table's game belongs to: the round its result counted for, else the
+        round being played when that table's match seats its players."""
+        view = self.current()
+        with self._lock:
+            counted = self._origins.get(f"{table}:{db}:{game}")
+        if counted is not None:
+            return counted
+        match = match_of_row({"table": table, "players": list(players)}, view)
+        return int(match["round"]) if match is not None and not match.get("winner") else None
 
     def changed(self) -> bool:
         with self._lock:
@@ -69,7 +86,8 @@ class Hall:
                  nats_port: int = DEFAULT_PORT, nats_host: str = "127.0.0.1",
                  archive: bool = True, heartbeat_s: float = 15.0,
                  tables: tuple[str, ...] = (), pin: str | None = None,
-                 tls_cert: Path | None = None, tls_key: Path | None = None) -> None:
+                 tls_cert: Path | None = None, tls_key: Path | None = None,
+                 round_minutes: float = DEFAULT_ROUND_MINUTES) -> None:
         self.db = Path(db)
         self.stream = check_name("stream", stream)
         self.nats_url = nats
@@ -89,7 +107,12 @@ class Hall:
         self._tls = tls_context(tls_cert, check_hostname=False) if tls_cert else None
         self.view = HallView(namer_for)
         self.tournament = TournamentFeed(self.db, tournament_id)
-        self.state = HallState(self.view, self.tournament.current, self._status)
+        if archive:  # the library's own tables first: a store opens no file of other tables
+            Store(self.db).close()
+        self.clocks = RoundClocks(round_minutes, self.db if archive else None)
+        self.state = HallState(self.view, self.tournament.current, self._status,
+                               clocks=self.clocks, rounds=self.tournament.round_of,
+                               local_game=self._local_game)
         self.archive = Archive(self.db, self.view, tournament_id,
                                on_tournament=self.state.tournament_changed) if archive else None
         self.loop = LoopThread("hall-nats")
@@ -100,6 +123,9 @@ class Hall:
         self._task: Any = None
         self._poll_stop = threading.Event()
         self._poller = threading.Thread(target=self._poll, name="hall-tournament", daemon=True)
+
+    def _local_game(self, db: str, game: int) -> int | None:
+        return self.archive.local_game(db, game) if self.archive is not None else None
 
     def _status(self) -> dict[str, Any]:
         return {"nats": self.service.status if self.service else "starting",
@@ -193,6 +219,7 @@ class Hall:
         if self.archive is not None:
             self.archive.close()
         self.tournament.close()
+        self.clocks.close()
         self.state.bus.close()
         if self.broker is not None:
             self.broker.stop()

@@ -48,10 +48,12 @@ class HallService:
             self.view.refuse(UNREADABLE, tokens[1] if len(tokens) == 3 else str(msg.subject),
                              None, str(exc)[:200])
             return
-        seq = 0
+        seq, stamp = 0, None
         with contextlib.suppress(Exception):  # metadata is informative only
             seq = int(msg.metadata.sequence.stream)
-        if self.view.apply(message, seq, msg.subject) is not None and self.sink is not None:
+            stamp = msg.metadata.timestamp.timestamp()  # when the broker stored it
+        if self.view.apply(message, seq, msg.subject, stamp) is not None \
+                and self.sink is not None:
             self.sink(message)
 
     async def run(self, stop: asyncio.Event) -> None:

@@ -54,6 +54,10 @@ class TableRow:
     messages: int = 0
     notice: str = ""
     rename: Rename = dict
+    started_at: float = 0.0
+    """Hall time of the game's first message (the broker's time of storing it)."""
+    ended_at: float = 0.0
+    """Hall time of the game's finish message."""
 
     @property
     def alert(self) -> bool:
@@ -68,6 +72,7 @@ class TableRow:
         self.events, self.state, self.last_move = [], {}, None
         self.violations, self.decided, self.question, self.outcome = {}, set(), None, None
         self.seq, self.commit, self.notice = 0, 0.0, ""
+        self.started_at, self.ended_at = 0.0, 0.0
 
     def add(self, event: Event) -> None:
         self.events.append(event)
@@ -82,8 +87,9 @@ class TableRow:
                 self.decided.add(int(payload["violation"]))
             if event.kind in ("undo", "redo"):
                 self._recompute_open(event)
-        elif event.kind == "violation":
-            self.violations[event.seq] = {"seq": event.seq, **payload}
+        elif event.kind == "violation":  # who it is about: looked up once, as it comes
+            self.violations[event.seq] = {"seq": event.seq, **payload,
+                                          "seat": self.seat_of(payload.get("move_seq"))}
         elif event.kind == "decision":
             if "violation" in payload:
                 self.decided.add(int(payload["violation"]))
@@ -109,7 +115,9 @@ class TableRow:
         from companion.record.store import decisions_of, undone_inputs
 
         undone = undone_inputs(self.events)
-        self.violations = {e.seq: {"seq": e.seq, **e.payload} for e in self.events
+        self.violations = {e.seq: {"seq": e.seq, **e.payload,
+                                   "seat": self.seat_of(e.payload.get("move_seq"))}
+                           for e in self.events
                            if e.kind == "violation" and e.payload.get("input") not in undone}
         self.decided = set(decisions_of(self.events))
         if self.question is not None and self.question.get("input") in undone:
@@ -119,6 +127,34 @@ class TableRow:
         self.state, self.last_move = {}, None
         for entry in main_line(self.events):
             self._line_entry(entry.move)
+
+    def seat_of(self, move_seq: Any) -> str | None:
+        """Who made the move `move_seq` (else whose turn it was then)."""
+        if not isinstance(move_seq, int):
+            return None
+        for event in reversed(self.events):
+            if event.seq > move_seq or event.kind not in LINE_KINDS:
+                continue
+            move = event.payload.get("move")
+            seat = move.get("player") if isinstance(move, dict) else None
+            state = event.payload.get("state")
+            if not isinstance(seat, str) and isinstance(state, dict):
+                seat = state.get("active")
+            if isinstance(seat, str):
+                return seat
+        return None
+
+    def _moment(self, item: dict[str, Any]) -> dict[str, Any]:
+        """A violation or question with who it is about and links to its recorded moment."""
+        from companion.hall.judges import moment_path, review_path
+
+        seq = int(item.get("seq") or 0)
+        seat = item.get("seat")
+        players = list(self.header.get("players") or [])
+        return {**self.rename(item), "seat": seat,
+                "player": _seat_name(seat, players) if seat else None,
+                "review": review_path(self.game, seq),
+                "moment": moment_path(self.table, self.db, self.game, seq)}
 
     def to_dict(self) -> dict[str, Any]:
         players = list(self.header.get("players") or [])
@@ -140,8 +176,8 @@ class TableRow:
             "scores": [{"seat": seat, "name": _seat_name(seat, players), "value": value}
                        for seat, value in sorted(scores.items())],
             "last_move": named(self.last_move) if self.last_move else None,
-            "violations": [named(v) for v in self.open_violations()],
-            "question": named(self.question) if self.question else None,
+            "violations": [self._moment(v) for v in self.open_violations()],
+            "question": self._moment(self.question) if self.question else None,
             "outcome": named(self.outcome) if self.outcome else None,
             "seq": self.seq,
             "commit": self.commit,
@@ -149,6 +185,8 @@ class TableRow:
             "messages": self.messages,
             "alert": self.alert,
             "notice": self.notice,
+            "started_at": self.started_at,
+            "ended_at": self.ended_at,
         }
 
 
@@ -182,6 +220,8 @@ class HallView:
         self.duplicates = 0
         self.stream_seq = 0
         self.listeners: list[Callable[[dict[str, Any]], None]] = []
+        self.message_listeners: list[Callable[[TableMessage, float], None]] = []
+        """Hear every applied message with its hall time (the judges' history)."""
         self.refused_listeners: list[Callable[[dict[str, Any]], None]] = []
         self.owners: dict[str, str] = {}
         self.refused: deque[dict[str, Any]] = deque(maxlen=REFUSALS_KEPT)
@@ -205,10 +245,13 @@ class HallView:
             return {"counts": dict(self.refused_counts), "recent": list(self.refused)}
 
     def apply(self, message: TableMessage, stream_seq: int = 0,
-              subject: str | None = None) -> dict[str, Any] | None:
+              subject: str | None = None, stamp: float | None = None
+              ) -> dict[str, Any] | None:
         """Apply one message; returns the table's new row, or None for a duplicate or a
         refused message. `subject`: the stream subject it came on (`<stream>.<table>.<db>`),
-        which says which table's credentials sent it."""
+        which says which table's credentials sent it. `stamp`: when the broker stored it
+        (hall time; default now)."""
+        stamp = time.time() if stamp is None else stamp
         sender, refusal = message.table, None
         if subject is not None:
             tokens = subject.split(".")
@@ -229,16 +272,18 @@ class HallView:
                     refusal = (REPLAYED, f"{message.type} {message.place.msg_id} again (the "
                                          f"hall holds {high.msg_id})")
                 else:
-                    data = self._apply_locked(message)
+                    data = self._apply_locked(message, stamp)
         if data is None:
             if refusal is not None:
                 self.refuse(refusal[0], sender, message, refusal[1])
             return None
+        for heard in list(self.message_listeners):
+            heard(message, stamp)
         for listener in list(self.listeners):
             listener(data)
         return data
 
-    def _apply_locked(self, message: TableMessage) -> dict[str, Any]:
+    def _apply_locked(self, message: TableMessage, stamp: float) -> dict[str, Any]:
         """A message beyond the hall's place in its recording, from its own table."""
         self.high[message.db] = message.place
         row = self.rows.setdefault(message.table, TableRow(message.table))
@@ -248,6 +293,7 @@ class HallView:
             if ours != current:
                 row.start(message.db, message.place.game, dict(message.body))
                 row.rename = self.namer(row.header) if self.namer else dict
+                row.started_at = stamp
         elif ours != current:
             pass  # a message of an older recording at this table: counted, not shown
         elif message.type == EVENT:
@@ -257,6 +303,7 @@ class HallView:
         elif message.type == FINISH:
             outcome = message.body.get("outcome")
             row.outcome = dict(outcome) if isinstance(outcome, dict) else None
+            row.ended_at = stamp if row.outcome else 0.0
         row.messages += 1
         row.heard = time.time()
         self.applied += 1

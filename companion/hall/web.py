@@ -11,6 +11,7 @@ device cannot take every worker of the hall's web server.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,7 @@ from flask import (
     url_for,
 )
 
+from companion.hall.judges import PlayerHistory, RoundClocks, Rounds
 from companion.hall.view import HallView
 from companion.server.bus import EventBus, sse_stream
 
@@ -78,31 +80,61 @@ class StreamSlots:
 
 
 class HallState:
-    """What the hall pages read: the view, the bus it rings, the tournament, the status."""
+    """What the hall pages read: the view, the bus it rings, the tournament, the status; for
+    the judges the players' history, the round clocks and where each game's copy is."""
 
     def __init__(self, view: HallView, tournament: Callable[[], dict[str, Any] | None],
-                 status: Callable[[], dict[str, Any]]) -> None:
+                 status: Callable[[], dict[str, Any]], history: PlayerHistory | None = None,
+                 clocks: RoundClocks | None = None, rounds: Rounds | None = None,
+                 local_game: Callable[[str, int], int | None] | None = None) -> None:
         self.view = view
         self.tournament = tournament
         self.status = status
+        self.history = history or PlayerHistory(getattr(view, "namer", None))
+        heard = getattr(view, "message_listeners", None)  # a stand-in view may hear none
+        if history is None and heard is not None:
+            heard.append(self.history.feed)
+        self.clocks = clocks or RoundClocks()
+        self.rounds = rounds
+        self.local_game = local_game
         self.bus = EventBus(HALL_BUS_CAPACITY)
         self.streams = StreamSlots()
+        self._last_tournament: dict[str, Any] | None = None
+        self._tournament_read = False
         view.listeners.append(self._row_changed)
         view.refused_listeners.append(self._refused)
 
+    def with_clock(self, row: dict[str, Any], tournament: dict[str, Any] | None
+                   ) -> dict[str, Any]:
+        return {**row, "clock": self.clocks.for_row(row, tournament)}
+
     def _row_changed(self, row: dict[str, Any]) -> None:
-        self.bus.publish("table", row)
+        # the tournament as last read (every message must not cost a query of the library)
+        if not self._tournament_read:
+            self._last_tournament, self._tournament_read = self.tournament(), True
+        self.bus.publish("table", self.with_clock(row, self._last_tournament))
 
     def _refused(self, entry: dict[str, Any]) -> None:
         self.bus.publish("refused", entry)
 
     def tournament_changed(self) -> None:
-        self.bus.publish("tournament", self.tournament())
+        self._last_tournament, self._tournament_read = self.tournament(), True
+        self.bus.publish("tournament", self._last_tournament)
 
     def snapshot(self) -> dict[str, Any]:
-        return {"tables": self.view.snapshot(), "tournament": self.tournament(),
-                "status": self.status(), "counts": self.view.counts(),
-                "refused": self.view.refusals()}
+        tournament = self.tournament()
+        return {"tables": [self.with_clock(r, tournament) for r in self.view.snapshot()],
+                "tournament": tournament, "status": self.status(),
+                "counts": self.view.counts(), "refused": self.view.refusals(),
+                "now": time.time(), "round_minutes": self.clocks.length / 60.0}
+
+    def judges(self) -> dict[str, Any]:
+        """The judges' phone view: every table (open violations and questions first) with
+        its clock, every player's history, the round's state."""
+        data = self.snapshot()
+        data["players"] = self.history.players(self.rounds)
+        data.pop("refused", None)
+        return data
 
 
 def _state() -> HallState:
@@ -118,6 +150,29 @@ def page() -> Any:
 @bp.get("/api/state")
 def state() -> Any:
     return jsonify(_state().snapshot())
+
+
+@bp.get("/judge")
+def judge_page() -> Any:
+    """The floor judges' phone view."""
+    return render_template("hall_judge.html", live=False, initial=_state().judges())
+
+
+@bp.get("/api/judge")
+def judge_state() -> Any:
+    return jsonify(_state().judges())
+
+
+@bp.get("/moment/<table>/<db>/<int:game>/<int:seq>")
+def moment(table: str, db: str, game: int, seq: int) -> Any:
+    """A recorded moment of a table's game in the hall's own copy: its review page at the
+    step (the recordings need the hall's PIN from other devices, as every review page)."""
+    hall = _state()
+    local = hall.local_game(db, game) if hall.local_game is not None else None
+    if local is None:
+        abort(404, description=f"the hall has no copy of game {game} of table {table!r} "
+                               "(yet): open it on the table's own page")
+    return redirect(url_for("review.game", game_id=local, step=seq) + f"#step={seq}")
 
 
 @bp.get("/api/table/<name>")

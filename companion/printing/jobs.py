@@ -35,6 +35,7 @@ from companion.printing.sizes import STICKER_MM
 from companion.printing.stickers import (
     PrintedCard,
     StickerSpec,
+    back_serials,
     back_specs,
     front_specs,
     sticker_sheets,
@@ -156,18 +157,27 @@ def sticker_job(
             raise PrintRequestError(
                 f"back serials would run past {MAX_SERIAL}: choose a lower --first-serial"
             )
+        serials = back_serials(start, len(cards), symbology)
+        if serials and serials[-1] > MAX_SERIAL:
+            raise PrintRequestError(
+                f"back serials would run past {MAX_SERIAL}: choose a lower --first-serial"
+            )
         back = _twice(back_specs(start, len(cards), symbology), twin)
         back_sheets = sticker_sheets(back, sheet_paper,
                                      f"{info.name}: card backs (anonymous{per_card})")
         sheets += back_sheets
         specs += back
+        last = serials[-1] if serials else start - 1
+        skipped = last - start + 1 - len(serials)
         summary += (
-            f", {len(back_sheets)} back sheets (serials {start}-{start + len(cards) - 1};"
-            f" next free {start + len(cards)})"
+            f", {len(back_sheets)} back sheets (serials {start}-{last}"
+            + (f", {skipped} skipped that read two ways up" if skipped else "")
+            + f"; next free {last + 1})"
         )
     old_style = sum(1 for spec in specs if spec.symbology == "bigcell" and not fits(spec.payload))
     if old_style:
-        summary += f", {old_style} as Micro QR (beyond the big-cell code's range)"
+        summary += (f", {old_style} as Micro QR (beyond the big-cell code's range, or a"
+                    " big-cell symbol that reads two ways up)")
     return PrintJob(f"{info.name} stickers", sheets, f"{summary}, {len(sheets)} sheets", specs)
 
 

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from companion.games import game_info
+from companion.markers import bigcell
 from companion.markers.payload import encode_back, encode_front
 from companion.markers.render import (
     DEFAULT_SYMBOLOGY,
@@ -69,11 +70,25 @@ def front_specs(game: str, cards: Sequence[PrintedCard],
 
 def back_specs(first_serial: int, count: int, symbology: Symbology = DEFAULT_SYMBOLOGY
                ) -> list[StickerSpec]:
-    """`count` back stickers with consecutive serials from `first_serial`."""
-    return [
-        StickerSpec("back", encode_back(serial), f"back {serial:06d}", symbology)
-        for serial in range(first_serial, first_serial + count)
-    ]
+    """`count` back stickers with consecutive serials from `first_serial`, skipping (for
+    big-cell stickers) the few serials whose symbol a reader could take for another one turned
+    (`bigcell.fits`): a back says nothing but its serial, so any other serial serves."""
+    return [StickerSpec("back", encode_back(serial), f"back {serial:06d}", symbology)
+            for serial in back_serials(first_serial, count, symbology)]
+
+
+def back_serials(first_serial: int, count: int, symbology: Symbology = DEFAULT_SYMBOLOGY
+                 ) -> list[int]:
+    """The serials `back_specs` prints: consecutive from `first_serial`, big-cell stickers
+    skipping those that do not print readably as big-cell."""
+    out: list[int] = []
+    serial = first_serial
+    while len(out) < count:
+        if symbology != "bigcell" or serial > bigcell.MAX_SERIAL or bigcell.fits(
+                encode_back(serial)):
+            out.append(serial)
+        serial += 1
+    return out
 
 
 def sticker_cell(spec: StickerSpec, x_mm: float, y_mm: float) -> list[MarkerSquare | Box | Text]:

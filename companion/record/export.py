@@ -1,7 +1,9 @@
 """A recorded game as a JSON document, as a readable text record, or as one HTML file.
 
 The text and HTML records speak in names (players, cards, zones) and in the chosen language;
-the JSON document keeps the engine's exact ids for programs.
+the JSON document keeps the engine's exact ids for programs in its structured fields (moves,
+cards, zones, codes), while every text in it meant for people (`text_*`, `message_*`,
+`label_*`, `reason_*`) speaks in names, as the page does.
 """
 
 from __future__ import annotations
@@ -39,14 +41,26 @@ WORDS = {
 
 def export_dict(store: Store, game_id: int) -> dict[str, Any]:
     """Everything recorded about one game: header, full log and the main line."""
+    from companion.record.timeline import namer_for
+
     header = store.game(game_id)
     events = store.events(game_id)
+    namer = namer_for(header)
     return {
         "header": header.to_dict(),
-        "events": [e.to_dict() for e in events],
-        "main_line": [entry.to_dict() for entry in main_line(events)],
+        "events": [_named(e.to_dict(), namer) for e in events],
+        "main_line": [_named(entry.to_dict(), namer) for entry in main_line(events)],
         "decisions": {str(k): v for k, v in decisions_of(events).items()},
     }
+
+
+def _named(data: Any, namer: Namer) -> Any:
+    """`data` with every text meant for people in names, however deep it lies."""
+    if isinstance(data, dict):
+        return namer.payload({k: _named(v, namer) for k, v in data.items()})
+    if isinstance(data, list):
+        return [_named(v, namer) for v in data]
+    return data
 
 
 def export_json(store: Store, game_id: int) -> str:

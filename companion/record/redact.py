@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -124,6 +124,46 @@ class GameIndex:
         return seen
 
 
+LIGHT_KINDS = (*LINE_KINDS, *TOGGLE_KINDS, "correction", "violation", "undo", "redo")
+
+
+def light_event(e: Event) -> Event | None:
+    """`e` with only what the main line and the decisions need (None: not needed)."""
+    if e.kind not in LIGHT_KINDS:
+        return None
+    payload = {k: e.payload[k] for k in _KEEP if k in e.payload}
+    if e.kind == "correction":
+        replacement = e.payload.get("replacement")
+        payload["replacement"] = {"move": True} if replacement else None
+    return Event(e.game_id, e.seq, e.time, e.kind, e.source, payload)
+
+
+def shown_decisions(light: Sequence[Event], on_line: set[int] | None = None
+                    ) -> dict[int, str | None]:
+    """Every violation's decision as the table's pages show it: "corrected" (its move is off
+    the line), "stands", or None (open, or its input was undone)."""
+    if on_line is None:
+        on_line = {entry.seq for entry in main_line(light)}
+    latest = decisions_of(light)
+    undone = undone_inputs(light)
+    decisions: dict[int, str | None] = {}
+    for e in light:
+        if e.kind != "violation":
+            continue
+        owner = e.payload.get("input")
+        move_seq = e.payload.get("move_seq")
+        if isinstance(owner, int) and owner in undone:
+            decisions[e.seq] = None
+        elif move_seq not in on_line and (
+                latest.get(e.seq) == "corrected" or "input" in e.payload):
+            decisions[e.seq] = "corrected"
+        elif latest.get(e.seq) is not None:
+            decisions[e.seq] = "stands" if "input" in e.payload else latest[e.seq]
+        else:
+            decisions[e.seq] = None
+    return decisions
+
+
 def game_index(store: Store, game_id: int) -> GameIndex:
     header = store.game(game_id)
     key = (str(store.path), game_id)
@@ -149,30 +189,12 @@ def game_index(store: Store, game_id: int) -> GameIndex:
             if shown % PAGE == 0:
                 index.page_starts.append(last)
             shown += 1
-        if e.kind in (*LINE_KINDS, *TOGGLE_KINDS, "correction", "violation", "undo", "redo"):
-            payload = {k: e.payload[k] for k in _KEEP if k in e.payload}
-            if e.kind == "correction":
-                replacement = e.payload.get("replacement")
-                payload["replacement"] = {"move": True} if replacement else None
-            light.append(Event(e.game_id, e.seq, e.time, e.kind, e.source, payload))
+        small = light_event(e)
+        if small is not None:
+            light.append(small)
         last = e.seq
     index.on_line = {entry.seq for entry in main_line(light)}
-    latest = decisions_of(light)
-    undone = undone_inputs(light)
-    for e in light:
-        if e.kind != "violation":
-            continue
-        owner = e.payload.get("input")
-        move_seq = e.payload.get("move_seq")
-        if isinstance(owner, int) and owner in undone:
-            index.decisions[e.seq] = None
-        elif move_seq not in index.on_line and (
-                latest.get(e.seq) == "corrected" or "input" in e.payload):
-            index.decisions[e.seq] = "corrected"
-        elif latest.get(e.seq) is not None:
-            index.decisions[e.seq] = "stands" if "input" in e.payload else latest[e.seq]
-        else:
-            index.decisions[e.seq] = None
+    index.decisions = shown_decisions(light, index.on_line)
     with _CACHE_LOCK:
         _CACHE[key] = (stamp, index)
         while len(_CACHE) > _CACHED:

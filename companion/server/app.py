@@ -1,4 +1,4 @@
-"""Flask app factory: `create_app(config)` wires store, session, bus and the four blueprints.
+"""Flask app factory: `create_app(config)` wires store, session, bus and the blueprints.
 
 Config keys (all optional except DATABASE):
 - DATABASE: path of the game library (SQLite) shown on the review page,
@@ -9,6 +9,10 @@ Config keys (all optional except DATABASE):
 - BIND_HOST: the address the server listens on (Host and Origin headers are checked against
   it; default 127.0.0.1), ALLOWED_HOSTS: further host names to accept,
 - HEARTBEAT_S: seconds between SSE heartbeat comments,
+- CAMERA_FUSED: called with each `FusedTable` of the cameras that joined from other devices
+  (`companion join`, companion/server/cameras.py); GAME: the game they read when no SESSION,
+- PHONE_SOURCE / PHONE_URL: the push source a phone's frames go to, and the phone page's
+  address for other devices (`companion serve --phone`, companion.server.phone),
 - LAYOUT_FOR / CARD_INFO_FOR: game -> layout dict / card lookup (review page; defaults read
   the layouts and cardsets packages).
 """
@@ -60,7 +64,16 @@ def create_app(config: Mapping[str, Any]) -> Flask:
         Store(app.config["DATABASE"], read_only=bool(app.config.get("READ_ONLY")))
     )
 
-    from companion.server import api, calibration, demo_tools, live, records, review, security
+    from companion.server import (
+        api,
+        calibration,
+        cameras,
+        demo_tools,
+        live,
+        records,
+        review,
+        security,
+    )
     from companion.server.streams import StreamSlots
 
     app.extensions["companion.streams"] = StreamSlots()
@@ -72,6 +85,10 @@ def create_app(config: Mapping[str, Any]) -> Flask:
     app.register_blueprint(calibration.bp)
     app.register_blueprint(records.bp)
     app.register_blueprint(demo_tools.bp)
+    app.register_blueprint(cameras.bp)
+    from companion.server import phone
+
+    app.register_blueprint(phone.bp)  # a phone's browser as the camera (serve --phone)
     from companion.hall import overlay
 
     app.register_blueprint(overlay.bp)

@@ -131,8 +131,9 @@ def _check_hall(hall: str | None, table: str | None, stream: str) -> str | None:
 
 def _run(live: Any, host: str, port: int, open_browser: bool, duration: float | None,
          pin: str | None, hall: str | None = None, table: str | None = None,
-         stream: str = "companion", hall_cert: Path | None = None) -> None:
-    """Serve until Ctrl-C (or `duration`), then stop feed and server in order."""
+         stream: str = "companion", hall_cert: Path | None = None, https: Any = None) -> None:
+    """Serve until Ctrl-C (or `duration`), then stop feed and server in order; `https`: a
+    `phone_setup.HttpsPlan`, the same app served over HTTPS too."""
     from companion.server.live_setup import serve_in_thread
 
     try:
@@ -141,6 +142,16 @@ def _run(live: Any, host: str, port: int, open_browser: bool, duration: float | 
         live.close()
         raise CompanionError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     url = print_addresses(host, server.server_port, pin)
+    secure = None
+    if https is not None:
+        from companion.server.phone_setup import start_https
+
+        try:
+            secure = start_https(live.app, host, https)
+        except CompanionError:
+            server.shutdown()
+            live.close()
+            raise
     click.echo(f"  table view for the players: {url}?view=table   "
                f"recorded games: {url}review/   camera: {url}calibration/")
     click.echo(f"  recording to {live.store.path} (game #{live.session.game_id}"
@@ -173,6 +184,8 @@ def _run(live: Any, host: str, port: int, open_browser: bool, duration: float | 
             link.close()
         live.close()
         server.shutdown()
+        if secure is not None:
+            secure.shutdown()
     if live.runner.error is not None:
         raise CompanionError(f"the camera feed stopped: {live.runner.error}")
 
@@ -314,6 +327,17 @@ def _parse_decks(values: tuple[str, ...], game: str) -> dict[str, tuple[str, ...
 @click.option("--video", type=click.Path(exists=True, dir_okay=False), default=None,
               help="A recorded video file.")
 @click.option("--url", default=None, help="An HTTP/RTSP camera stream.")
+@click.option("--phone", is_flag=True,
+              help="The camera is a phone's browser, nothing to install: the phone opens the "
+                   "page the terminal names (a QR code) over HTTPS and sends its rear camera's "
+                   "picture; the table waits for it. Implies --https and, without --host, "
+                   "listens on the network (0.0.0.0).")
+@click.option("--https", "https", is_flag=True,
+              help="Also serve the pages over HTTPS on --https-port, with a certificate the "
+                   "companion makes itself (kept in ~/.companion/tls; the terminal prints its "
+                   "SHA-256 fingerprint to check when the browser asks to accept it).")
+@click.option("--https-port", type=int, default=None,
+              help="Port of the HTTPS pages [default: --port + 1].")
 @click.option("--game", type=click.Choice(GAME_IDS), required=True)
 @click.option("--deck", "decks", multiple=True, metavar="p1=FILE",
               help="A player's registered deck list (repeat for p2).")
@@ -334,12 +358,13 @@ def _parse_decks(values: tuple[str, ...], game: str) -> dict[str, tuple[str, ...
                    "overruled by them, and the page says so].")
 @click.option("--dice", "dice_mode", type=click.Choice(DICE_MODES), default=None,
               help=DICE_MODE_HELP)
-def serve(camera: int | None, video: str | None, url: str | None, game: str,
+def serve(camera: int | None, video: str | None, url: str | None, phone: bool, https: bool,
+          https_port: int | None, game: str,
           decks: tuple[str, ...], players: str, port: int, host: str, no_browser: bool,
           db: Path | None, resume: bool, hall: str | None, table: str | None,
           stream: str, hall_cert: Path | None = None, mirror: bool | None = None,
           dice_mode: str | None = None) -> None:
-    """Watch a real table: camera, video file or stream, refereed live on the page."""
+    """Watch a real table: camera, video file, stream or a phone, refereed live on the page."""
     from companion.cardsets import load_cardset
     from companion.engine.api import GameConfig
     from companion.layouts import load_layout
@@ -349,26 +374,41 @@ def serve(camera: int | None, video: str | None, url: str | None, game: str,
     from companion.vision.sources import ReconnectingSource, open_source
 
     given = [s for s in (camera, video, url) if s is not None]
-    if len(given) != 1:
-        raise click.UsageError("give exactly one of --camera N, --video FILE, --url URL")
+    if len(given) != (0 if phone else 1):
+        raise click.UsageError("give exactly one of --camera N, --video FILE, --url URL, "
+                               "--phone")
     from companion.server.live_setup import check_port
 
+    if phone and click.get_current_context().get_parameter_source("host") == \
+            click.core.ParameterSource.DEFAULT:
+        host = "0.0.0.0"  # the phone is another device of the network
     check_port(host, port)
     table = _check_hall(hall, table, stream)
-    spec: str | int = given[0]
+    from companion.server.phone_setup import plan_https
+
+    secure = plan_https(host, port, https_port, phone, lan_address()) if (https or phone) \
+        else None
+    spec: str | int = given[0] if given else 0
     names = [n.strip() for n in players.split(",")]
     if len(names) != 2 or not all(names):
         raise click.BadParameter("two names, comma separated", param_hint="--players")
     config = GameConfig(game=game, players=(names[0], names[1]), decks=_parse_decks(decks, game))
     layout = load_layout(game)
     # a video file ends; a camera or stream that drops out is reopened (game state kept)
-    source: Any = open_source(spec) if video else ReconnectingSource(
-        lambda: open_source(spec), max_backoff_s=RECONNECT_MAX_S)
+    if phone:  # frames pushed by the phone's page (companion.server.phone)
+        from companion.vision.push_source import PushSource
+
+        source: Any = PushSource()
+    else:
+        source = open_source(spec) if video else ReconnectingSource(
+            lambda: open_source(spec), max_backoff_s=RECONNECT_MAX_S)
     from companion.markers.dice_sets import dice_mode as dice_mode_named
 
     pipeline = build_pipeline(layout, game, load_cardset(game), mirror=mirror,
                               dice_mode=dice_mode_named(dice_mode))
     pin = new_pin() if needs_pin(host) else None
     live = build_live(config, FrameFeed(source, pipeline), db or default_db(),
-                      f"{names[0]} – {names[1]}", pin=pin, resume=resume)
-    _run(live, host, port, not no_browser, None, pin, hall, table, stream, hall_cert)
+                      f"{names[0]} – {names[1]}", pin=pin, resume=resume,
+                      app_config={"PHONE_SOURCE": source} if phone else None)
+    _run(live, host, port, not no_browser, None, pin, hall, table, stream, hall_cert,
+         https=secure)

@@ -74,6 +74,9 @@ class FrameFeed:
         self.on_end = on_end
         self.frames = 0
         self.snapshots = 0
+        self.cameras: Any = None
+        """`TableCameras` when other devices' cameras may join (build_live sets it): the
+        settled tables go through it, fused with theirs once one has joined."""
 
     def run(self, session: LiveSession, stop: threading.Event) -> None:
         last_jpeg = 0.0
@@ -112,10 +115,16 @@ class FrameFeed:
                     frame_arrived=True,
                     **stats_fields(stats),
                 )
+                cameras = self.cameras
+                if cameras is not None:
+                    cameras.see(update.detections, getattr(self.pipeline, "geometry", None))
                 if update.snapshot is not None:
                     self.snapshots += 1
                     key = overlay_jpeg(picture, self.pipeline, update, KEYFRAME_WIDTH)
-                    session.observe(update.snapshot, key)
+                    if cameras is not None:
+                        cameras.own(update.snapshot, key)
+                    else:
+                        session.observe(update.snapshot, key)
                 session.camera_time(float(getattr(frame, "time_s", 0.0)))
                 if self.on_frame is not None:
                     self.on_frame(frame)

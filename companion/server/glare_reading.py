@@ -80,20 +80,35 @@ def run_start(observations: Sequence[tuple[int, TableSnapshot]], zone: str) -> i
 
 
 def read_late(before: TableSnapshot | None, after: TableSnapshot) -> list[SeenCard]:
-    """Face-up cards `after` shows for the first time where `before` had an unknown card
-    under the reflection, in the same zone."""
+    """Face-up cards `after` shows for the first time that may have lain unread under the
+    reflection in `before`, each as it lay there (the place's zone and position):
+    - read where `before` had an unknown card under the reflection, in the same zone (the
+      reflection moved off it);
+    - or read elsewhere while such a place of `before` is gone from `after` (the card was
+      taken out of the reflection and laid down where the camera reads it)."""
     spots = unknown_spots(before)
     if before is None or not spots:
         return []
     known = {c.uid for c in before.cards}
+    fresh = [c for c in after.cards if c.uid not in known and c.face_up
+             and c.x_mm is not None and c.y_mm is not None]
+    gone = [u for u in spots if not any(
+        v.zone == u.zone and _near(v.x_mm, v.y_mm, u.x_mm, u.y_mm) for v in after.unreadable)]
     out = []
-    for card in after.cards:
-        if card.uid in known or not card.face_up or card.x_mm is None or card.y_mm is None:
-            continue
-        if any(u.zone == card.zone and math.hypot(u.x_mm - card.x_mm, u.y_mm - card.y_mm)
-               <= NEAR_MM for u in spots):
+    for card in fresh:
+        assert card.x_mm is not None and card.y_mm is not None
+        here = [u for u in spots
+                if u.zone == card.zone and _near(u.x_mm, u.y_mm, card.x_mm, card.y_mm)]
+        if here:
             out.append(card)
+        elif len(gone) == 1 and len(fresh) == 1:  # one card left one place: it was that card
+            lay = gone[0]
+            out.append(replace(card, zone=lay.zone, x_mm=lay.x_mm, y_mm=lay.y_mm, on=None))
     return out
+
+
+def _near(x0: float, y0: float, x1: float, y1: float) -> bool:
+    return math.hypot(x0 - x1, y0 - y1) <= NEAR_MM
 
 
 def candidates(game: Any, zone: str, table: TableSnapshot, decks: Mapping[str, Sequence[str]]

@@ -10,13 +10,18 @@ request goes to a worker of a fixed pool, which reads it from memory; every writ
 answer gives up after `IO_TIMEOUT_S` (in total, not per packet). Each response closes its
 connection (HTTP/1.0).
 
+HTTPS (`ssl_context`, a phone's camera page): the TLS handshake happens in the waiting room
+too, without blocking, within the same deadlines; plain HTTP on that port gets a plain answer
+saying to use https://.
+
 Caps, each refused at once from the waiting room with a short JSON answer (no worker):
 - `CONNECTIONS_PER_CLIENT` open connections per client address (429 beyond; a browser opens
   at most 6 per server), so one address cannot fill the waiting room (`MAX_WAITING`, or half
   the process's file limit; when it is full anyway the oldest connection of the address
   holding the most makes room);
-- a head over `MAX_HEAD_BYTES` (431), a body over the app's MAX_CONTENT_LENGTH (413), a
-  chunked body (411: send a Content-Length).
+- a head over `MAX_HEAD_BYTES` (431), a body over `MAX_BODY_BYTES` (413; the app itself
+  refuses more than 64 KB except for a phone's camera frames), a chunked body (411: send a
+  Content-Length), and bodies over 64 KB beyond `MAX_LARGE_BYTES` being received at once (503).
 Live streams (SSE) hold a worker each: the API caps them per client address
 (`STREAMS_PER_CLIENT`, 429) and in all (`MAX_STREAMS`, below the pool size), so the
 referee's buttons always find a free worker. Measured: docs/benchmarks.md, "Slow clients".
@@ -31,6 +36,7 @@ import logging
 import resource
 import selectors
 import socket
+import ssl
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -57,7 +63,15 @@ BODY_TIMEOUT_S = 10.0
 IO_TIMEOUT_S = 10.0
 """Each write of an answer (sendall) gives up after this long in total."""
 MAX_HEAD_BYTES = 32 * 1024
-MAX_BODY_BYTES = 1024 * 1024
+MAX_BODY_BYTES = 4 * 1024 * 1024
+"""The largest body the waiting room receives: a phone's camera frame (companion.server.phone);
+the app refuses more than 64 KB on every other route."""
+SMALL_BODY_BYTES = 64 * 1024
+MAX_LARGE_BYTES = 32 * 1024 * 1024
+"""Bodies over SMALL_BODY_BYTES being received at once, in all (503 beyond, try again)."""
+PLAIN_ON_HTTPS = (b"HTTP/1.0 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                  b"Connection: close\r\n\r\nThis port speaks HTTPS: open the address with "
+                  b"https:// instead of http:// (as the companion printed it).\n")
 MAX_WAITING = 2_000
 MAX_LINGERING = 512
 """Refused connections drained for a moment (so that the client reads the refusal rather
@@ -66,7 +80,7 @@ LINGER_S = 2.0
 
 REASONS = {400: "Bad Request", 408: "Request Timeout", 411: "Length Required",
            413: "Content Too Large", 429: "Too Many Requests",
-           431: "Request Header Fields Too Large"}
+           431: "Request Header Fields Too Large", 503: "Service Unavailable"}
 
 
 def refusal(code: int, english: str, german: str, retry_after: int | None = None) -> bytes:
@@ -146,6 +160,8 @@ class Waiting:
     data: bytearray = field(default_factory=bytearray)
     need: int | None = None  # bytes of head + body, once the head is in
     body_due: float = 0.0
+    reserved: int = 0  # of the large-body budget
+    secure: bool = False  # the TLS handshake is done (HTTPS)
 
 
 class BoundedWSGIServer(BaseWSGIServer):
@@ -169,8 +185,13 @@ class BoundedWSGIServer(BaseWSGIServer):
         header_timeout_s: float = HEADER_TIMEOUT_S,
         body_timeout_s: float = BODY_TIMEOUT_S,
         max_body: int | None = None,
+        ssl_context: ssl.SSLContext | None = None,
     ) -> None:
         super().__init__(host, port, app, handler=handler)
+        # HTTPS: the TLS handshake happens in the waiting room, without blocking (werkzeug
+        # would do it in the accepting thread, where one silent client would stop them all)
+        self.ssl_context = ssl_context
+        self._large_bytes = 0
         self.idle_timeout_s = idle_timeout_s
         self.header_timeout_s = header_timeout_s
         self.body_timeout_s = body_timeout_s
@@ -202,6 +223,10 @@ class BoundedWSGIServer(BaseWSGIServer):
                 self.shutdown_request(request)
                 return
             if self._clients.get(client, 0) >= self.per_client:
+                if self.ssl_context is not None:  # no answer is readable before TLS
+                    self.refused[429] = self.refused.get(429, 0) + 1
+                    self.shutdown_request(request)
+                    return
                 self._refuse(request, refusal(
                     429, f"too many connections from this device ({self.per_client} at most):"
                          " close some pages and try again",
@@ -236,6 +261,9 @@ class BoundedWSGIServer(BaseWSGIServer):
 
     def _unwait(self, sock: socket.socket) -> Waiting | None:
         waiting = self._waiting.pop(sock, None)
+        if waiting is not None:
+            self._large_bytes -= waiting.reserved
+            waiting.reserved = 0
         with contextlib.suppress(KeyError, ValueError, OSError):
             self._selector.unregister(sock)
         return waiting
@@ -316,54 +344,121 @@ class BoundedWSGIServer(BaseWSGIServer):
 
     def _receive(self, waiting: Waiting, now: float) -> None:
         sock = waiting.sock
+        if self.ssl_context is not None and not waiting.secure:
+            if not isinstance(sock, ssl.SSLSocket):
+                try:
+                    first = sock.recv(1, socket.MSG_PEEK)
+                except BlockingIOError:
+                    return
+                except OSError:
+                    first = b""
+                if not first:
+                    self._drop(sock)
+                    return
+                if first != b"\x16":  # no TLS hello: plain HTTP on the HTTPS port
+                    self._refuse(sock, PLAIN_ON_HTTPS)
+                    return
+                wrapped = self._wrap(waiting)
+                if wrapped is None:
+                    return
+                sock = wrapped
+            assert isinstance(sock, ssl.SSLSocket)
+            try:
+                sock.do_handshake()
+            except ssl.SSLWantReadError:
+                self._selector.modify(sock, selectors.EVENT_READ, "waiting")
+                return
+            except ssl.SSLWantWriteError:
+                self._selector.modify(sock, selectors.EVENT_WRITE, "waiting")
+                return
+            except OSError:  # not TLS after all, or a broken handshake
+                self._drop(sock)
+                return
+            waiting.secure = True
+            self._selector.modify(sock, selectors.EVENT_READ, "waiting")
+        while True:
+            try:
+                chunk = sock.recv(65536)
+            except (BlockingIOError, ssl.SSLWantReadError, ssl.SSLWantWriteError):
+                return
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self._drop(sock)  # the client went away before its request was complete
+                return
+            waiting.data += chunk
+            if self._advance(waiting, now):
+                return
+
+    def _wrap(self, waiting: Waiting) -> ssl.SSLSocket | None:
+        """The connection's socket wrapped for TLS (the handshake still to come)."""
+        raw = waiting.sock
+        assert self.ssl_context is not None
+        self._waiting.pop(raw, None)
+        with contextlib.suppress(KeyError, ValueError, OSError):
+            self._selector.unregister(raw)
         try:
-            chunk = sock.recv(65536)
-        except BlockingIOError:
-            return
+            wrapped = self.ssl_context.wrap_socket(raw, server_side=True,
+                                                   do_handshake_on_connect=False)
         except OSError:
-            chunk = b""
-        if not chunk:
-            self._drop(sock)  # the client went away before its request was complete
-            return
-        waiting.data += chunk
+            self._release(waiting.client)
+            raw.close()
+            return None
+        waiting.sock = wrapped
+        self._waiting[wrapped] = waiting
+        self._selector.register(wrapped, selectors.EVENT_READ, "waiting")
+        return wrapped
+
+    def _advance(self, waiting: Waiting, now: float) -> bool:
+        """Look at what arrived: True when the connection left the waiting room (its whole
+        request went to a worker, or it was refused)."""
+        sock = waiting.sock
         if waiting.need is None:
             end = _head_end(waiting.data)
-            if end is None:
+            if end is None or end > MAX_HEAD_BYTES:
                 if len(waiting.data) > MAX_HEAD_BYTES:
                     self._refuse(sock, refusal(
                         431, f"the request's head is longer than {MAX_HEAD_BYTES} bytes",
                         f"der Kopf der Anfrage ist länger als {MAX_HEAD_BYTES} Bytes"))
-                return
-            if end > MAX_HEAD_BYTES:
-                self._refuse(sock, refusal(
-                    431, f"the request's head is longer than {MAX_HEAD_BYTES} bytes",
-                    f"der Kopf der Anfrage ist länger als {MAX_HEAD_BYTES} Bytes"))
-                return
+                    return True
+                return False
             length = body_length(bytes(waiting.data[:end]))
             if length == "chunked":
                 self._refuse(sock, refusal(
                     411, "send the body with a Content-Length (chunked bodies are not read)",
                     "den Inhalt mit Content-Length senden (chunked wird nicht gelesen)"))
-                return
+                return True
             if isinstance(length, str):
                 self._refuse(sock, refusal(400, "Content-Length must be a whole number",
                                            "Content-Length muss eine ganze Zahl sein"))
-                return
+                return True
             if length > self.max_body:
                 self._refuse(sock, refusal(
                     413, f"the request's body is larger than {self.max_body} bytes",
                     f"der Inhalt der Anfrage ist größer als {self.max_body} Bytes"))
-                return
+                return True
+            if length > SMALL_BODY_BYTES:
+                if self._large_bytes + length > MAX_LARGE_BYTES:
+                    self._refuse(sock, refusal(
+                        503, "the server is receiving too many large requests at once: "
+                             "try again in a moment",
+                        "der Server empfängt gerade zu viele große Anfragen: gleich noch "
+                        "einmal versuchen", retry_after=1))
+                    return True
+                waiting.reserved = length
+                self._large_bytes += length
             waiting.need = end + length
             waiting.body_due = now + self.body_timeout_s
-        if len(waiting.data) >= waiting.need:
-            self._unwait(sock)  # still counted for its client until it is closed
-            data = bytes(waiting.data[:waiting.need])
-            try:
-                self._pool.submit(self._serve, sock, waiting.address, waiting.client, data)
-            except RuntimeError:  # the pool is shut down
-                self._release(waiting.client)
-                self.shutdown_request(sock)
+        if len(waiting.data) < waiting.need:
+            return False
+        self._unwait(sock)  # still counted for its client until it is closed
+        data = bytes(waiting.data[:waiting.need])
+        try:
+            self._pool.submit(self._serve, sock, waiting.address, waiting.client, data)
+        except RuntimeError:  # the pool is shut down
+            self._release(waiting.client)
+            self.shutdown_request(sock)
+        return True
 
     def _sweep(self, now: float) -> None:
         for sock, waiting in list(self._waiting.items()):

@@ -155,6 +155,14 @@ def build_live(
             store.close()
             raise
     app = create_app({"DATABASE": db, "SESSION": session, "PIN": pin, **(app_config or {})})
+    if hasattr(feed, "cameras"):  # a camera feed: other devices' cameras may join it
+        from companion.layouts import load_layout
+        from companion.server.table_cameras import TableCameras
+
+        cameras = TableCameras(config.game, load_layout(config.game), session.observe)
+        feed.cameras = cameras
+        app.extensions["companion.cameras"] = cameras.hub
+        app.config["CAMERA_FUSED"] = cameras.remote
     runner = FeedRunner(feed, session)
     return Live(session, app, runner, store)
 
@@ -374,16 +382,16 @@ def check_port(host: str, port: int) -> None:
             ) from None
 
 
-def serve_in_thread(app: Flask, host: str, port: int) -> tuple[Any, threading.Thread]:
+def serve_in_thread(app: Flask, host: str, port: int, ssl_context: Any = None
+                    ) -> tuple[Any, threading.Thread]:
     """The bounded web server (companion.server.httpd) in a thread; returns (server, thread).
-    Host and Origin headers are checked against `host` from now on."""
+    Host and Origin headers are checked against `host` from now on; `ssl_context`: HTTPS."""
     from companion.server.httpd import BoundedWSGIServer
 
     check_port(host, port)
     app.config["BIND_HOST"] = host
     try:
-        server = BoundedWSGIServer(host, port, app,
-                                   max_body=app.config.get("MAX_CONTENT_LENGTH"))
+        server = BoundedWSGIServer(host, port, app, ssl_context=ssl_context)
     except SystemExit:  # werkzeug prints and exits when the port was taken meanwhile
         raise OSError(f"cannot listen on {host}:{port}") from None
     thread = threading.Thread(target=server.serve_forever, name="companion-http", daemon=True)

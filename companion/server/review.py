@@ -3,6 +3,7 @@ step through, play, link to, annotate and download as one HTML file."""
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Mapping
 from typing import Any
 
@@ -89,10 +90,16 @@ def review_data(store: Store, game_id: int, static: bool = False, after: int = 0
 
 @bp.get("/<id:game_id>")
 def game(game_id: int) -> Any:
-    """One game, `PAGE` steps a page (`?page=N`), so a long game stays a small page."""
+    """One game, `PAGE` steps a page (`?page=N`), so a long game stays a small page;
+    `?step=SEQ` (without a page) opens the page holding that step (the hall's links)."""
     store = _store()
     starts = game_index(store, game_id).page_starts or [0]
-    page = min(max(0, request.args.get("page", 0, type=int) or 0), len(starts) - 1)
+    step = request.args.get("step", type=int)
+    if "page" not in request.args and step is not None:
+        page = max(0, bisect.bisect_left(starts, step) - 1)
+    else:
+        page = request.args.get("page", 0, type=int) or 0
+    page = min(max(0, page), len(starts) - 1)
     data = review_data(store, game_id, after=starts[page], limit=PAGE)
     return render_template(
         "review_game.html", data=data, header=data["header"], name=data["name"],

@@ -278,6 +278,22 @@ class Rig:
                        roll_deg=self.roll_deg + roll_deg)
 
 
+def turned_rig(rig: Rig, degrees: float, centre: tuple[float, float]) -> Rig:
+    """The same camera carried round the table: its position and aim turned `degrees` about
+    the vertical through `centre` (mat mm). 180 puts a laptop at player 1's edge at player 2's,
+    looking back across the same mat."""
+    from dataclasses import replace
+
+    a = math.radians(degrees)
+    cos, sin = math.cos(a), math.sin(a)
+
+    def turn(p: tuple[float, float, float]) -> tuple[float, float, float]:
+        dx, dy = p[0] - centre[0], p[1] - centre[1]
+        return (centre[0] + dx * cos - dy * sin, centre[1] + dx * sin + dy * cos, p[2])
+
+    return replace(rig, position=turn(rig.position), target=turn(rig.target))
+
+
 def overhead_rig(width_px: int, height_px: int, hfov_deg: float, height_mm: float,
                  tilt_deg: float, target: tuple[float, float], k1: float = 0.0,
                  k2: float = 0.0, mirror: bool = False, from_side: float = 1.0) -> Rig:

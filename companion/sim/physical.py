@@ -94,6 +94,8 @@ DICE_STYLES = ("aruco", "values", "pips")
 """How the simulated dice are marked: ArUco die stickers, value stickers, or pips."""
 CARD_MM = 0.32  # a card's thickness
 SLEEVED_CARD_MM = 0.55  # with a sleeve (two layers of about 0.1 mm plus air)
+INK_WASHED = 0.8  # a reflection this bright (of white) clips printed ink too: ink returns at
+# most a fifth of the light white paper does, so ink plus the reflection reaches the white
 NEAR_MM = 40.0  # nearer the lens than this, the pinhole projection is not drawn (clipped)
 MAT_PAPER_BGR = (226, 232, 236)
 TABLE_BGR = (62, 96, 138)  # a wooden table
@@ -187,6 +189,8 @@ class _SceneCache:
     saturated: np.ndarray | None  # uint8 HxW 255 where the sensor clips whatever the noise
     sigma16: np.ndarray | None  # per photosite noise sigma (NoiseBank units)
     soft: tuple[np.ndarray, np.ndarray] | None = None  # developed and raw, focus hunted away
+    washed: np.ndarray | None = None  # bool HxW: the lamp's reflection brings even ink to the
+    # sensor's white there (ink and paper both clip: nothing printed can be read)
 
 
 class PhysicalRenderer:
@@ -1020,7 +1024,8 @@ class PhysicalRenderer:
             glare[pose.sky] = 0
         radiance = image.astype(np.float32)
         radiance *= pose.light[..., None]
-        radiance += (glare.astype(np.float32) * (255 / SPEC_SCALE))[..., None]
+        reflection = glare.astype(np.float32) * (255 / SPEC_SCALE)
+        radiance += reflection[..., None]
         radiance = defocus(radiance, pose.blur_lo, pose.blur_hi, pose.blur_weight)
         mean = float(cv2.mean(cv2.cvtColor(np.minimum(radiance, 255), cv2.COLOR_BGR2GRAY))[0])
         scale = 1.0
@@ -1039,7 +1044,8 @@ class PhysicalRenderer:
                 saturated = mosaic(np.where(clip, 255, 0).astype(np.uint8))
             sigma16 = mosaic(NoiseBank.sigma_map(sigma))
         cache = _SceneCache(radiance, labels, markers, scale, dict(self._modules), developed,
-                            mosaic(developed), saturated, sigma16)
+                            mosaic(developed), saturated, sigma16,
+                            washed=reflection * scale >= INK_WASHED * 255)
         self._scenes[key] = cache
         while len(self._scenes) > 3:
             self._scenes.popitem(last=False)
@@ -1207,7 +1213,8 @@ class PhysicalRenderer:
             ppm = side / n if truth.kind != "die" or self.dice_style != "pips" else None
             out.append(MarkerTruth(truth.key, truth.text, truth.kind, truth.zone, truth.x_mm,
                                    truth.y_mm, (not covered) and inside, truth.value,
-                                   None if ppm is None else round(ppm, 3)))
+                                   None if ppm is None else round(ppm, 3),
+                                   washed_out=_share_of(cache.washed, img) if inside else 0.0))
         return FrameTruth(tuple(out), len(hands), labels == HAND_LABEL, in_view)
 
     def frame_effects(self, frame_index: int) -> FrameEffects:
@@ -1314,3 +1321,19 @@ class PhysicalRenderer:
 
     def hand_colour(self, hand: Hand) -> tuple[int, int, int]:
         return hand.glove or skin_colour(hand)
+
+
+def _share_of(mask: np.ndarray | None, quad_px: np.ndarray) -> float:
+    """The share of the picture's quad `quad_px` where `mask` is set (0 without a mask)."""
+    if mask is None or not mask.any():
+        return 0.0
+    pts = np.round(quad_px).astype(np.int32)
+    x0, y0 = np.maximum(pts.min(axis=0), 0)
+    x1 = min(int(pts[:, 0].max()) + 1, mask.shape[1])
+    y1 = min(int(pts[:, 1].max()) + 1, mask.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(inside, pts - np.array([x0, y0]), 1)
+    cells = mask[y0:y1, x0:x1][inside.astype(bool)]
+    return round(float(cells.mean()), 3) if cells.size else 0.0

@@ -2,7 +2,9 @@
 
 A camera kind is a file in `calibration/cameras/` with `kind` (overhead or laptop), lens and
 resolution, distortion, mirror, the image-quality `look` below, and the poses the benchmark
-measures. `make_renderer` turns a preset name (and optionally one pose) into a renderer:
+measures; `turns_deg` makes it several cameras of that make round one table (two laptops, one at
+each long edge: `[0, 180]`), each rendered by its own renderer (`make_renderers`).
+`make_renderer` turns a one-camera preset name (and optionally one pose) into a renderer:
 `PhysicalRenderer` for the camera kinds, the old flat `TableRenderer` for `easy` (alias
 `legacy`), which is kept only as a labelled baseline. Every figure is explained in
 docs/simulator.md.
@@ -21,7 +23,14 @@ from companion import safeio
 from companion.errors import DataFileError
 from companion.games import game_spec
 from companion.markers.render import DEFAULT_SYMBOLOGY, Symbology
-from companion.sim.camera import CameraProfile, Degradation, Rig, edge_rig, overhead_rig
+from companion.sim.camera import (
+    CameraProfile,
+    Degradation,
+    Rig,
+    edge_rig,
+    overhead_rig,
+    turned_rig,
+)
 from companion.sim.optics import Look
 from companion.sim.physical import Bump, PhysicalRenderer
 from companion.sim.render import LayoutLike, TableRenderer
@@ -131,8 +140,23 @@ class CameraKind:
     mirror: bool
     look: str
     poses: tuple[Pose, ...]
+    turns_deg: tuple[float, ...] = (0.0,)
+    """One camera per entry, the rig turned this far about the mat's centre (0: as posed)."""
+
+    @property
+    def cameras(self) -> int:
+        return len(self.turns_deg)
+
+    def rigs(self, layout: LayoutLike, pose: Pose | None = None) -> tuple[Rig, ...]:
+        """Every camera of the kind, in `turns_deg` order: the same rig carried round the
+        table (two laptops with mirror clips: one at player 1's edge, one at player 2's)."""
+        one = self.rig(layout, pose)
+        centre = (layout.width_mm / 2, layout.height_mm / 2)
+        return tuple(one if turn % 360 == 0 else turned_rig(one, turn, centre)
+                     for turn in self.turns_deg)
 
     def rig(self, layout: LayoutLike, pose: Pose | None = None) -> Rig:
+        """The first camera (the only one of most kinds)."""
         p = pose or self.poses[0]
         target = (layout.width_mm / 2, layout.height_mm / 2)
         if self.kind == "laptop":
@@ -164,6 +188,7 @@ def _load_kind(path: Path) -> CameraKind | None:
             int(data["resolution"][0]), int(data["resolution"][1]), float(data["hfov_deg"]),
             float(data.get("k1", 0.0)), float(data.get("k2", 0.0)), bool(data.get("mirror")),
             str(data["look"]), poses,
+            tuple(float(t) for t in data.get("turns_deg", (0.0,))),
         )
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise DataFileError(path, f"camera kind needs name, kind, resolution, hfov_deg, look "
@@ -175,6 +200,8 @@ def _load_kind(path: Path) -> CameraKind | None:
                                   f"{', '.join(sorted(LOOKS))}")
     if not kind.poses:
         raise DataFileError(path, "a camera kind needs at least one pose")
+    if not kind.turns_deg:
+        raise DataFileError(path, "turns_deg needs at least one camera (0 for one as posed)")
     return kind
 
 
@@ -232,9 +259,41 @@ def make_renderer(
         return TableRenderer(layout, CameraProfile.named("1080p"), Degradation.webcam(),
                              symbology, sticker_mm, seed)
     kind = camera_kind(preset)
+    if kind.cameras > 1:
+        raise ValueError(f"camera preset {preset!r} is {kind.cameras} cameras at one table: "
+                         "render it with make_renderers")
     chosen = look if isinstance(look, Look) else LOOKS[look or kind.look]
     return PhysicalRenderer(layout, kind.rig(layout, pose), chosen, symbology, sticker_mm,
                             seed, dice_style, bump, twin_stickers=twin_stickers)
+
+
+def make_renderers(
+    layout: LayoutLike,
+    preset: str,
+    pose: Pose | None = None,
+    seed: int = 0,
+    dice_style: str = "aruco",
+    symbology: Symbology | None = None,
+    twin_stickers: bool = False,
+) -> list[PhysicalRenderer]:
+    """One renderer per camera of a camera kind (one for most kinds), all at one table: the
+    same mat and table top (`seed`) under the same lamp, each camera with its own sensor,
+    exposure and lens quality (its own draw of the kind's look). Render one scene with each
+    for what every camera sees of it."""
+    kind = camera_kind(preset)
+    chosen = LOOKS[kind.look]
+    centre = (layout.width_mm / 2, layout.height_mm / 2)
+    room = chosen.sample(seed, centre)
+    out = []
+    for k, rig in enumerate(kind.rigs(layout, pose)):
+        own = room if k == 0 else replace(
+            chosen.sample(seed + 7919 * k, centre), lamp=room.lamp, lamp_share=room.lamp_share,
+            lamp_radius_mm=room.lamp_radius_mm, glare_peak=room.glare_peak,
+            env_reflect=room.env_reflect, curl_mm=room.curl_mm)
+        out.append(PhysicalRenderer(layout, rig, chosen, symbology or DEFAULT_SYMBOLOGY, None,
+                                    seed, dice_style, conditions=own,
+                                    twin_stickers=twin_stickers))
+    return out
 
 
 def twin_stickers_printed(game: str) -> bool:

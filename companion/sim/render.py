@@ -42,6 +42,10 @@ TOKEN_MM = 22.0  # the flag token's body; its marker and the dice come from the 
 LABEL_PX_PER_MM = 1.0
 BORDER_MM = 90.0  # table drawn around the mat, so arms reach in from the picture's edge
 HAND_LABEL = -2
+WASHED_OUT = 0.15  # a sticker this much washed out by the lamp's reflection counts as unreadable
+# (decided: nobody could read it): a code restores at most 15 % of its codewords (Micro QR's
+# level M; level L 7 %), and the reflection takes whole rows of modules, so beyond that share
+# no reader can decode it
 EMPTY_LABEL = -1
 MODULES = {"bigcell": bigcell.MODULES, "microqr": 13, "qr": 21}
 """Modules across each symbology's symbol (a big-cell cell is 2 x 2 modules)."""
@@ -128,6 +132,8 @@ class MarkerTruth:
     visible: bool
     value: int | None = None  # a die's top value
     px_per_module: float | None = None  # the marker's module pitch in the picture
+    washed_out: float = 0.0  # share of the sticker the lamp's reflection alone clips white
+    # (physical simulator; beyond WASHED_OUT the sticker counts as unreadable)
 
 
 @dataclass(frozen=True)

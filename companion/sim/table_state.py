@@ -150,11 +150,24 @@ def deck_zone(game: str, owner: str) -> str:
     return zone
 
 
-def assign_serials(uids: Iterable[str], seed: int) -> dict[str, int]:
-    """Back-sticker serials: deterministic from the seed, unique on the table."""
+def assign_serials(uids: Iterable[str], seed: int, game: str | None = None
+                   ) -> dict[str, int]:
+    """Back-sticker serials: deterministic from the seed, unique on the table. For a game,
+    from the serials `companion print stickers` gives that game's backs by default (its code
+    x 5000 + 1 on, all within the big-cell code, skipping the few whose symbol reads two ways
+    up: a real table's backs carry big-cell stickers, as its fronts do); without a game,
+    anywhere in the payload's range."""
     ordered = sorted(set(uids))
     rng = random.Random(f"back-serials:{seed}")
-    serials = rng.sample(range(1, MAX_SERIAL + 1), len(ordered))
+    if game is None:
+        pool: Sequence[int] = range(1, MAX_SERIAL + 1)
+    else:
+        from companion.printing.jobs import SERIALS_PER_GAME, default_first_serial
+        from companion.printing.stickers import back_serials
+
+        first = default_first_serial(game)
+        pool = back_serials(first, SERIALS_PER_GAME)  # (the few that read two ways up skipped)
+    serials = rng.sample(pool, len(ordered))
     return dict(zip(ordered, serials, strict=True))
 
 
@@ -166,7 +179,7 @@ def empty_table(game: str) -> TruthTable:
 def with_decks(table: TruthTable, decks: Mapping[str, tuple[str, Sequence[str]]],
                owners: Mapping[str, str], seed: int) -> TruthTable:
     """Put each deck face down in its zone: {key: (zone, uids top first)}."""
-    serials = assign_serials(owners, seed)
+    serials = assign_serials(owners, seed, table.game)
     cards = dict(table.cards)
     zones = dict(table.zones)
     for zone, uids in decks.values():

@@ -154,10 +154,32 @@ class Loaded:
         index = names.index(table)
         return self.tournament.matches[index] if index < len(self.tournament.matches) else None
 
+    def still_playing(self) -> list[tuple[str, Match]]:
+        """(table, match) of every match of the round being played that has no result yet."""
+        t = self.tournament
+        if t.stage not in ("match", "final"):
+            return []
+        return [(self.table_of(m), m) for m in t.matches if m not in t.results]
+
+    def round_over_or_refuse(self) -> None:
+        """The next round is paired only when every result of this one is in: else a refusal
+        that names the tables still playing."""
+        waiting = self.still_playing()
+        if not waiting or self.tournament.stage != "match":
+            return
+        where = ", ".join(f"{table} ({m.a} - {m.b})" for table, m in waiting)
+        done = len(self.tournament.matches) - len(waiting)
+        raise TournamentError(
+            f"round {self.tournament.round} is not over: {done} of "
+            f"{len(self.tournament.matches)} results are in; still playing: {where}. The next "
+            "round is paired when every result is in (a table's finished game reaches the hall "
+            "by itself; by hand: companion tournament result --table TABLE --winner NAME)")
+
     def view(self) -> dict[str, Any]:
         """The tournament's picture for pages and `show`: pairings with tables and links."""
         data = self.tournament.view()
         data["id"], data["name"], data["steps"] = self.id, self.name, self.steps
+        data["still_playing"] = [table for table, _m in self.still_playing()]
         for match, row in zip(self.tournament.matches, data["matches"], strict=True):
             row["table"] = self.table_of(match)
             link = self.links.get((match.round, match.a, match.b))
@@ -324,6 +346,8 @@ class TournamentBook:
                      the_link.game_id, the_link.origin, body["winner"], loaded.steps + 1))
                 loaded.links[(match.round, match.a, match.b)] = the_link
             else:
+                if action == "end-match-phase":
+                    loaded.round_over_or_refuse()
                 result = _apply(t, action, body)
             conn.execute(
                 "INSERT INTO tournament_steps (tournament_id, seq, time, action, args, source)"

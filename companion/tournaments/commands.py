@@ -71,6 +71,11 @@ def describe(loaded: Loaded) -> str:
             result += f" (game #{link['game_id']})"
         lines.append(f"    {m['table']}: {m['p1']} (p1) - {m['p2']} (p2), {m['starter']} "
                      f"starts; {result}")
+    if view["still_playing"] and view["stage"] == "match":
+        lines.append("  still playing: " + ", ".join(view["still_playing"])
+                     + " (companion tournament next pairs the next round once all are in)")
+    elif view["stage"] == "match":
+        lines.append("  every result is in (next: companion tournament next)")
     lines.append("  standings:")
     for s in view["standings"]:
         fans = "hidden" if s["fans"] is None else str(s["fans"])
@@ -320,7 +325,9 @@ def result(table: str | None, game_id: int | None, winner: str | None,
 @ID_OPTION
 @DB_OPTION
 def next_(tournament_id: int | None, db: Path | None) -> None:
-    """End the match phase: an early win, the next round's deck phase, or the final."""
+    """End the match phase once every result is in: an early win, the next round's deck
+    phase, or the final. Refused (naming the tables still playing) while a match of the round
+    has no result."""
     with _book(db) as book:
         loaded, _ = book.act(_pick(book, tournament_id), "end-match-phase")
         click.echo(describe(loaded))

@@ -18,9 +18,10 @@ GAMES_DIR = ROOT / "companion" / "games"
 GAME_PACKAGES = sorted(p.parent.name for p in GAMES_DIR.glob("*/spec.py"))
 
 HALL_TABLE_SIDE = ("wire", "table_link", "publisher", "outbox", "loop", "overlay", "natsd",
-                   "netcut")
-"""The hall's modules a table uses to publish to a hall (the page's overlay included): they lie
-below the server; the rest of `companion.hall` (the hall itself) lies above it."""
+                   "netcut", "credentials")
+"""The hall's modules a table uses to publish to a hall (the page's overlay included; the
+event's credentials, whose address format a table reads too): they lie below the server; the
+rest of `companion.hall` (the hall itself) lies above it."""
 
 LAYERS: list[tuple[str, ...]] = [
     ("companion", "companion.errors", "companion.paths"),

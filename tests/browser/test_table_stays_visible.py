@@ -402,6 +402,10 @@ class _View:
     def __init__(self, rows: list[dict[str, Any]]) -> None:
         self.rows = rows
         self.listeners: list[Any] = []
+        self.refused_listeners: list[Any] = []
+
+    def refusals(self) -> list[dict[str, Any]]:
+        return []
 
     def snapshot(self) -> list[dict[str, Any]]:
         return self.rows

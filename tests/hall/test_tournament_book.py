@@ -195,3 +195,42 @@ def test_cli_runs_a_round_with_results_by_hand_and_from_a_recorded_game(tmp_path
     out = run(cli, ["tournament", "list", "--db", db])
     assert out.exit_code == 0 and f"#{tid} " in out.output
     book.close()
+
+
+def test_next_round_waits_for_every_result_and_names_the_tables_still_playing(
+        tmp_path: Path) -> None:
+    db = str(tmp_path / "games.db")
+    run = CliRunner().invoke
+    out = run(cli, ["tournament", "new", "Ada,Bo,Cy,Di,Ed,Fe", "--seed", "3", "--tables",
+                    "north,south,east", "--db", db])
+    assert out.exit_code == 0, out.output
+    with TournamentBook(db) as book:
+        tid = book.latest()
+        assert tid is not None
+        for name in ("Ada", "Bo", "Cy", "Di", "Ed", "Fe"):
+            choose_first(book, book.load(tid).tournament, tid, name)
+        book.act(tid, "end-deck-phase")
+        first, second, third = book.load(tid).tournament.matches
+    out = run(cli, ["tournament", "result", "--table", "south", "--winner", second.a,
+                    "--db", db])
+    assert out.exit_code == 0, out.output
+    assert "still playing: north, east" in out.output
+    steps = TournamentBook(db).step_count(tid)
+    out = run(cli, ["tournament", "next", "--db", db])
+    assert out.exit_code == 1
+    assert "round 1 is not over: 1 of 3 results are in; still playing: " \
+           f"north ({first.a} - {first.b}), east ({third.a} - {third.b})" in out.output
+    with TournamentBook(db) as book:  # refused: nothing stored, still round 1
+        assert book.step_count(tid) == steps
+        loaded = book.load(tid)
+        assert (loaded.tournament.round, loaded.tournament.stage) == (1, "match")
+        assert loaded.view()["still_playing"] == ["north", "east"]
+        with pytest.raises(TournamentError, match=r"still playing: north .*, east "):
+            book.act(tid, "end-match-phase")
+    for table, match in (("north", first), ("east", third)):
+        out = run(cli, ["tournament", "result", "--table", table, "--winner", match.b,
+                        "--db", db])
+        assert out.exit_code == 0, out.output
+    assert "every result is in (next: companion tournament next)" in out.output
+    out = run(cli, ["tournament", "next", "--db", db])
+    assert out.exit_code == 0 and "round 2 (level B), deck stage" in out.output, out.output

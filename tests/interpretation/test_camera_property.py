@@ -226,8 +226,6 @@ SEEDS = range(6)
 KNOWN_GAPS: dict[tuple[str, int], str] = {
     # What the camera-only reading gets wrong today (issue 11, "Memory of what the camera
     # cannot see"); each is a strict xfail, so a fix shows up as a failure to remove it here.
-    ("trick-or-beat", 3): "draft: p1's discard is asked as p2's discard or as p1 having moved "
-    "on to play it as a tactic; neither is what happened",
 }
 
 
@@ -246,6 +244,39 @@ def test_trick_or_beat_draft_discards_leave_the_face_down_creatures(seed: int) -
     """Random Trick or Beat games (seeds 0-39) where a draft discard names a card the follower
     believed face down on a lane (creatures are laid down unseen): it comes from the hand, the
     lane keeps its cards."""
+    follow("trick-or-beat", seed, 80)
+
+
+@pytest.mark.parametrize("seed", [3, 58, 87, 115, 158, 172, 179])
+def test_trick_or_beat_draft_discard_is_not_asked_against_a_turn_nobody_took(seed: int) -> None:
+    """Random Trick or Beat games (seeds 0-199) where one player lays draft discards one by one
+    ("Lege die anderen 7 Karten auf den Ablagestapel"): the second card is read as the other
+    player's stack. That reading is a move of the player who is not active, which may show
+    that player's own turn having begun; before, it was asked against any reading with a new
+    turn ("p1 ends the turn; p1 plays it as a tactic", the active player's), a question with
+    no true answer. Only a reading in which the same player moves in a new turn is asked; the
+    guess stands, and the counts survive it (each player keeps 8 at the draft's end)."""
+    follow("trick-or-beat", seed, 80)
+
+
+@pytest.mark.parametrize("seed", [16, 33, 51, 106])
+def test_trick_or_beat_draft_end_discards_are_seen_not_played(seed: int) -> None:
+    """Random Trick or Beat games (seeds 0-199) where "next phase" ends the draft while
+    players still hold cards beyond the 8 they keep: those go to the discard pile as it ends
+    and the camera sees one of them on top. It is a draft discard nobody saw, not a tactic
+    of the first turn (before: "p1 ends the phase; p1 plays it", a card too many on the
+    pile); and a card the follower believed among those unseen discards, played later as a
+    tactic, comes from the hand (before: taken as lying there already, the tactic missed)."""
+    follow("trick-or-beat", seed, 80)
+
+
+@pytest.mark.parametrize("seed", [88, 90, 125, 189])
+def test_trick_or_beat_declared_redraw_gives_guessed_discards_to_the_other(seed: int) -> None:
+    """Random Trick or Beat games (seeds 0-199) where one player is dealt and discards first
+    and the other, dealt later, redraws ("darfst du alle ablegen und 3 Karten weniger neu
+    ziehen"). The follower had guessed some of the first player's discards to be the
+    redrawing player's; the redraw a person declares outranks that guess (before:
+    `tob.redraw-late`, and the hands never agreed again)."""
     follow("trick-or-beat", seed, 80)
 
 

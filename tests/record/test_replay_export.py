@@ -102,3 +102,21 @@ def test_replay_errors_are_one_line(tmp_path: Path) -> None:
     wrong = runner.invoke(cli, ["export", str(tmp_path / "g.db"), str(gid + 9)])
     assert wrong.exit_code != 0 and "no game with id" in wrong.output
     assert "Traceback" not in wrong.output
+
+
+def test_export_json_texts_speak_in_names_and_its_fields_keep_the_ids(tmp_path: Path) -> None:
+    """A program reads the moves' ids; a person reading the JSON reads names."""
+    with Store(tmp_path / "g.db") as store:
+        gid = store.start_game(GameHeader(game="creature-crush", players=("Ada", "Bo"), seed=3))
+        store.append(gid, "violation", "automatic", {
+            "code": "cc.dice-target", "cards": ["CC-031#1"], "zones": ["p1.B2"],
+            "message_en": "The red dice on CC-031#1 in p1.B2 do not allow p2's target",
+            "message_de": "Die roten Würfel auf CC-031#1 in p1.B2 erlauben p2s Ziel nicht",
+            "move": {"kind": "attack", "player": "p1", "cards": ["CC-031#1"]}})
+        data = json.loads(json.dumps(export_dict(store, gid)))
+    (event,) = data["events"]
+    payload = event["payload"]
+    assert payload["cards"] == ["CC-031#1"] and payload["move"]["cards"] == ["CC-031#1"]
+    for key in ("message_en", "message_de"):
+        assert "CC-031#1" not in payload[key] and "p1.B2" not in payload[key], payload[key]
+    assert "Bo" in payload["message_en"]

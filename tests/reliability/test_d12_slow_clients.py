@@ -12,9 +12,12 @@ from __future__ import annotations
 import contextlib
 import json
 import socket
+import ssl
 import threading
 import time
+import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -308,3 +311,44 @@ def test_the_slow_clients_are_spread_over_loopback_addresses() -> None:
     assert spread(300)[0] == "127.0.1.1" and spread(300)[-1] == "127.0.2.50"
     assert len(set(spread(300))) == 300
     assert Attack(0, 0, 0, 1.0, spread(3)).sources == ["127.0.1.1", "127.0.1.2", "127.0.1.3"]
+
+
+def test_over_https_the_handshake_and_the_deadlines_happen_in_the_waiting_room(
+        session: LiveSession, tmp_path: Path) -> None:
+    """The phone's HTTPS port: a silent TLS client holds nobody, a trickling head gets its 408
+    through TLS, and a body over 64 KB (a camera frame's size) still reaches the app."""
+    from companion.server.tls import ensure_certificate
+
+    cert = ensure_certificate(("127.0.0.1", "localhost"), folder=tmp_path)
+    app = make_app(session, bind="127.0.0.1")
+    app.config["BIND_HOST"] = "127.0.0.1"
+    server = BoundedWSGIServer("127.0.0.1", 0, app, header_timeout_s=1.0, body_timeout_s=1.0,
+                               idle_timeout_s=1.0, ssl_context=cert.ssl_context())
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    trusted = ssl.create_default_context(cafile=str(cert.cert_path))
+    port = server.server_port
+    silent = connect(port, "127.0.0.9")
+    try:
+        slow = trusted.wrap_socket(connect(port, "127.0.0.9"), server_hostname="127.0.0.1")
+        slow.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        status, data = read_answer(slow)
+        assert status == 408 and b"did not arrive within 1 s" in data
+        slow.close()
+        big = trusted.wrap_socket(connect(port, "127.0.0.10"), server_hostname="127.0.0.1")
+        body = b'{"text": "' + b"x" * 300_000 + b'"}'
+        big.sendall(b"POST /api/note HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                    b"application/json\r\nContent-Length: " + str(len(body)).encode()
+                    + b"\r\n\r\n" + body)
+        status, data = read_answer(big)
+        assert status == 413 and b"error_de" in data  # the app's own answer, not the room's
+        big.close()
+        started = time.monotonic()
+        with urllib.request.urlopen(f"https://127.0.0.1:{port}/api/state", context=trusted,
+                                    timeout=5) as answer:
+            assert answer.status == 200
+        assert time.monotonic() - started < 1.0
+    finally:
+        silent.close()
+        server.shutdown()
+        thread.join(5)

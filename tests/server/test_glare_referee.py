@@ -156,3 +156,19 @@ def test_a_game_read_again_under_the_lamp_resumes_to_the_same_record(tmp_path: P
                         card_lookup(GAME, config.cards), resume=game_id)
     assert _shown(again) == before
     assert again.state()["status"] == session.state()["status"]
+
+
+def test_a_card_taken_out_of_the_reflection_is_read_late_as_it_lay_there() -> None:
+    """Twilight lies unread in Ada's home; then she is on the problem, read, and the place in
+    the reflection is gone: she lay in the home all along, at the reflection's place."""
+    spot = Unreadable("p1.home", 266.0, 332.0)
+    before = TableSnapshot(game=GAME, unreadable=(spot,))
+    moved = SeenCard("PR4#1", "p1.problem", x_mm=420.0, y_mm=300.0)
+    after = TableSnapshot(game=GAME, cards=(moved,))
+    (late,) = read_late(before, after)
+    assert (late.uid, late.zone, late.x_mm, late.y_mm) == ("PR4#1", "p1.home", 266.0, 332.0)
+    still_there = replace(after, unreadable=(spot,))
+    assert read_late(before, still_there) == []  # the place is still covered: another card
+    two = replace(after, cards=(moved, SeenCard("PR5#1", "p1.problem", x_mm=480.0,
+                                                y_mm=300.0)))
+    assert read_late(before, two) == []  # two new cards, one place: nobody can say which

@@ -5,7 +5,7 @@
   const C = () => window.Companion;
   const STR = {
     en: {
-      title: "Hall", table: "Table", game: "Game", players: "Players", turn: "Turn", phase: "Phase",
+      title: "Hall", judges: "Judges' phone view", table: "Table", game: "Game", players: "Players", turn: "Turn", phase: "Phase",
       score: "Score", referee: "Referee", heard: "Last event", empty: "No table has reported yet. Start each table with --hall and --table.",
       tournament: "Tournament", "tournament.none": "No tournament in this hall's library (companion tournament new ...).",
       pairings: "Pairings", standings: "Standings", player: "Player", fans: "Fans", trophies: "Trophies",
@@ -20,7 +20,7 @@
       forged: "forged", "other-table": "another table's recording", replayed: "replayed", unreadable: "unreadable", from: "from", claims: "claims"
     },
     de: {
-      title: "Halle", table: "Tisch", game: "Spiel", players: "Spieler", turn: "Zug", phase: "Phase",
+      title: "Halle", judges: "Ansicht für Schiedsrichter (Telefon)", table: "Tisch", game: "Spiel", players: "Spieler", turn: "Zug", phase: "Phase",
       score: "Punkte", referee: "Schiedsrichter", heard: "Letztes Ereignis", empty: "Noch kein Tisch hat gemeldet. Jeden Tisch mit --hall und --table starten.",
       tournament: "Turnier", "tournament.none": "Kein Turnier in der Bibliothek dieser Halle (companion tournament new ...).",
       pairings: "Paarungen", standings: "Stand", player: "Spieler", fans: "Fans", trophies: "Trophäen",
@@ -45,6 +45,7 @@
   let counts = initial.counts || {};
   let refused = (initial.refused && initial.refused.recent) || [];
   (initial.tables || []).forEach(r => rows.set(r.table, r));
+  window.HallClock.sync(initial.now);
 
   function el(tag, cls, text) { const n = document.createElement(tag); if (cls) n.className = cls; if (text !== undefined && text !== null) n.textContent = text; return n; }
   function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
@@ -84,6 +85,9 @@
     if (row.url) { const a = el("a", "", t("live")); a.href = row.url; a.target = "_blank"; a.rel = "noopener"; links.appendChild(a); }
     const ov = el("a", "", t("overlay")); ov.href = `/hall/overlay/${encodeURIComponent(row.table)}`; ov.target = "_blank"; links.appendChild(ov);
     name.appendChild(links);
+    const clock = el("div", "hall-clock");
+    clock.dataset.clock = JSON.stringify(row.clock || null);
+    name.appendChild(clock);
     tr.appendChild(name);
     tr.appendChild(el("td", "", row.game_name || row.game || "–"));
     tr.appendChild(el("td", "", (row.players || []).join(" – ")));
@@ -103,6 +107,10 @@
   }
 
   function renderHeard() {
+    document.querySelectorAll(".hall-clock").forEach(box => {
+      const shown = window.HallClock.show(JSON.parse(box.dataset.clock || "null"));
+      box.textContent = shown.text; box.dataset.state = shown.state;
+    });
     const now = Date.now() / 1000;
     document.querySelectorAll(".hall-heard").forEach(td => {
       const at = Number(td.dataset.commit);
@@ -183,6 +191,7 @@
       rows.clear(); (data.tables || []).forEach(r => rows.set(r.table, r));
       tournament = data.tournament; status = data.status || status; counts = data.counts || counts;
       refused = (data.refused && data.refused.recent) || refused;
+      window.HallClock.sync(data.now);
       schedule();
     });
     source.addEventListener("table", e => {

@@ -300,8 +300,12 @@ def _discards(
             continue
         if state.attached.get(uid) in off_lanes:
             continue  # its creature left: whatever moved it (a defeat) put it there too
-        if state.where.get(uid) == DISCARD and (state.phase != "draft" or uid in state.public):
+        if state.where.get(uid) == DISCARD and uid in state.public:
             continue  # the engine already put it there (a defeat, a drawn supply card)
+        shown = _draft_end_top(state, uid, hints)
+        if shown is not None:
+            slots.append([shown])
+            continue
         old = moved_from.get(uid)
         if old is not None:
             seen = Move("remove", _owner(old.zone) if _owner(old.zone) in PLAYERS
@@ -431,6 +435,21 @@ def _draft_discard(state: GameState, uid: str, hints: Mapping[str, Any]) -> Move
     could have laid it, whose it was is a guess the counts survive: each player's first top
     counts all their discards, later ones show the counted cards, and the draft's end leaves
     both with 8."""
+    named = hints.get("player")
+    move = _whose_draft_discard(state, uid, hints)
+    holds = [p for p in PLAYERS if state.can_resolve(uid, hand_zone(p))]
+    if named in PLAYERS or len(holds) == 1:
+        return move
+    return replace(move, options=tuple(sorted((*move.options, GUESS))))
+
+
+GUESS = ("guess", "yes")
+"""The option of a draft discard whose player the rules only guessed (both could have laid
+it, nobody named one): a person's word later (a redraw declared) may give it to the other."""
+
+
+def _whose_draft_discard(state: GameState, uid: str, hints: Mapping[str, Any]) -> Move:
+    """`_draft_discard` without the mark of a guess."""
     holds = [p for p in PLAYERS if state.can_resolve(uid, hand_zone(p))]
     unseen = not state.known(uid)
     named = hints.get("player")
@@ -453,6 +472,32 @@ def _draft_discard(state: GameState, uid: str, hints: Mapping[str, Any]) -> Move
         return _shown(max(showing, key=lambda q: (unseen_discards(state, q), q == "p1")), uid)
     p = max(holds or PLAYERS, key=lambda q: (beyond_keep(state, q), q == "p1"))
     return Move("discard", p, (uid,))
+
+
+def draft_end_showing(state: GameState) -> bool:
+    """The draft is just over: the first turn's lane phase (the beginning player "beginnt in
+    der Lanephase"; nothing there lays a card on the discard pile), and the pile holds draft
+    discards nobody saw: those the draft's end laid there (each player keeps 8, "Lege die
+    anderen 7 Karten auf den Ablagestapel") or those counted unseen beneath a stack's top. A
+    card the camera sees on top now is one of them."""
+    return state.phase == "lane" and bool(flags(state).get("first_turn")) \
+        and bool(state.unseen_in(DISCARD)) \
+        and any(unseen_discards(state, p) > 0 for p in PLAYERS)
+
+
+def _draft_end_top(state: GameState, uid: str, hints: Mapping[str, Any]) -> Move | None:
+    """A card seen on top of the discard pile as the draft ends (`draft_end_showing`): one of
+    the draft discards nobody saw, now on top (`_shown`), not a card played; None when it
+    cannot be one of them, or a person named a player none of whose discards went unseen
+    (then it is that player's card too many, as in the draft). Whose hand it left the camera
+    cannot tell and nothing depends on it: unless named, it is read as the active player's
+    (a card of the other player's is no sign that their turn began)."""
+    if state.known(uid) or not draft_end_showing(state) or not state.can_resolve(uid, DISCARD):
+        return None
+    named = hints.get("player")
+    if named in PLAYERS and unseen_discards(state, str(named)) <= 0:
+        return None
+    return _shown(_actor(hints, state.active), uid)
 
 
 def _shown(player: str, uid: str) -> Move:
@@ -522,9 +567,11 @@ def _first_view_top(state: GameState, diff: SnapshotDiff, pile: str) -> str | No
 
 
 def taken_back_doubt(state: GameState, seen: tuple[tuple[Move, str], ...]) -> bool:
-    """A trick card read after the players moved on, from a change that may as well be the
-    pile's top taken back, that would win by trick: a win is never given on a reading the
-    camera cannot confirm, so a person is asked (`Ruleset.doubtful_reading`)."""
+    """A trick card read from a change that may as well be the pile's top taken back ("Du
+    kannst keine Karten vom Trickstapel zurückholen"), that would win by trick: a win is never
+    given on a reading the camera cannot confirm, so a person is asked, whether the trick card
+    is read after the players moved on (`Ruleset.doubtful_reading`) or in the end phase a
+    person pressed or the engine inferred before (`Ruleset.unconfirmed_reading`)."""
     for move, _ in seen:
         if move.kind != "trick" or move.option(TAKEN_BACK[0]) != TAKEN_BACK[1]:
             continue

@@ -303,6 +303,7 @@ class TrickOrBeat(Ruleset):
             for uid in unseen[: max(0, extra)]:
                 state.move(uid, DISCARD, reveal=False)
             if extra > 0:
+                tob_interpret.count_unseen_discards(state, p, extra)
                 state.pending_chance.append(
                     ChanceEvent("draft-discard", (("player", p), ("count", str(extra))))
                 )
@@ -411,6 +412,10 @@ class TrickOrBeat(Ruleset):
             return []
         if kind in ("deal", "redraw", "discard", "place-down", "reveal"):
             if state.phase != "draft":
+                if kind == "discard" and move.option("shown") == "yes" \
+                        and tob_interpret.draft_end_showing(state) \
+                        and state.can_resolve(move.card, DISCARD):
+                    return []  # a draft discard nobody saw, on top as the draft ends
                 if kind == "discard":
                     return self._check_unexplained(state, move)
                 if kind == "place-down":
@@ -452,8 +457,8 @@ class TrickOrBeat(Ruleset):
     def _check_redraw(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
         info = flags(state)["draft"][p]
-        hand_size = state.count(hand_zone(p))
-        if info["started"] or self._owed(state, p) > 0:
+        hand_size = state.count(hand_zone(p)) + self._guessed_count(state, p)
+        if (info["started"] and not self._guessed_only(state, p)) or self._owed(state, p) > 0:
             return [violation("tob.redraw-late")]
         if move.value == "show":
             if not move.cards:
@@ -728,6 +733,8 @@ class TrickOrBeat(Ruleset):
         if any(v.blocking for v in self._check_redraw(state, move)):
             return  # declared, not done: the table shows what really happened
         p = move.player
+        if self._guessed_only(state, p):
+            self._give_guessed_discards(state, p)
         hand = hand_zone(p)
         for uid in move.cards:
             take_from_hand(state, p, uid)
@@ -749,9 +756,12 @@ class TrickOrBeat(Ruleset):
         flags(state)["draft"][move.player]["dealt"] += count
 
     def _apply_discard(self, state: GameState, move: Move) -> None:
-        if state.phase == "draft" and move.option("shown") == "yes" \
-                and tob_interpret.unseen_discards(state, move.player) > 0:
+        if move.option("shown") == "yes" and (
+                tob_interpret.unseen_discards(state, move.player) > 0 if state.phase == "draft"
+                else tob_interpret.draft_end_showing(state)):
             self._show_discarded(state, move)
+            if state.phase == "draft":
+                self._note_guess(state, move)
             return
         # the cards seen first, then the unseen ones beneath them ("?": a stack's lower cards,
         # never the seen card itself taken twice)
@@ -773,13 +783,90 @@ class TrickOrBeat(Ruleset):
             info["discarded"] += len(move.cards)
             tob_interpret.count_unseen_discards(state, move.player, move.cards.count(UNKNOWN))
             info["started"] = True
+            self._note_guess(state, move)
+
+    @staticmethod
+    def _note_guess(state: GameState, move: Move) -> None:
+        """Keep which of the player's draft discards only a guess made theirs (the cards
+        seen of them), and whether anything else they did is certain (a named or forced
+        discard, a creature laid face down on their own lane, a redraw)."""
+        info = flags(state)["draft"][move.player]
+        if move.option(tob_interpret.GUESS[0]) == tob_interpret.GUESS[1]:
+            info.setdefault("guessed", []).extend(c for c in move.cards if c != UNKNOWN)
+        else:
+            info["firm"] = True
+
+    @staticmethod
+    def _guessed_only(state: GameState, player: str) -> bool:
+        """The player began the draft only by discards the rules guessed were theirs, and
+        the other player could have laid each card seen of them (one of their discards
+        counted unseen, or the top of their stack of all cards beyond 8)."""
+        info = flags(state)["draft"][player]
+        if not info.get("started") or not info.get("guessed") or info.get("firm"):
+            return False
+        owner = other(player)
+        unseen = tob_interpret.unseen_discards(state, owner)
+        extra = tob_interpret.beyond_keep(state, owner)
+        for _seen in info.get("guessed", []):
+            if unseen > 0:
+                unseen -= 1
+            elif extra > 0:
+                unseen, extra = unseen + extra - 1, 0
+            else:
+                return False
+        return True
+
+    def _guessed_count(self, state: GameState, player: str) -> int:
+        """The cards of the player's hand that guessed discards put on the discard pile."""
+        if not self._guessed_only(state, player):
+            return 0
+        return int(flags(state)["draft"][player]["discarded"])
+
+    @staticmethod
+    def _give_guessed_discards(state: GameState, player: str) -> None:
+        """A person's word (a redraw declared, "Wenn dir deine Karten nicht gefallen, darfst
+        du alle ablegen": before the draft's discards) says the player had not begun: the
+        discards only guessed theirs were the other player's. Their cards go back to their
+        hand; each card seen of them is read again as the other's: one of the other's
+        discards counted unseen, else the top of the other's stack of all cards beyond 8
+        (`_guessed_only`: one of them fits each)."""
+        owner = other(player)
+        mine, theirs = flags(state)["draft"][player], flags(state)["draft"][owner]
+        hand, their_hand = hand_zone(player), hand_zone(owner)
+
+        def unseen_from(zone: str) -> str | None:
+            return next(iter(state.unseen_in(zone)), None)
+
+        for _ in range(tob_interpret.unseen_discards(state, player)):
+            card = unseen_from(DISCARD)
+            if card is not None:
+                state.move(card, hand, reveal=False)
+        tob_interpret.count_unseen_discards(state, player, -mine["discarded"])
+        for _seen in mine.get("guessed", []):
+            extra = tob_interpret.beyond_keep(state, owner)
+            if tob_interpret.unseen_discards(state, owner) > 0:
+                tob_interpret.count_unseen_discards(state, owner, -1)
+                card = unseen_from(DISCARD)
+            else:
+                for _ in range(extra - 1):
+                    under = unseen_from(their_hand)
+                    if under is not None:
+                        state.move(under, DISCARD, bottom=True, reveal=False)
+                theirs["discarded"] += extra
+                tob_interpret.count_unseen_discards(state, owner, extra - 1)
+                card = unseen_from(their_hand)
+            if card is not None:
+                state.move(card, hand, reveal=False)
+            theirs["started"] = True
+        theirs.setdefault("guessed", []).extend(mine.get("guessed", []))
+        mine["discarded"], mine["started"], mine["guessed"] = 0, False, []
 
     @staticmethod
     def _show_discarded(state: GameState, move: Move) -> None:
         """A card seen arriving on the discard pile in the draft that is one of the player's
         discards counted unseen (laid one by one after all were counted as a stack): it is
         believed there from now on, on top where the camera sees it, nothing more is
-        discarded."""
+        discarded. As the draft ends: one of the draft discards nobody saw, now on top."""
         tob_interpret.count_unseen_discards(state, move.player, -1)
         uid = move.card
         if uid in state.where and state.resolve(uid, DISCARD):
@@ -796,6 +883,7 @@ class TrickOrBeat(Ruleset):
             state.backs[back] = card
         if state.phase == "draft":
             flags(state)["draft"][move.player]["started"] = True
+            flags(state)["draft"][move.player]["firm"] = True  # on their own lane
 
     def _apply_reveal(self, state: GameState, move: Move) -> None:
         back = move.option("back")
@@ -1040,6 +1128,11 @@ class TrickOrBeat(Ruleset):
         return f"{text} ({why})"
 
     def doubtful_reading(self, state: GameState, seen: tuple[tuple[Move, str], ...]) -> bool:
+        return tob_interpret.taken_back_doubt(state, seen)
+
+    def unconfirmed_reading(self, state: GameState, seen: tuple[tuple[Move, str], ...]) -> bool:
+        """A winning trick card read in the end phase (pressed or inferred before) from a
+        change that may as well be the pile's top taken back: asked, as after moving on."""
         return tob_interpret.taken_back_doubt(state, seen)
 
     def pile_zones(self) -> list[str]:

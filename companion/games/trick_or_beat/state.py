@@ -11,7 +11,18 @@ from typing import Any, TypedDict, cast
 from companion.engine.state import CoreFlags, GameState
 
 
-class DraftInfo(TypedDict):
+class DraftGuess(TypedDict, total=False):
+    """What of a player's draft only a guess made theirs (`DraftInfo`)."""
+
+    guessed: list[str]
+    """The cards seen of the discards only a guess made theirs (both players could have laid
+    them, nobody named one): a redraw declared later gives them to the other player."""
+    firm: bool
+    """They did something in the draft that is certainly theirs (a discard named or only
+    theirs to lay, a creature laid face down on their lane)."""
+
+
+class DraftInfo(DraftGuess):
     """One player's draft: the hand size owed, cards dealt and discarded so far, and
     whether they began keeping or discarding (a redraw is only possible before)."""
 

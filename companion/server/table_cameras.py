@@ -1,0 +1,91 @@
+"""The table's own camera and the cameras that joined from other devices, as one eye.
+
+Without a joined camera the table's own settled tables go to the session as they are. Once a
+camera on another device has joined (`companion join`, companion/server/cameras.py), the table's
+own reading is one view among them: each settled table of either side is fused (the clearer view
+wins, views that disagree are left out: `companion.vision.multicam`) and the fused table is what
+the session observes. A joined camera that falls silent stops counting after a few seconds, and
+the table's own camera goes on alone.
+
+The places the table's own camera sees under the lamp's reflection (`unreadable`) ride along:
+only that camera looks for them.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from companion.snapshot import TableSnapshot
+from companion.vision.multicam import CornerAnchors, FusedTable, RemoteCameras, clarity_grid
+
+THIS_CAMERA = "this table's camera"
+REFRESH_S = 1.0  # the table's own view is renewed in the fusion this often while it runs
+
+
+class TableCameras:
+    """Fuses the table's own eye with the joined cameras and tells the session."""
+
+    def __init__(self, game: str, layout: Any, observe: Callable[..., None],
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.layout = layout
+        self.game = game
+        self.hub = RemoteCameras(game, layout, clock)
+        self.clock = clock
+        self._observe = observe
+        self._lock = threading.Lock()
+        self._anchors = CornerAnchors(layout)
+        self._own: TableSnapshot | None = None
+        self._grid: list[list[float]] | None = None
+        self._grid_of: Any = None  # the mat fit the grid was taken from
+        self._geometry: Any = None
+        self._renewed = -1e9
+        self._others = False  # a camera on another device has sent a reading
+
+    def joined(self) -> bool:
+        """Whether a camera on another device counts now."""
+        return any(c["live"] and c["camera"] != THIS_CAMERA for c in self.hub.status())
+
+    def see(self, detections: Sequence[Any], geometry: Any) -> None:
+        """Every frame of the table's own camera: the corner markers its fit stands on and its
+        mat fit; while cameras have joined, its view stays current in the fusion."""
+        with self._lock:
+            self._anchors.see(detections)
+            self._geometry = geometry
+            if (self._others and self._own is not None
+                    and self.clock() - self._renewed >= REFRESH_S):
+                self._renew()
+
+    def own(self, snapshot: TableSnapshot, frame_jpeg: bytes | None = None) -> None:
+        """A settled table of the table's own camera."""
+        with self._lock:
+            self._own = snapshot
+            if not self._others or not self.joined():
+                self._observe(snapshot, frame_jpeg)
+                return
+            self._observe(self._with_own_glare(self._renew()), frame_jpeg)
+
+    def remote(self, _fused: FusedTable | None = None) -> None:
+        """A joined camera's reading arrived: the table as all cameras see it now."""
+        with self._lock:
+            self._others = True
+            fused = self._renew() if self._own is not None else self.hub.fused()
+            self._observe(self._with_own_glare(fused), None)
+
+    def _renew(self) -> FusedTable:
+        """The table's own latest reading, with how clearly it sees, into the fusion."""
+        self._renewed = self.clock()
+        if self._geometry is not self._grid_of:
+            self._grid_of = self._geometry
+            self._grid = None if self._geometry is None else clarity_grid(
+                self._geometry.px_per_mm, float(self.layout.width_mm),
+                float(self.layout.height_mm))
+        return self.hub.receive(THIS_CAMERA, self._own, self._grid, self._anchors.points())
+
+    def _with_own_glare(self, fused: FusedTable) -> TableSnapshot:
+        own = self._own
+        snapshot = fused.snapshot
+        return replace(snapshot, unreadable=own.unreadable) if own is not None else snapshot
