@@ -6,7 +6,6 @@ Every POST is validated before anything changes; bad input is a 4xx JSON `{"erro
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Mapping
 from typing import Any
 
@@ -16,13 +15,12 @@ from companion.record.redact import game_index, public_header
 from companion.record.store import Store
 from companion.server.body import json_object
 from companion.server.bus import sse_stream
-from companion.server.httpd import MAX_STREAMS
 from companion.server.session import LiveSession
+from companion.server.streams import StreamSlots
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 MAX_TEXT = 200
-_STREAMS = threading.BoundedSemaphore(MAX_STREAMS)
 CLIENT_ID = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 
 
@@ -101,21 +99,46 @@ def stream() -> Response:
         except ValueError:
             abort(400, description=f"Last-Event-ID must be a number, not {raw!r}")
     limit = request.args.get("limit", type=int)
-    if not _STREAMS.acquire(blocking=False):
-        abort(503, description="too many live pages open at once: close one and reload")
-    body = sse_stream(
-        session.bus,
-        last_id,
-        session.state,
-        heartbeat_s=float(current_app.config["HEARTBEAT_S"]),
-        max_messages=limit,
-    )
-    response = Response(
-        stream_with_context(body),
-        mimetype="text/event-stream",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-    )
-    response.call_on_close(_STREAMS.release)  # the server closes every response it sent
+    slots: StreamSlots = current_app.extensions["companion.streams"]
+    release = slots.take(request.remote_addr or "?")
+    if isinstance(release, str):
+        return _streams_refused(slots, release)
+    try:
+        body = sse_stream(
+            session.bus,
+            last_id,
+            session.state,
+            heartbeat_s=float(current_app.config["HEARTBEAT_S"]),
+            max_messages=limit,
+        )
+        response = Response(
+            stream_with_context(body),
+            mimetype="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
+    except BaseException:
+        release()
+        raise
+    response.call_on_close(release)  # the server closes every response it sent
+    return response
+
+
+def _streams_refused(slots: StreamSlots, why: str) -> Response:
+    """429 when this device holds all the live pages it may, 503 when the server does."""
+    if why == "client":
+        most = slots.per_client
+        response = jsonify(
+            error=f"too many live pages from this device ({most} at most): close some tabs "
+                  "and reload",
+            error_de=f"zu viele offene Live-Seiten auf diesem Gerät (höchstens {most}): Tabs "
+                     "schließen und neu laden")
+        response.status_code = 429
+    else:
+        response = jsonify(
+            error="too many live pages open at once: close one and reload",
+            error_de="zu viele offene Live-Seiten: eine schließen und neu laden")
+        response.status_code = 503
+    response.headers["Retry-After"] = "5"
     return response
 
 

@@ -74,6 +74,9 @@ def create_app(config: Mapping[str, Any]) -> Flask:
         review,
         security,
     )
+    from companion.server.streams import StreamSlots
+
+    app.extensions["companion.streams"] = StreamSlots()
 
     security.install(app)
     app.register_blueprint(live.bp)
