@@ -32,6 +32,8 @@ from companion.snapshot import SeenCard, TableSnapshot, Unreadable, card_uid, sp
 
 NEAR_MM = 60.0  # a card read this close to an unreadable place in its zone is the card there
 MAX_CANDIDATES = 120  # cards tried for "not sure" (each a replay of the game, ~10 ms)
+BUDGET_S = 3.0  # processor seconds a step's "not sure" may take (a long game's replays cost more):
+# what is not ruled out by then stays "not sure", since the camera did not see clearly
 
 
 @dataclass(frozen=True)

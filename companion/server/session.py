@@ -871,6 +871,7 @@ class LiveSession:
             return {}
         inputs = self._replayable(event.seq)
         out: dict[str, dict[str, str]] = {}
+        deadline = time.thread_time() + glare_reading.BUDGET_S  # (CPU: not the load)
         for spot in {u.zone: u for u in spots}.values():
             place = self._unreadable_text(spot)
             if inputs is None:  # no replay can weigh it: the camera did not see clearly
@@ -883,6 +884,8 @@ class LiveSession:
             game = getattr(self.referee, "engine", None)
             decks = getattr(getattr(self.referee, "config", None), "decks", {}) or {}
             for uid in glare_reading.candidates(game, spot.zone, table, decks):
+                if time.thread_time() > deadline:  # a long game: not ruled out in time
+                    return {code: place for code in codes}
                 card = SeenCard(uid, spot.zone, x_mm=spot.x_mm, y_mm=spot.y_mm)
                 replayed = glare_reading.replay_with(fork, inputs, card, start)
                 for code in codes - replayed.codes.get(event.seq, set()):
