@@ -432,6 +432,8 @@ def test_a_card_under_the_lamps_reflection_is_named_and_its_doubt_is_quiet(
         page.wait_for_selector("#violations .violation.unsure", timeout=10_000)
         assert "Not sure" in (page.text_content("#violations .violation.unsure") or "")
         assert page.get_attribute("#alert", "hidden") is not None  # no alarm over the board
+        mark = page.wait_for_selector('#mat .card-g.unreadable[data-zone="p1.bonds"]')
+        assert mark is not None and "?" in (mark.text_content() or "")
         assert page.text_content("#violation-count") == "0"
         shot(page, "unreadable")
     finally:

@@ -189,7 +189,8 @@ remembered per browser. */
     Mat.render($("mat"), state.layout, state.table, {
       lang: lang(),
       highlight: new Set(last ? last.cards || [] : []),
-      highlightZones: new Set(last ? last.zones || [] : [])
+      highlightZones: new Set(last ? last.zones || [] : []),
+      unreadable: state.unreadable || []
     });
     fitMat();
   }

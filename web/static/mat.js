@@ -49,6 +49,12 @@ card sit in a row above its name, so no card name is ever covered. */
             card.tapped ? Companion.t("tapped") : ""].filter(Boolean).join(" · ");
   }
 
+  function drawUnreadable(g, card, x, y, w, h) {
+    const group = el("g", { class: "card-g unreadable", "data-zone": card.zone }, g);
+    el("rect", { x: x + 0.5, y: y + 0.5, width: w - 1, height: h - 1, rx: 2.5, class: "unreadable-card" }, group);
+    el("text", { x: x + w / 2, y: y + h / 2 + 5, "text-anchor": "middle", "font-size": Math.min(w, h) * 0.45, class: "unreadable-mark" }, group).textContent = "?";
+  }
+
   function drawCard(g, card, x, y, w, h, opts) {
     const cx = x + w / 2, cy = y + h / 2;
     const group = el("g", {
@@ -207,12 +213,18 @@ card sit in a row above its name, so no card name is ever covered. */
       if (c.on && hostIds.has(c.on)) continue;
       (byZone[c.zone] = byZone[c.zone] || []).push(c);
     }
+    // a card the camera sees under the lamp's reflection but cannot read: a dashed "?" card
+    (opts.unreadable || []).forEach((u, i) => {
+      if (u.card || !zoneById[u.zone]) return;
+      (byZone[u.zone] = byZone[u.zone] || []).push({ uid: "unreadable-" + i, zone: u.zone, unreadable: true, x_mm: 1e9 });
+    });
     for (const [zoneId, cards] of Object.entries(byZone)) {
       const z = zoneById[zoneId];
       if (!z) continue;
       cards.sort((a, b) => (a.x_mm ?? 0) - (b.x_mm ?? 0) || a.uid.localeCompare(b.uid));
       const { out, pile } = place(z, cards, CW, CH, strips[zoneId]);
       for (const p of out) {
+        if (p.card.unreadable) { drawUnreadable(itemsG, p.card, p.x, p.y, p.w, p.h); continue; }
         drawCard(itemsG, p.card, p.x, p.y, p.w, p.h, opts);
         hosts[p.card.uid] = { x: p.x, y: p.y, w: p.w, h: p.h, dice: 0, attached: 0 };
       }
