@@ -513,7 +513,7 @@ class LiveSession:
             target = suffix[0]
             kept = [e for e in self._events if e.seq not in {s.seq for s in suffix}
                     and self._input_of(e) not in {s.seq for s in suffix}]
-            off, on = self._toggles(kept)
+            off, on = self._toggles(self._drafted("undo", [s.seq for s in suffix]))
             wanted = self._table_after(kept)
             said_en, said_de = self._input_text(target)
             put_en, put_de = instructions(self._seen or self._model.table, wanted)
@@ -537,7 +537,7 @@ class LiveSession:
             undo = stack[-1]
             index = next(i for i, e in enumerate(self._events) if e.seq == undo.seq)
             before = self._events[:index]
-            off, on = self._toggles(before)
+            off, on = self._toggles(self._drafted("redo", _ints(undo.payload.get("inputs"))))
             wanted = self._table_after(before)
             target = self._find(_as_int(undo.payload.get("target")))
             said_en, said_de = self._input_text(target) if target else ("", "")
@@ -1187,6 +1187,11 @@ class LiveSession:
 
     def _line_seqs(self) -> set[int]:
         return {entry.seq for entry in main_line(self._events)}
+
+    def _drafted(self, kind: str, inputs: list[int]) -> list[Event]:
+        """The log as it will read once an undo or redo of `inputs` is on it."""
+        return [*self._events, Event(self.game_id, self._last_seq() + 1, 0.0, kind, "person",
+                                     {"inputs": inputs})]
 
     def _toggles(self, target: Sequence[Event]) -> tuple[list[int], list[int]]:
         """Steps to take off and put back so the main line is the one of `target`."""

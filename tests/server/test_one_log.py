@@ -157,6 +157,34 @@ def test_stands_and_corrected_stay_consistent(session: LiveSession) -> None:
             assert v["decision"] != "corrected"
 
 
+@pytest.mark.parametrize("first", ["corrected", "stands"])
+def test_undoing_every_decision_on_a_violation_puts_the_record_back_with_the_game(
+    session: LiveSession, first: str
+) -> None:
+    """Issue 34: corrected -> stands -> undo -> undo left the move in the live engine but off
+    the recorded main line (review, export, the hall), and a resume rebuilt the same split."""
+    session.observe(table())
+    session.observe(table(("T1#1", "p1.forbidden")))
+    vseq = session.state()["violations"][0]["seq"]
+    other = "stands" if first == "corrected" else "corrected"
+    session.decide(vseq, first)
+    session.decide(vseq, other)
+    session.undo()
+    session.undo()
+    played = [("play", ("T1#1",), "p1.forbidden")]
+    assert moves_of(session) == played
+    assert line_texts(session) == ["play T1#1"]
+    assert session.state()["violations"][0]["decision"] is None
+    again = resumed(session)
+    assert moves_of(again) == played
+    same_state(session.state(), again.state())
+    session.redo()
+    session.redo()  # both decisions back: the last one said holds
+    assert line_texts(session) == (["play T1#1"] if other == "stands" else [])
+    assert len(moves_of(session)) == len(line_texts(session))
+    assert moves_of(resumed(session)) == moves_of(session)
+
+
 def test_repeated_request_ids_are_answered_not_applied(session: LiveSession) -> None:
     first = session.act("next-phase", client_id="abc")
     again = session.act("next-phase", client_id="abc")
