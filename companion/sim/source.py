@@ -325,13 +325,16 @@ class ScriptFrameSource:
         return found
 
     def skip_to_step(self, step: int) -> None:
-        """Skip, without rendering, the frames of steps before `step` (a resumed demo)."""
+        """Skip, without rendering, the frames of steps before `step` (a resumed demo), and
+        those of `step` while a hand is still over the table: a camera's first frame is its
+        picture of the empty table (a hand in it would stay a "hand" to the camera, and no
+        table would ever settle again)."""
         while True:
             try:
                 shown, hands, settled, done = next(self._plan)
             except StopIteration:
                 return
-            if shown - 1 >= step:
+            if (shown - 1 >= step and not hands) or shown - 1 > step:
                 self._pending = (shown, hands, settled, done)
                 return
             self._index += 1

@@ -5,8 +5,11 @@ The resumed demo used to find its place by the last table the game had: the firs
 latest script table equal to it. Tables repeat (Trick or Beat's empty table after every
 trick), so the camera skipped far ahead (to the end: nothing more recorded); and a camera
 that sees the lamp's reflection never reads a script's table exactly (My Little Pony:
-refused). Now the camera's own clock says where it stopped (the frame plan knows which step
-each frame showed); a feed without a plan matches the tables in order, reflections left out.
+refused). And the resumed camera began in the middle of a change, a hand in its first
+picture: to the camera that hand never left, and no table settled again. Now the camera's
+own clock says where it stopped (the frame plan knows which step each frame showed), a feed
+without a plan matches the tables in order, reflections left out, and the camera starts on
+the stopped step's table with no hand over it.
 """
 
 from __future__ import annotations
@@ -125,3 +128,33 @@ def test_tables_without_a_frame_plan_are_matched_in_order_reflections_left_out()
     assert not glared.same_table(truth) and _as_seen(glared, truth)
     moved = replace(glared, cards=(*glared.cards, replace(card, zone="elsewhere")))
     assert not _as_seen(moved, truth)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_resumed_demo_camera_sees_tables_settle_again(game: str, tmp_path: Path) -> None:
+    """The resumed camera's first frame is the stopped step's table with no hand over it: a
+    hand in the camera's first picture stayed a "hand" for good and no table settled again
+    (the demo recorded nothing after resuming)."""
+    db = tmp_path / "games.db"
+    snaps = script_snapshots(load_script(demo_script_path(game)))
+    stop = stop_point(snaps)
+    first = build_demo(game, 1.0, db)
+    times = seen_at(first, len(snaps))
+    first.session.observe(replace(snaps[0], time_s=times[0]))
+    for k in range(1, stop + 1):
+        first.extra["director"].on_frame(SimpleNamespace(step=k - 1))
+        first.session.observe(replace(snaps[k], seq=k, time_s=times[k]))
+    first.close()
+    again = build_demo(game, 1.0, db, resume=True)
+    try:
+        frames, pipeline = again.extra["feed"].source.source, again.extra["feed"].pipeline
+        settled = None
+        for _ in range(20):
+            frame = frames.read()
+            assert frame is not None
+            settled = pipeline.process(frame).snapshot
+            if settled is not None:
+                break
+        assert settled is not None
+    finally:
+        again.close()
