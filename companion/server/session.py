@@ -49,6 +49,9 @@ from companion.snapshot import SeenCard, TableSnapshot, Unreadable
 log = logging.getLogger(__name__)
 
 LOG_TAIL = 40
+VIOLATIONS_SHOWN = 200
+"""The newest violations a state message lists (every message went on growing with the game:
+an input cost more the longer the log). Older ones stay in the record (review, export)."""
 PERSON_ACTIONS = ("next-phase", "pass", "declare")
 HEALTH_EVERY_S = 1.0
 STALL_S = 2.0
@@ -184,6 +187,9 @@ class LiveSession:
         explain (code -> the place, in words): shown as "not sure", not as violations."""
         self._now = 0
         """The newest event applied or derived so far (in a replay: of the events replayed)."""
+        self._memo: dict[str, Any] = {}
+        self._memo_key: tuple[int, int, int] = (0, 0, 0)
+        self._memo_last: Event | None = None
         self.resumed_at = 0
         if resume is None:
             self.game_id = store.start_game(header)
@@ -582,15 +588,15 @@ class LiveSession:
         with self._lock:
             events = self._events
             undone = self._undone()
-            line = main_line(events)
-            on_line = {entry.seq for entry in line}
-            decisions = decisions_of(events)
+            line = self._line()
+            on_line = self._line_seqs()
+            decisions = self._cached("decisions", lambda: decisions_of(self._events))
             named = self.namer.payload
+            gone = self._cached("cleared", lambda: cleared_violations(self._events))
+            standing = [e for e in self._cached("violations", self._violation_events)
+                        if self._input_of(e) not in undone and e.seq not in gone]
             violations = []
-            gone = cleared_violations(events)
-            for e in events:
-                if e.kind != "violation" or self._input_of(e) in undone or e.seq in gone:
-                    continue
+            for e in standing[-VIOLATIONS_SHOWN:]:
                 move_seq = _as_int(e.payload.get("move_seq"))
                 shown = self._shown(decisions.get(e.seq), move_seq in on_line)
                 violations.append({**named(e.payload), "seq": e.seq, "decision": shown,
@@ -610,6 +616,7 @@ class LiveSession:
                     "de": self._status("de"),
                 },
                 "violations": violations,
+                "violations_total": len(standing),
                 "question": None if game_over else self._question_view(),
                 "unanswered": self._unanswered_view(),
                 "checking": self._checking_view(),
@@ -1182,11 +1189,34 @@ class LiveSession:
     def _input_of(event: Event) -> int | None:
         return _input_of(event)
 
-    def _undone(self) -> set[int]:
-        return undone_inputs(self._events)
+    def _cached(self, name: str, compute: Callable[[], Any]) -> Any:
+        """`compute()` once per state of the log (the log only grows, or is rebuilt as a new
+        list or cut back and grown again: its last event object tells them apart)."""
+        events = self._events
+        last = events[-1] if events else None
+        key = (id(events), len(events), id(last))
+        if key != self._memo_key or last is not self._memo_last:
+            self._memo, self._memo_key, self._memo_last = {}, key, last
+        if name not in self._memo:
+            self._memo[name] = compute()
+        return self._memo[name]
 
-    def _line_seqs(self) -> set[int]:
-        return {entry.seq for entry in main_line(self._events)}
+    def _undone(self) -> frozenset[int]:
+        found: frozenset[int] = self._cached(
+            "undone", lambda: frozenset(undone_inputs(self._events)))
+        return found
+
+    def _line(self) -> list[Any]:
+        line: list[Any] = self._cached("line", lambda: main_line(self._events))
+        return line
+
+    def _line_seqs(self) -> frozenset[int]:
+        seqs: frozenset[int] = self._cached(
+            "line_seqs", lambda: frozenset(entry.seq for entry in self._line()))
+        return seqs
+
+    def _violation_events(self) -> list[Event]:
+        return [e for e in self._events if e.kind == "violation"]
 
     def _drafted(self, kind: str, inputs: list[int]) -> list[Event]:
         """The log as it will read once an undo or redo of `inputs` is on it."""
@@ -1224,6 +1254,10 @@ class LiveSession:
         return [e for e in self._events if e.kind in GAME_INPUTS and e.seq not in undone]
 
     def _undo_suffix(self) -> list[Event]:
+        suffix: list[Event] = self._cached("undo_suffix", self._find_undo_suffix)
+        return list(suffix)
+
+    def _find_undo_suffix(self) -> list[Event]:
         active = self._active_inputs()
         derived = {self._input_of(e) for e in self._events}
         for i in range(len(active) - 1, -1, -1):
@@ -1233,6 +1267,10 @@ class LiveSession:
         return []
 
     def _redo_stack(self) -> list[Event]:
+        found: list[Event] = self._cached("redo_stack", self._find_redo_stack)
+        return list(found)
+
+    def _find_redo_stack(self) -> list[Event]:
         stack: list[Event] = []
         for e in self._events:
             if e.kind == "undo":
@@ -1244,7 +1282,7 @@ class LiveSession:
                 stack.clear()
         return stack
 
-    def _history(self, undone: set[int]) -> dict[str, Any]:
+    def _history(self, undone: frozenset[int]) -> dict[str, Any]:
         last = None
         for e in reversed(self._events):
             if e.kind in ("undo", "redo") or (e.kind == "decision"
