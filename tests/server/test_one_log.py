@@ -381,3 +381,21 @@ def test_a_rules_error_on_a_table_change_leaves_nothing_half_done(tmp_path: Path
         live.tick()
         assert moves_of(live) == [("play", ("T1#1",), "p1.A1")]
         assert live.state()["recording"]["status"] == "ok"
+
+
+def test_a_state_message_lists_the_newest_violations_only(session: LiveSession) -> None:
+    """Issue 34: every state message listed every violation ever recorded, so each input cost
+    more as the game went on. It lists the newest ones (and how many stand in all)."""
+    from companion.server.session import VIOLATIONS_SHOWN
+
+    session.observe(table())
+    for k in range(VIOLATIONS_SHOWN + 5):
+        session.observe(table((f"T1#{k}", "p1.forbidden")))
+    state = session.state()
+    assert len(state["violations"]) == VIOLATIONS_SHOWN
+    assert state["violations_total"] == VIOLATIONS_SHOWN + 5
+    newest = [v["seq"] for v in state["violations"]]
+    assert newest == sorted(newest) and newest[-1] == max(
+        e.seq for e in session.store.events(session.game_id) if e.kind == "violation")
+    session.decide(newest[-1], "corrected")  # the newest stay decidable, and shown decided
+    assert session.state()["violations"][-1]["decision"] == "corrected"
