@@ -190,6 +190,8 @@ class LiveSession:
         self._memo: dict[str, Any] = {}
         self._memo_key: tuple[int, int, int] = (0, 0, 0)
         self._memo_last: Event | None = None
+        self._named: dict[int, tuple[Event, dict[str, Any]]] = {}
+        """A violation's payload in the players' names, per event (recorded: it never changes)."""
         self.resumed_at = 0
         if resume is None:
             self.game_id = store.start_game(header)
@@ -599,8 +601,11 @@ class LiveSession:
             for e in standing[-VIOLATIONS_SHOWN:]:
                 move_seq = _as_int(e.payload.get("move_seq"))
                 shown = self._shown(decisions.get(e.seq), move_seq in on_line)
-                violations.append({**named(e.payload), "seq": e.seq, "decision": shown,
-                                   "source": e.source})
+                violations.append({**self._named_violation(e), "seq": e.seq,
+                                   "decision": shown, "source": e.source})
+            if len(self._named) > 2 * VIOLATIONS_SHOWN:  # only the ones shown are kept
+                listed = {v["seq"] for v in violations}
+                self._named = {k: v for k, v in self._named.items() if k in listed}
             game_over = self._model.outcome is not None
             return {
                 "game": self.header.game,
@@ -1214,6 +1219,13 @@ class LiveSession:
         seqs: frozenset[int] = self._cached(
             "line_seqs", lambda: frozenset(entry.seq for entry in self._line()))
         return seqs
+
+    def _named_violation(self, event: Event) -> dict[str, Any]:
+        known = self._named.get(event.seq)
+        if known is None or known[0] is not event:  # (a seq written again after a rollback)
+            known = (event, self.namer.payload(event.payload))
+            self._named[event.seq] = known
+        return known[1]
 
     def _violation_events(self) -> list[Event]:
         return [e for e in self._events if e.kind == "violation"]
