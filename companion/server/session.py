@@ -832,6 +832,8 @@ class LiveSession:
         that answer as well). Then the other answer is the better explanation of the whole
         table: the game is replayed with it, its steps stand in place of the old ones,
         marked automatic with the reason; the question stays open for a person to settle."""
+        if not any(asked.assumed for asked in self._model.asked.values()):
+            return  # no reading assumed: nothing to weigh again
         line = main_line([e for e in self._events if e.seq <= self._now])
         for seq, asked in sorted(self._model.asked.items(), reverse=True):
             if not asked.assumed:
@@ -1261,21 +1263,25 @@ class LiveSession:
                 table = _corrected_table(table, e, upto, before, after)
         return table
 
-    def _active_inputs(self) -> list[Event]:
-        undone = self._undone()
-        return [e for e in self._events if e.kind in GAME_INPUTS and e.seq not in undone]
-
     def _undo_suffix(self) -> list[Event]:
         suffix: list[Event] = self._cached("undo_suffix", self._find_undo_suffix)
         return list(suffix)
 
     def _find_undo_suffix(self) -> list[Event]:
-        active = self._active_inputs()
-        derived = {self._input_of(e) for e in self._events}
-        for i in range(len(active) - 1, -1, -1):
-            e = active[i]
+        """The inputs in force from the last one that changed the game on (read from the end:
+        what an input led to is recorded right after it)."""
+        undone = self._undone()
+        derived: set[int] = set()
+        suffix: list[Event] = []
+        for e in reversed(self._events):
+            owner = _input_of(e)
+            if owner is not None:
+                derived.add(owner)
+            if e.kind not in GAME_INPUTS or e.seq in undone:
+                continue
+            suffix.append(e)
             if e.kind != "observation" or e.seq in derived:
-                return active[i:]
+                return suffix[::-1]
         return []
 
     def _redo_stack(self) -> list[Event]:
@@ -1283,8 +1289,12 @@ class LiveSession:
         return list(found)
 
     def _find_redo_stack(self) -> list[Event]:
+        """Undos a redo may take back: those since the last input (a new input ends them)."""
+        start = len(self._events)
+        while start > 0 and self._events[start - 1].kind not in GAME_INPUTS:
+            start -= 1
         stack: list[Event] = []
-        for e in self._events:
+        for e in self._events[start:]:
             if e.kind == "undo":
                 stack.append(e)
             elif e.kind == "redo":
