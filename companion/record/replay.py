@@ -131,6 +131,8 @@ def cleared_violations(events: Sequence[Event]) -> set[int]:
 
 
 def _int(value: Any) -> int:
+    if value is None or type(value) is int:  # the usual cases, without a try (every step)
+        return -1 if value is None else value
     try:
         return int(value)
     except (TypeError, ValueError):
