@@ -59,7 +59,18 @@ def main_line(events: Sequence[Event]) -> list[LineEntry]:
     it in `on`. A step recorded `in_place_of` another stands right after it (the answer's
     reading where the assumed one stood). Older recordings use `correction` events: a
     replacement stands in for its target, no replacement removes it.
+
+    An input that undo took back (and a redo did not put back) counts as never made: it and
+    everything derived from it are left out, and undo and redo themselves toggle nothing
+    (their `off`/`on` say what changed for a reader of one event). So the line is the one a
+    replay of the inputs still in force makes, whatever order decisions, undos and redos
+    came in (a decision's own `off`/`on` were taken against exactly those inputs: undo and
+    redo only ever take the newest ones).
     """
+    undone = undone_inputs(events)
+    if undone:
+        events = [e for e in events if e.seq not in undone and _int(
+            e.payload.get("input")) not in undone]
     entries: dict[float, LineEntry] = {}
     on: dict[float, bool] = {}
     where: dict[int, float] = {}  # event seq -> the line position it holds
@@ -88,6 +99,8 @@ def main_line(events: Sequence[Event]) -> list[LineEntry]:
             else:
                 on[target] = False
         elif e.kind in TOGGLE_KINDS:
+            if e.kind in ("undo", "redo") and isinstance(e.payload.get("inputs"), list):
+                continue  # counted above: what it took back or put back is left out or in
             for flag, key in ((False, "off"), (True, "on")):
                 for seq in _ints(e.payload.get(key)):
                     toggled = where.get(seq)
@@ -118,6 +131,8 @@ def cleared_violations(events: Sequence[Event]) -> set[int]:
 
 
 def _int(value: Any) -> int:
+    if value is None or type(value) is int:  # the usual cases, without a try (every step)
+        return -1 if value is None else value
     try:
         return int(value)
     except (TypeError, ValueError):

@@ -10,7 +10,7 @@ import contextlib
 import threading
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -207,6 +207,9 @@ class ScriptDirector:
         self.session = session
         self.last = -1
         self.done_after: set[int] = set()
+        self.declared: list[Any] = []
+        """Declarations recorded after the last table a resumed game saw: the step they were
+        made for began before the stop (they are not made again)."""
 
     def on_frame(self, frame: Any) -> None:
         target = int(getattr(frame, "step", -1))
@@ -235,7 +238,9 @@ class ScriptDirector:
         player = str(declare.get("player", game.active))
         hand = list(self.truth[i].hand(player)) if i < len(self.truth) else []
         moves = tuple(resolve_refs(game, m) for m in declared_moves(game, declare, hand))
-        if moves:
+        if moves and self.declared and self.declared[0] == [m.to_dict() for m in moves]:
+            self.declared.pop(0)  # made before a resumed demo stopped
+        elif moves:
             with contextlib.suppress(CompanionError):  # refused (the game is over): a
                 self.session.person_moves(moves)  # person at the page would read why
         hints = getattr(self.session.referee, "hints", None)
@@ -325,6 +330,11 @@ class SkipFrames:
         self.source = source
         self.first_step = -1
 
+    def step_at(self, time_s: float) -> int | None:
+        """The script step the simulated camera showed at `time_s` (None: not known)."""
+        find = getattr(self.source, "step_at", None)
+        return find(time_s) if find is not None else None
+
     def read(self) -> Any:
         skip = getattr(self.source, "skip_to_step", None)
         if skip is not None and self.first_step > 0:
@@ -340,22 +350,66 @@ class SkipFrames:
 
 
 def _continue_demo(session: LiveSession, director: ScriptDirector, source: SkipFrames) -> None:
-    """Find the script step the resumed game had reached (the last table it saw) and start
-    the simulated camera and the director there."""
-    table = session.model_table
-    if table is None:
+    """Find the script step the resumed game had reached and start the simulated camera and
+    the director there.
+
+    The camera's clock says it exactly: the last table recorded was seen at its frame's time,
+    and the script's frame plan knows which step that frame showed (when that step's table is
+    the one recorded). Otherwise (a feed of tables, other times) the recorded tables are
+    matched to the script's in order, each at the first
+    script table from the one before on: scripts repeat tables (an empty table after every
+    trick), and the latest repeat would skip the game far ahead, or to its end."""
+    if session.model_table is None:
         return
-    shown = [i for i, snap in enumerate(truth_snapshots_of(director)) if snap.same_table(table)]
-    if not shown:
-        raise DemoError("cannot tell where the resumed demo stopped (its last table is not one"
-                        " of the script's); start a new demo without --resume")
-    step = shown[-1] - 1
+    events = session.store.events(session.game_id)
+    observations = [e for e in events if e.kind == "observation"]
+    if not observations:
+        return
+    seen = [TableSnapshot.from_dict(e.payload["snapshot"]) for e in observations]
+    truth = truth_snapshots_of(director)
+    step = source.step_at(seen[-1].time_s)
+    if step is None or not _as_seen(seen[-1], truth[step + 1]):  # not this camera's clock
+        step = _step_of_tables(seen, truth)
     source.first_step = step
     director.last = step
-    events = session.store.events(session.game_id)
-    last_seen = max((e.seq for e in events if e.kind == "observation"), default=0)
+    last_seen = observations[-1].seq
     if any(e.kind == "action" and e.seq > last_seen for e in events):
         director.done_after.add(step)  # its answers after that table came before the stop
+    director.declared = [e.payload.get("moves") for e in events if e.seq > last_seen
+                         and e.kind == "action" and e.payload.get("action") == "moves"]
+
+
+def _step_of_tables(seen: list[TableSnapshot], truth: list[TableSnapshot]) -> int:
+    """The script step of the last of the camera's tables `seen`, matched in order."""
+    at = 0
+    matched = False
+    for table in seen:
+        found = next((i for i in range(at, len(truth)) if _as_seen(table, truth[i])), None)
+        if found is not None:
+            at, matched = found, True
+    if not matched or not _as_seen(seen[-1], truth[at]):
+        raise DemoError("cannot tell where the resumed demo stopped (its last table is not one"
+                        " of the script's); start a new demo without --resume")
+    return at - 1
+
+
+def _as_seen(seen: TableSnapshot, truth: TableSnapshot) -> bool:
+    """Whether the camera's `seen` table is the script's `truth` as far as the camera could
+    read it: where the lamp's reflection hides a card (an unreadable spot), whatever lies in
+    that zone is left out of both (a demo whose camera sees glare never shows its truth)."""
+    if seen.same_table(truth):
+        return True
+    hidden = {u.zone for u in seen.unreadable}
+    if not hidden:
+        return False
+
+    def readable(s: TableSnapshot) -> TableSnapshot:
+        return replace(s, cards=tuple(c for c in s.cards if c.zone not in hidden),
+                       dice=tuple(d for d in s.dice if d.zone not in hidden),
+                       tokens=tuple(t for t in s.tokens if t.zone not in hidden),
+                       unreadable=())
+
+    return readable(seen).same_table(readable(truth))
 
 
 def truth_snapshots_of(director: ScriptDirector) -> list[TableSnapshot]:

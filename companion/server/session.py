@@ -49,6 +49,9 @@ from companion.snapshot import SeenCard, TableSnapshot, Unreadable
 log = logging.getLogger(__name__)
 
 LOG_TAIL = 40
+VIOLATIONS_SHOWN = 200
+"""The newest violations a state message lists (every message went on growing with the game:
+an input cost more the longer the log). Older ones stay in the record (review, export)."""
 PERSON_ACTIONS = ("next-phase", "pass", "declare")
 HEALTH_EVERY_S = 1.0
 STALL_S = 2.0
@@ -184,6 +187,11 @@ class LiveSession:
         explain (code -> the place, in words): shown as "not sure", not as violations."""
         self._now = 0
         """The newest event applied or derived so far (in a replay: of the events replayed)."""
+        self._memo: dict[str, Any] = {}
+        self._memo_key: tuple[int, int, int] = (0, 0, 0)
+        self._memo_last: Event | None = None
+        self._named: dict[int, tuple[Event, dict[str, Any]]] = {}
+        """A violation's payload in the players' names, per event (recorded: it never changes)."""
         self.resumed_at = 0
         if resume is None:
             self.game_id = store.start_game(header)
@@ -513,7 +521,7 @@ class LiveSession:
             target = suffix[0]
             kept = [e for e in self._events if e.seq not in {s.seq for s in suffix}
                     and self._input_of(e) not in {s.seq for s in suffix}]
-            off, on = self._toggles(kept)
+            off, on = self._toggles(self._drafted("undo", [s.seq for s in suffix]))
             wanted = self._table_after(kept)
             said_en, said_de = self._input_text(target)
             put_en, put_de = instructions(self._seen or self._model.table, wanted)
@@ -537,7 +545,7 @@ class LiveSession:
             undo = stack[-1]
             index = next(i for i, e in enumerate(self._events) if e.seq == undo.seq)
             before = self._events[:index]
-            off, on = self._toggles(before)
+            off, on = self._toggles(self._drafted("redo", _ints(undo.payload.get("inputs"))))
             wanted = self._table_after(before)
             target = self._find(_as_int(undo.payload.get("target")))
             said_en, said_de = self._input_text(target) if target else ("", "")
@@ -582,19 +590,22 @@ class LiveSession:
         with self._lock:
             events = self._events
             undone = self._undone()
-            line = main_line(events)
-            on_line = {entry.seq for entry in line}
-            decisions = decisions_of(events)
+            line = self._line()
+            on_line = self._line_seqs()
+            decisions = self._cached("decisions", lambda: decisions_of(self._events))
             named = self.namer.payload
+            gone = self._cached("cleared", lambda: cleared_violations(self._events))
+            standing = [e for e in self._cached("violations", self._violation_events)
+                        if self._input_of(e) not in undone and e.seq not in gone]
             violations = []
-            gone = cleared_violations(events)
-            for e in events:
-                if e.kind != "violation" or self._input_of(e) in undone or e.seq in gone:
-                    continue
+            for e in standing[-VIOLATIONS_SHOWN:]:
                 move_seq = _as_int(e.payload.get("move_seq"))
                 shown = self._shown(decisions.get(e.seq), move_seq in on_line)
-                violations.append({**named(e.payload), "seq": e.seq, "decision": shown,
-                                   "source": e.source})
+                violations.append({**self._named_violation(e), "seq": e.seq,
+                                   "decision": shown, "source": e.source})
+            if len(self._named) > 2 * VIOLATIONS_SHOWN:  # only the ones shown are kept
+                listed = {v["seq"] for v in violations}
+                self._named = {k: v for k, v in self._named.items() if k in listed}
             game_over = self._model.outcome is not None
             return {
                 "game": self.header.game,
@@ -610,6 +621,7 @@ class LiveSession:
                     "de": self._status("de"),
                 },
                 "violations": violations,
+                "violations_total": len(standing),
                 "question": None if game_over else self._question_view(),
                 "unanswered": self._unanswered_view(),
                 "checking": self._checking_view(),
@@ -820,6 +832,8 @@ class LiveSession:
         that answer as well). Then the other answer is the better explanation of the whole
         table: the game is replayed with it, its steps stand in place of the old ones,
         marked automatic with the reason; the question stays open for a person to settle."""
+        if not any(asked.assumed for asked in self._model.asked.values()):
+            return  # no reading assumed: nothing to weigh again
         line = main_line([e for e in self._events if e.seq <= self._now])
         for seq, asked in sorted(self._model.asked.items(), reverse=True):
             if not asked.assumed:
@@ -1185,11 +1199,46 @@ class LiveSession:
     def _input_of(event: Event) -> int | None:
         return _input_of(event)
 
-    def _undone(self) -> set[int]:
-        return undone_inputs(self._events)
+    def _cached(self, name: str, compute: Callable[[], Any]) -> Any:
+        """`compute()` once per state of the log (the log only grows, or is rebuilt as a new
+        list or cut back and grown again: its last event object tells them apart)."""
+        events = self._events
+        last = events[-1] if events else None
+        key = (id(events), len(events), id(last))
+        if key != self._memo_key or last is not self._memo_last:
+            self._memo, self._memo_key, self._memo_last = {}, key, last
+        if name not in self._memo:
+            self._memo[name] = compute()
+        return self._memo[name]
 
-    def _line_seqs(self) -> set[int]:
-        return {entry.seq for entry in main_line(self._events)}
+    def _undone(self) -> frozenset[int]:
+        found: frozenset[int] = self._cached(
+            "undone", lambda: frozenset(undone_inputs(self._events)))
+        return found
+
+    def _line(self) -> list[Any]:
+        line: list[Any] = self._cached("line", lambda: main_line(self._events))
+        return line
+
+    def _line_seqs(self) -> frozenset[int]:
+        seqs: frozenset[int] = self._cached(
+            "line_seqs", lambda: frozenset(entry.seq for entry in self._line()))
+        return seqs
+
+    def _named_violation(self, event: Event) -> dict[str, Any]:
+        known = self._named.get(event.seq)
+        if known is None or known[0] is not event:  # (a seq written again after a rollback)
+            known = (event, self.namer.payload(event.payload))
+            self._named[event.seq] = known
+        return known[1]
+
+    def _violation_events(self) -> list[Event]:
+        return [e for e in self._events if e.kind == "violation"]
+
+    def _drafted(self, kind: str, inputs: list[int]) -> list[Event]:
+        """The log as it will read once an undo or redo of `inputs` is on it."""
+        return [*self._events, Event(self.game_id, self._last_seq() + 1, 0.0, kind, "person",
+                                     {"inputs": inputs})]
 
     def _toggles(self, target: Sequence[Event]) -> tuple[list[int], list[int]]:
         """Steps to take off and put back so the main line is the one of `target`."""
@@ -1217,22 +1266,38 @@ class LiveSession:
                 table = _corrected_table(table, e, upto, before, after)
         return table
 
-    def _active_inputs(self) -> list[Event]:
-        undone = self._undone()
-        return [e for e in self._events if e.kind in GAME_INPUTS and e.seq not in undone]
-
     def _undo_suffix(self) -> list[Event]:
-        active = self._active_inputs()
-        derived = {self._input_of(e) for e in self._events}
-        for i in range(len(active) - 1, -1, -1):
-            e = active[i]
+        suffix: list[Event] = self._cached("undo_suffix", self._find_undo_suffix)
+        return list(suffix)
+
+    def _find_undo_suffix(self) -> list[Event]:
+        """The inputs in force from the last one that changed the game on (read from the end:
+        what an input led to is recorded right after it)."""
+        undone = self._undone()
+        derived: set[int] = set()
+        suffix: list[Event] = []
+        for e in reversed(self._events):
+            owner = _input_of(e)
+            if owner is not None:
+                derived.add(owner)
+            if e.kind not in GAME_INPUTS or e.seq in undone:
+                continue
+            suffix.append(e)
             if e.kind != "observation" or e.seq in derived:
-                return active[i:]
+                return suffix[::-1]
         return []
 
     def _redo_stack(self) -> list[Event]:
+        found: list[Event] = self._cached("redo_stack", self._find_redo_stack)
+        return list(found)
+
+    def _find_redo_stack(self) -> list[Event]:
+        """Undos a redo may take back: those since the last input (a new input ends them)."""
+        start = len(self._events)
+        while start > 0 and self._events[start - 1].kind not in GAME_INPUTS:
+            start -= 1
         stack: list[Event] = []
-        for e in self._events:
+        for e in self._events[start:]:
             if e.kind == "undo":
                 stack.append(e)
             elif e.kind == "redo":
@@ -1242,7 +1307,7 @@ class LiveSession:
                 stack.clear()
         return stack
 
-    def _history(self, undone: set[int]) -> dict[str, Any]:
+    def _history(self, undone: frozenset[int]) -> dict[str, Any]:
         last = None
         for e in reversed(self._events):
             if e.kind in ("undo", "redo") or (e.kind == "decision"

@@ -313,14 +313,28 @@ class ScriptFrameSource:
         self._index += 1
         return frame
 
+    def step_at(self, time_s: float) -> int | None:
+        """The script step whose table the frame at camera time `time_s` shows (-1: the
+        table before the first step), from the frame plan alone (nothing rendered)."""
+        fps = self.player.timing.fps
+        found = None
+        for index, (shown, _hands, _settled, _done) in enumerate(self.player.plan()):
+            if index / fps > time_s + 1e-6:
+                break
+            found = shown - 1
+        return found
+
     def skip_to_step(self, step: int) -> None:
-        """Skip, without rendering, the frames of steps before `step` (a resumed demo)."""
+        """Skip, without rendering, the frames of steps before `step` (a resumed demo), and
+        those of `step` while a hand is still over the table: a camera's first frame is its
+        picture of the empty table (a hand in it would stay a "hand" to the camera, and no
+        table would ever settle again)."""
         while True:
             try:
                 shown, hands, settled, done = next(self._plan)
             except StopIteration:
                 return
-            if shown - 1 >= step:
+            if (shown - 1 >= step and not hands) or shown - 1 > step:
                 self._pending = (shown, hands, settled, done)
                 return
             self._index += 1

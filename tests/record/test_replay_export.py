@@ -120,3 +120,24 @@ def test_export_json_texts_speak_in_names_and_its_fields_keep_the_ids(tmp_path: 
     for key in ("message_en", "message_de"):
         assert "CC-031#1" not in payload[key] and "p1.B2" not in payload[key], payload[key]
     assert "Bo" in payload["message_en"]
+
+
+def test_a_record_split_by_an_older_undo_reads_as_the_game_was(tmp_path: Path) -> None:
+    """Issue 34: an older companion wrote corrected -> stands -> undo -> undo with the last
+    undo toggling nothing, so its main line lost the move the game kept. The line counts an
+    undone input as never made (and undo itself toggles nothing): the move is back."""
+    with Store(tmp_path / "g.db") as store:
+        gid = store.start_game(GameHeader(game="creature-crush", players=("Ada", "Bo")))
+        seen = store.append(gid, "observation", "camera", {"snapshot": {}})
+        move = store.append(gid, "move", "camera", {"move": {"kind": "play"}, "input": seen.seq})
+        v = store.append(gid, "violation", "automatic", {"code": "T-1", "move_seq": move.seq,
+                                                         "input": seen.seq})
+        d1 = store.append(gid, "decision", "person", {
+            "violation": v.seq, "decision": "corrected", "move_seq": move.seq,
+            "off": [move.seq], "on": []})
+        d2 = store.append(gid, "decision", "person", {
+            "violation": v.seq, "decision": "stands", "move_seq": move.seq,
+            "off": [], "on": [move.seq]})
+        store.append(gid, "undo", "person", {"inputs": [d2.seq], "off": [move.seq], "on": []})
+        store.append(gid, "undo", "person", {"inputs": [d1.seq], "off": [], "on": []})
+        assert [e.seq for e in main_line(store.events(gid))] == [move.seq]

@@ -157,6 +157,34 @@ def test_stands_and_corrected_stay_consistent(session: LiveSession) -> None:
             assert v["decision"] != "corrected"
 
 
+@pytest.mark.parametrize("first", ["corrected", "stands"])
+def test_undoing_every_decision_on_a_violation_puts_the_record_back_with_the_game(
+    session: LiveSession, first: str
+) -> None:
+    """Issue 34: corrected -> stands -> undo -> undo left the move in the live engine but off
+    the recorded main line (review, export, the hall), and a resume rebuilt the same split."""
+    session.observe(table())
+    session.observe(table(("T1#1", "p1.forbidden")))
+    vseq = session.state()["violations"][0]["seq"]
+    other = "stands" if first == "corrected" else "corrected"
+    session.decide(vseq, first)
+    session.decide(vseq, other)
+    session.undo()
+    session.undo()
+    played = [("play", ("T1#1",), "p1.forbidden")]
+    assert moves_of(session) == played
+    assert line_texts(session) == ["play T1#1"]
+    assert session.state()["violations"][0]["decision"] is None
+    again = resumed(session)
+    assert moves_of(again) == played
+    same_state(session.state(), again.state())
+    session.redo()
+    session.redo()  # both decisions back: the last one said holds
+    assert line_texts(session) == (["play T1#1"] if other == "stands" else [])
+    assert len(moves_of(session)) == len(line_texts(session))
+    assert moves_of(resumed(session)) == moves_of(session)
+
+
 def test_repeated_request_ids_are_answered_not_applied(session: LiveSession) -> None:
     first = session.act("next-phase", client_id="abc")
     again = session.act("next-phase", client_id="abc")
@@ -353,3 +381,21 @@ def test_a_rules_error_on_a_table_change_leaves_nothing_half_done(tmp_path: Path
         live.tick()
         assert moves_of(live) == [("play", ("T1#1",), "p1.A1")]
         assert live.state()["recording"]["status"] == "ok"
+
+
+def test_a_state_message_lists_the_newest_violations_only(session: LiveSession) -> None:
+    """Issue 34: every state message listed every violation ever recorded, so each input cost
+    more as the game went on. It lists the newest ones (and how many stand in all)."""
+    from companion.server.session import VIOLATIONS_SHOWN
+
+    session.observe(table())
+    for k in range(VIOLATIONS_SHOWN + 5):
+        session.observe(table((f"T1#{k}", "p1.forbidden")))
+    state = session.state()
+    assert len(state["violations"]) == VIOLATIONS_SHOWN
+    assert state["violations_total"] == VIOLATIONS_SHOWN + 5
+    newest = [v["seq"] for v in state["violations"]]
+    assert newest == sorted(newest) and newest[-1] == max(
+        e.seq for e in session.store.events(session.game_id) if e.kind == "violation")
+    session.decide(newest[-1], "corrected")  # the newest stay decidable, and shown decided
+    assert session.state()["violations"][-1]["decision"] == "corrected"
