@@ -10,7 +10,6 @@ device cannot take every worker of the hall's web server.
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -33,6 +32,7 @@ from flask import (
 from companion.hall.judges import PlayerHistory, RoundClocks, Rounds
 from companion.hall.view import HallView
 from companion.server.bus import EventBus, sse_stream
+from companion.server.streams import StreamSlots
 
 bp = Blueprint("hall", __name__, url_prefix="/hall")
 HALL_BUS_CAPACITY = 4096
@@ -41,42 +41,6 @@ STREAMS_PER_CLIENT = 8
 MAX_STREAMS = 192
 """All live streams of the hall: below the web server's workers, so that pages, the state and
 every button still get one (companion.server.httpd)."""
-
-
-class StreamSlots:
-    """Counts open live streams per client address; `take` refuses beyond the caps."""
-
-    def __init__(self, per_client: int = STREAMS_PER_CLIENT, total: int = MAX_STREAMS) -> None:
-        self.per_client = per_client
-        self.total = total
-        self._lock = threading.Lock()
-        self._open: dict[str, int] = {}
-
-    def take(self, client: str) -> Callable[[], None] | None:
-        """A release function, or None when `client` (or the hall) holds all it may."""
-        with self._lock:
-            held = self._open.get(client, 0)
-            if held >= self.per_client or sum(self._open.values()) >= self.total:
-                return None
-            self._open[client] = held + 1
-        released = threading.Event()
-
-        def release() -> None:
-            if released.is_set():
-                return
-            released.set()
-            with self._lock:
-                left = self._open.get(client, 0) - 1
-                if left > 0:
-                    self._open[client] = left
-                else:
-                    self._open.pop(client, None)
-
-        return release
-
-    def held(self, client: str) -> int:
-        with self._lock:
-            return self._open.get(client, 0)
 
 
 class HallState:
@@ -98,7 +62,7 @@ class HallState:
         self.rounds = rounds
         self.local_game = local_game
         self.bus = EventBus(HALL_BUS_CAPACITY)
-        self.streams = StreamSlots()
+        self.streams = StreamSlots(STREAMS_PER_CLIENT, MAX_STREAMS)
         self._last_tournament: dict[str, Any] | None = None
         self._tournament_read = False
         view.listeners.append(self._row_changed)
@@ -195,13 +159,13 @@ def stream() -> Response:
             abort(400, description=f"Last-Event-ID must be a number, not {raw!r}")
     client = request.remote_addr or "?"
     release = hall.streams.take(client)
-    if release is None:
+    if isinstance(release, str):
         most = hall.streams.per_client
         response = jsonify(
             error=f"too many live hall pages from this device ({most} at most): close some "
                   "tabs", error_de=f"zu viele offene Hallenseiten auf diesem Gerät (höchstens "
                                    f"{most}): Tabs schließen"
-        ) if hall.streams.held(client) >= most else jsonify(
+        ) if release == "client" else jsonify(
             error="the hall serves as many live pages as it can: try again shortly",
             error_de="die Halle bedient schon so viele Live-Seiten wie sie kann: gleich noch "
                      "einmal versuchen")
