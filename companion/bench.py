@@ -21,4 +21,5 @@ BENCHES: dict[str, tuple[str, str]] = {
 
 @click.group(cls=LazyGroup, lazy_subcommands=BENCHES)
 def bench() -> None:
-    """Benchmarks that check the speed and accuracy targets (figures go in the README)."""
+    """Benchmarks that check the speed and accuracy targets (the headline figures go in the
+    README, every table in docs/benchmarks.md)."""

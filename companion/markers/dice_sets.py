@@ -24,7 +24,8 @@ from companion.markers.payload import DICE_PER_KIND, PLAYERS
 DiceMode = Literal["stickers", "values", "pips"]
 DICE_MODES: tuple[DiceMode, ...] = ("stickers", "values", "pips")
 DEFAULT_DICE_MODE: DiceMode = "stickers"
-"""How dice are read unless a command says otherwise (`--dice`): measured, see the README."""
+"""How dice are read unless a command says otherwise (`--dice`): measured, see
+docs/benchmarks.md."""
 DICE_MODE_HELP = (
     "stickers: ArUco die stickers (`companion print dice`); values: value stickers on the "
     "white and red dice (`companion print dice --faces values`: more dice read on 720p "

@@ -45,8 +45,8 @@ FLAG_SIDES = 2
 FaceKind = Literal["ids", "values"]
 FACE_KINDS: tuple[FaceKind, ...] = ("ids", "values")
 DEFAULT_FACES: FaceKind = "ids"
-"""Measured (README, Vision): value stickers read more dice on 720p cameras, fewer at 68 cm /
-40 degrees and on a phone at 35 degrees; ArUco die stickers stay the default."""
+"""Measured (docs/benchmarks.md, Vision): value stickers read more dice on 720p cameras, fewer
+at 68 cm / 40 degrees and on a phone at 35 degrees; ArUco die stickers stay the default."""
 HOW_TO_STICK_VALUES = (
     f"For {DIE_MM:.0f} mm dice: cut on the grey lines; one set of six per die, white stickers "
     "on white dice, black ones on red dice; opposite faces add up to 7; token stickers go on "
