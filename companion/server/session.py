@@ -884,19 +884,18 @@ class LiveSession:
         if not codes or not spots or fork is None:
             return {}
         inputs = self._replayable(event.seq)
+        if inputs is None:  # no replay can weigh it: the camera did not see clearly
+            return {code: self._unreadable_text(spots[0]) for code in codes}
         out: dict[str, dict[str, str]] = {}
         deadline = time.thread_time() + glare_reading.BUDGET_S  # (CPU: not the load)
+        observations = _observations(inputs)
+        game = getattr(self.referee, "engine", None)
+        decks = getattr(getattr(self.referee, "config", None), "decks", {}) or {}
         for spot in {u.zone: u for u in spots}.values():
             place = self._unreadable_text(spot)
-            if inputs is None:  # no replay can weigh it: the camera did not see clearly
-                return {code: place for code in codes}
-            observations = [(e.seq, TableSnapshot.from_dict(e.payload["snapshot"]))
-                            for e in inputs if e.kind == "observation"]
             start = glare_reading.run_start(observations, spot.zone)
             if start is None:
                 continue
-            game = getattr(self.referee, "engine", None)
-            decks = getattr(getattr(self.referee, "config", None), "decks", {}) or {}
             for uid in glare_reading.candidates(game, spot.zone, table, decks):
                 if time.thread_time() > deadline:  # a long game: not ruled out in time
                     return {code: place for code in codes}
@@ -918,8 +917,7 @@ class LiveSession:
         inputs = self._replayable(event.seq) if late and fork is not None else None
         if inputs is None or fork is None:
             return False
-        observations = [(e.seq, TableSnapshot.from_dict(e.payload["snapshot"]))
-                        for e in inputs if e.kind == "observation" and e.seq < event.seq]
+        observations = _observations([e for e in inputs if e.seq < event.seq])
         for card in late:
             start = glare_reading.run_start(observations, card.zone)
             if start is None:
@@ -987,13 +985,10 @@ class LiveSession:
         fork = getattr(self.referee, "fork", None)
         if fork is None:
             return None
-        undone = self._undone()
-        events = [e for e in self._events if e.seq <= upto]
-        if any(e.kind == "question" and e.seq > question_seq for e in events):
+        if any(e.kind == "question" and question_seq < e.seq <= upto for e in self._events):
             return None
-        inputs = [e for e in events if e.kind in GAME_INPUTS and e.seq not in undone]
-        if any(e.kind == "decision" or (e.kind == "answer" and (
-                e.payload.get("off") or e.payload.get("confirms"))) for e in inputs):
+        inputs = self._replayable(upto)
+        if inputs is None:
             return None
         referee = fork()
         table: TableSnapshot | None = None
@@ -1499,6 +1494,12 @@ class LiveSession:
 
     def _publish_state(self) -> None:
         self.bus.publish("state", self.state())
+
+
+def _observations(inputs: Sequence[Event]) -> list[tuple[int, TableSnapshot]]:
+    """The tables the camera saw among `inputs`, with their input's seq."""
+    return [(e.seq, TableSnapshot.from_dict(e.payload["snapshot"]))
+            for e in inputs if e.kind == "observation"]
 
 
 def _log_message(event: Event) -> dict[str, Any]:
