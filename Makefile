@@ -27,7 +27,7 @@ demo: $(VENV)/.installed
 test: $(VENV)/.installed-test system-deps
 	$(BIN)/ruff check companion tests
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -n 2 -q
+	$(BIN)/python -m pytest -n 2 -q --durations=25
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check companion tests
