@@ -175,6 +175,8 @@ MOVE_TEXTS: dict[str, tuple[str, str]] = {
     "pass": ("{player} ends the turn", "{player} beendet den Zug"),
     "declare": ("{player} declares {value}", "{player} erklärt {value}"),
     "concede": ("{player} concedes", "{player} gibt auf"),
+    "misplace": ("{cards} lies in {zone}, where no move puts it",
+                 "{cards} liegt in {zone}, wohin kein Zug sie legt"),
 }
 
 

@@ -258,8 +258,39 @@ class Interpreter:
             if found is not None:
                 return found.after(assumed)
         seen = self._observe(diff, source, hints)
+        if seen.question is None:
+            stray = self._misplaced(diff, source, seen.entries)
+            if stray:
+                seen = Observation(seen.entries + stray, None, seen.unexplained, seen.absorbed,
+                                   seen.assumed)
         self._observed_at = len(self.game.log)
         return seen.after(assumed)
+
+    def _misplaced(self, diff: SnapshotDiff, source: str, read: tuple[LogEntry, ...]
+                    ) -> tuple[LogEntry, ...]:
+        """A face-up card the camera sees arrive where the game, after reading the change,
+        does not hold it, and that no move read from the change names: nothing accounted for
+        it (a creature laid on the dice, a card dropped on a draw pile). Each is recorded
+        as "misplace" with `game.misplaced`, never left unsaid; the game keeps the card where
+        its rules hold it, so putting it back reads as no change."""
+        state = self.game.state
+        if state.outcome is not None:
+            return ()
+        named = {u for e in read for u in (*e.move.cards, e.move.target) if u}
+        entries: list[LogEntry] = []
+        for card in (*diff.appeared, *(new for _, new in diff.moved)):
+            if not card.zone or is_back(card.uid) or not card.face_up \
+                    or card.uid not in state.where \
+                    or state.where[card.uid] == card.zone or card.uid in named:
+                continue
+            owner = state.owner.get(card.uid)
+            player = owner if owner in PLAYERS else state.active
+            self.game.push(Move("misplace", player, (card.uid,),
+                                options=(("zone", card.zone),)), source,
+                           ("no reading puts the card there",),
+                           same_step=bool(read or entries))
+            entries.append(self.game.log[-1])
+        return tuple(entries)
 
     def assume_pending(self) -> tuple[LogEntry, ...]:
         """Play went on while a question was open: its default reading (the most likely legal

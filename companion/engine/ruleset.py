@@ -47,8 +47,11 @@ GENERIC = "Grundregeln / general rules"
 MAX_MOVE_VALUE = 10_000
 """No count, die or number on a table comes near this: a larger value is a malformed move."""
 UNKNOWN_CARD = "?"
-CORE_KINDS: tuple[str, ...] = ("next-phase", "pass", "concede", "declare")
-"""Move kinds every game knows; the core applies them."""
+CORE_KINDS: tuple[str, ...] = ("next-phase", "pass", "concede", "declare", "misplace")
+"""Move kinds every game knows; the core applies them. "misplace" is no player's move: the
+interpreter records it when the camera sees a card where no reading of the change put it (a
+creature laid on the dice, a card dropped on a draw pile), so the referee is never silent
+about a card the game cannot account for."""
 
 
 class _NoExpectKey:
@@ -64,6 +67,19 @@ NO_EXPECT_KEY: Any = _NoExpectKey()
 
 def general_violation(code: str, en: str, de: str, **kw: Any) -> Violation:
     return Violation(code=code, message_en=en, message_de=de, rule=GENERIC, **kw)
+
+
+def misplaced(move: Move) -> Violation:
+    """The violation of a "misplace" record: the card named, the place it lies in."""
+    zone = move.option("zone") or "?"
+    cards = ", ".join(move.cards)
+    return general_violation(
+        "game.misplaced",
+        f"{cards} lies in {zone}, where no move of the game puts it: put it back where it was.",
+        f"{cards} liegt in {zone}, wohin kein Zug des Spiels sie legt: leg sie zurück, wo sie "
+        f"lag.",
+        cards=move.cards, zones=(zone,),
+    )
 
 
 class Ruleset(ABC):
@@ -142,6 +158,8 @@ class Ruleset(ABC):
         found = self.check_common(state, move)
         if found and found[0].code in ("game.over", "game.unknown-move"):
             return found
+        if move.kind == "misplace":
+            return [*found, misplaced(move)]
         malformed = self.malformed(state, move)
         if malformed:
             return found + malformed
@@ -203,6 +221,8 @@ class Ruleset(ABC):
             )
         elif move.kind == "declare":
             core_flags(state).setdefault("declared", []).append([move.player, str(move.value)])
+        elif move.kind == "misplace":
+            pass  # the game keeps the card where its rules hold it until it is put back
         else:
             self.apply_specific(state, move)
         if state.outcome is None:

@@ -171,7 +171,12 @@ def test_a_camera_change_explained_only_by_unknown_kinds_is_unexplained() -> Non
     interp = Interpreter(game, table)
     seen = interp.observe(TableSnapshot(game="trick-or-beat",
                                         cards=(SeenCard("XB#1", "p1.passive"),)))
-    assert seen.unexplained and seen.entries == () and game.log == []
+    # no move of the game says what happened: nothing of the odd reading is applied, and the
+    # card the camera sees elsewhere is named as lying where no move puts it
+    assert seen.unexplained
+    assert [(e.move.kind, e.move.cards, [v.code for v in e.violations]) for e in game.log] == [
+        ("misplace", ("XB#1",), ["game.misplaced"])]
+    assert game.state.where["XB#1"] == "p1.active"
 
 
 def test_end_setup_hands_the_first_turn_to_the_chosen_player() -> None:

@@ -74,8 +74,8 @@ def _camps(state: GameState, diff: SnapshotDiff) -> list[list[Move]]:
         lager = bd.lager(p)
         changed = [v for v in diff.vanished if v.zone == lager] or [
             u for u in diff.uncovered if u.zone == lager]
-        if not changed:
-            continue
+        if not changed or any(c.zone == lager and not is_back(c.uid) for c in diff.covered):
+            continue  # unchanged, or a face-up card laid on it covers its top: nothing drawn
         if flags(state).get("expect_lager", {}).get(p, 0) > 0:
             slots.append([Move("settle", p, value="lager")])
             continue
