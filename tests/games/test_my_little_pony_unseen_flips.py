@@ -19,10 +19,15 @@ TROUBLEMAKER = "PR160#1"
 FRIEND = "PR52#1"
 
 
-def challenge(bo_names: int | None = None) -> Game:
+def challenge(bo_names: int | None = None, ada_points: int = 0, bo_top: str = "") -> Game:
+    """`bo_top`: the card the engine believes on top of Bo's deck (its guess of his flip)."""
     decks = {**DECKS, "p1": [*DECKS["p1"], "PR52"], "p2": [*DECKS["p2"], "PR160"]}
     g = position({"p1.problem": ["PR177", "PR52", "PR26", "PR25", "PR160"]}, decks=decks,
-                 phase="troublemaker")
+                 phase="troublemaker", score={"p1": ada_points})
+    if bo_top:
+        deck = g.state.zones["p2.deck"]
+        deck.remove(bo_top)
+        deck.append(bo_top)
     assert g.push(Move("challenge", "p1", target=TROUBLEMAKER)) == []
     assert g.push(Move("flip", "p1", value=3)) == []
     assert g.push(Move("flip", "p2", value=bo_names)) == []
@@ -79,3 +84,21 @@ def test_flips_everybody_saw_leave_nothing_open() -> None:
 def test_a_flip_nobody_named_shows_no_card_as_seen() -> None:
     g = challenge()
     assert not any(g.state.known(u) for u in g.state.cards_in("p2.deck"))
+
+
+def test_a_guessed_win_wins_the_game_only_once_confirmed() -> None:
+    """Ada at 14: the guess (Bo flipped Sweetie Sunrise, power 1: 6 > 5) gives her the
+    troublemaker's point, but not the game until the table shows the troublemaker defeated
+    (or the game goes on with it so)."""
+    g = challenge(ada_points=14, bo_top="PR20#1")
+    assert fx.points(g.state, "p1") == 15 and g.state.where[TROUBLEMAKER] == "p2.discard"
+    assert g.outcome() is None
+    g.push(Move("faceoff-won", "p1"))
+    outcome = g.outcome()
+    assert outcome is not None and outcome.winner == "p1"
+    g = challenge(ada_points=14, bo_top="PR20#1")
+    g.push(Move("faceoff-tied", "p1"))  # the table shows the troublemaker still there
+    assert fx.points(g.state, "p1") == 14 and g.outcome() is None
+    g = challenge(ada_points=14, bo_top="PR20#1")
+    g.push(Move("next-phase", "p1"))  # the game went on: the guessed result stands
+    assert g.outcome() is not None

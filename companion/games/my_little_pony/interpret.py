@@ -105,9 +105,9 @@ def _faceoff_result(state: GameState, diff: SnapshotDiff, handled: set[str]
     going to its discard pile: the challenger won (the card moved without a rule is the
     literal reading, last). Not seen going there just as the engine defeated it on the
     guessed flip: nobody won (or, when a tie cannot be, the challenger lost; a person then
-    sends one home). A problem faceoff gives only points, which no table shows: each possible
-    result is a reading, so a person is asked, nobody winning first (the default scores
-    nothing on a guess)."""
+    sends one home). Seen going there as the guess had it: the win is confirmed. A problem
+    faceoff gives only points, which no table shows: each possible result is a reading, so
+    a person is asked, nobody winning first (the default scores nothing on a guess)."""
     record = flags(state).get("unseen_faceoff")
     if not record:
         return []
@@ -121,7 +121,9 @@ def _faceoff_result(state: GameState, diff: SnapshotDiff, handled: set[str]
     arrived = [c for c in diff.appeared if c.zone == pile] + [
         n for _, n in diff.moved if n.zone == pile]
     if any(c.uid == target for c in arrived):
-        if won == challenger or challenger not in results:
+        if won == challenger:  # the guess, seen: confirmed
+            return [] if record.get("confirmed") else [[Move("faceoff-won", challenger)]]
+        if challenger not in results:
             return []
         handled.add(target)
         return [[Move("faceoff-won", challenger),

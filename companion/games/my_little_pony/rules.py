@@ -870,11 +870,11 @@ class MyLittlePony(Ruleset):
 
     def _apply_faceoff_won(self, state: GameState, move: Move) -> None:
         if self._open_result(state, move.player):
-            self._revise(state, move.player)
+            self._revise(state, move.player, confirmed=True)
 
     def _apply_faceoff_tied(self, state: GameState, move: Move) -> None:
         if self._open_result(state, "none"):
-            self._revise(state, "none")
+            self._revise(state, "none", confirmed=True)
 
     def _check_remove(self, state: GameState, move: Move) -> list[Violation]:
         uid = move.card
@@ -1105,7 +1105,7 @@ class MyLittlePony(Ruleset):
         awarded = self._settle(state, f, won)
         flags(state)["unseen_faceoff"] = None if len(results) < 2 else {
             "faceoff": f, "results": results, "won": won or "none", "awarded": awarded,
-            "fresh": True, "summary": len(flags(state)["faceoffs"]) - 1}
+            "fresh": True, "confirmed": False, "summary": len(flags(state)["faceoffs"]) - 1}
         if f["kind"] == "troublemaker":
             return
         for zone in f["zones"]:
@@ -1144,11 +1144,15 @@ class MyLittlePony(Ruleset):
                                             "cards": left}
         return awarded
 
-    def _revise(self, state: GameState, result: str) -> None:
+    def _revise(self, state: GameState, result: str, confirmed: bool = False) -> None:
         """The faceoff a flip nobody saw decided ended with `result` after all (the table or
-        a person shows it): what the guessed result gave is taken back, `result`'s given."""
+        a person shows it): what the guessed result gave is taken back, `result`'s given.
+        `confirmed`: the table or a person said so (then its points may win the game)."""
         record = flags(state).get("unseen_faceoff")
-        if not record or record["won"] == result:
+        if not record:
+            return
+        record["confirmed"] = record.get("confirmed", False) or confirmed
+        if record["won"] == result:
             return
         f = record["faceoff"]
         given = record["awarded"]
@@ -1220,7 +1224,7 @@ class MyLittlePony(Ruleset):
     def _apply_send_home(self, state: GameState, move: Move) -> None:
         if not flags(state).get("send_home") and \
                 self._loss_not_guessed(state, move.player) is not None:
-            self._revise(state, other(move.player))
+            self._revise(state, other(move.player), confirmed=True)
         uid = move.card
         if uid in state.where:
             self._relocate(state, uid, fx.home(state.owner[uid]))
@@ -1288,13 +1292,22 @@ class MyLittlePony(Ruleset):
             self.flow.advance(state)
         order = [state.active, other(state.active)]
         for p in order:
-            if fx.points(state, p) >= numbers.WIN_POINTS:
+            if fx.points(state, p) >= numbers.WIN_POINTS and not self._guessed_win(state, p):
                 state.outcome = Outcome(
                     p, "points",
                     f"{p} reached {fx.points(state, p)} points",
                     f"{p} hat {fx.points(state, p)} Punkte erreicht",
                 )
                 return
+
+    @staticmethod
+    def _guessed_win(state: GameState, player: str) -> bool:
+        """`player`'s points include some that a faceoff decided by a flip nobody saw gave on
+        the guess: no win on that until the table or a person confirms it, or the game goes
+        on (the result then stands)."""
+        record = flags(state).get("unseen_faceoff")
+        return record is not None and not record.get("confirmed") \
+            and player in record["awarded"]["points"]
 
     @staticmethod
     def _read_declarations(state: GameState) -> None:
