@@ -860,12 +860,12 @@ class MyLittlePony(Ruleset):
 
     def _check_faceoff_won(self, state: GameState, move: Move) -> list[Violation]:
         if not self._open_result(state, move.player):
-            return [violation("mlp.faceoff-result", player=move.player)]
+            return [violation("mlp.faceoff-result")]
         return []
 
     def _check_faceoff_tied(self, state: GameState, move: Move) -> list[Violation]:
         if not self._open_result(state, "none"):
-            return [violation("mlp.faceoff-result", player="nobody")]
+            return [violation("mlp.faceoff-result")]
         return []
 
     def _apply_faceoff_won(self, state: GameState, move: Move) -> None:

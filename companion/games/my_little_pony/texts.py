@@ -203,10 +203,10 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
     ),
     "mlp.faceoff-result": (
         "Konfrontationen",
-        "{player} cannot have won the last faceoff: its flips were seen, or no card left in "
+        "The last faceoff cannot have ended so: its flips were seen, or no unseen card of "
         "the deck gives that result.",
-        "{player} kann die letzte Konfrontation nicht gewonnen haben: ihre Aufdeckungen wurden "
-        "gesehen, oder keine Karte im Deck ergibt dieses Ergebnis.",
+        "So kann die letzte Konfrontation nicht ausgegangen sein: ihre Aufdeckungen wurden "
+        "gesehen, oder keine ungesehene Karte im Deck ergibt dieses Ergebnis.",
     ),
     "mlp.hand-limit": (
         "Zug Ende",
