@@ -47,6 +47,8 @@ def new_faceoff(state: GameState, kind: str, zones: list[str], challenger: str |
         "cards": {p: [] for p in PLAYERS},
         "random_left": {p: fx.random_count(state, sides[p]) for p in PLAYERS},
         "done": {p: state.count(fx.deck(p)) == 0 for p in PLAYERS},
+        # whose last flip named neither its card nor its power (declared, the card unseen)
+        "unseen": {p: False for p in PLAYERS},
     }
 
 
@@ -70,9 +72,13 @@ def may_flip(state: GameState, player: str) -> tuple[bool, int]:
     return f["flips"][player][-1] == RANDOM_REFLIP_POWER and left > 0, left
 
 
-def record_flip(state: GameState, player: str, power: int, card: str | None) -> None:
+def record_flip(state: GameState, player: str, power: int, card: str | None,
+                unseen: bool = False) -> None:
+    """`unseen`: the flip named neither its card nor its power, so `power` is the believed
+    top card's (the truth at the table, a guess for a follower of the table)."""
     f = current(state)
     assert f is not None
+    f.setdefault("unseen", {p: False for p in PLAYERS})[player] = unseen
     if f["flips"][player]:
         f["random_left"][player] = max(0, int(f["random_left"][player]) - 1)
     f["flips"][player].append(power)
@@ -94,15 +100,45 @@ def ready_to_resolve(state: GameState) -> bool:
 
 
 def side_total(state: GameState, f: dict[str, Any], player: str) -> int:
+    flips = f["flips"][player]
+    return base_total(state, f, player) + (fx.counted(int(flips[-1])) if flips else 0)
+
+
+def base_total(state: GameState, f: dict[str, Any], player: str) -> int:
+    """A side's total without its flip: its characters' power (and the target's)."""
     total = sum(fx.counted(fx.power(state, u)) for u in f["sides"][player] if u in state.where)
     if f["kind"] == "troublemaker" and player != f["challenger"]:
         target = f["target"]
         if target in state.where:
             total += fx.counted(fx.power(state, target))
-    flips = f["flips"][player]
-    if flips:
-        total += fx.counted(int(flips[-1]))
     return total
+
+
+def possible_results(state: GameState, f: dict[str, Any]) -> list[str]:
+    """Who may have won ("p1", "p2", "none" for a tie), as far as the table can tell: a flip
+    that named neither card nor power may have been any card of that deck nobody has seen
+    (the one believed flipped among them). One result when every flip was named."""
+    unseen = f.get("unseen") or {}
+    choices: dict[str, set[int]] = {}
+    for p in PLAYERS:
+        flips = f["flips"][p]
+        if not flips:
+            choices[p] = {0}
+            continue
+        powers = {int(flips[-1])}
+        if unseen.get(p):
+            pool = [u for u in state.cards_in(fx.deck(p))
+                    if not state.known(u) or u in f["cards"][p]]
+            powers |= {state.facts(u).number("power") for u in pool}
+        choices[p] = {fx.counted(v) for v in powers}
+    base = {p: base_total(state, f, p) for p in PLAYERS}
+    found: set[str] = set()
+    a, b = PLAYERS
+    for x in choices[a]:
+        for y in choices[b]:
+            ta, tb = base[a] + x, base[b] + y
+            found.add("none" if ta == tb else (a if ta > tb else b))
+    return [r for r in ("none", *PLAYERS) if r in found]
 
 
 def winner(state: GameState, f: dict[str, Any]) -> str | None:

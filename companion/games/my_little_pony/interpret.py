@@ -65,6 +65,7 @@ def explain(state: GameState, diff: SnapshotDiff, hints: Mapping[str, Any]) -> l
     beneath = _beneath_discard_tops(state, diff, handled)
     slots += beneath
     handled |= {m.cards[0] for slot in beneath for m in slot}
+    slots += _faceoff_result(state, diff, handled)
     slots += _discards(state, diff, handled)
     handled |= {m.cards[0] for slot in slots for m in slot if m.kind == "boost"}
     slots += _vanished(state, diff, handled)
@@ -95,6 +96,47 @@ def _beneath_discard_tops(state: GameState, diff: SnapshotDiff, handled: set[str
             slots.append([Move("retire", owner, (uid,)),
                           Move("remove", owner, (uid,), to=hand_zone(owner))])
     return slots
+
+
+def _faceoff_result(state: GameState, diff: SnapshotDiff, handled: set[str]
+                    ) -> list[list[Move]]:
+    """How a faceoff decided by a flip nobody saw (a declared flip: the card went under the
+    deck unseen) really ended, where the table shows it. The challenged troublemaker seen
+    going to its discard pile: the challenger won (the card moved without a rule is the
+    literal reading, last). Not seen going there just as the engine defeated it on the
+    guessed flip: nobody won (or, when a tie cannot be, the challenger lost; a person then
+    sends one home). Seen going there as the guess had it: the win is confirmed. A problem
+    faceoff gives only points, which no table shows: each possible result is a reading, so
+    a person is asked, nobody winning first (the default scores nothing on a guess)."""
+    record = flags(state).get("unseen_faceoff")
+    if not record:
+        return []
+    f, results, won = record["faceoff"], record["results"], record["won"]
+    if f["kind"] != "troublemaker":
+        if not record["fresh"]:
+            return []
+        return [[_result_move(state, r) for r in results]]
+    challenger, target = str(f["challenger"]), str(f["target"])
+    pile = fx.discard(state.owner.get(target, _owner(f["zones"][0])))
+    arrived = [c for c in diff.appeared if c.zone == pile] + [
+        n for _, n in diff.moved if n.zone == pile]
+    if any(c.uid == target for c in arrived):
+        if won == challenger:  # the guess, seen: confirmed
+            return [] if record.get("confirmed") else [[Move("faceoff-won", challenger)]]
+        if challenger not in results:
+            return []
+        handled.add(target)
+        return [[Move("faceoff-won", challenger),
+                 Move("remove", state.owner[target], (target,), to=pile)]]
+    if won == challenger and record["fresh"]:
+        others = [r for r in results if r != challenger]
+        return [[_result_move(state, others[0])]] if others else []
+    return []
+
+
+def _result_move(state: GameState, result: str) -> Move:
+    return Move("faceoff-tied", state.active) if result == "none" else \
+        Move("faceoff-won", result)
 
 
 def _hand_discard_sets(state: GameState, readings: list[list[Move]]) -> list[list[Move]]:

@@ -69,7 +69,7 @@ from companion.games.my_little_pony import effects as fx
 from companion.games.my_little_pony import faceoff as fo
 from companion.games.my_little_pony import interpret as mlp_interpret
 from companion.games.my_little_pony import numbers
-from companion.games.my_little_pony.state import flags
+from companion.games.my_little_pony.state import SendHome, flags
 from companion.games.my_little_pony.texts import deck_violation, violation
 
 GAME = "my-little-pony-ccg"
@@ -80,7 +80,7 @@ DEFAULT_DECKS = {"p1": "twilight-sparkle", "p2": "rainbow-dash"}
 MOVE_KINDS = (
     "starting-problem", "draw", "reveal", "challenge", "play", "play-troublemaker", "move",
     "discard", "retire", "new-problem", "flip", "keep", "send-home", "exhaust", "ready",
-    "boost", "modify", "identify", "remove",
+    "boost", "modify", "identify", "remove", "faceoff-won", "faceoff-tied",
 )
 ANY_TIME = ("exhaust", "ready", "boost", "modify", "identify", "remove")
 
@@ -107,7 +107,20 @@ MOVE_TEXTS: tuple[tuple[str, str, str], ...] = (
     ("modify", "{target} gets {value} power", "{target} erhält {value} Kraft"),
     ("identify", "{cards} seen at {to}", "{cards} an {to} gesehen"),
     ("remove", "{cards} moved to {to}", "{cards} kam nach {to}"),
+    ("faceoff-won", "{player} won the faceoff", "{player} hat die Konfrontation gewonnen"),
+    ("faceoff-tied", "nobody won the faceoff (a tie)",
+     "niemand hat die Konfrontation gewonnen (Gleichstand)"),
 )
+RESULT_KINDS = ("faceoff-won", "faceoff-tied")
+"""Moves that say how a faceoff decided by a flip nobody saw really ended (`unseen_faceoff`):
+the table shows it (the troublemaker defeated or not), a person says it (a character sent
+home), or a person is asked (a problem faceoff's points are not on the table)."""
+KEEP_OPEN = (*RESULT_KINDS, "send-home", *ANY_TIME)
+"""Moves after which that faceoff's result may still be shown otherwise."""
+BLOCKED_BY_SEND_HOME = ("next-phase", "pass", "challenge", "draw", "play", "play-troublemaker",
+                        "move")
+"""Moves a due send-home blocks: made while it is due only on a guessed lost faceoff, they
+are a person's word (or the table's) that nobody lost."""
 
 
 class MyLittlePony(Ruleset):
@@ -414,7 +427,7 @@ class MyLittlePony(Ruleset):
         if fo.pending(state):
             found.append(violation("mlp.faceoff-pending"))
         due = flags(state).get("send_home")
-        if due:
+        if due and not self._guessed_loss(state):
             found.append(violation("mlp.send-home-due", player=due["player"],
                                    zones=(due["zone"],)))
         return found
@@ -792,7 +805,7 @@ class MyLittlePony(Ruleset):
         return []
 
     def _check_send_home(self, state: GameState, move: Move) -> list[Violation]:
-        due = flags(state).get("send_home")
+        due = flags(state).get("send_home") or self._loss_not_guessed(state, move.player)
         uid = move.card
         if not due or due["player"] != move.player:
             return [violation("mlp.send-home-wrong", cards=(uid,), zones=("-",))]
@@ -845,6 +858,24 @@ class MyLittlePony(Ruleset):
             return [violation("mlp.not-seen-there", cards=(uid,), zones=(zone,))]
         return []
 
+    def _check_faceoff_won(self, state: GameState, move: Move) -> list[Violation]:
+        if not self._open_result(state, move.player):
+            return [violation("mlp.faceoff-result")]
+        return []
+
+    def _check_faceoff_tied(self, state: GameState, move: Move) -> list[Violation]:
+        if not self._open_result(state, "none"):
+            return [violation("mlp.faceoff-result")]
+        return []
+
+    def _apply_faceoff_won(self, state: GameState, move: Move) -> None:
+        if self._open_result(state, move.player):
+            self._revise(state, move.player, confirmed=True)
+
+    def _apply_faceoff_tied(self, state: GameState, move: Move) -> None:
+        if self._open_result(state, "none"):
+            self._revise(state, "none", confirmed=True)
+
     def _check_remove(self, state: GameState, move: Move) -> list[Violation]:
         uid = move.card
         if uid == fx.mane_of(state, state.owner.get(uid, "")):
@@ -855,7 +886,23 @@ class MyLittlePony(Ruleset):
     def apply(self, state: GameState, move: Move) -> None:
         if move.kind != "flip" and flags(state).get("flips_unseen"):
             flags(state)["flips_unseen"] = []
+        self._close_unseen_faceoff(state, move)
         super().apply(state, move)
+
+    def _close_unseen_faceoff(self, state: GameState, move: Move) -> None:
+        """A faceoff decided by a flip nobody saw stays open to another result only until
+        the game goes on: a move a due send-home blocks says nobody lost (a person's word,
+        or the table's, outranks the guess); then, or at any other move of the game, the
+        result stands."""
+        record = flags(state).get("unseen_faceoff")
+        if not record:
+            return
+        record["fresh"] = False
+        if move.kind in KEEP_OPEN:
+            return
+        if move.kind in BLOCKED_BY_SEND_HOME and self._guessed_loss(state):
+            self._revise(state, "none")
+        flags(state)["unseen_faceoff"] = None
 
     def apply_specific(self, state: GameState, move: Move) -> None:
         kind = move.kind
@@ -1029,12 +1076,16 @@ class MyLittlePony(Ruleset):
                 self._maybe_resolve(state)
                 return
             power = state.facts(uid).number("power")
+        unseen = not move.cards and not isinstance(move.value, int)
         if uid is not None:
-            state.move(uid, pile, bottom=True)
-            state.public.add(uid)
+            # a card nobody named is the believed top, not a card seen: it stays unseen (a
+            # follower of the table that took it as seen could not let it be played later)
+            state.move(uid, pile, bottom=True, reveal=not unseen)
+            if not unseen:
+                state.public.add(uid)
         if not move.cards:
             flags(state).setdefault("flips_unseen", []).append(p)
-        fo.record_flip(state, p, power, uid)
+        fo.record_flip(state, p, power, uid, unseen)
         self._maybe_resolve(state)
 
     def _apply_keep(self, state: GameState, move: Move) -> None:
@@ -1047,32 +1098,93 @@ class MyLittlePony(Ruleset):
         f = fo.current(state)
         assert f is not None
         won = fo.winner(state, f)
+        results = fo.possible_results(state, f)
         flags(state)["last_faceoff"] = won
         flags(state).setdefault("faceoffs", []).append(fo.result_summary(state, f, won))
         flags(state)["faceoff"] = None
-        if won is not None and any(fx.has(state, u, "Studious") for u in f["sides"][won]):
-            fx.add_tokens(state, won, numbers.STUDIOUS_TOKENS)
+        awarded = self._settle(state, f, won)
+        flags(state)["unseen_faceoff"] = None if len(results) < 2 else {
+            "faceoff": f, "results": results, "won": won or "none", "awarded": awarded,
+            "fresh": True, "confirmed": False, "summary": len(flags(state)["faceoffs"]) - 1}
         if f["kind"] == "troublemaker":
-            challenger = str(f["challenger"])
-            target = str(f["target"])
-            if won == challenger and target in state.where:
-                fx.add_points(state, challenger, state.facts(target).number("points"))
-                self._leave_table(state, target, fx.discard(state.owner[target]))
-            elif won is not None:
-                zone = f["zones"][0]
-                # one of the characters that faced off; when none could (all exhausted or
-                # frightened), one of the challenger's characters at that problem
-                left = [u for u in f["sides"][challenger] if state.where.get(u) == zone] or \
-                    fx.characters_of(state, challenger, (zone,))
-                if left:
-                    flags(state)["send_home"] = {"player": challenger, "zone": zone,
-                                                "cards": left}
             return
-        if won is not None:
-            fx.add_points(state, won, fo.prize(state, f))
         for zone in f["zones"]:
             self._replace_problem(state, zone)
         self._next_faceoff(state)
+
+    def _settle(self, state: GameState, f: dict[str, Any], won: str | None) -> dict[str, Any]:
+        """What a faceoff's result gives: Studious tokens, a defeated troublemaker and its
+        points or a character to send home, a problem's bonus. Returns what it gave, so a
+        result guessed from a flip nobody saw can be taken back (`_revise`)."""
+        awarded: dict[str, Any] = {"points": {}, "tokens": {}, "defeated": False}
+        if won is not None and any(fx.has(state, u, "Studious") for u in f["sides"][won]):
+            fx.add_tokens(state, won, numbers.STUDIOUS_TOKENS)
+            awarded["tokens"] = {won: numbers.STUDIOUS_TOKENS}
+        if f["kind"] != "troublemaker":
+            if won is not None:
+                fx.add_points(state, won, fo.prize(state, f))
+                awarded["points"] = {won: fo.prize(state, f)}
+            return awarded
+        challenger = str(f["challenger"])
+        target = str(f["target"])
+        if won == challenger and target in state.where:
+            points = state.facts(target).number("points")
+            fx.add_points(state, challenger, points)
+            awarded["points"] = {challenger: points}
+            self._leave_table(state, target, fx.discard(state.owner[target]))
+            awarded["defeated"] = True
+        elif won is not None:
+            zone = f["zones"][0]
+            # one of the characters that faced off; when none could (all exhausted or
+            # frightened), one of the challenger's characters at that problem
+            left = [u for u in f["sides"][challenger] if state.where.get(u) == zone] or \
+                fx.characters_of(state, challenger, (zone,))
+            if left:
+                flags(state)["send_home"] = {"player": challenger, "zone": zone,
+                                            "cards": left}
+        return awarded
+
+    def _revise(self, state: GameState, result: str, confirmed: bool = False) -> None:
+        """The faceoff a flip nobody saw decided ended with `result` after all (the table or
+        a person shows it): what the guessed result gave is taken back, `result`'s given.
+        `confirmed`: the table or a person said so (then its points may win the game)."""
+        record = flags(state).get("unseen_faceoff")
+        if not record:
+            return
+        record["confirmed"] = record.get("confirmed", False) or confirmed
+        if record["won"] == result:
+            return
+        f = record["faceoff"]
+        given = record["awarded"]
+        for p, n in given["points"].items():
+            fx.add_points(state, p, -int(n))
+        for p, n in given["tokens"].items():
+            fx.add_tokens(state, p, -int(n))
+        target = f.get("target")
+        if given["defeated"] and target in state.where:
+            state.move(str(target), f["zones"][0])
+        flags(state)["send_home"] = None
+        won = None if result == "none" else result
+        record["awarded"] = self._settle(state, f, won)
+        record["won"] = result
+        flags(state)["last_faceoff"] = won
+        summaries = flags(state).get("faceoffs", [])
+        if 0 <= int(record.get("summary", -1)) < len(summaries):
+            summaries[int(record["summary"])]["winner"] = result
+
+    def _open_result(self, state: GameState, result: str) -> bool:
+        """Whether the last faceoff, decided by a flip nobody saw, may have ended with
+        `result` ("p1", "p2", "none") though another was applied."""
+        record = flags(state).get("unseen_faceoff")
+        return record is not None and result in record["results"]
+
+    def _guessed_loss(self, state: GameState) -> bool:
+        """The send-home due stems from a lost faceoff guessed from a flip nobody saw, and a
+        tie was as possible."""
+        record = flags(state).get("unseen_faceoff")
+        if record is None or not flags(state).get("send_home"):
+            return False
+        return record["won"] != "none" and "none" in record["results"]
 
     def _replace_problem(self, state: GameState, zone: str) -> None:
         """Characters home, resources removed, troublemakers stay, the problem to the bottom
@@ -1095,7 +1207,24 @@ class MyLittlePony(Ruleset):
         if owner not in due:
             due.append(owner)
 
+    def _loss_not_guessed(self, state: GameState, player: str) -> SendHome | None:
+        """The send-home `player` would owe had they lost the last challenge, which a flip
+        nobody saw decided otherwise: a person sending one home says they lost."""
+        record = flags(state).get("unseen_faceoff")
+        if not record or flags(state).get("send_home"):
+            return None
+        f = record["faceoff"]
+        if f["kind"] != "troublemaker" or f["challenger"] != player or \
+                not self._open_result(state, other(player)):
+            return None
+        probe = state.clone()
+        self._revise(probe, other(player))
+        return flags(probe).get("send_home")
+
     def _apply_send_home(self, state: GameState, move: Move) -> None:
+        if not flags(state).get("send_home") and \
+                self._loss_not_guessed(state, move.player) is not None:
+            self._revise(state, other(move.player), confirmed=True)
         uid = move.card
         if uid in state.where:
             self._relocate(state, uid, fx.home(state.owner[uid]))
@@ -1163,13 +1292,22 @@ class MyLittlePony(Ruleset):
             self.flow.advance(state)
         order = [state.active, other(state.active)]
         for p in order:
-            if fx.points(state, p) >= numbers.WIN_POINTS:
+            if fx.points(state, p) >= numbers.WIN_POINTS and not self._guessed_win(state, p):
                 state.outcome = Outcome(
                     p, "points",
                     f"{p} reached {fx.points(state, p)} points",
                     f"{p} hat {fx.points(state, p)} Punkte erreicht",
                 )
                 return
+
+    @staticmethod
+    def _guessed_win(state: GameState, player: str) -> bool:
+        """`player`'s points include some that a faceoff decided by a flip nobody saw gave on
+        the guess: no win on that until the table or a person confirms it, or the game goes
+        on (the result then stands)."""
+        record = flags(state).get("unseen_faceoff")
+        return record is not None and not record.get("confirmed") \
+            and player in record["awarded"]["points"]
 
     @staticmethod
     def _read_declarations(state: GameState) -> None:

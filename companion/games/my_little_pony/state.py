@@ -43,12 +43,18 @@ class MlpFlags(CoreFlags, total=False):
     faceoffs: list[dict[str, Any]]
     """Results of the faceoffs so far (faceoff.result_summary)."""
     last_faceoff: str | None
+    """Who won the last faceoff (None: nobody, a tie)."""
     flips_unseen: list[str]
     """Players whose declared flips (no card named) are the last moves: each moved the top
     card of their deck to its bottom, which the camera sees as a new back on top, just as a
     draw (interpret.py reads it as the flip's)."""
-    """Who won the last faceoff (None: nobody, a tie)."""
     send_home: SendHome | None
+    unseen_faceoff: dict[str, Any] | None
+    """The last faceoff, when a flip nobody saw (no card, no power named) decided it and
+    another result was possible: {"faceoff": its record, "results": the possible ones,
+    "won": the one applied ("p1", "p2", "none"), "awarded": what that gave (rules.py
+    `_settle`), "fresh": resolved by the move just made}. The table or a person may still
+    show another result (rules.py `_revise`); the next move of the game closes it."""
     power_mods: dict[str, int]
     """Power changes declared this turn (card uid -> amount)."""
     declared_seen: int

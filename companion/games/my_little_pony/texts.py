@@ -201,6 +201,13 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
         "{card} was not in the lost faceoff at {zone}.",
         "{card} war nicht an der verlorenen Konfrontation an {zone} beteiligt.",
     ),
+    "mlp.faceoff-result": (
+        "Konfrontationen",
+        "The last faceoff cannot have ended so: its flips were seen, or no unseen card of "
+        "the deck gives that result.",
+        "So kann die letzte Konfrontation nicht ausgegangen sein: ihre Aufdeckungen wurden "
+        "gesehen, oder keine ungesehene Karte im Deck ergibt dieses Ergebnis.",
+    ),
     "mlp.hand-limit": (
         "Zug Ende",
         f"{{player}} has {{count:card|cards}} in hand; discard down to {HAND_LIMIT}.",
@@ -267,6 +274,8 @@ ACTIONS: dict[str, tuple[str, str]] = {
     "boost": ("boosting the mane character", "Hauptcharakter boosten"),
     "modify": ("changing a card's power", "Kraft ändern"),
     "identify": ("identifying a card", "Karte erkennen"),
+    "faceoff-won": ("saying who won a faceoff", "Sieger einer Konfrontation nennen"),
+    "faceoff-tied": ("saying a faceoff was a tie", "Gleichstand einer Konfrontation nennen"),
 }
 """How a violation names each move kind of this game (see `CORE_ACTIONS` for the rest)."""
 
