@@ -122,12 +122,14 @@ def script_path(game: str, name: str = "opening") -> Path:
 
 
 @contextmanager
-def scripted(game: str, db: Path, name: str = "opening") -> Iterator[ScriptedTable]:
+def scripted(game: str, db: Path, name: str = "opening", source: Path | None = None
+             ) -> Iterator[ScriptedTable]:
+    """The bundled script `name` of `game` (or the script file `source`) at a live session."""
     from companion.referee.script import config_from_script
     from companion.sim.script import load_script
     from companion.sim.table_state import snapshots, truth_tables
 
-    script = load_script(script_path(game, name))
+    script = load_script(source or script_path(game, name))
     live = build_live(config_from_script(script), SnapshotFeed([]), db, f"test: {name}",
                       app_config={"HEARTBEAT_S": 0.5})
     table = ScriptedTable(live, script, snapshots(script), truth_tables(script))

@@ -181,6 +181,20 @@ remembered per browser. */
     const w = Math.min(w0, h0 * ratio), h = w / ratio;
     svg.style.width = Math.floor(w) + "px"; svg.style.height = Math.floor(h) + "px";
     $("seats").style.height = Math.floor(h) + "px";
+    fitSeats();
+  }
+
+  /* The seats are as high as the mat: when a long fact (a lord's full name) would push the
+  pile sizes out of sight, both seats step down to a tighter look until everything shows. */
+  const SEAT_FITS = ["fit-1", "fit-2", "fit-3"];
+  function fitSeats() {
+    const seats = [$("seat-top"), $("seat-bottom")];
+    seats.forEach(s => s.classList.remove(...SEAT_FITS));
+    const overflows = () => seats.some(s => s.scrollHeight > s.clientHeight + 1);
+    for (const level of SEAT_FITS) {
+      if (!overflows()) break;
+      seats.forEach(s => s.classList.add(level));
+    }
   }
 
   function renderMat() {
@@ -707,6 +721,7 @@ remembered per browser. */
     renderHistory(); renderRecording(); renderHealth(state.health); renderGameOver(); renderAlert(); renderDemo();
     document.body.dataset.seq = state.seq;
     document.body.dataset.record = state.record_id;
+    fitSeats();
   }
 
   function connect() {
@@ -805,6 +820,8 @@ remembered per browser. */
     $("turn-toggle").addEventListener("click", () => { store.set("turned", store.get("turned", "no") === "yes" ? "no" : "yes"); applyPrefs(); });
     $("sound-toggle").addEventListener("click", () => { store.set("sound", store.get("sound", "on") === "off" ? "on" : "off"); applyPrefs(); });
     window.addEventListener("resize", () => { fitMat(); renderQuestion(); renderAlert(); });
+    // the seats' room changes after a render too (the side column, the now-line): refit then
+    if (window.ResizeObserver) new ResizeObserver(fitSeats).observe($("seats"));
     $("board").addEventListener("transitionend", placeAlert);
     document.querySelectorAll(".play-again").forEach(b => b.addEventListener("click", () => {
       b.disabled = true;
