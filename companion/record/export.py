@@ -47,20 +47,11 @@ def export_dict(store: Store, game_id: int) -> dict[str, Any]:
     events = store.events(game_id)
     namer = namer_for(header)
     return {
-        "header": header.to_dict(),
-        "events": [_named(e.to_dict(), namer) for e in events],
-        "main_line": [_named(entry.to_dict(), namer) for entry in main_line(events)],
+        "header": namer.deep(header.to_dict()),
+        "events": [namer.deep(e.to_dict()) for e in events],
+        "main_line": [namer.deep(entry.to_dict()) for entry in main_line(events)],
         "decisions": {str(k): v for k, v in decisions_of(events).items()},
     }
-
-
-def _named(data: Any, namer: Namer) -> Any:
-    """`data` with every text meant for people in names, however deep it lies."""
-    if isinstance(data, dict):
-        return namer.payload({k: _named(v, namer) for k, v in data.items()})
-    if isinstance(data, list):
-        return [_named(v, namer) for v in data]
-    return data
 
 
 def export_json(store: Store, game_id: int) -> str:

@@ -114,6 +114,15 @@ class Namer:
                                      lang)
         return out
 
+    def deep(self, data: Any) -> Any:
+        """`data` with every shown text field in plain words however deep it lies (a
+        question's choices inside its payload, an outcome inside a header)."""
+        if isinstance(data, Mapping):
+            return self.payload({k: self.deep(v) for k, v in data.items()})
+        if isinstance(data, list):
+            return [self.deep(v) for v in data]
+        return data
+
 
 # --- what the page knows about a game -------------------------------------------------------
 

@@ -1,0 +1,156 @@
+"""One language at a time, names not ids: every game's bundled opening script played through
+the live session, and every text a person reads of it (the page's state at every step:
+status, prompts, questions, violations with their rule references, the log, the seats' facts,
+the cards' types and numbers; the JSON and text exports; the review page's steps) checked in
+English and in German.
+
+The oracles are independent of the code that words the texts: the card ids of the game's
+shipped cardsets and the engine's id shapes (`CC-031#1`, `p1.hand`, `back:123`) must not
+appear, and a short list of common words of the other language must not either (card names
+and titles, proper names printed in one language, and the players' names are taken out
+first).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import pytest
+import yaml
+
+from companion.paths import cardsets_dir
+from companion.record.export import export_json, export_text, rule_words
+from companion.record.timeline import game_record
+from tests.live_tables import scripted
+
+GAMES = ["challengers", "creature-crush", "fire-emblem-cipher", "my-little-pony-ccg",
+         "trick-or-beat"]
+COMMON = {
+    "en": {"the", "and", "with", "from", "into", "onto", "cannot", "must", "card", "cards",
+           "turn", "player", "draws", "attacks", "ends", "your", "you", "not", "of", "is",
+           "are", "this", "that", "has", "may", "own", "each", "when", "only", "already"},
+    "de": {"der", "das", "und", "mit", "nicht", "ist", "sind", "eine", "einen", "keine",
+           "karte", "karten", "zieht", "beendet", "zug", "auf", "aus", "von", "vom", "zum",
+           "zur", "dem", "den", "des", "du", "dein", "deine", "wird", "werden", "kann", "darf",
+           "noch", "schon", "jeder", "jede", "nur", "oder", "wenn", "hat"},
+}
+"""Common words of each language; none of English is a German word and vice versa (so no
+"die", "an", "in", "hand", "deck", "phase", "start")."""
+MACHINE = {"phase", "active", "player", "kind", "code", "source", "uid", "id", "zone", "die",
+           "on", "token", "status", "game", "decision", "swatch", "key", "move", "time",
+           "winner", "loser"}
+"""Fields that carry ids for the page's code, never printed as they are."""
+ID_SHAPES = re.compile(r"#\d+\b|\bp[12]\b(?:\.[\w-]+)?|\bback:\d+|\b[A-Z]{1,4}\d{0,2}-\d{2,4}\b")
+
+
+def cardset_words(game: str) -> tuple[set[str], list[str]]:
+    """The ids and the printed names (names, titles, subnames) of the game's shipped cards."""
+    ids: set[str] = set()
+    names: set[str] = set()
+    for path in (cardsets_dir() / game).glob("*.yaml"):
+        for card in yaml.safe_load(path.read_text(encoding="utf-8")).get("cards") or []:
+            ids.add(str(card["id"]))
+            names.update(str(card[k]) for k in ("name", "title", "subname") if card.get(k))
+    return ids, sorted(names, key=len, reverse=True)
+
+
+def shown(data: Any, lang: str, game: str, where: str = "") -> Iterator[tuple[str, str]]:
+    """(where, text) of every text a person reads of `data` in `lang`: fields `x_<lang>`, the
+    `<lang>` half of {"en", "de"}, a bare `x` beside an `x_de` (the English one), rule
+    references as the page words them, and every other string not in `MACHINE`."""
+    if isinstance(data, list):
+        for i, item in enumerate(data):
+            yield from shown(item, lang, game, f"{where}[{i}]")
+        return
+    if not isinstance(data, Mapping):
+        return
+    paired = {"en", "de"} <= set(data)
+    for key, value in data.items():
+        here = f"{where}.{key}"
+        if paired and key in ("en", "de"):
+            if key == lang:
+                yield from _strings(value, lang, game, here)
+        elif key.endswith(("_en", "_de")):
+            if key.endswith(f"_{lang}"):
+                yield from _strings(value, lang, game, here)
+        elif isinstance(value, str) and f"{key}_de" in data and f"{key}_en" not in data:
+            if lang == "en":
+                yield here, value
+        elif key == "rule" and isinstance(value, str):
+            yield here, rule_words(value, game, lang)
+        elif isinstance(value, Mapping | list):
+            yield from shown(value, lang, game, here)
+
+
+def _strings(value: Any, lang: str, game: str, where: str) -> Iterator[tuple[str, str]]:
+    if isinstance(value, str):
+        yield where, value
+    elif isinstance(value, Mapping):
+        for key, inner in value.items():
+            if key not in MACHINE and not key.endswith("_de" if lang == "en" else "_en"):
+                yield from _strings(inner, lang, game, f"{where}.{key}")
+    elif isinstance(value, list):
+        for i, inner in enumerate(value):
+            yield from _strings(inner, lang, game, f"{where}[{i}]")
+
+
+def problems(texts: list[tuple[str, str]], lang: str, ids: set[str], names: list[str],
+             players: list[str]) -> list[str]:
+    other = COMMON["de" if lang == "en" else "en"]
+    found = []
+    for where, text in texts:
+        bare = text
+        for name in [*names, *players]:
+            bare = bare.replace(name, " ")
+        shapes = [m for m in ID_SHAPES.findall(bare) if m]
+        known = [i for i in ids if re.search(rf"\b{re.escape(i)}\b", text)]
+        words = sorted({w for w in re.findall(r"[^\W\d_]+", bare.lower()) if w in other})
+        if shapes or known or words:
+            found.append(f"{where}: {text!r} ({', '.join([*shapes, *known, *words])})")
+    return found
+
+
+@pytest.fixture(scope="module", params=GAMES)
+def played(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+           ) -> Iterator[dict[str, Any]]:
+    """One game's opening script played through the session: every state the page got, the
+    exports and the review page's record."""
+    game = request.param
+    with scripted(game, tmp_path_factory.mktemp(game) / "g.db") as table:
+        states = [table.session.state()]
+        while table.step():
+            states.append(table.session.state())
+        store, game_id = table.session.store, table.session.game_id
+        yield {"game": game, "states": states, "players": list(table.session.header.players),
+               "json": json.loads(export_json(store, game_id)),
+               "text": {lang: export_text(store, game_id, lang) for lang in ("en", "de")},
+               "review": game_record(store, game_id, redact=True)}
+
+
+def page_texts(state: Mapping[str, Any], lang: str, game: str) -> list[tuple[str, str]]:
+    shown_part = {k: v for k, v in state.items() if k not in ("layout", "game", "players")}
+    return list(shown(shown_part, lang, game, "state"))
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_page_speaks_one_language_in_names(played: dict[str, Any], lang: str) -> None:
+    ids, names = cardset_words(played["game"])
+    texts = [t for s in played["states"] for t in page_texts(s, lang, played["game"])]
+    assert len(texts) > 50, "the sweep found next to nothing to read"
+    found = problems(sorted(set(texts)), lang, ids, names, played["players"])
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_exports_and_review_speak_one_language_in_names(played: dict[str, Any],
+                                                        lang: str) -> None:
+    ids, names = cardset_words(played["game"])
+    game = played["game"]
+    texts = [*shown(played["json"], lang, game, "json"),
+             *shown(played["review"], lang, game, "review"),
+             *((f"text:{i}", line) for i, line in enumerate(played["text"][lang].splitlines()))]
+    found = problems(sorted(set(texts)), lang, ids, names, played["players"])
+    assert not found, "\n".join(found)
