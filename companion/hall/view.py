@@ -302,8 +302,14 @@ class HallView:
                           str(body["kind"]), str(body["source"]), dict(body["payload"])))
         elif message.type == FINISH:
             outcome = message.body.get("outcome")
+            before = row.outcome
             row.outcome = dict(outcome) if isinstance(outcome, dict) else None
             row.ended_at = stamp if row.outcome else 0.0
+            if before is not None and row.outcome is None:
+                row.notice = "reopened its game: result withdrawn"
+            elif before is not None and row.outcome is not None \
+                    and before.get("winner") != row.outcome.get("winner"):
+                row.notice = "changed its result"
         row.messages += 1
         row.heard = time.time()
         self.applied += 1
