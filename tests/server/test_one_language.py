@@ -8,7 +8,7 @@ The oracles are independent of the code that words the texts: the card ids of th
 shipped cardsets and the engine's id shapes (`CC-031#1`, `p1.hand`, `back:123`) must not
 appear, and a short list of common words of the other language must not either (card names
 and titles, proper names printed in one language, and the players' names are taken out
-first).
+first); in English, no word with an umlaut or "ß" either.
 """
 
 from __future__ import annotations
@@ -39,6 +39,8 @@ COMMON = {
 }
 """Common words of each language; none of English is a German word and vice versa (so no
 "die", "an", "in", "hand", "deck", "phase", "start")."""
+UMLAUT = re.compile("[äöüß]")
+"""Letters no English word has: a German word left in an English text."""
 MACHINE = {"phase", "active", "player", "kind", "code", "source", "uid", "id", "zone", "die",
            "on", "token", "status", "game", "decision", "swatch", "key", "move", "time",
            "winner", "loser"}
@@ -47,13 +49,15 @@ ID_SHAPES = re.compile(r"#\d+\b|\bp[12]\b(?:\.[\w-]+)?|\bback:\d+|\b[A-Z]{1,4}\d
 
 
 def cardset_words(game: str) -> tuple[set[str], list[str]]:
-    """The ids and the printed names (names, titles, subnames) of the game's shipped cards."""
+    """The ids and the printed words (names, titles, subnames, keywords) of the game's
+    shipped cards."""
     ids: set[str] = set()
     names: set[str] = set()
     for path in (cardsets_dir() / game).glob("*.yaml"):
         for card in yaml.safe_load(path.read_text(encoding="utf-8")).get("cards") or []:
             ids.add(str(card["id"]))
             names.update(str(card[k]) for k in ("name", "title", "subname") if card.get(k))
+            names.update(str(k) for k in card.get("keywords") or ())  # printed on the card
     return ids, sorted(names, key=len, reverse=True)
 
 
@@ -76,11 +80,12 @@ def shown(data: Any, lang: str, game: str, where: str = "") -> Iterator[tuple[st
         elif key.endswith(("_en", "_de")):
             if key.endswith(f"_{lang}"):
                 yield from _strings(value, lang, game, here)
+        elif key == "rule" and isinstance(value, str):
+            if f"rule_{lang}" not in data:  # else the page shows that one
+                yield here, rule_words(value, game, lang)
         elif isinstance(value, str) and f"{key}_de" in data and f"{key}_en" not in data:
             if lang == "en":
                 yield here, value
-        elif key == "rule" and isinstance(value, str):
-            yield here, rule_words(value, game, lang)
         elif isinstance(value, Mapping | list):
             yield from shown(value, lang, game, here)
 
@@ -107,7 +112,8 @@ def problems(texts: list[tuple[str, str]], lang: str, ids: set[str], names: list
             bare = bare.replace(name, " ")
         shapes = [m for m in ID_SHAPES.findall(bare) if m]
         known = [i for i in ids if re.search(rf"\b{re.escape(i)}\b", text)]
-        words = sorted({w for w in re.findall(r"[^\W\d_]+", bare.lower()) if w in other})
+        words = sorted({w for w in re.findall(r"[^\W\d_]+", bare.lower())
+                        if w in other or (lang == "en" and UMLAUT.search(w))})
         if shapes or known or words:
             found.append(f"{where}: {text!r} ({', '.join([*shapes, *known, *words])})")
     return found
@@ -154,3 +160,17 @@ def test_exports_and_review_speak_one_language_in_names(played: dict[str, Any],
              *((f"text:{i}", line) for i, line in enumerate(played["text"][lang].splitlines()))]
     found = problems(sorted(set(texts)), lang, ids, names, played["players"])
     assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_rule_reference_reads_in_one_language(game: str) -> None:
+    """All of the game's rule references, not only those its opening script breaks."""
+    from companion.games import game_spec
+
+    catalog = game_spec(game).violations
+    ids, names = cardset_words(game)
+    for lang in ("en", "de"):
+        texts = [(f"{code} ({lang})", rule_words(catalog.rule(entry[0]), game, lang))
+                 for code, entry in sorted(catalog.entries.items())]
+        found = problems(texts, lang, ids, names, [])
+        assert not found, "\n".join(found)

@@ -74,7 +74,7 @@
       if (v.player) kind.appendChild(el("span", "judge-by", v.player));
       item.appendChild(kind);
       item.appendChild(el("div", "judge-text", txt(v, "message")));
-      const more = [v.rule, v.unsure ? t("unsure") : ""].filter(Boolean).join(" · ");
+      const more = [txt(v, "rule") || v.rule, v.unsure ? t("unsure") : ""].filter(Boolean).join(" · ");
       if (more) item.appendChild(el("div", "judge-rule", more));
       item.appendChild(momentLinks(v, row.url));
       card.appendChild(item);
@@ -125,7 +125,7 @@
       li.appendChild(top);
       li.appendChild(el("div", "judge-text", txt(e, "message")));
       const opp = (e.players || []).filter(n => n !== p.name).join(", ");
-      if (e.rule || opp) li.appendChild(el("div", "judge-rule", [e.rule, opp ? `vs ${opp}` : ""].filter(Boolean).join(" · ")));
+      if (e.rule || opp) li.appendChild(el("div", "judge-rule", [txt(e, "rule") || e.rule, opp ? `vs ${opp}` : ""].filter(Boolean).join(" · ")));
       li.appendChild(momentLinks(e, e.url));
       list.appendChild(li);
     });

@@ -43,6 +43,12 @@ remembered per browser. */
     if (m) rest = m[2];
     return rest ? `${C().t("rulebook")}: ${rest}` : rule;
   }
+  /* A violation's rule reference in the page's language: as the server words it (the
+  rulebook's German section names said in English too), else from the raw reference. */
+  function ruleOf(v) {
+    const said = v && v["rule_" + lang()];
+    return said ? said.charAt(0).toUpperCase() + said.slice(1) : ruleWords(v && v.rule);
+  }
   function turnWords(p) {
     const name = playerName(p);
     return C().t(lang() === "en" && /s$/i.test(name) ? "banner.turn.s" : "banner.turn", { name });
@@ -302,7 +308,7 @@ remembered per browser. */
       if (v.unsure) make("p", "v-unsure", `${C().t("unsure")}: ${C().plain(txt(v.unsure, "text"))}`, item);
       make("p", "v-message", txt(v, "message"), item);
       make("p", "v-move", txt(v, "move_text"), item);
-      make("p", "v-rule", ruleWords(v.rule), item);
+      make("p", "v-rule", ruleOf(v), item);
       const actions = make("div", "v-actions", null, item);
       if (v.decision && !changing.has(v.seq)) {
         make("span", "badge " + (v.decision === "stands" ? "warn" : "ok"), C().t("decision." + v.decision), actions);
@@ -607,7 +613,7 @@ remembered per browser. */
       const others = state.violations.filter(x => !x.decision && x.seq !== v.seq).length;
       $("alert-kind").textContent = C().t("alert.violation");
       $("alert-text").textContent = txt(v, "message");
-      $("alert-detail").textContent = [txt(v, "move_text"), ruleWords(v.rule), others ? C().tn("alert.more", others) : ""].filter(Boolean).join(" · ");
+      $("alert-detail").textContent = [txt(v, "move_text"), ruleOf(v), others ? C().tn("alert.more", others) : ""].filter(Boolean).join(" · ");
       decisionButtons(actions, v);
       actions.querySelectorAll("button[data-decision]").forEach(b => b.prepend(make("kbd", "choice-key", b.dataset.decision === "stands" ? "S" : "C")));
     } else {
