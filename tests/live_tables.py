@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,8 @@ class ScriptedTable:
     snapshots: list[Any]
     truth: list[Any]
     done: int = 0
+    asked: list[dict[str, Any]] = field(default_factory=list)
+    """Every question the page was asked, as it showed it, before the script answered it."""
 
     @property
     def session(self) -> LiveSession:
@@ -64,6 +66,7 @@ class ScriptedTable:
         session.observe(self.snapshots[i + 1])
         question = session.state()["question"]
         if question is not None:
+            self.asked.append(question)
             choice = min(int(declare.get("choice", 0)), len(question["choices"]) - 1)
             session.answer(question["seq"], choice)
         if step.phase is True:

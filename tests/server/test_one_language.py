@@ -28,6 +28,10 @@ from tests.live_tables import scripted
 
 GAMES = ["challengers", "creature-crush", "fire-emblem-cipher", "my-little-pony-ccg",
          "trick-or-beat"]
+SCRIPTS = [(game, "opening") for game in GAMES] + [
+    ("creature-crush", "rules-undeclared-attack"), ("my-little-pony-ccg", "rules-ready"),
+    ("trick-or-beat", "rules-undeclared-attack")]
+"""Every game's demo (its opening), and the scripts whose moves make the page ask a question."""
 COMMON = {
     "en": {"the", "and", "with", "from", "into", "onto", "cannot", "must", "card", "cards",
            "turn", "player", "draws", "attacks", "ends", "your", "you", "not", "of", "is",
@@ -119,16 +123,19 @@ def problems(texts: list[tuple[str, str]], lang: str, ids: set[str], names: list
     return found
 
 
-@pytest.fixture(scope="module", params=GAMES)
+@pytest.fixture(scope="module", params=SCRIPTS, ids=[f"{g}/{n}" for g, n in SCRIPTS])
 def played(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
            ) -> Iterator[dict[str, Any]]:
-    """One game's opening script played through the session: every state the page got, the
-    exports and the review page's record."""
-    game = request.param
-    with scripted(game, tmp_path_factory.mktemp(game) / "g.db") as table:
+    """One game's script played through the session: every state the page got (and every
+    question as it was asked), the exports and the review page's record."""
+    game, name = request.param
+    with scripted(game, tmp_path_factory.mktemp(game) / "g.db", name) as table:
         states = [table.session.state()]
         while table.step():
             states.append(table.session.state())
+        states.extend({"question": q} for q in table.asked)
+        if name != "opening":
+            assert table.asked, f"{game}/{name} asks no question any more"
         store, game_id = table.session.store, table.session.game_id
         yield {"game": game, "states": states, "players": list(table.session.header.players),
                "json": json.loads(export_json(store, game_id)),
