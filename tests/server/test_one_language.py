@@ -4,26 +4,22 @@ status, prompts, questions, violations with their rule references, the log, the 
 the cards' types and numbers; the JSON and text exports; the review page's steps) checked in
 English and in German.
 
-The oracles are independent of the code that words the texts: the card ids of the game's
-shipped cardsets and the engine's id shapes (`CC-031#1`, `p1.hand`, `back:123`) must not
-appear, and a short list of common words of the other language must not either (card names
-and titles, proper names printed in one language, and the players' names are taken out
-first); in English, no word with an umlaut or "ß" either.
+The oracle (tests/language_oracle.py) is independent of the code that words the texts: the
+card ids of the game's shipped cardsets, the engine's id shapes and common words of the other
+language must not appear.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pytest
-import yaml
 
-from companion.paths import cardsets_dir
 from companion.record.export import export_json, export_text, rule_words
 from companion.record.timeline import game_record
+from tests.language_oracle import cardset_words, problems
 from tests.live_tables import scripted
 
 GAMES = ["challengers", "creature-crush", "fire-emblem-cipher", "my-little-pony-ccg",
@@ -32,37 +28,10 @@ SCRIPTS = [(game, "opening") for game in GAMES] + [
     ("creature-crush", "rules-undeclared-attack"), ("my-little-pony-ccg", "rules-ready"),
     ("trick-or-beat", "rules-undeclared-attack")]
 """Every game's demo (its opening), and the scripts whose moves make the page ask a question."""
-COMMON = {
-    "en": {"the", "and", "with", "from", "into", "onto", "cannot", "must", "card", "cards",
-           "turn", "player", "draws", "attacks", "ends", "your", "you", "not", "of", "is",
-           "are", "this", "that", "has", "may", "own", "each", "when", "only", "already"},
-    "de": {"der", "das", "und", "mit", "nicht", "ist", "sind", "eine", "einen", "keine",
-           "karte", "karten", "zieht", "beendet", "zug", "auf", "aus", "von", "vom", "zum",
-           "zur", "dem", "den", "des", "du", "dein", "deine", "wird", "werden", "kann", "darf",
-           "noch", "schon", "jeder", "jede", "nur", "oder", "wenn", "hat"},
-}
-"""Common words of each language; none of English is a German word and vice versa (so no
-"die", "an", "in", "hand", "deck", "phase", "start")."""
-UMLAUT = re.compile("[äöüß]")
-"""Letters no English word has: a German word left in an English text."""
 MACHINE = {"phase", "active", "player", "kind", "code", "source", "uid", "id", "zone", "die",
            "on", "token", "status", "game", "decision", "swatch", "key", "move", "time",
            "winner", "loser"}
 """Fields that carry ids for the page's code, never printed as they are."""
-ID_SHAPES = re.compile(r"#\d+\b|\bp[12]\b(?:\.[\w-]+)?|\bback:\d+|\b[A-Z]{1,4}\d{0,2}-\d{2,4}\b")
-
-
-def cardset_words(game: str) -> tuple[set[str], list[str]]:
-    """The ids and the printed words (names, titles, subnames, keywords) of the game's
-    shipped cards."""
-    ids: set[str] = set()
-    names: set[str] = set()
-    for path in (cardsets_dir() / game).glob("*.yaml"):
-        for card in yaml.safe_load(path.read_text(encoding="utf-8")).get("cards") or []:
-            ids.add(str(card["id"]))
-            names.update(str(card[k]) for k in ("name", "title", "subname") if card.get(k))
-            names.update(str(k) for k in card.get("keywords") or ())  # printed on the card
-    return ids, sorted(names, key=len, reverse=True)
 
 
 def shown(data: Any, lang: str, game: str, where: str = "") -> Iterator[tuple[str, str]]:
@@ -104,23 +73,6 @@ def _strings(value: Any, lang: str, game: str, where: str) -> Iterator[tuple[str
     elif isinstance(value, list):
         for i, inner in enumerate(value):
             yield from _strings(inner, lang, game, f"{where}[{i}]")
-
-
-def problems(texts: list[tuple[str, str]], lang: str, ids: set[str], names: list[str],
-             players: list[str]) -> list[str]:
-    other = COMMON["de" if lang == "en" else "en"]
-    found = []
-    for where, text in texts:
-        bare = text
-        for name in [*names, *players]:
-            bare = bare.replace(name, " ")
-        shapes = [m for m in ID_SHAPES.findall(bare) if m]
-        known = [i for i in ids if re.search(rf"\b{re.escape(i)}\b", text)]
-        words = sorted({w for w in re.findall(r"[^\W\d_]+", bare.lower())
-                        if w in other or (lang == "en" and UMLAUT.search(w))})
-        if shapes or known or words:
-            found.append(f"{where}: {text!r} ({', '.join([*shapes, *known, *words])})")
-    return found
 
 
 @pytest.fixture(scope="module", params=SCRIPTS, ids=[f"{g}/{n}" for g, n in SCRIPTS])
