@@ -110,7 +110,8 @@ class TablePublisher:
         self.high = NOTHING
         self.told: dict[int, bool] = {}
         """Game id -> whether the stream's last finish message of it holds a result (so a
-        game reopened at the table, by an undo past its end, is published as reopened)."""
+        game reopened at the table, by an undo past its end, is published as reopened); read
+        from the outbox, which keeps it over restarts, and from the stream's last message."""
         self.stats = PublisherStats()
         self.nc: Any = None
         self._js: Any = None
@@ -183,6 +184,7 @@ class TablePublisher:
         self.high = place
         if type_ == FINISH:
             self.told[place.game] = body.get("outcome") is not None
+            self.outbox.set_told(self.table, place.game, self.told[place.game])
 
     async def publish_pending(self, full: bool = True) -> int:
         """Everything after the high-water mark, in order; returns how many were sent.
@@ -210,7 +212,9 @@ class TablePublisher:
             sent += count
             finish = Place(game_id, last, PARTS[FINISH])
             looked = full or count > 0  # else `outcome` was not read this round
-            reopened = looked and outcome is None and self.told.get(game_id, False)
+            if game_id not in self.told:
+                self.told[game_id] = self.outbox.told(self.table, game_id)
+            reopened = looked and outcome is None and self.told[game_id]
             if (outcome is not None or reopened) and finish > self.high:
                 # a reopened game's finish carries no outcome: the hall withdraws its result
                 await self._send(FINISH, finish, {"outcome": outcome, "after": last})

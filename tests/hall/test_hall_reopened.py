@@ -141,3 +141,23 @@ def test_a_decision_that_changes_the_winner_moves_the_counted_result(tmp_path: P
         assert archive.errors == []
     finally:
         archive.close()
+
+
+def test_a_table_remembers_over_a_restart_that_the_hall_holds_a_result(tmp_path: Path) -> None:
+    """Whether the hall was told a game's result is kept in the table's own file, so that a
+    table restarted after an undo past the end still publishes the reopening."""
+    from companion.hall.outbox import Outbox
+    from companion.record.store import GameHeader, Store
+
+    with Store(tmp_path / "t.db") as store:
+        game = store.start_game(GameHeader(game="challengers", players=PLAYERS))
+        outbox = Outbox(store)
+        assert outbox.told(TABLE, game) is False
+        outbox.set_told(TABLE, game, True)
+        outbox.close()
+        again = Outbox(store)  # the table started again on the same file
+        assert again.told(TABLE, game) is True
+        assert again.told("another-table", game) is False
+        again.set_told(TABLE, game, False)
+        assert again.told(TABLE, game) is False
+        again.close()
