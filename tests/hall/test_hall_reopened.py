@@ -69,6 +69,8 @@ def test_a_reopened_game_is_withdrawn_and_counted_once_when_it_ends_again(
         assert tournament_match(state)["link"] is None
         assert row(state)["outcome"] is None
         assert row(state)["notice"].startswith("reopened its game: result withdrawn")
+        assert row(state)["notice_de"].startswith(
+            "hat seine Partie wieder geöffnet: Ergebnis zurückgenommen")
 
         # play on to another end: counted again, once, with the winner the engine names now
         rng = random.Random(11)
@@ -138,6 +140,7 @@ def test_a_decision_that_changes_the_winner_moves_the_counted_result(tmp_path: P
         assert [len(loaded.tournament.seats[p].trophies) for p in (match.a, match.b)] == [0, 1]
         shown = view.table(TABLE)
         assert shown is not None and shown["notice"].startswith("changed its result")
+        assert shown["notice_de"].startswith("hat sein Ergebnis geändert")
         assert archive.errors == []
     finally:
         archive.close()

@@ -71,7 +71,7 @@
       td.appendChild(el("span", "badge ok", `${t("gameover")}: ${name ? name + " " + t("wins") : t("draw")}`));
     }
     if (!vs.length && !row.question && !row.outcome) td.appendChild(el("span", "muted", t("ok")));
-    if (row.notice) td.appendChild(el("div", "hall-notice", row.notice));
+    if (row.notice) td.appendChild(el("div", "hall-notice", txt(row, "notice") || row.notice));
     return td;
   }
 

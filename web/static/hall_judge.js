@@ -97,7 +97,7 @@
     }
     if (!row.alert) facts.unshift(t("ok"));
     card.appendChild(el("div", "judge-facts", facts.join(" · ")));
-    if (row.notice) card.appendChild(el("div", "hall-notice", row.notice));
+    if (row.notice) card.appendChild(el("div", "hall-notice", txt(row, "notice") || row.notice));
     return card;
   }
 
