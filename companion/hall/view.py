@@ -162,6 +162,15 @@ class TableRow:
                 "review": review_path(self.game, seq),
                 "moment": moment_path(self.table, self.db, self.game, seq)}
 
+    def _phase_words(self) -> dict[str, Any]:
+        """The current phase's name in both languages (the recorded state has English)."""
+        from companion.hall.naming import phase_names
+
+        phase = self.state.get("phase")
+        en, de = phase_names(str(self.header.get("game", ""))).get(str(phase), (None, None))
+        shown = self.state.get("phase_name")
+        return {"phase_name_en": en or shown, "phase_name_de": de or shown}
+
     def to_dict(self) -> dict[str, Any]:
         players = list(self.header.get("players") or [])
         named = self.rename
@@ -179,6 +188,7 @@ class TableRow:
             "active": self.state.get("active"),
             "phase": self.state.get("phase"),
             "phase_name": self.state.get("phase_name"),
+            **self._phase_words(),
             "scores": [{"seat": seat, "name": _seat_name(seat, players), "value": value}
                        for seat, value in sorted(scores.items())],
             "last_move": named(self.last_move) if self.last_move else None,

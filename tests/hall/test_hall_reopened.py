@@ -71,6 +71,10 @@ def test_a_reopened_game_is_withdrawn_and_counted_once_when_it_ends_again(
         assert row(state)["notice"].startswith("reopened its game: result withdrawn")
         assert row(state)["notice_de"].startswith(
             "hat seine Partie wieder geöffnet: Ergebnis zurückgenommen")
+        # the judges read the phase in their language too (the recording has English)
+        game = session.referee.engine  # type: ignore[attr-defined]
+        assert row(state)["phase"] == game.phase
+        assert row(state)["phase_name_de"] == game.ruleset.flow.phase(game.phase).name.get("de")
 
         # play on to another end: counted again, once, with the winner the engine names now
         rng = random.Random(11)

@@ -93,7 +93,8 @@
       const w = row.outcome.winner === "p1" ? row.players[0] : row.outcome.winner === "p2" ? row.players[1] : null;
       facts.push(`${t("gameover")}: ${w ? w + " " + t("wins") : t("draw")}`);
     } else if (row.turn !== null && row.turn !== undefined) {
-      facts.push(`${t("turn")} ${row.turn}${row.phase_name ? " · " + row.phase_name : ""}`);
+      const phase = txt(row, "phase_name") || row.phase_name;
+      facts.push(`${t("turn")} ${row.turn}${phase ? " · " + phase : ""}`);
     }
     if (!row.alert) facts.unshift(t("ok"));
     card.appendChild(el("div", "judge-facts", facts.join(" · ")));
