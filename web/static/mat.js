@@ -152,17 +152,17 @@ and no number is ever covered. */
     for (let n = label.length - 1; measured() > width && n > 3; n--) text.textContent = label.slice(0, n) + "…";
   }
 
-  function drawDie(g, die, x, y, size) {
+  function drawDie(g, die, x, y, size, transform) {
     const kind = (die.die.split(".")[1] || "w")[0];
-    const group = el("g", { class: "die-g die-" + kind, "data-die": die.die, "data-value": die.value }, g);
+    const group = el("g", { class: "die-g die-" + kind, "data-die": die.die, "data-value": die.value, transform }, g);
     const colour = (Companion.lang === "de" ? die.colour_de : die.colour_en) || "";
     el("title", {}, group).textContent = `${colour ? colour + " " : ""}${Companion.t("die")}: ${die.value}`;
     el("rect", { x, y, width: size, height: size, rx: size * 0.22, class: "die-body" }, group);
     el("text", { x: x + size / 2, y: y + size * 0.72, class: "die-value", "font-size": size * 0.62, "text-anchor": "middle" }, group).textContent = die.value;
   }
 
-  function drawFlag(g, token, x, y, size) {
-    const group = el("g", { class: "token-g", "data-token": token.token }, g);
+  function drawFlag(g, token, x, y, size, transform) {
+    const group = el("g", { class: "token-g", "data-token": token.token, transform }, g);
     el("title", {}, group).textContent = token.token;
     el("line", { x1: x, y1: y, x2: x, y2: y + size, class: "flag-pole" }, group);
     el("path", { d: `M ${x} ${y} L ${x + size * 0.8} ${y + size * 0.22} L ${x} ${y + size * 0.44} Z`, class: "flag-cloth" }, group);
@@ -276,7 +276,7 @@ and no number is ever covered. */
         const host = hosts[d.on];
         const size = opts.dieSize(host.w, host.h);
         const y0 = host.y + host.h * 0.04 + Math.min(host.h * 0.08, 5) + 0.5;
-        drawDie(itemsG, d, host.x + host.w - size - 1.5 - host.dice * (size + 1), y0, size);
+        drawDie(itemsG, d, host.x + host.w - size - 1.5 - host.dice * (size + 1), y0, size, host.transform);  // tilted with a tapped host
         host.dice++;
       } else if (zoneById[d.zone]) {
         const z = zoneById[d.zone];
@@ -288,7 +288,7 @@ and no number is ever covered. */
       }
     }
     for (const t of table.tokens) {
-      if (t.on && hosts[t.on]) { const host = hosts[t.on]; drawFlag(itemsG, t, host.x + host.w - 14, host.y + host.h * 0.45, 12); }
+      if (t.on && hosts[t.on]) { const host = hosts[t.on]; drawFlag(itemsG, t, host.x + host.w - 14, host.y + host.h * 0.45, 12, host.transform); }
       else if (zoneById[t.zone]) { const z = zoneById[t.zone]; drawFlag(itemsG, t, z.x_mm + z.w_mm - 14, z.y_mm + strips[t.zone], 12); }
     }
   }
