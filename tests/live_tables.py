@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,8 @@ class ScriptedTable:
     snapshots: list[Any]
     truth: list[Any]
     done: int = 0
+    asked: list[dict[str, Any]] = field(default_factory=list)
+    """Every question the page was asked, as it showed it, before the script answered it."""
 
     @property
     def session(self) -> LiveSession:
@@ -64,6 +66,7 @@ class ScriptedTable:
         session.observe(self.snapshots[i + 1])
         question = session.state()["question"]
         if question is not None:
+            self.asked.append(question)
             choice = min(int(declare.get("choice", 0)), len(question["choices"]) - 1)
             session.answer(question["seq"], choice)
         if step.phase is True:
@@ -122,12 +125,14 @@ def script_path(game: str, name: str = "opening") -> Path:
 
 
 @contextmanager
-def scripted(game: str, db: Path, name: str = "opening") -> Iterator[ScriptedTable]:
+def scripted(game: str, db: Path, name: str = "opening", source: Path | None = None
+             ) -> Iterator[ScriptedTable]:
+    """The bundled script `name` of `game` (or the script file `source`) at a live session."""
     from companion.referee.script import config_from_script
     from companion.sim.script import load_script
     from companion.sim.table_state import snapshots, truth_tables
 
-    script = load_script(script_path(game, name))
+    script = load_script(source or script_path(game, name))
     live = build_live(config_from_script(script), SnapshotFeed([]), db, f"test: {name}",
                       app_config={"HEARTBEAT_S": 0.5})
     table = ScriptedTable(live, script, snapshots(script), truth_tables(script))

@@ -81,8 +81,11 @@ class ViolationCatalog:
         derive: Derive | None = None,
         game: str = "",
         actions: Mapping[str, tuple[str, str]] | None = None,
+        sections_en: Mapping[str, str] | None = None,
     ) -> None:
         self.rulebook = rulebook
+        self.sections_en = dict(sections_en or {})
+        """The rulebook's (German) section names said in English."""
         self.entries = entries
         self.standalone = standalone
         self.derive = derive
@@ -117,6 +120,18 @@ class ViolationCatalog:
         if self.standalone and section.startswith(self.standalone):
             return section
         return f"{self.rulebook}, {section}"
+
+    def section_words(self, section: str, lang: str) -> str:
+        """A rule reference's section in `lang`: as the rulebook names it in German, its
+        English name (whole, else part by part: "Spielphasen, Startphase") in English."""
+        if lang != "en":
+            return section
+        if section in self.sections_en:
+            return self.sections_en[section]
+        head, sep, rest = section.partition(", ")
+        if sep:  # a chapter before the section ("Spielphasen, Startphase")
+            return f"{self.sections_en.get(head, head)}, {self.section_words(rest, lang)}"
+        return section
 
     def violation(
         self,

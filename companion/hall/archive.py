@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import CompanionError
-from companion.hall.view import HallView
+from companion.hall.view import CHANGED, REOPENED, HallView
 from companion.hall.wire import EVENT, FINISH, HEADER, TableMessage
 from companion.record.store import GameHeader, Store
 from companion.tournaments.book import GAME as TOURNAMENT_GAME
@@ -125,6 +125,9 @@ class Archive:
             if isinstance(outcome, dict):
                 self.store.finish(local, outcome)
                 self._tournament_result(message, local, outcome)
+            elif outcome is None:  # the table reopened its game (undo past the end)
+                self.store.unfinish(local)
+                self._withdraw(message, local, reopened=True)
 
     def _start(self, message: TableMessage) -> None:
         h = message.body
@@ -156,27 +159,89 @@ class Archive:
             return
         loaded = self.book.load(tid)
         origin = f"{message.table}:{message.db}:{message.place.game}"
-        if loaded.counted(Link(table=message.table, game_id=local, origin=origin)) is not None:
-            return  # counted before (a restarted hall reads every finish again): one result
+        key = loaded.counted(Link(table=message.table, game_id=local, origin=origin))
+        if key is not None:
+            counted = next((w for m, w in loaded.tournament.results.items()
+                            if (m.round, m.a, m.b) == key), None)
+            if counted == _winner_name(header.players, outcome):
+                return  # counted before (a restarted hall reads every finish again)
+            trophy = self._withdraw(message, local)  # the game now ends another way
+            if trophy is False:
+                return
+            changed = True
+        else:
+            trophy, changed = None, False
+        loaded = self.book.load(tid)
         match = loaded.match_at(message.table)
         if match is None:
             self.view.note(message.table, "finished, but the tournament plays no match at "
-                                          "this table now")
+                                          "this table now", "beendet, aber das Turnier spielt "
+                                          "an diesem Tisch gerade kein Match")
             return
         link = loaded.links.get((match.round, match.a, match.b))
         if link is not None:
             if link.origin != origin:
                 self.view.note(message.table, f"{match.a} - {match.b} has a result already "
-                                              f"({link.origin}); this game was not counted")
+                                              f"({link.origin}); this game was not counted",
+                               f"{match.a} - {match.b} hat schon ein Ergebnis "
+                               f"({link.origin}); diese Partie zählt nicht")
             return
         result = result_of(header.players, outcome, self.store.events(local))
         try:
             self.book.record_result(tid, message.table, result.players,
                                     result.winner_seat or "", result.fans,
-                                    Link(table=message.table, game_id=local, origin=origin))
+                                    Link(table=message.table, game_id=local, origin=origin),
+                                    trophy_fans=getattr(trophy, "fans", None))
         except CompanionError as exc:
-            self.view.note(message.table, f"not counted for the tournament: {exc}")
+            self.view.note(message.table, f"not counted for the tournament: {exc}",
+                           f"zählt nicht für das Turnier: {exc}")
+            if changed and self.on_tournament is not None:
+                self.on_tournament()  # the old result is gone all the same
             return
-        self.view.note(message.table, f"result counted for round {match.round}")
+        if changed:
+            self.view.note(message.table, f"{CHANGED[0]}: counted again for round "
+                                          f"{match.round}",
+                           f"{CHANGED[1]}: neu gezählt für Runde {match.round}")
+        else:
+            self.view.note(message.table, f"result counted for round {match.round}",
+                           f"Ergebnis gezählt für Runde {match.round}")
         if self.on_tournament is not None:
             self.on_tournament()
+
+    def _withdraw(self, message: TableMessage, local: int, reopened: bool = False) -> Any:
+        """Take back the tournament result this game counted for: the trophy it gave (None:
+        a final's), or False when it counted for nothing or cannot be taken back (then the
+        judges read why)."""
+        header = self.store.game(local)
+        if header.game != TOURNAMENT_GAME:
+            return False
+        tid = self.tournament_id if self.tournament_id is not None else self.book.latest()
+        if tid is None:
+            return False
+        origin = f"{message.table}:{message.db}:{message.place.game}"
+        try:
+            taken = self.book.withdraw_result(
+                tid, Link(table=message.table, game_id=local, origin=origin))
+        except CompanionError as exc:
+            self.view.note(message.table, f"changed its game, but its counted result stays: "
+                                          f"{exc}", "hat seine Partie geändert, aber ihr "
+                                                    f"gezähltes Ergebnis bleibt: {exc}")
+            return False
+        if taken is None:
+            return False
+        match, _winner, trophy = taken
+        if reopened:
+            self.view.note(message.table, f"{REOPENED[0]} (round {match.round}, {match.a} - "
+                                          f"{match.b})",
+                           f"{REOPENED[1]} (Runde {match.round}, {match.a} - {match.b})")
+            if self.on_tournament is not None:
+                self.on_tournament()
+        return trophy
+
+
+def _winner_name(players: tuple[str, ...], outcome: dict[str, Any]) -> str | None:
+    """The winner's name in `outcome` (seat p1/p2 of `players`), None for none."""
+    seat = outcome.get("winner")
+    if isinstance(seat, str) and seat in ("p1", "p2") and len(players) >= int(seat[1]):
+        return str(players[int(seat[1]) - 1])
+    return None

@@ -36,3 +36,21 @@ def namer_for(header: Mapping[str, Any]) -> Rename:
     except (CompanionError, OSError, KeyError):
         return dict
     return Namer(lookup, players, layout).payload
+
+
+def phase_names(game: str) -> dict[str, tuple[str, str]]:
+    """Phase id -> (English, German) name of `game`'s turn (the mat's phase strip); a recorded
+    state names its phase in English only, the hall's pages speak both."""
+    from companion.server.gamedata import layout_dict
+
+    try:
+        with _lock:
+            if game not in _layouts:
+                _layouts[game] = layout_dict(game)
+            layout = _layouts[game]
+    except (CompanionError, OSError, KeyError):
+        return {}
+    groups = (layout.get("phases") or {}).values()
+    return {str(p["id"]): (str(p.get("name_en") or p["id"]),
+                           str(p.get("name_de") or p.get("name_en") or p["id"]))
+            for group in groups for p in group}

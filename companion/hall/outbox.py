@@ -105,6 +105,20 @@ class Outbox:
                 self._games[table] = [(int(g), str(u)) for g, u in rows]
             return list(self._games[table])
 
+    def told(self, table: str, game_id: int) -> bool:
+        """Whether the last finish message this library published for game `game_id` at hall
+        table `table` held a result (kept here so that a restarted table still publishes the
+        game's reopening)."""
+        with self._lock:
+            row = self._conn.execute("SELECT value FROM hall_outbox_meta WHERE key = ?",
+                                     (f"told:{table}:{game_id}",)).fetchone()
+        return row is not None and str(row[0]) == "1"
+
+    def set_told(self, table: str, game_id: int, told: bool) -> None:
+        with self._lock:
+            self._conn.execute("INSERT OR REPLACE INTO hall_outbox_meta (key, value) VALUES"
+                               " (?, ?)", (f"told:{table}:{game_id}", "1" if told else "0"))
+
     def header(self, game_id: int, page_url: str) -> dict[str, Any]:
         from companion.record.redact import public_header
 

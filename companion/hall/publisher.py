@@ -108,6 +108,10 @@ class TablePublisher:
         self.poll_s = poll_s
         self.tick_s = tick_s
         self.high = NOTHING
+        self.told: dict[int, bool] = {}
+        """Game id -> whether the stream's last finish message of it holds a result (so a
+        game reopened at the table, by an undo past its end, is published as reopened); read
+        from the outbox, which keeps it over restarts, and from the stream's last message."""
         self.stats = PublisherStats()
         self.nc: Any = None
         self._js: Any = None
@@ -161,7 +165,10 @@ class TablePublisher:
         except NotFoundError:
             self.high = NOTHING
         else:
-            self.high = decode(raw.data or b"").place
+            last = decode(raw.data or b"")
+            self.high = last.place
+            if last.type == FINISH:
+                self.told[last.place.game] = last.body.get("outcome") is not None
         self._need_sync = False
         self.stats.syncs += 1
         return self.high
@@ -175,6 +182,9 @@ class TablePublisher:
             self.stats.duplicates += 1
         self.stats.published += 1
         self.high = place
+        if type_ == FINISH:
+            self.told[place.game] = body.get("outcome") is not None
+            self.outbox.set_told(self.table, place.game, self.told[place.game])
 
     async def publish_pending(self, full: bool = True) -> int:
         """Everything after the high-water mark, in order; returns how many were sent.
@@ -201,7 +211,12 @@ class TablePublisher:
                 count += more
             sent += count
             finish = Place(game_id, last, PARTS[FINISH])
-            if outcome is not None and finish > self.high:
+            looked = full or count > 0  # else `outcome` was not read this round
+            if game_id not in self.told:
+                self.told[game_id] = self.outbox.told(self.table, game_id)
+            reopened = looked and outcome is None and self.told[game_id]
+            if (outcome is not None or reopened) and finish > self.high:
+                # a reopened game's finish carries no outcome: the hall withdraws its result
                 await self._send(FINISH, finish, {"outcome": outcome, "after": last})
                 sent += 1
         return sent

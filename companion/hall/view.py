@@ -28,6 +28,10 @@ from companion.record.replay import main_line
 from companion.record.store import Event
 
 LINE_KINDS = ("move", "phase")
+REOPENED = ("reopened its game: result withdrawn", "hat seine Partie wieder geöffnet: "
+            "Ergebnis zurückgenommen")
+CHANGED = ("changed its result", "hat sein Ergebnis geändert")
+"""What the judges read of a table whose game was reopened or now ends another way."""
 FORGED, OTHER_TABLE, REPLAYED, UNREADABLE = "forged", "other-table", "replayed", "unreadable"
 REFUSALS = (FORGED, OTHER_TABLE, REPLAYED, UNREADABLE)
 REFUSALS_KEPT = 200
@@ -53,6 +57,8 @@ class TableRow:
     heard: float = 0.0
     messages: int = 0
     notice: str = ""
+    notice_de: str = ""
+    """The hall's remark in German (`notice` is the English one)."""
     rename: Rename = dict
     started_at: float = 0.0
     """Hall time of the game's first message (the broker's time of storing it)."""
@@ -71,7 +77,7 @@ class TableRow:
         self.db, self.game, self.header = db, game, dict(header)
         self.events, self.state, self.last_move = [], {}, None
         self.violations, self.decided, self.question, self.outcome = {}, set(), None, None
-        self.seq, self.commit, self.notice = 0, 0.0, ""
+        self.seq, self.commit, self.notice, self.notice_de = 0, 0.0, "", ""
         self.started_at, self.ended_at = 0.0, 0.0
 
     def add(self, event: Event) -> None:
@@ -156,6 +162,15 @@ class TableRow:
                 "review": review_path(self.game, seq),
                 "moment": moment_path(self.table, self.db, self.game, seq)}
 
+    def _phase_words(self) -> dict[str, Any]:
+        """The current phase's name in both languages (the recorded state has English)."""
+        from companion.hall.naming import phase_names
+
+        phase = self.state.get("phase")
+        en, de = phase_names(str(self.header.get("game", ""))).get(str(phase), (None, None))
+        shown = self.state.get("phase_name")
+        return {"phase_name_en": en or shown, "phase_name_de": de or shown}
+
     def to_dict(self) -> dict[str, Any]:
         players = list(self.header.get("players") or [])
         named = self.rename
@@ -173,6 +188,7 @@ class TableRow:
             "active": self.state.get("active"),
             "phase": self.state.get("phase"),
             "phase_name": self.state.get("phase_name"),
+            **self._phase_words(),
             "scores": [{"seat": seat, "name": _seat_name(seat, players), "value": value}
                        for seat, value in sorted(scores.items())],
             "last_move": named(self.last_move) if self.last_move else None,
@@ -185,6 +201,8 @@ class TableRow:
             "messages": self.messages,
             "alert": self.alert,
             "notice": self.notice,
+            "notice_en": self.notice,
+            "notice_de": self.notice_de or self.notice,
             "started_at": self.started_at,
             "ended_at": self.ended_at,
         }
@@ -302,20 +320,27 @@ class HallView:
                           str(body["kind"]), str(body["source"]), dict(body["payload"])))
         elif message.type == FINISH:
             outcome = message.body.get("outcome")
+            before = row.outcome
             row.outcome = dict(outcome) if isinstance(outcome, dict) else None
             row.ended_at = stamp if row.outcome else 0.0
+            if before is not None and row.outcome is None:
+                row.notice, row.notice_de = REOPENED
+            elif before is not None and row.outcome is not None \
+                    and before.get("winner") != row.outcome.get("winner"):
+                row.notice, row.notice_de = CHANGED
         row.messages += 1
         row.heard = time.time()
         self.applied += 1
         return row.to_dict()
 
-    def note(self, table: str, text: str) -> dict[str, Any] | None:
-        """A hall remark on a table (a result the tournament could not take, ...)."""
+    def note(self, table: str, text: str, text_de: str = "") -> dict[str, Any] | None:
+        """A hall remark on a table (a result the tournament could not take, ...), in English
+        and German."""
         with self._lock:
             row = self.rows.get(table)
-            if row is None or row.notice == text:
+            if row is None or (row.notice, row.notice_de) == (text, text_de):
                 return None
-            row.notice = text
+            row.notice, row.notice_de = text, text_de
             data = row.to_dict()
         for listener in list(self.listeners):
             listener(data)

@@ -11,6 +11,7 @@ serial (a back says nothing about the card it is stuck on).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -81,6 +82,13 @@ def back_serials(first_serial: int, count: int, symbology: Symbology = DEFAULT_S
                  ) -> list[int]:
     """The serials `back_specs` prints: consecutive from `first_serial`, big-cell stickers
     skipping those that do not print readably as big-cell."""
+    return list(_back_serials(first_serial, count, symbology))
+
+
+@functools.lru_cache(maxsize=32)
+def _back_serials(first_serial: int, count: int, symbology: Symbology) -> tuple[int, ...]:
+    """`back_serials`, remembered: checking every serial takes seconds, and every simulated
+    table of a game asks for the same run."""
     out: list[int] = []
     serial = first_serial
     while len(out) < count:
@@ -88,7 +96,7 @@ def back_serials(first_serial: int, count: int, symbology: Symbology = DEFAULT_S
                 encode_back(serial)):
             out.append(serial)
         serial += 1
-    return out
+    return tuple(out)
 
 
 def sticker_cell(spec: StickerSpec, x_mm: float, y_mm: float) -> list[MarkerSquare | Box | Text]:

@@ -9,13 +9,12 @@ cards, zones, codes), while every text in it meant for people (`text_*`, `messag
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from companion.record.library import STATUS_WORDS, game_name, notes_of, status_of
 from companion.record.replay import describe, main_line
 from companion.record.store import Store, decisions_of
-from companion.record.wording import Namer, started_label
+from companion.record.wording import Namer, rule_words, started_label
 
 FORMATS = ("json", "text", "html")
 
@@ -47,20 +46,11 @@ def export_dict(store: Store, game_id: int) -> dict[str, Any]:
     events = store.events(game_id)
     namer = namer_for(header)
     return {
-        "header": header.to_dict(),
-        "events": [_named(e.to_dict(), namer) for e in events],
-        "main_line": [_named(entry.to_dict(), namer) for entry in main_line(events)],
+        "header": namer.deep(header.to_dict()),
+        "events": [namer.deep(e.to_dict()) for e in events],
+        "main_line": [namer.deep(entry.to_dict()) for entry in main_line(events)],
         "decisions": {str(k): v for k, v in decisions_of(events).items()},
     }
-
-
-def _named(data: Any, namer: Namer) -> Any:
-    """`data` with every text meant for people in names, however deep it lies."""
-    if isinstance(data, dict):
-        return namer.payload({k: _named(v, namer) for k, v in data.items()})
-    if isinstance(data, list):
-        return [_named(v, namer) for v in data]
-    return data
 
 
 def export_json(store: Store, game_id: int) -> str:
@@ -112,24 +102,6 @@ def export_text(store: Store, game_id: int, lang: str = "en", namer: Namer | Non
         lines.append(f"{w['notes']}:")
         lines.extend(f"  - {namer.text(n, lang)}" for n in notes)
     return "\n".join(lines) + "\n"
-
-
-def rule_words(rule: str, game: str = "", lang: str = "en") -> str:
-    """Where a broken rule is written, for people: "Trick or Beat rules, Beschwören" ->
-    "rulebook: Beschwören" ("Regelheft: Beschwören"); a rule from elsewhere stays whole."""
-    name = game_name(game) if game else ""
-    if lang == "de":
-        rule = re.sub(r"^official (\S+) rules", r"offizielle \1-Regeln", rule)
-    rest = rule
-    if name and rule.startswith(name):
-        rest = rule[len(name):].lstrip(" ,")
-        book, sep, section = rest.partition(", ")
-        if sep and len(book.split()) == 1 and book.lower() in ("rules", "schlachtplan",
-                                                               "regeln", "spielregel"):
-            rest = section
-        if rest:
-            return f"{'Regelheft' if lang == 'de' else 'rulebook'}: {rest}"
-    return rule
 
 
 def outcome_text(outcome: Any, players: tuple[str, ...], lang: str = "en",

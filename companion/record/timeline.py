@@ -111,7 +111,7 @@ def timeline(
                 "time": e.time,
                 "text_en": step_text(e, namer, "en", earlier),
                 "text_de": step_text(e, namer, "de", earlier),
-                "payload": namer.payload(e.payload),
+                "payload": namer.deep(e.payload),
                 "on_main_line": e.seq in on_line if e.kind in ("move", "phase") else None,
                 "decision": decisions.get(e.seq) if e.kind == "violation" else None,
                 "table": table,

@@ -42,6 +42,30 @@ def plain_error(text: str) -> str:
     return ERROR_NAME.sub("", str(text)).strip()
 
 
+RULEBOOK_WORDS = ("rules", "schlachtplan", "regeln", "spielregel")
+"""How a rulebook calls itself after the game's name ("Trick or Beat rules, Beschwören")."""
+
+
+def rule_words(rule: str, game: str = "", lang: str = "en") -> str:
+    """Where a broken rule is written, for people, in `lang`: "Trick or Beat rules,
+    Beschwören" -> "rulebook: Summoning" ("Regelheft: Beschwören"); a rule from elsewhere
+    stays whole (in German its source in German: "offizielle Enterplay-Regeln: ...")."""
+    name = GAMES[game].name if game in GAMES else game
+    if lang == "de":
+        rule = re.sub(r"^official (\S+) rules", r"offizielle \1-Regeln", rule)
+    if not (name and rule.startswith(name)):
+        return rule
+    rest = rule[len(name):].lstrip(" ,")
+    book, sep, section = rest.partition(", ")
+    if sep and len(book.split()) == 1 and book.lower() in RULEBOOK_WORDS:
+        rest = section
+    if not rest:
+        return rule
+    if game in GAMES:
+        rest = game_spec(game).violations.section_words(rest, lang)
+    return f"{'Regelheft' if lang == 'de' else 'rulebook'}: {rest}"
+
+
 class Namer:
     """Rewrites engine texts with the names people use at this table."""
 
@@ -56,6 +80,7 @@ class Namer:
         self.zones = {z["id"]: z for z in (layout or {}).get("zones", [])}
         phases = (layout or {}).get("phases") or {}
         self.phases = {p["id"]: p for group in phases.values() for p in group}
+        self.game = str((layout or {}).get("game") or "")
 
     def phase(self, phase_id: str | None, lang: str = "en") -> str:
         """A phase's name in `lang` ("main" -> "Main phase"), the id when unknown."""
@@ -112,7 +137,20 @@ class Namer:
                 lang = "de" if key.endswith("_de") else "en"
                 out[key] = self.text(plain_error(value) if key.startswith("detail") else value,
                                      lang)
+        rule = payload.get("rule")
+        if isinstance(rule, str) and rule and "rule_en" not in payload:  # said as the page says it
+            out["rule_en"], out["rule_de"] = (rule_words(rule, self.game, "en"),
+                                              rule_words(rule, self.game, "de"))
         return out
+
+    def deep(self, data: Any) -> Any:
+        """`data` with every shown text field in plain words however deep it lies (a
+        question's choices inside its payload, an outcome inside a header)."""
+        if isinstance(data, Mapping):
+            return self.payload({k: self.deep(v) for k, v in data.items()})
+        if isinstance(data, list):
+            return [self.deep(v) for v in data]
+        return data
 
 
 # --- what the page knows about a game -------------------------------------------------------

@@ -626,9 +626,7 @@ class LiveSession:
                 "unanswered": self._unanswered_view(),
                 "checking": self._checking_view(),
                 "unreadable": self._unreadable_view(),
-                "log": [
-                    {**entry.to_dict(), "move": named(entry.move)} for entry in line[-LOG_TAIL:]
-                ],
+                "log": [self._log_entry(entry) for entry in line[-LOG_TAIL:]],
                 "health": self.health.to_dict(),
                 "outcome": named(self._model.outcome) if self._model.outcome else None,
                 "game_over": game_over,
@@ -1418,8 +1416,20 @@ class LiveSession:
 
     # --- page helpers ------------------------------------------------------------------------
 
+    def _log_entry(self, entry: Any) -> dict[str, Any]:
+        """A main-line step as the page's log gets it: its move and the violations it
+        raised in names (a log entry is read as much as the violation list)."""
+        data = entry.to_dict()
+        data["move"] = self.namer.payload(entry.move)
+        data["violations"] = self.namer.deep(list(data.get("violations") or ()))
+        return dict(data)
+
     def _status(self, lang: str) -> dict[str, Any]:
         status = dict(self.referee.status(lang, self._visible()))
+        if isinstance(status.get("outcome"), Mapping):  # in names and in `lang` only
+            other = "_en" if lang == "de" else "_de"
+            status["outcome"] = {k: v for k, v in self.namer.payload(status["outcome"]).items()
+                                 if not k.endswith(other)}
         if status.get("next"):
             status["next"] = self.namer.text(str(status["next"]), lang)
         status["legal"] = [self.namer.text(m, lang) for m in status.get("legal", [])]

@@ -29,7 +29,8 @@ from companion.games.challengers.tournament import Match, Tournament, Tournament
 
 GAME = "challengers"
 """The one game with a tournament mode (Challengers!, its "Turnierplan"); named here only."""
-ACTIONS = ("draw", "redraw", "choose", "slim", "end-deck-phase", "result", "end-match-phase")
+ACTIONS = ("draw", "redraw", "choose", "slim", "end-deck-phase", "result", "withdraw",
+           "end-match-phase")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tournaments (
@@ -345,6 +346,13 @@ class TournamentBook:
                     (tournament_id, match.round, match.a, match.b, the_link.table or table,
                      the_link.game_id, the_link.origin, body["winner"], loaded.steps + 1))
                 loaded.links[(match.round, match.a, match.b)] = the_link
+            elif action == "withdraw":
+                match = _match(t, body)
+                result = _apply(t, action, body)
+                conn.execute(
+                    "DELETE FROM tournament_games WHERE tournament_id = ? AND round = ? AND"
+                    " p1 = ? AND p2 = ?", (tournament_id, match.round, match.a, match.b))
+                loaded.links.pop((match.round, match.a, match.b), None)
             else:
                 if action == "end-match-phase":
                     loaded.round_over_or_refuse()
@@ -378,6 +386,22 @@ class TournamentBook:
                 "effect_fans": {names[s]: int(v) for s, v in fans.items() if s in names},
                 "trophy_fans": trophy_fans}
         return self.act(tournament_id, "result", args, source="table", link=link)
+
+
+    def withdraw_result(self, tournament_id: int, link: Link) -> tuple[Match, str, Any] | None:
+        """Take back the result the game `link` counts for (its table reopened it, or it now
+        ends another way): (match, the winner that was counted, the trophy it gave), or None
+        when the game counts for nothing."""
+        loaded = self.load(tournament_id)
+        key = loaded.counted(link)
+        if key is None:
+            return None
+        match = _match(loaded.tournament, {"round": key[0], "a": key[1], "b": key[2]})
+        winner = loaded.tournament.results[match]
+        _, trophy = self.act(tournament_id, "withdraw",
+                             {"round": match.round, "a": match.a, "b": match.b},
+                             source="table")
+        return match, winner, trophy
 
 
 def _match(t: Tournament, body: Mapping[str, Any]) -> Match:
@@ -423,6 +447,8 @@ def _apply(t: Tournament, action: str, body: Mapping[str, Any]) -> Any:
             raise TournamentError(f"the trophy drew {trophy.fans if trophy else None} fans, "
                                   f"the record says {drawn}")
         return trophy
+    if action == "withdraw":
+        return t.withdraw(_match(t, body))
     if action == "end-match-phase":
         return t.end_match_phase()
     raise CompanionError(f"unknown tournament step {action!r}")

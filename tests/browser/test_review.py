@@ -16,6 +16,7 @@ from companion.record.timeline import timeline
 from companion.server.app import create_app
 from companion.server.live_setup import serve_in_thread
 from tests.browser.conftest import LAPTOP, PHONE, assert_seen, box, no_sideways_scroll, opened, shot
+from tests.language_oracle import page_problems
 from tests.live_tables import scripted
 
 pytestmark = pytest.mark.browser
@@ -141,6 +142,9 @@ def test_game_page_jumps_plays_links_and_speaks_german(browser: Any, library: An
         page.wait_for_selector("#keyframe-zoom:not([hidden])")
         assert box(page, "#keyframe-zoom-img")["width"] >= 900
         page.click("#keyframe-zoom")
+        page.click("#next-violation")  # a violation with its rule reference, in English
+        found = page_problems(page, "trick-or-beat", "en", ["Ada", "Bo"])
+        assert not found, "\n".join(found)
         shot(page, "review-game")
     with opened(browser, link, LAPTOP, "de") as page:
         page.wait_for_selector("#timeline .tl-item")
@@ -148,6 +152,8 @@ def test_game_page_jumps_plays_links_and_speaks_german(browser: Any, library: An
         german = steps[violations[0]]["text_de"]
         assert page.text_content("#step-text") == german != steps[violations[0]]["text_en"]
         assert "Regelheft" in page.text_content(".step-card .v-rule")
+        found = page_problems(page, "trick-or-beat", "de", ["Ada", "Bo"])
+        assert not found, "\n".join(found)
         assert page.get_attribute("#download", "href").endswith("export.html?lang=de")
         shot(page, "review-game-de")
     with opened(browser, url, PHONE, "en") as page:

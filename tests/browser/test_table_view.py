@@ -6,7 +6,8 @@ violations are still decided there).
 
 The games are played from their bundled opening scripts straight into the live session (no
 camera); what the page must show is read from the engine, the simulator's true table and the
-recording, never from the page's own data.
+recording, never from the page's own data; every line the page shows is in the page's
+language and in names (tests/language_oracle.py).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import pytest
 from companion.engine.api import Move
 from companion.server.live_setup import serve_in_thread
 from tests.browser.conftest import LAPTOP, PHONE, assert_seen, box, no_sideways_scroll, opened, shot
+from tests.language_oracle import page_problems
 from tests.live_tables import ScriptedTable, scripted
 
 pytestmark = pytest.mark.browser
@@ -98,6 +100,8 @@ def check_laptop(browser: Any, table: ScriptedTable, url: str, lang: str) -> Non
             if hand.count():
                 assert hand.text_content() == str(len(truth.hand(p)))
         no_sideways_scroll(page)
+        found = page_problems(page, table.script.game, lang, list(players))
+        assert not found, "\n".join(found)  # one language, names not ids
         shot(page, f"table-{table.script.game}-{lang}")
 
 
@@ -182,4 +186,6 @@ def check_game_over(browser: Any, table: ScriptedTable, url: str) -> None:
             assert open_.count() == page.locator(".violation.open button[data-decision]:enabled"
                                                  ).count()
             assert page.text_content("#banner-who") == WINS[lang].format(name=players[0])
+            found = page_problems(page, table.script.game, lang, list(players))
+            assert not found, "\n".join(found)  # the referee view: log, violations, prompt
             shot(page, f"gameover-{table.script.game}-{lang}")

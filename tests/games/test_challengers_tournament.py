@@ -314,3 +314,28 @@ def test_match_helpers() -> None:
     with pytest.raises(TournamentError):
         m.seat("Cy")
     assert list(itertools.islice(iter(TROPHY_FANS), 1)) == [1]
+
+
+def test_a_withdrawn_result_gives_back_what_it_gave_and_only_while_its_round_runs() -> None:
+    """A game reopened at its table: its result comes off (trophy and effect fans) and the
+    match can be recorded again, with another winner; once the round is closed, results
+    stand (the next round was paired on them)."""
+    t = Tournament(["Ada", "Bo", "Cy", "Di"], seed=12)
+    deck_phase(t)
+    match, other = t.matches
+    _low, high = TROPHY_FANS[match.round]
+    before = {n: (list(s.trophies), s.fan_tokens) for n, s in t.seats.items()}
+    trophy = t.record(match, match.a, {match.a: 2, match.b: 1}, trophy_fans=high)
+    assert trophy is not None and t.seats[match.a].trophies == [trophy]
+    assert t.withdraw(match) == trophy
+    assert {n: (list(s.trophies), s.fan_tokens) for n, s in t.seats.items()} == before
+    assert match not in t.results
+    with pytest.raises(TournamentError):
+        t.withdraw(match)  # nothing counted any more
+    t.record(match, match.b, {match.b: 3}, trophy_fans=trophy.fans)
+    assert t.seats[match.b].trophies == [trophy] and t.seats[match.b].fan_tokens == 3
+    assert t.seats[match.a].trophies == [] and t.seats[match.a].fan_tokens == 0
+    t.record(other, other.a, trophy_fans=high)
+    t.end_match_phase()
+    with pytest.raises(TournamentError):
+        t.withdraw(match)  # round 2 is paired: round 1's results stand

@@ -71,7 +71,7 @@
       td.appendChild(el("span", "badge ok", `${t("gameover")}: ${name ? name + " " + t("wins") : t("draw")}`));
     }
     if (!vs.length && !row.question && !row.outcome) td.appendChild(el("span", "muted", t("ok")));
-    if (row.notice) td.appendChild(el("div", "hall-notice", row.notice));
+    if (row.notice) td.appendChild(el("div", "hall-notice", txt(row, "notice") || row.notice));
     return td;
   }
 
@@ -93,7 +93,7 @@
     tr.appendChild(el("td", "", (row.players || []).join(" – ")));
     tr.appendChild(el("td", "num", row.turn ?? "–"));
     const active = row.active === "p1" ? row.players[0] : row.active === "p2" ? row.players[1] : "";
-    tr.appendChild(el("td", "", (row.phase_name || row.phase || "–") + (active ? ` · ${active}` : "")));
+    tr.appendChild(el("td", "", (txt(row, "phase_name") || row.phase_name || row.phase || "–") + (active ? ` · ${active}` : "")));
     tr.appendChild(el("td", "num", (row.scores || []).map(s => s.value).join(" : ") || "–"));
     tr.appendChild(refereeCell(row));
     const heard = el("td", "hall-heard muted small");

@@ -74,7 +74,7 @@
       if (v.player) kind.appendChild(el("span", "judge-by", v.player));
       item.appendChild(kind);
       item.appendChild(el("div", "judge-text", txt(v, "message")));
-      const more = [v.rule, v.unsure ? t("unsure") : ""].filter(Boolean).join(" · ");
+      const more = [txt(v, "rule") || v.rule, v.unsure ? t("unsure") : ""].filter(Boolean).join(" · ");
       if (more) item.appendChild(el("div", "judge-rule", more));
       item.appendChild(momentLinks(v, row.url));
       card.appendChild(item);
@@ -93,11 +93,12 @@
       const w = row.outcome.winner === "p1" ? row.players[0] : row.outcome.winner === "p2" ? row.players[1] : null;
       facts.push(`${t("gameover")}: ${w ? w + " " + t("wins") : t("draw")}`);
     } else if (row.turn !== null && row.turn !== undefined) {
-      facts.push(`${t("turn")} ${row.turn}${row.phase_name ? " · " + row.phase_name : ""}`);
+      const phase = txt(row, "phase_name") || row.phase_name;
+      facts.push(`${t("turn")} ${row.turn}${phase ? " · " + phase : ""}`);
     }
     if (!row.alert) facts.unshift(t("ok"));
     card.appendChild(el("div", "judge-facts", facts.join(" · ")));
-    if (row.notice) card.appendChild(el("div", "hall-notice", row.notice));
+    if (row.notice) card.appendChild(el("div", "hall-notice", txt(row, "notice") || row.notice));
     return card;
   }
 
@@ -125,7 +126,7 @@
       li.appendChild(top);
       li.appendChild(el("div", "judge-text", txt(e, "message")));
       const opp = (e.players || []).filter(n => n !== p.name).join(", ");
-      if (e.rule || opp) li.appendChild(el("div", "judge-rule", [e.rule, opp ? `vs ${opp}` : ""].filter(Boolean).join(" · ")));
+      if (e.rule || opp) li.appendChild(el("div", "judge-rule", [txt(e, "rule") || e.rule, opp ? `vs ${opp}` : ""].filter(Boolean).join(" · ")));
       li.appendChild(momentLinks(e, e.url));
       list.appendChild(li);
     });

@@ -43,6 +43,12 @@ remembered per browser. */
     if (m) rest = m[2];
     return rest ? `${C().t("rulebook")}: ${rest}` : rule;
   }
+  /* A violation's rule reference in the page's language: as the server words it (the
+  rulebook's German section names said in English too), else from the raw reference. */
+  function ruleOf(v) {
+    const said = v && v["rule_" + lang()];
+    return said ? said.charAt(0).toUpperCase() + said.slice(1) : ruleWords(v && v.rule);
+  }
   function turnWords(p) {
     const name = playerName(p);
     return C().t(lang() === "en" && /s$/i.test(name) ? "banner.turn.s" : "banner.turn", { name });
@@ -181,6 +187,20 @@ remembered per browser. */
     const w = Math.min(w0, h0 * ratio), h = w / ratio;
     svg.style.width = Math.floor(w) + "px"; svg.style.height = Math.floor(h) + "px";
     $("seats").style.height = Math.floor(h) + "px";
+    fitSeats();
+  }
+
+  /* The seats are as high as the mat: when a long fact (a lord's full name) would push the
+  pile sizes out of sight, both seats step down to a tighter look until everything shows. */
+  const SEAT_FITS = ["fit-1", "fit-2", "fit-3"];
+  function fitSeats() {
+    const seats = [$("seat-top"), $("seat-bottom")];
+    seats.forEach(s => s.classList.remove(...SEAT_FITS));
+    const overflows = () => seats.some(s => s.scrollHeight > s.clientHeight + 1);
+    for (const level of SEAT_FITS) {
+      if (!overflows()) break;
+      seats.forEach(s => s.classList.add(level));
+    }
   }
 
   function renderMat() {
@@ -288,7 +308,7 @@ remembered per browser. */
       if (v.unsure) make("p", "v-unsure", `${C().t("unsure")}: ${C().plain(txt(v.unsure, "text"))}`, item);
       make("p", "v-message", txt(v, "message"), item);
       make("p", "v-move", txt(v, "move_text"), item);
-      make("p", "v-rule", ruleWords(v.rule), item);
+      make("p", "v-rule", ruleOf(v), item);
       const actions = make("div", "v-actions", null, item);
       if (v.decision && !changing.has(v.seq)) {
         make("span", "badge " + (v.decision === "stands" ? "warn" : "ok"), C().t("decision." + v.decision), actions);
@@ -593,7 +613,7 @@ remembered per browser. */
       const others = state.violations.filter(x => !x.decision && x.seq !== v.seq).length;
       $("alert-kind").textContent = C().t("alert.violation");
       $("alert-text").textContent = txt(v, "message");
-      $("alert-detail").textContent = [txt(v, "move_text"), ruleWords(v.rule), others ? C().tn("alert.more", others) : ""].filter(Boolean).join(" · ");
+      $("alert-detail").textContent = [txt(v, "move_text"), ruleOf(v), others ? C().tn("alert.more", others) : ""].filter(Boolean).join(" · ");
       decisionButtons(actions, v);
       actions.querySelectorAll("button[data-decision]").forEach(b => b.prepend(make("kbd", "choice-key", b.dataset.decision === "stands" ? "S" : "C")));
     } else {
@@ -707,6 +727,7 @@ remembered per browser. */
     renderHistory(); renderRecording(); renderHealth(state.health); renderGameOver(); renderAlert(); renderDemo();
     document.body.dataset.seq = state.seq;
     document.body.dataset.record = state.record_id;
+    fitSeats();
   }
 
   function connect() {
@@ -805,6 +826,8 @@ remembered per browser. */
     $("turn-toggle").addEventListener("click", () => { store.set("turned", store.get("turned", "no") === "yes" ? "no" : "yes"); applyPrefs(); });
     $("sound-toggle").addEventListener("click", () => { store.set("sound", store.get("sound", "on") === "off" ? "on" : "off"); applyPrefs(); });
     window.addEventListener("resize", () => { fitMat(); renderQuestion(); renderAlert(); });
+    // the seats' room changes after a render too (the side column, the now-line): refit then
+    if (window.ResizeObserver) new ResizeObserver(fitSeats).observe($("seats"));
     $("board").addEventListener("transitionend", placeAlert);
     document.querySelectorAll(".play-again").forEach(b => b.addEventListener("click", () => {
       b.disabled = true;

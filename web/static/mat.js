@@ -1,8 +1,9 @@
 /* Draws the play mat as SVG in mat millimetres: zones with labels, cards, dice and tokens.
 
 Every zone keeps a label strip along its top edge; cards are sized to fit below it, so a label
-never lies on a card. Cards lying on a card show as a named tag on their host and dice on a
-card sit in a row above its name, so no card name is ever covered. */
+never lies on a card. Cards lying on a card (equipment) show as named tags stacked between the
+host's name and its numbers, and dice on a card sit in a row above its name, so no card name
+and no number is ever covered. */
 (function () {
   "use strict";
   const NS = "http://www.w3.org/2000/svg";
@@ -69,7 +70,7 @@ card sit in a row above its name, so no card name is ever covered. */
     if (!card.face_up) {
       el("rect", { x: x + w * 0.1, y: y + h * 0.08, width: w * 0.8, height: h * 0.84, rx: w * 0.04, class: "card-back-inner" }, group);
       el("circle", { cx, cy, r: Math.min(w, h) * 0.18, class: "card-back-seal" }, group);
-      return group;
+      return { group, nameBottom: y + h * 0.3, statsTop: y + h * 0.8 };
     }
     const tile = w > h * 0.8;  // a slot wider than a card: drawn as a tile, fewer name lines
     const bandH = Math.min(h * 0.08, 5);
@@ -89,51 +90,79 @@ card sit in a row above its name, so no card name is ever covered. */
     const top = y + h * 0.04 + bandH + 1 + diceRow + fs * 0.9;
     const text = el("text", { x: cx, y: top, class: "card-name", "font-size": fs, "text-anchor": "middle" }, group);
     lines.forEach((line, i) => { el("tspan", { x: cx, dy: i === 0 ? 0 : fs * 1.12 }, text).textContent = line; });
+    let nameBottom = top + (lines.length - 1) * fs * 1.12 + fs * 0.25;
     if (card.title && !tile) {  // "Marth, Altean Prince": three Marths differ by their title
       const tfs = Math.max(2.6, fs * 0.62);
       const tl = wrap(card.title, Math.max(6, Math.floor((w * 0.92) / (tfs * 0.55))), 2);
       const t2 = el("text", { x: cx, y: top + lines.length * fs * 1.12 + tfs * 0.4, class: "card-title", "font-size": tfs, "text-anchor": "middle" }, group);
       tl.forEach((line, i) => { el("tspan", { x: cx, dy: i === 0 ? 0 : tfs * 1.15 }, t2).textContent = line; });
+      nameBottom = top + lines.length * fs * 1.12 + tfs * 0.4 + (tl.length - 1) * tfs * 1.15 + tfs * 0.25;
     }
     const small = Math.min(w * 0.1, h * 0.1);
     const stats = tr(card, "stats", opts.lang);
+    const metaFs = small * 0.85;
+    let statsTop = y + h - h * 0.045 - metaFs * 0.85;  // no numbers: the type line is the floor
     if (stats) {
       const sfs = Math.min(small, (w * 0.9) / (stats.length * 0.6));
       el("text", { x: cx, y: y + h * 0.84, class: "card-stats", "font-size": sfs, "text-anchor": "middle" }, group).textContent = stats;
+      statsTop = y + h * 0.84 - sfs * 1.1;  // the letters' full height, accents included
     }
-    const meta = el("text", { x: cx, y: y + h - h * 0.045, class: "card-meta", "font-size": small * 0.85, "text-anchor": "middle" }, group);
+    const meta = el("text", { x: cx, y: y + h - h * 0.045, class: "card-meta", "font-size": metaFs, "text-anchor": "middle" }, group);
     meta.textContent = tr(card, "type", opts.lang);
-    return group;
+    return { group, nameBottom, statsTop };
   }
 
-  function drawAttached(g, card, host, index, opts) {
-    const fs = Math.max(3, Math.min(host.w * 0.085, 5));
+  /* The tags of the cards lying on `host`, stacked upwards from just above its numbers; with
+  many tags on a small card they grow thinner, and only past a readable minimum reach up
+  over the host's title, never down over its numbers. */
+  function drawAttachedTags(g, host, cards, opts) {
+    const gap = 0.6, floor = host.statsTop - 0.6;
+    const room = Math.max(0, floor - host.nameBottom);
+    const fs = Math.max(2.4, Math.min(host.w * 0.085, 5, (room - (cards.length - 1) * gap) / cards.length / 1.6));
+    cards.forEach((card, i) => drawAttached(g, card, host, floor - (i + 1) * fs * 1.6 - i * gap, fs, opts));
+  }
+
+  function drawAttached(g, card, host, y, fs, opts) {
     const hh = fs * 1.6, ww = host.w * 0.9;
-    const x = host.x + host.w * 0.05, y = host.y + host.h * 0.82 - (index + 1) * (hh + 0.8);
+    const x = host.x + host.w * 0.05;
     const group = el("g", {
       class: "card-g attached" + (card.face_up ? "" : " back") + (opts.highlight.has(card.uid) ? " flagged" : ""),
-      "data-uid": card.uid, "data-zone": card.zone, "data-name": card.name || "", "data-on": card.on
+      "data-uid": card.uid, "data-zone": card.zone, "data-name": card.name || "", "data-on": card.on,
+      transform: host.transform  // a tapped host is tilted: its tags tilt with it
     }, g);
     el("title", {}, group).textContent = card.face_up ? cardTitle(card, opts.lang) : Companion.t("facedown");
     if (card.face_up && card.id) { group.setAttribute("data-id", card.id); group.setAttribute("tabindex", 0); group.setAttribute("role", "button"); }
     el("rect", { x, y, width: ww, height: hh, rx: 1.2, class: "attached-body" }, group);
     const label = card.face_up ? "+ " + (card.name || card.id) : "+ " + Companion.t("facedown");
-    const maxChars = Math.max(4, Math.floor(ww / (fs * 0.55)));
-    el("text", { x: x + ww / 2, y: y + hh * 0.72, class: "attached-name", "font-size": fs, "text-anchor": "middle" }, group)
-      .textContent = label.length > maxChars ? label.slice(0, maxChars - 1) + "…" : label;
+    const text = el("text", { x: x + ww / 2, y: y + hh * 0.72, class: "attached-name", "font-size": fs, "text-anchor": "middle" }, group);
+    fitText(text, label, ww - fs * 0.6, fs);
   }
 
-  function drawDie(g, die, x, y, size) {
+  /* Sets `label` into `text` so that it fits `width`: measured where the mat is on screen (a
+  little smaller letters first, then cut with "…"), estimated from the letter count where not. */
+  function fitText(text, label, width, fs) {
+    text.textContent = label;
+    const measured = () => { try { return text.getComputedTextLength(); } catch (e) { return 0; } };
+    if (!measured()) {  // not laid out (hidden mat): a safe estimate
+      const maxChars = Math.max(4, Math.floor(width / (fs * 0.62)));
+      if (label.length > maxChars) text.textContent = label.slice(0, maxChars - 1) + "…";
+      return;
+    }
+    if (measured() > width) text.setAttribute("font-size", Math.max(fs * 0.82, fs * width / measured()));
+    for (let n = label.length - 1; measured() > width && n > 3; n--) text.textContent = label.slice(0, n) + "…";
+  }
+
+  function drawDie(g, die, x, y, size, transform) {
     const kind = (die.die.split(".")[1] || "w")[0];
-    const group = el("g", { class: "die-g die-" + kind, "data-die": die.die, "data-value": die.value }, g);
+    const group = el("g", { class: "die-g die-" + kind, "data-die": die.die, "data-value": die.value, transform }, g);
     const colour = (Companion.lang === "de" ? die.colour_de : die.colour_en) || "";
     el("title", {}, group).textContent = `${colour ? colour + " " : ""}${Companion.t("die")}: ${die.value}`;
     el("rect", { x, y, width: size, height: size, rx: size * 0.22, class: "die-body" }, group);
     el("text", { x: x + size / 2, y: y + size * 0.72, class: "die-value", "font-size": size * 0.62, "text-anchor": "middle" }, group).textContent = die.value;
   }
 
-  function drawFlag(g, token, x, y, size) {
-    const group = el("g", { class: "token-g", "data-token": token.token }, g);
+  function drawFlag(g, token, x, y, size, transform) {
+    const group = el("g", { class: "token-g", "data-token": token.token, transform }, g);
     el("title", {}, group).textContent = token.token;
     el("line", { x1: x, y1: y, x2: x, y2: y + size, class: "flag-pole" }, group);
     el("path", { d: `M ${x} ${y} L ${x + size * 0.8} ${y + size * 0.22} L ${x} ${y + size * 0.44} Z`, class: "flag-cloth" }, group);
@@ -225,8 +254,9 @@ card sit in a row above its name, so no card name is ever covered. */
       const { out, pile } = place(z, cards, CW, CH, strips[zoneId]);
       for (const p of out) {
         if (p.card.unreadable) { drawUnreadable(itemsG, p.card, p.x, p.y, p.w, p.h); continue; }
-        drawCard(itemsG, p.card, p.x, p.y, p.w, p.h, opts);
-        hosts[p.card.uid] = { x: p.x, y: p.y, w: p.w, h: p.h, dice: 0, attached: 0 };
+        const drawn = drawCard(itemsG, p.card, p.x, p.y, p.w, p.h, opts);
+        hosts[p.card.uid] = { x: p.x, y: p.y, w: p.w, h: p.h, dice: 0, attached: [], nameBottom: drawn.nameBottom,
+                              statsTop: drawn.statsTop, transform: drawn.group.getAttribute("transform") };
       }
       if (pile && out.length > 1) {
         const top = out[out.length - 1];
@@ -238,18 +268,15 @@ card sit in a row above its name, so no card name is ever covered. */
     }
     const occupied = new Set([...table.cards.map(c => c.zone), ...table.dice.filter(d => d.on).map(d => d.zone)]);
     labelsG.querySelectorAll(".zone-label-g").forEach(g => g.classList.toggle("occupied", occupied.has(g.dataset.zone)));
-    for (const c of table.cards) {
-      if (!(c.on && hosts[c.on])) continue;
-      const host = hosts[c.on];
-      drawAttached(itemsG, c, host, host.attached++, opts);
-    }
+    for (const c of table.cards) if (c.on && hosts[c.on]) hosts[c.on].attached.push(c);
+    for (const host of Object.values(hosts)) if (host.attached.length) drawAttachedTags(itemsG, host, host.attached, opts);
     const zoneDice = {};
     for (const d of table.dice) {
       if (d.on && hosts[d.on]) {
         const host = hosts[d.on];
         const size = opts.dieSize(host.w, host.h);
         const y0 = host.y + host.h * 0.04 + Math.min(host.h * 0.08, 5) + 0.5;
-        drawDie(itemsG, d, host.x + host.w - size - 1.5 - host.dice * (size + 1), y0, size);
+        drawDie(itemsG, d, host.x + host.w - size - 1.5 - host.dice * (size + 1), y0, size, host.transform);  // tilted with a tapped host
         host.dice++;
       } else if (zoneById[d.zone]) {
         const z = zoneById[d.zone];
@@ -261,7 +288,7 @@ card sit in a row above its name, so no card name is ever covered. */
       }
     }
     for (const t of table.tokens) {
-      if (t.on && hosts[t.on]) { const host = hosts[t.on]; drawFlag(itemsG, t, host.x + host.w - 14, host.y + host.h * 0.45, 12); }
+      if (t.on && hosts[t.on]) { const host = hosts[t.on]; drawFlag(itemsG, t, host.x + host.w - 14, host.y + host.h * 0.45, 12, host.transform); }
       else if (zoneById[t.zone]) { const z = zoneById[t.zone]; drawFlag(itemsG, t, z.x_mm + z.w_mm - 14, z.y_mm + strips[t.zone], 12); }
     }
   }

@@ -21,6 +21,11 @@ and the step's words follow. The address always names the step shown (#step=<seq
     const sc = st.scores || {};
     return Object.keys(sc).sort().map(p => `${playerName(p)} ${sc[p]}`).join(" · ");
   }
+  /* A rule reference in the page's language, as the server words it, else from the raw one. */
+  function ruleOf(v) {
+    const said = v && v["rule_" + C().lang];
+    return said ? said.charAt(0).toUpperCase() + said.slice(1) : ruleWords(v && v.rule);
+  }
   function ruleWords(rule) {
     const name = data.name || "";
     if (rule && C().lang === "de") rule = rule.replace(/^official (\S+) rules/, "offizielle $1-Regeln");
@@ -88,7 +93,7 @@ and the step's words follow. The address always names the step shown (#step=<seq
     make("span", "muted", `${C().t("review.step")} ${index + 1} · ${C().t("source." + s.source)}`, head);
     make("p", "step-text", txt(s), card).id = "step-text";
     if (s.kind === "violation") {
-      make("p", "v-rule", [ruleWords(s.payload.rule), C().t("decision." + (s.decision || "open"))].filter(Boolean).join(" · "), card);
+      make("p", "v-rule", [ruleOf(s.payload), C().t("decision." + (s.decision || "open"))].filter(Boolean).join(" · "), card);
     }
     if (s.on_main_line === false) make("p", "muted", C().t("review.offline"), card);
     const st = s.payload.state || {};

@@ -134,5 +134,14 @@ ACTIONS: dict[str, tuple[str, str]] = {
 }
 """How a violation names each move kind of this game (see `CORE_ACTIONS` for the rest)."""
 
-CATALOG = ViolationCatalog(RULEBOOK, VIOLATIONS, game="challengers", actions=ACTIONS)
+SECTIONS_EN: dict[str, str] = {
+    'Ende eines Matches': 'End of a match',
+    'Karteneffekte': 'Card effects',
+    'Spielablauf': 'Course of play',
+}
+"""The rulebook's (German) section names in English, for rule references on an
+English page."""
+
+CATALOG = ViolationCatalog(RULEBOOK, VIOLATIONS, game="challengers", actions=ACTIONS,
+                           sections_en=SECTIONS_EN)
 violation = CATALOG.violation

@@ -150,6 +150,8 @@ class Tournament:
         self.phases: dict[str, DeckPhase] = {n: DeckPhase() for n in self.players}
         self.matches: list[Match] = []
         self.results: dict[Match, str] = {}
+        self._given: dict[Match, tuple[dict[str, int], Trophy | None, str | None]] = {}
+        """What each result gave: effect fans per seat, the trophy and who holds it."""
         self.finalists: tuple[str, str] | None = None
         self.winner: str | None = None
         self.end_reason = ""
@@ -353,6 +355,7 @@ class Tournament:
                 raise TournamentError(f"fans cannot be negative: {name} {fans}")
         if match.final:
             self.results[match] = winner
+            self._given[match] = ({}, None, None)
             self.winner, self.end_reason = winner, "final"
             self.stage = "over"
             return None
@@ -364,12 +367,35 @@ class Tournament:
                                   f"not {trophy_fans}")
         self.results[match] = winner
         keeps = not self.has_bot or self.solo  # 3-7 players: the bot's trophies go to the box
+        given: dict[str, int] = {}
         for name, fans in effects.items():
             if name != BOT or keeps:
                 self.seat(name).fan_tokens += fans
+                given[name] = fans
         trophy = Trophy(match.round, trophy_fans)
-        if winner != BOT or keeps:
-            self.seat(winner).trophies.append(trophy)
+        holder = winner if winner != BOT or keeps else None
+        if holder is not None:
+            self.seat(holder).trophies.append(trophy)
+        self._given[match] = (given, trophy, holder)
+        return trophy
+
+    def withdraw(self, match: Match) -> Trophy | None:
+        """Take a counted result back (its table reopened the game, or the game now ends
+        another way) while its round or the final is still being played: the trophy and the
+        effect fans it gave come off. Returns the trophy, which goes to the corrected result's
+        winner (the same physical trophy)."""
+        if match not in self.results or match not in self.matches:
+            raise TournamentError(f"{match.a} - {match.b} has no result to take back")
+        if self.stage == "over" and not match.final:
+            raise TournamentError("the tournament is over: its results stand")
+        given, trophy, holder = self._given.pop(match)
+        for name, fans in given.items():
+            self.seat(name).fan_tokens -= fans
+        if trophy is not None and holder is not None:
+            self.seat(holder).trophies.remove(trophy)
+        del self.results[match]
+        if match.final:
+            self.winner, self.end_reason, self.stage = None, "", "final"
         return trophy
 
     def record_game(self, match: Match, game: Game, trophy_fans: int | None = None

@@ -332,6 +332,27 @@ ACTIONS: dict[str, tuple[str, str]] = {
 }
 """How a violation names each move kind of this game (see `CORE_ACTIONS` for the rest)."""
 
+SECTIONS_EN: dict[str, str] = {
+    '3. Die Effekte': '3. The effects',
+    'A) Das Spielfeld': 'A) The playing field',
+    'A) Eine Schlacht gewinnen': 'A) Winning a battle',
+    'Angreifen und Verteidigen': 'Attacking and defending',
+    'B) Schlachtvorbereitung': 'B) Battle preparation',
+    'C) Auswahl der Spielvariante': 'C) Choosing the variant',
+    'CREATURE Karten': 'CREATURE cards',
+    'CRUSH Karten': 'CRUSH cards',
+    'Creatures beschwören': 'Summoning creatures',
+    'D) Der Spielablauf': 'D) Course of play',
+    'Die Würfel': 'The dice',
+    'Glossar: Mit „X“ Würfeln': 'Glossary: with “X” dice',
+    'Phase 1: Startphase': 'Phase 1: Start phase',
+    'Phase 2: Kampfphase': 'Phase 2: Combat phase',
+    'Phase 3: Taktikphase': 'Phase 3: Tactics phase',
+    'Wer kann wen angreifen?': 'Who can attack whom?',
+}
+"""The rulebook's (German) section names in English, for rule references on an
+English page."""
+
 CATALOG = ViolationCatalog(RULEBOOK, VIOLATIONS, derive=_derive, game="creature-crush",
-                           actions=ACTIONS)
+                           actions=ACTIONS, sections_en=SECTIONS_EN)
 violation = CATALOG.violation

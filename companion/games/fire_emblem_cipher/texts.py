@@ -334,5 +334,31 @@ ACTIONS: dict[str, tuple[str, str]] = {
 }
 """How a violation names each move kind of this game (see `CORE_ACTIONS` for the rest)."""
 
-CATALOG = ViolationCatalog(RULEBOOK, VIOLATIONS, game="fire-emblem-cipher", actions=ACTIONS)
+SECTIONS_EN: dict[str, str] = {
+    'Spielphasen': 'Game phases',
+    'Ablauf eines Spielzuges': 'Course of a turn',
+    'Aktionsphase': 'Action phase',
+    'Ausweichen': 'Evading',
+    'Besiegte Einheit': 'Defeated unit',
+    'Bindungsphase': 'Bond phase',
+    'Eine gegnerische Einheit angreifen': 'Attacking an enemy unit',
+    'Einheit ausspielen': 'Playing a unit',
+    'Einheiten bewegen': 'Moving units',
+    'Einsatzphase': 'Deployment phase',
+    'Erste Runde': 'First round',
+    'Erster Zug': 'First turn',
+    'Kritischer Treffer': 'Critical hit',
+    'Levelaufstieg / Klassenwechsel': 'Level up / Class change',
+    'Reichweite': 'Range',
+    'Siegesbedingungen': 'Victory conditions',
+    'Spielvorbereitung (offizieller Cipher-Spielstart, nicht im Regelheft)':
+        'Setup (the official Cipher game start, not in the rulebook)',
+    'Startphase': 'Start phase',
+    'Unterstützung und Unterstützerfähigkeiten': 'Support and support skills',
+}
+"""The rulebook's (German) section names in English, for rule references on an
+English page."""
+
+CATALOG = ViolationCatalog(RULEBOOK, VIOLATIONS, game="fire-emblem-cipher", actions=ACTIONS,
+                           sections_en=SECTIONS_EN)
 violation = CATALOG.violation

@@ -279,8 +279,30 @@ ACTIONS: dict[str, tuple[str, str]] = {
 }
 """How a violation names each move kind of this game (see `CORE_ACTIONS` for the rest)."""
 
+SECTIONS_EN: dict[str, str] = {
+    'Bewegen': 'Moving',
+    'Karten Arten': 'Card types',
+    'Keine Karten mehr übrig haben': 'Running out of cards',
+    'Konfrontationen': 'Faceoffs',
+    'Main Phase': 'Main phase',
+    'Problems ersetzen': 'Replacing problems',
+    'Schlüsselwörter: Random': 'Keywords: Random',
+    'Schlüsselwörter: Starting Problem': 'Keywords: Starting Problem',
+    'Schlüsselwörter: Unique': 'Keywords: Unique',
+    'Schlüsselwörter: Villain': 'Keywords: Villain',
+    'Score Phase': 'Score phase',
+    'Spielziel': 'Object of the game',
+    'Troublemaker Phase': 'Troublemaker phase',
+    'Zeit-Regeln': 'Timing rules',
+    'Zug Ende': 'End of turn',
+    'Zugablauf': 'Turn sequence',
+    'Zuhause (Home)': 'Home',
+}
+"""The rulebook's (German) section names in English, for rule references on an
+English page."""
+
 CATALOG = ViolationCatalog(RULEBOOK, VIOLATIONS, standalone=(OFFICIAL,),
-                           game="my-little-pony-ccg", actions=ACTIONS)
+                           game="my-little-pony-ccg", actions=ACTIONS, sections_en=SECTIONS_EN)
 violation = CATALOG.violation
 
 

@@ -296,5 +296,27 @@ ACTIONS: dict[str, tuple[str, str]] = {
 }
 """How a violation names each move kind of this game (see `CORE_ACTIONS` for the rest)."""
 
-CATALOG = ViolationCatalog(RULEBOOK, VIOLATIONS, game="trick-or-beat", actions=ACTIONS)
+SECTIONS_EN: dict[str, str] = {
+    'Angriffe': 'Attacks',
+    'Ausrüstung': 'Equipment',
+    'Beschwören': 'Summoning',
+    'Beschwören / Einsatz von Taktikkarten': 'Summoning / Playing tactic cards',
+    'Draft': 'Draft',
+    'Einsatz von Taktikkarten': 'Playing tactic cards',
+    'Erster Zug': 'First turn',
+    'Fähigkeiten': 'Abilities',
+    'Fähigkeiten / Einsatz von Taktikkarten': 'Abilities / Playing tactic cards',
+    'Lanes': 'Lanes',
+    'Nachschubkarten': 'Supply cards',
+    'Nachschubphase': 'Supply phase',
+    'Redraw Rule': 'Redraw rule',
+    'Trickstapel': 'Trick pile',
+    'Vor dem Spiel': 'Before the game',
+    'Zugablauf': 'Turn sequence',
+}
+"""The rulebook's (German) section names in English, for rule references on an
+English page."""
+
+CATALOG = ViolationCatalog(RULEBOOK, VIOLATIONS, game="trick-or-beat", actions=ACTIONS,
+                           sections_en=SECTIONS_EN)
 violation = CATALOG.violation
