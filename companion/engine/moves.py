@@ -7,9 +7,9 @@ belongs to. The `Ruleset` runs the table (`check_specific`, `apply_specific`, `d
 words) and nothing is looked up by method name.
 
 A kind outside its declared phases gets the game's wrong-phase violation (or what its
-`off_phase` says a move of that kind there is instead) without running its check: the three
+`off_phase` says a move of that kind there is instead) without running its check. The three
 games with a setup phase (Trick or Beat's draft, Fire Emblem's and My Little Pony's setup)
-refused the turn's moves there the same way, each by hand.
+each refused the turn's moves there this way by hand; now their tables say it.
 """
 
 from __future__ import annotations

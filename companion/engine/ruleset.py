@@ -107,7 +107,7 @@ class Ruleset(ABC):
 
     @cached_property
     def _texts(self) -> dict[str, tuple[str, str]]:
-        return {kind: (en, de) for kind, en, de in self.move_texts}
+        return self.moves.texts
 
     def describe(self, move: Move, lang: str = "en") -> str:
         """`move` in words with this game's own texts (several games share kind names)."""
@@ -227,10 +227,6 @@ class Ruleset(ABC):
         """Apply one of the game's own moves (its kind is one of `move_kinds`) with the move
         table; games override it for bookkeeping around every move."""
         self.moves.apply(self, state, move)
-
-    def handler(self, prefix: str, kind: str) -> Any:
-        """Transitional: the method `<prefix><kind>` (games not yet on a move table)."""
-        return getattr(self, prefix + kind.replace("-", "_"))
 
     def after_move(self, state: GameState) -> None:  # noqa: B027 (optional hook)
         """Hook after every move that left the game going (win checks, automatic steps);
