@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from companion.games import game_info
 from companion.markers import bigcell
@@ -81,6 +82,13 @@ def back_serials(first_serial: int, count: int, symbology: Symbology = DEFAULT_S
                  ) -> list[int]:
     """The serials `back_specs` prints: consecutive from `first_serial`, big-cell stickers
     skipping those that do not print readably as big-cell."""
+    return list(_back_serials(first_serial, count, symbology))
+
+
+@lru_cache(maxsize=16)
+def _back_serials(first_serial: int, count: int, symbology: Symbology) -> tuple[int, ...]:
+    """`back_serials`, worked out once per range: the simulator asks for a game's whole
+    range (5000 readability checks) for every table it lays out."""
     out: list[int] = []
     serial = first_serial
     while len(out) < count:
@@ -88,7 +96,7 @@ def back_serials(first_serial: int, count: int, symbology: Symbology = DEFAULT_S
                 encode_back(serial)):
             out.append(serial)
         serial += 1
-    return out
+    return tuple(out)
 
 
 def sticker_cell(spec: StickerSpec, x_mm: float, y_mm: float) -> list[MarkerSquare | Box | Text]:
