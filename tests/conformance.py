@@ -8,9 +8,14 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
 
 from companion.engine.api import Move, blocking
 from companion.engine.game import Game
+from companion.engine.ruleset import CORE_KINDS, Ruleset
 
 RANDOM_MOVES = 250
 
@@ -137,6 +142,66 @@ def check_violation_texts(game_id: str, seed: int = 7) -> None:
     assert raised - generic <= set(catalog.codes())
 
 
+SCRIPTS = Path(__file__).resolve().parent.parent / "companion" / "sim" / "scripts"
+
+
+def check_move_table(game_id: str, seed: int = 8, moves: int = 60) -> None:
+    """The game's move table is whole: each declared kind has a check, an apply, words in
+    English and German and phases the flow knows, and no kind redeclares a core one; a phase
+    that gives a kind its place (`PhaseSpec.moves`) is one the kind's rule allows; every kind
+    the game offers in play (`candidate_moves`) and every kind its interpreter reads off the
+    game's bundled opening (`explain`) is declared."""
+    game = Game.new(game_id, ("A", "B"), seed=seed)
+    ruleset = game.ruleset
+    flow = ruleset.flow.spec
+    for rule in ruleset.moves:
+        assert callable(rule.check) and callable(rule.apply), rule.kind
+        assert rule.en.strip() and rule.de.strip() and rule.en != rule.de, rule.kind
+        assert rule.kind not in CORE_KINDS, rule.kind
+        assert all(ruleset.flow.knows(p) for p in rule.phases), (rule.kind, rule.phases)
+    for phase in (*flow.setup_phases, *flow.turn_phases):
+        for kind in phase.moves:
+            assert kind in ruleset.moves, (phase.id, kind)
+            allowed = ruleset.moves.rule(kind).phases
+            assert not allowed or phase.id in allowed, (phase.id, kind, allowed)
+    declared = ruleset.known_kinds
+    rng = random.Random(seed)
+    offered: set[str] = set()
+    for _ in range(moves):
+        offered |= {m.kind for m in ruleset.candidate_moves(game.state)}
+        legal = game.legal_moves
+        if not legal:
+            break
+        game.push(rng.choice(legal), "automatic")
+    assert offered <= declared, sorted(offered - declared)
+    opening = SCRIPTS / game_id / "opening.yaml"  # every game has one (tests/test_scripts)
+    if opening.exists():  # a game registered by a test may have none
+        from companion.referee.script import referee_script
+
+        with _explained_kinds(ruleset) as read:
+            referee_script(str(opening))
+        assert read, "the opening's table changes were read as moves"
+        assert read <= declared, sorted(read - declared)
+
+
+@contextmanager
+def _explained_kinds(ruleset: Ruleset) -> Iterator[set[str]]:
+    """The kinds of every move the ruleset's interpreter proposes while the block runs."""
+    read: set[str] = set()
+    explain = ruleset.explain
+
+    def spy(*args: Any, **kwargs: Any) -> list[list[Move]]:
+        readings = explain(*args, **kwargs)
+        read.update(m.kind for reading in readings for m in reading)
+        return readings
+
+    ruleset.explain = spy  # type: ignore[method-assign]
+    try:
+        yield read
+    finally:
+        del ruleset.explain
+
+
 ALL_CHECKS = (
     check_setup_prompt_scores_views,
     check_every_phase_speaks_both_languages,
@@ -145,5 +210,6 @@ ALL_CHECKS = (
     check_replay_is_deterministic,
     check_illegal_moves_are_recorded_not_refused,
     check_violation_texts,
+    check_move_table,
 )
 """The checks that take only a game id (the random-game check also takes a seed)."""

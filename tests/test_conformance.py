@@ -58,3 +58,8 @@ def test_illegal_moves_are_recorded_not_refused(game_id: str) -> None:
 @pytest.mark.parametrize("game_id", GAMES)
 def test_violation_texts_are_complete(game_id: str) -> None:
     conformance.check_violation_texts(game_id)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_move_table_is_whole_and_declares_every_kind_played(game_id: str) -> None:
+    conformance.check_move_table(game_id)

@@ -7,8 +7,9 @@ replay on top, so a ruleset only has to know its game's rules.
 
 Shared here: phase and turn moves ("next-phase", "pass"), "concede", the generic checks (is
 it your turn, is the game over, is the move kind known), the guard that a move after the end
-changes nothing, legal moves as the game's candidates that check clean, dispatch of a move kind
-to `_check_<kind>` / `_apply_<kind>`, move texts, `expect` keys, the mid-game start, views that
+changes nothing, legal moves as the game's candidates that check clean, running the game's
+declared move table (`companion.engine.moves`: each kind's check, apply, texts and phases),
+`expect` keys, the mid-game start, views that
 never leak hidden cards, and the invariants the conformance test checks for every game.
 """
 
@@ -38,6 +39,7 @@ from companion.engine.api import (
 from companion.engine.cards import Catalog
 from companion.engine.effects import check_hooks
 from companion.engine.flow import Flow
+from companion.engine.moves import MoveTable
 from companion.engine.state import GameState, core_flags
 
 if TYPE_CHECKING:
@@ -87,15 +89,24 @@ class Ruleset(ABC):
 
     game_id: str = ""
     rulebook: str = ""
-    move_kinds: tuple[str, ...] = ()
-    move_texts: tuple[tuple[str, str, str], ...] = ()
-    """(kind, English, German) templates of the game's own kinds (`describe` uses them)."""
+    moves: MoveTable[Any] = MoveTable()
+    """The game's own move kinds, declared once: check, apply, texts, phases."""
     expect_keys: tuple[str, ...] = ()
     """The game's own table-script `expect` keys (answered by `expect_value`)."""
     report_kinds: tuple[str, ...] = ()
     """Kinds (of `move_kinds`) that only report where a marker was seen (a flag token): they
     change nothing, so once the game is over they are no move after the end."""
     flow: Flow
+
+    @property
+    def move_kinds(self) -> tuple[str, ...]:
+        """The game's own kinds (besides next-phase, pass, concede, declare): its table's."""
+        return self.moves.kinds
+
+    @property
+    def move_texts(self) -> tuple[tuple[str, str, str], ...]:
+        """(kind, English, German) templates of the game's own kinds (`describe` uses them)."""
+        return tuple((kind, en, de) for kind, (en, de) in self.moves.texts.items())
 
     @cached_property
     def known_kinds(self) -> frozenset[str]:
@@ -112,7 +123,7 @@ class Ruleset(ABC):
 
     @cached_property
     def _texts(self) -> dict[str, tuple[str, str]]:
-        return {kind: (en, de) for kind, en, de in self.move_texts}
+        return self.moves.texts
 
     def describe(self, move: Move, lang: str = "en") -> str:
         """`move` in words with this game's own texts (several games share kind names)."""
@@ -193,9 +204,13 @@ class Ruleset(ABC):
             ))
         return found
 
-    @abstractmethod
     def check_specific(self, state: GameState, move: Move) -> list[Violation]:
-        """The game's own checks of `move` (also called for the core kinds)."""
+        """The game's own checks of `move` (also called for the core kinds): by default
+        none for a core kind, else what the move table says. Games override it for checks
+        before the table's (whose turn it is) and call `self.moves.check` themselves."""
+        if move.kind in CORE_KINDS:
+            return []
+        return self.moves.check(self, state, move)
 
     def apply(self, state: GameState, move: Move) -> None:
         """Apply `move`, legal or not: the table is what it is.
@@ -228,13 +243,10 @@ class Ruleset(ABC):
         if state.outcome is None:
             self.after_move(state)
 
-    @abstractmethod
     def apply_specific(self, state: GameState, move: Move) -> None:
-        """Apply one of the game's own moves (its kind is one of `move_kinds`)."""
-
-    def handler(self, prefix: str, kind: str) -> Any:
-        """The method `<prefix><kind>` with dashes as underscores (`_check_`, `_apply_`)."""
-        return getattr(self, prefix + kind.replace("-", "_"))
+        """Apply one of the game's own moves (its kind is one of `move_kinds`) with the move
+        table; games override it for bookkeeping around every move."""
+        self.moves.apply(self, state, move)
 
     def after_move(self, state: GameState) -> None:  # noqa: B027 (optional hook)
         """Hook after every move that left the game going (win checks, automatic steps);

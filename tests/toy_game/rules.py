@@ -7,6 +7,7 @@ from typing import Any
 
 from companion.engine.api import PLAYERS, GameConfig, Move, Outcome, Score, Violation, other
 from companion.engine.flow import Flow, FlowSpec, PhaseSpec, Text
+from companion.engine.moves import MoveRule, MoveTable
 from companion.engine.ruleset import NO_EXPECT_KEY, Ruleset
 from companion.engine.setup import deal_hands, sample_decks
 from companion.engine.snapshot_diff import SnapshotDiff
@@ -36,8 +37,6 @@ MAIN = PhaseSpec(
 class ToyDuel(Ruleset):
     game_id = "toy-duel"
     rulebook = RULEBOOK
-    move_kinds = ("enlist",)
-    move_texts = (("enlist", "{player} enlists {cards}", "{player} setzt {cards} ein"),)
     expect_keys = ("power",)
     flow = Flow(FlowSpec(setup_phases=(), turn_phases=(MAIN,),
                          on_turn_begin=lambda s: s.reset_counters("turn")))
@@ -65,9 +64,7 @@ class ToyDuel(Ruleset):
         enlist = [Move("enlist", p, cards=(u,), to=field(p)) for u in state.cards_in(hand_zone(p))]
         return [*enlist, Move("pass", p)]
 
-    def check_specific(self, state: GameState, move: Move) -> list[Violation]:
-        if move.kind != "enlist":
-            return []
+    def _check_enlist(self, state: GameState, move: Move) -> list[Violation]:
         found: list[Violation] = []
         if move.player != state.active:
             found.append(violation("toy.not-your-turn", player=move.player, active=state.active))
@@ -80,7 +77,7 @@ class ToyDuel(Ruleset):
             found.append(violation("toy.wrong-field", to=move.to))
         return found
 
-    def apply_specific(self, state: GameState, move: Move) -> None:
+    def _apply_enlist(self, state: GameState, move: Move) -> None:
         for uid in move.cards:
             state.take(uid, hand_zone(move.player))
             state.move(uid, move.to or field(move.player))
@@ -118,3 +115,8 @@ class ToyDuel(Ruleset):
             examples.append(Move("enlist", idle, cards=(uid,), to=field(idle)))
         return examples
 
+
+ToyDuel.moves = MoveTable(
+    MoveRule("enlist", ToyDuel._check_enlist, ToyDuel._apply_enlist,
+             "{player} enlists {cards}", "{player} setzt {cards} ein"),
+)

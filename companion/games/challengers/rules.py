@@ -41,7 +41,8 @@ from companion.engine.api import (
 )
 from companion.engine.flow import Flow, FlowSpec, PhaseSpec, Text
 from companion.engine.interpreter import SnapshotDiff
-from companion.engine.ruleset import CORE_KINDS, Ruleset
+from companion.engine.moves import MoveRule, MoveTable
+from companion.engine.ruleset import Ruleset
 from companion.engine.setup import card_ref, table_cards
 from companion.engine.state import UNKNOWN, GameState
 from companion.games.challengers import effects as fx
@@ -52,25 +53,11 @@ from companion.games.challengers.texts import violation
 from companion.snapshot import card_uid
 
 DEFAULT_RECRUITS = 8
-MOVE_KINDS = ("reveal", "bench", "stack", "rest", "move", "remove", "flag")
-
-MOVE_TEXTS: tuple[tuple[str, str, str], ...] = (
-    ("reveal", "{player} reveals {cards}", "{player} deckt {cards} auf"),
-    ("bench", "{player} benches {cards} on {to}", "{player} legt {cards} auf {to}"),
-    ("stack", "{player} pushes {cards} together (top first)",
-     "{player} schiebt {cards} zusammen (oberste zuerst)"),
-    ("rest", "{player} puts {cards} on the rest pile", "{player} legt {cards} auf den Ruhestapel"),
-    ("move", "{cards} moved to {to}", "{cards} kam nach {to}"),
-    ("remove", "{cards} left the table", "{cards} hat den Tisch verlassen"),
-    ("flag", "the flag lies on {cards}", "die Fahne liegt auf {cards}"),
-)
 
 
 class Challengers(Ruleset):
     game_id = "challengers"
     rulebook = "challengers.de.txt"
-    move_kinds = MOVE_KINDS
-    move_texts = MOVE_TEXTS
     report_kinds = ("flag",)
     expect_keys = ("fans", "strength", "flag", "round", "match_winner", "bench")
 
@@ -299,13 +286,6 @@ class Challengers(Ruleset):
         return moves
 
     # ================================================================== checks
-    def check_specific(self, state: GameState, move: Move) -> list[Violation]:
-        kind = move.kind
-        if kind in CORE_KINDS:
-            return []
-        result: list[Violation] = self.handler("_check_", kind)(state, move)
-        return result
-
     def _check_reveal(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
         found: list[Violation] = []
@@ -405,9 +385,6 @@ class Challengers(Ruleset):
         return [violation("ch.left-table", cards=(uid,), zones=(state.where.get(uid, "-"),))]
 
     # ================================================================== apply
-    def apply_specific(self, state: GameState, move: Move) -> None:
-        self.handler("_apply_", move.kind)(state, move)
-
     def _apply_reveal(self, state: GameState, move: Move) -> None:
         p = move.player
         source = fx.deck(p)
@@ -712,3 +689,30 @@ def default_decks(state: GameState, seed: int) -> dict[str, list[str]]:
         rng.shuffle(cards)
         decks[p] = cards
     return decks
+
+
+MOVES: MoveTable[Challengers] = MoveTable(
+    MoveRule("reveal", Challengers._check_reveal, Challengers._apply_reveal,
+             "{player} reveals {cards}",
+             "{player} deckt {cards} auf"),
+    MoveRule("bench", Challengers._check_bench, Challengers._apply_bench,
+             "{player} benches {cards} on {to}",
+             "{player} legt {cards} auf {to}"),
+    MoveRule("stack", Challengers._check_stack, Challengers._apply_stack,
+             "{player} pushes {cards} together (top first)",
+             "{player} schiebt {cards} zusammen (oberste zuerst)"),
+    MoveRule("rest", Challengers._check_rest, Challengers._apply_rest,
+             "{player} puts {cards} on the rest pile",
+             "{player} legt {cards} auf den Ruhestapel"),
+    MoveRule("move", Challengers._check_move, Challengers._apply_move,
+             "{cards} moved to {to}",
+             "{cards} kam nach {to}"),
+    MoveRule("remove", Challengers._check_remove, Challengers._apply_remove,
+             "{cards} left the table",
+             "{cards} hat den Tisch verlassen"),
+    MoveRule("flag", Challengers._check_flag, Challengers._apply_flag,
+             "the flag lies on {cards}",
+             "die Fahne liegt auf {cards}"),
+)
+"""Challengers' own move kinds; their checks say when each may happen."""
+Challengers.moves = MOVES

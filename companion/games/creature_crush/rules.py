@@ -42,8 +42,10 @@ from companion.engine.api import (
     other,
 )
 from companion.engine.cards import card_id_of
+from companion.engine.effect_words import draw_cards
 from companion.engine.flow import Flow, FlowSpec, PhaseSpec, Text
 from companion.engine.interpreter import SnapshotDiff
+from companion.engine.moves import MoveRule, MoveTable
 from companion.engine.rule_helpers import RuleChecks, take_from_hand
 from companion.engine.ruleset import CORE_KINDS, Ruleset
 from companion.engine.setup import (
@@ -73,16 +75,12 @@ from companion.games.creature_crush.numbers import (
     TRIPLE_DICE,
 )
 from companion.games.creature_crush.state import LastAttack, flags
-from companion.games.creature_crush.texts import MOVE_TEXTS, violation
+from companion.games.creature_crush.texts import violation
 
 CHECKS = RuleChecks(violation, not_in_hand="cc.not-in-hand", hand_empty="cc.hand-empty",
                     wrong_phase="cc.wrong-phase", not_your_turn="cc.not-your-turn")
 DEFAULT_DECKS = {"p1": "glutlager", "p2": "moorlager"}
 
-MOVE_KINDS = (
-    "draw", "roll", "burn", "summon", "attack", "set-crush", "flip", "move", "swap", "mark",
-    "to-hell", "revive", "control", "to-hand", "agree-draw", "settle",
-)
 PAYING = ("summon", "attack", "set-crush", "move", "swap")
 PLACING = ("summon", "move", "revive", "control")
 """Moves that put a creature on a place: into the own C zone they are only the wrong place
@@ -92,8 +90,6 @@ PLACING = ("summon", "move", "revive", "control")
 class CreatureCrush(Ruleset):
     game_id = "creature-crush"
     rulebook = "creature-crush.de.txt"
-    move_kinds = MOVE_KINDS
-    move_texts = MOVE_TEXTS
     expect_keys = ("damage", "start_dice", "destroyed", "hell")
 
     def __init__(self) -> None:
@@ -650,9 +646,7 @@ class CreatureCrush(Ruleset):
         if kind in PLACING and bd.is_crush_place(move.to) and bd.side(str(move.to)) == \
                 move.player and move.card in state.where:
             return self._wrong_place(move.player, str(move.to), move.card)
-        checker = self.handler("_check_", kind)
-        found: list[Violation] = checker(state, move)
-        return found
+        return self.moves.check(self, state, move)
 
     def _check_draw(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
@@ -1085,9 +1079,6 @@ class CreatureCrush(Ruleset):
             return
         super().apply(state, move)
 
-    def apply_specific(self, state: GameState, move: Move) -> None:
-        self.handler("_apply_", move.kind)(state, move)
-
     def _apply_draw(self, state: GameState, move: Move) -> None:
         p = move.player
         count = move.value if isinstance(move.value, int) else 1
@@ -1100,8 +1091,7 @@ class CreatureCrush(Ruleset):
                     fx.use(state, permit)
             else:
                 flags(state)["drawn"] = flags(state).get("drawn", 0) + count
-        for _ in range(count):
-            state.draw(bd.lager(p), hand_zone(p))
+        draw_cards(state, bd.lager(p), hand_zone(p), count)
 
     def _apply_roll(self, state: GameState, move: Move) -> None:
         p = move.player
@@ -1499,3 +1489,57 @@ class CreatureCrush(Ruleset):
         examples.append(Move("swap", p, ("nope#1", "nope#2")))
         examples.append(Move("attack", p, ("nope#1",), target="nobody"))
         return examples
+
+
+MOVES: MoveTable[CreatureCrush] = MoveTable(
+    MoveRule("draw", CreatureCrush._check_draw, CreatureCrush._apply_draw,
+             "{player} draws {value:card|cards}",
+             "{player} zieht {value:Karte|Karten}"),
+    MoveRule("roll", CreatureCrush._check_roll, CreatureCrush._apply_roll,
+             "{player} rolls {dice}",
+             "{player} würfelt {dice}"),
+    MoveRule("burn", CreatureCrush._check_burn, CreatureCrush._apply_burn,
+             "{player} burns {dice}",
+             "{player} verbrennt {dice}"),
+    MoveRule("summon", CreatureCrush._check_summon, CreatureCrush._apply_summon,
+             "{player} summons {cards} to {to}",
+             "{player} beschwört {cards} nach {to}"),
+    MoveRule("attack", CreatureCrush._check_attack, CreatureCrush._apply_attack,
+             "{player} attacks {target} with {cards}",
+             "{player} greift {target} mit {cards} an"),
+    MoveRule("set-crush", CreatureCrush._check_set_crush, CreatureCrush._apply_set_crush,
+             "{player} lays a crush card face down on {to}",
+             "{player} legt eine Crushkarte verdeckt nach {to}"),
+    MoveRule("flip", CreatureCrush._check_flip, CreatureCrush._apply_flip,
+             "{player} flips {cards}",
+             "{player} dreht {cards} um"),
+    MoveRule("move", CreatureCrush._check_move, CreatureCrush._apply_move,
+             "{player} moves {cards} to {to}",
+             "{player} verschiebt {cards} nach {to}"),
+    MoveRule("swap", CreatureCrush._check_swap, CreatureCrush._apply_swap,
+             "{player} swaps {cards}",
+             "{player} tauscht {cards}"),
+    MoveRule("mark", CreatureCrush._check_mark, CreatureCrush._apply_mark,
+             "{cards} shows {value} damage",
+             "{cards} zeigt {value} Schaden"),
+    MoveRule("to-hell", CreatureCrush._check_to_hell, CreatureCrush._apply_to_hell,
+             "{cards} goes to {to}",
+             "{cards} kommt nach {to}"),
+    MoveRule("revive", CreatureCrush._check_revive, CreatureCrush._apply_revive,
+             "{player} revives {cards} to {to}",
+             "{player} belebt {cards} nach {to}"),
+    MoveRule("control", CreatureCrush._check_control, CreatureCrush._apply_control,
+             "{player} takes control of {cards} ({to})",
+             "{player} übernimmt die Kontrolle über {cards} ({to})"),
+    MoveRule("to-hand", CreatureCrush._check_to_hand, CreatureCrush._apply_to_hand,
+             "{cards} goes to {player}'s hand",
+             "{cards} kommt auf die Hand von {player}"),
+    MoveRule("agree-draw", CreatureCrush._check_agree_draw, CreatureCrush._apply_agree_draw,
+             "{player} agrees to a draw",
+             "{player} stimmt einem Unentschieden zu"),
+    MoveRule("settle", CreatureCrush._check_settle, CreatureCrush._apply_settle,
+             "the table shows what the rules did ({value} of {player})",
+             "der Tisch zeigt, was die Regeln taten ({value} von {player})"),
+)
+"""Creature Crush's own move kinds; their checks say when each may happen."""
+CreatureCrush.moves = MOVES

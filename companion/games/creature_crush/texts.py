@@ -283,29 +283,6 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
     ),
 }
 
-MOVE_TEXTS: tuple[tuple[str, str, str], ...] = (
-    ("draw", "{player} draws {value:card|cards}", "{player} zieht {value:Karte|Karten}"),
-    ("roll", "{player} rolls {dice}", "{player} würfelt {dice}"),
-    ("burn", "{player} burns {dice}", "{player} verbrennt {dice}"),
-    ("summon", "{player} summons {cards} to {to}", "{player} beschwört {cards} nach {to}"),
-    ("attack", "{player} attacks {target} with {cards}", "{player} greift {target} mit {cards} an"),
-    ("set-crush", "{player} lays a crush card face down on {to}",
-     "{player} legt eine Crushkarte verdeckt nach {to}"),
-    ("flip", "{player} flips {cards}", "{player} dreht {cards} um"),
-    ("move", "{player} moves {cards} to {to}", "{player} verschiebt {cards} nach {to}"),
-    ("swap", "{player} swaps {cards}", "{player} tauscht {cards}"),
-    ("mark", "{cards} shows {value} damage", "{cards} zeigt {value} Schaden"),
-    ("to-hell", "{cards} goes to {to}", "{cards} kommt nach {to}"),
-    ("revive", "{player} revives {cards} to {to}", "{player} belebt {cards} nach {to}"),
-    ("control", "{player} takes control of {cards} ({to})",
-     "{player} übernimmt die Kontrolle über {cards} ({to})"),
-    ("to-hand", "{cards} goes to {player}'s hand", "{cards} kommt auf die Hand von {player}"),
-    ("agree-draw", "{player} agrees to a draw", "{player} stimmt einem Unentschieden zu"),
-    ("settle", "the table shows what the rules did ({value} of {player})",
-     "der Tisch zeigt, was die Regeln taten ({value} von {player})"),
-)
-
-
 def _derive(fill: MutableMapping[str, Any]) -> None:
     """German twins of English-only values: the dice unit, allowed places, reasons."""
     fill.setdefault("unit", "")

@@ -31,10 +31,12 @@ from companion.engine.api import (
     Violation,
     other,
 )
+from companion.engine.effect_words import apply_tap, apply_untap, draw_cards
 from companion.engine.flow import Flow, FlowSpec, PhaseSpec, Text
 from companion.engine.interpreter import SnapshotDiff
+from companion.engine.moves import MoveRule, MoveTable
 from companion.engine.rule_helpers import RuleChecks
-from companion.engine.ruleset import CORE_KINDS, Ruleset
+from companion.engine.ruleset import Ruleset
 from companion.engine.setup import (
     attach_cards,
     card_ref,
@@ -57,59 +59,12 @@ CHECKS = RuleChecks(violation, not_in_hand="fe.not-in-hand", hand_empty="fe.hand
                     wrong_phase="fe.wrong-phase", not_your_turn="fe.not-your-turn")
 DEFAULT_DECKS = {"p1": "marth-red", "p2": "chrom-blue"}
 
-SETUP_KINDS = ("choose-lord", "deal", "mulligan", "orbs", "reveal-lord")
-TURN_KINDS = (
-    "draw", "bond", "deploy", "level-up", "class-change", "use-bond", "flip-bond", "move",
-    "attack", "support", "critical", "evade", "end-combat", "orb-to-hand",
-)
-SEEN_KINDS = ("remove", "discard", "face-down", "reveal-bond", "tap", "untap")
-MOVE_KINDS = SETUP_KINDS + TURN_KINDS + SEEN_KINDS
-
-MOVE_TEXTS: tuple[tuple[str, str, str], ...] = (
-    ("choose-lord", "{player} lays a lord face down on {to}",
-     "{player} legt einen Hauptcharakter verdeckt auf {to}"),
-    ("deal", "{player} draws {value:starting card|starting cards}",
-     "{player} zieht {value:Startkarte|Startkarten}"),
-    ("mulligan", "{player} redraws the starting hand", "{player} zieht die Starthand neu"),
-    ("orbs", "{player} lays {value:orb|orbs}", "{player} legt {value:Juwel|Juwelen}"),
-    ("reveal-lord", "{player} reveals the lord {cards}",
-     "{player} deckt Hauptcharakter {cards} auf"),
-    ("draw", "{player} draws a card", "{player} zieht eine Karte"),
-    ("bond", "{player} lays {cards} as a bond ({value})",
-     "{player} legt {cards} als Bindung ({value})"),
-    ("deploy", "{player} deploys {cards} to {to}", "{player} setzt {cards} in {to} ein"),
-    ("level-up", "{player} levels {target} up with {cards}",
-     "{player} führt Levelaufstieg {cards} auf {target} durch"),
-    ("class-change", "{player} class-changes {target} into {cards}",
-     "{player} führt Klassenwechsel {cards} auf {target} durch"),
-    ("use-bond", "{player} uses the bond {cards}", "{player} verwendet die Bindung {cards}"),
-    ("flip-bond", "{player} turns the bond {cards} face down",
-     "{player} dreht die Bindung {cards} um"),
-    ("move", "{player} moves {cards} to {to}", "{player} bewegt {cards} nach {to}"),
-    ("attack", "{player} attacks {target} with {cards}",
-     "{player} greift {target} mit {cards} an"),
-    ("support", "{player} supports with {cards}", "{player} unterstützt mit {cards}"),
-    ("critical", "{player} lands a critical hit, discarding {cards}",
-     "{player} landet einen kritischen Treffer und wirft {cards} ab"),
-    ("evade", "{player} evades, discarding {cards}", "{player} weicht aus und wirft {cards} ab"),
-    ("end-combat", "the combat is evaluated", "der Kampf wird ausgewertet"),
-    ("orb-to-hand", "{player} takes an orb into the hand", "{player} nimmt ein Juwel auf die Hand"),
-    ("remove", "{cards} moved to {to}", "{cards} kam nach {to}"),
-    ("discard", "{player} puts {cards} into the retreat", "{player} legt {cards} in den Rückzug"),
-    ("face-down", "{player} lays a card face down on {to}",
-     "{player} legt eine Karte verdeckt auf {to}"),
-    ("reveal-bond", "{player} turns the bond {cards} face up",
-     "{player} deckt die Bindung {cards} auf"),
-    ("tap", "{player} taps {cards}", "{player} tappt {cards}"),
-    ("untap", "{player} untaps {cards}", "{player} enttappt {cards}"),
-)
+TURN_PHASES = ("start", "bond", "deploy", "action", "end")
 
 
 class FireEmblemCipher(Ruleset):
     game_id = "fire-emblem-cipher"
     rulebook = "fire-emblem-cipher.de.txt"
-    move_kinds = MOVE_KINDS
-    move_texts = MOVE_TEXTS
     expect_keys = ("orbs", "bonds", "attack", "defeated", "support")
 
     def __init__(self) -> None:
@@ -422,23 +377,9 @@ class FireEmblemCipher(Ruleset):
         return moves
 
     # ================================================================== checks
-    def check_specific(self, state: GameState, move: Move) -> list[Violation]:
-        kind = move.kind
-        if kind in CORE_KINDS:
-            return []
-        if kind in SETUP_KINDS:
-            if state.phase != "setup":
-                return [violation("fe.setup-only", action=kind)]
-            result: list[Violation] = self.handler("_check_", kind)(
-                state, move)
-            return result
-        if kind in SEEN_KINDS:
-            return self._check_seen(state, move)
-        if state.phase == "setup":
-            return [violation("fe.wrong-phase", action=kind, phase="setup")]
-        checker = self.handler("_check_", kind)
-        found: list[Violation] = checker(state, move)
-        return found
+    def _setup_only(self, state: GameState, move: Move) -> list[Violation]:
+        """A preparation kind after the preparation."""
+        return [violation("fe.setup-only", action=move.kind)]
 
     def _facts_known(self, state: GameState, uid: str) -> bool:
         return uid != UNKNOWN and uid in state.where
@@ -751,9 +692,6 @@ class FireEmblemCipher(Ruleset):
         return [violation("fe.unexplained", cards=(uid,), zones=(to,))]
 
     # ================================================================== apply
-    def apply_specific(self, state: GameState, move: Move) -> None:
-        self.handler("_apply_", move.kind)(state, move)
-
     @staticmethod
     def _take(state: GameState, player: str, uid: str, source: str) -> str | None:
         """The card leaving `source` (a hand or deck): `uid` (resolved) or an unseen one."""
@@ -784,10 +722,8 @@ class FireEmblemCipher(Ruleset):
     def _apply_deal(self, state: GameState, move: Move) -> None:
         count = move.value if isinstance(move.value, int) else 1
         p = move.player
-        for _ in range(count):
-            if state.draw(fx.zone(p, "deck"), hand_zone(p)) is None:
-                break
-            self._prep(state, p)["dealt"] += 1
+        drawn = draw_cards(state, fx.zone(p, "deck"), hand_zone(p), count)
+        self._prep(state, p)["dealt"] += len(drawn)
 
     def _apply_mulligan(self, state: GameState, move: Move) -> None:
         p = move.player
@@ -795,17 +731,14 @@ class FireEmblemCipher(Ruleset):
         for uid in list(state.cards_in(hand_zone(p))):
             state.move(uid, deck)
         state.shuffle(deck)
-        for _ in range(HAND_SIZE):
-            state.draw(deck, hand_zone(p))
+        draw_cards(state, deck, hand_zone(p), HAND_SIZE)
         self._prep(state, p)["mulligan"] = True
 
     def _apply_orbs(self, state: GameState, move: Move) -> None:
         count = move.value if isinstance(move.value, int) else 1
         p = move.player
-        for _ in range(count):
-            if state.draw(fx.zone(p, "deck"), fx.zone(p, "orbs")) is None:
-                break
-            self._prep(state, p)["orbs"] += 1
+        drawn = draw_cards(state, fx.zone(p, "deck"), fx.zone(p, "orbs"), count)
+        self._prep(state, p)["orbs"] += len(drawn)
 
     def _apply_reveal_lord(self, state: GameState, move: Move) -> None:
         p = move.player
@@ -1011,14 +944,6 @@ class FireEmblemCipher(Ruleset):
             state.face_down.discard(uid)
             state.public.add(uid)
 
-    def _apply_tap(self, state: GameState, move: Move) -> None:
-        uid = move.card
-        if uid in state.where:
-            state.tapped.add(uid)
-
-    def _apply_untap(self, state: GameState, move: Move) -> None:
-        state.tapped.discard(move.card)
-
     # ================================================================== after every move
     def after_move(self, state: GameState) -> None:
         if state.phase == "setup":
@@ -1106,3 +1031,108 @@ class FireEmblemCipher(Ruleset):
         for unit in fx.units_of(state, p)[:1]:
             examples.append(Move("deploy", p, (unit,), to=fx.zone(p, "back")))
         return examples
+
+
+MOVES: MoveTable[FireEmblemCipher] = MoveTable(
+    MoveRule("choose-lord", FireEmblemCipher._check_choose_lord,
+             FireEmblemCipher._apply_choose_lord,
+             "{player} lays a lord face down on {to}",
+             "{player} legt einen Hauptcharakter verdeckt auf {to}",
+             phases=("setup",), off_phase=FireEmblemCipher._setup_only),
+    MoveRule("deal", FireEmblemCipher._check_deal, FireEmblemCipher._apply_deal,
+             "{player} draws {value:starting card|starting cards}",
+             "{player} zieht {value:Startkarte|Startkarten}",
+             phases=("setup",), off_phase=FireEmblemCipher._setup_only),
+    MoveRule("mulligan", FireEmblemCipher._check_mulligan, FireEmblemCipher._apply_mulligan,
+             "{player} redraws the starting hand",
+             "{player} zieht die Starthand neu",
+             phases=("setup",), off_phase=FireEmblemCipher._setup_only),
+    MoveRule("orbs", FireEmblemCipher._check_orbs, FireEmblemCipher._apply_orbs,
+             "{player} lays {value:orb|orbs}",
+             "{player} legt {value:Juwel|Juwelen}",
+             phases=("setup",), off_phase=FireEmblemCipher._setup_only),
+    MoveRule("reveal-lord", FireEmblemCipher._check_reveal_lord,
+             FireEmblemCipher._apply_reveal_lord,
+             "{player} reveals the lord {cards}",
+             "{player} deckt Hauptcharakter {cards} auf",
+             phases=("setup",), off_phase=FireEmblemCipher._setup_only),
+    MoveRule("draw", FireEmblemCipher._check_draw, FireEmblemCipher._apply_draw,
+             "{player} draws a card",
+             "{player} zieht eine Karte",
+             phases=TURN_PHASES),
+    MoveRule("bond", FireEmblemCipher._check_bond, FireEmblemCipher._apply_bond,
+             "{player} lays {cards} as a bond ({value})",
+             "{player} legt {cards} als Bindung ({value})",
+             phases=TURN_PHASES),
+    MoveRule("deploy", FireEmblemCipher._check_deploy, FireEmblemCipher._apply_deploy,
+             "{player} deploys {cards} to {to}",
+             "{player} setzt {cards} in {to} ein",
+             phases=TURN_PHASES),
+    MoveRule("level-up", FireEmblemCipher._check_level_up, FireEmblemCipher._apply_level_up,
+             "{player} levels {target} up with {cards}",
+             "{player} führt Levelaufstieg {cards} auf {target} durch",
+             phases=TURN_PHASES),
+    MoveRule("class-change", FireEmblemCipher._check_class_change,
+             FireEmblemCipher._apply_class_change,
+             "{player} class-changes {target} into {cards}",
+             "{player} führt Klassenwechsel {cards} auf {target} durch",
+             phases=TURN_PHASES),
+    MoveRule("use-bond", FireEmblemCipher._check_use_bond, FireEmblemCipher._apply_use_bond,
+             "{player} uses the bond {cards}",
+             "{player} verwendet die Bindung {cards}",
+             phases=TURN_PHASES),
+    MoveRule("flip-bond", FireEmblemCipher._check_flip_bond, FireEmblemCipher._apply_flip_bond,
+             "{player} turns the bond {cards} face down",
+             "{player} dreht die Bindung {cards} um",
+             phases=TURN_PHASES),
+    MoveRule("move", FireEmblemCipher._check_move, FireEmblemCipher._apply_move,
+             "{player} moves {cards} to {to}",
+             "{player} bewegt {cards} nach {to}",
+             phases=TURN_PHASES),
+    MoveRule("attack", FireEmblemCipher._check_attack, FireEmblemCipher._apply_attack,
+             "{player} attacks {target} with {cards}",
+             "{player} greift {target} mit {cards} an",
+             phases=TURN_PHASES),
+    MoveRule("support", FireEmblemCipher._check_support, FireEmblemCipher._apply_support,
+             "{player} supports with {cards}",
+             "{player} unterstützt mit {cards}",
+             phases=TURN_PHASES),
+    MoveRule("critical", FireEmblemCipher._check_critical, FireEmblemCipher._apply_critical,
+             "{player} lands a critical hit, discarding {cards}",
+             "{player} landet einen kritischen Treffer und wirft {cards} ab",
+             phases=TURN_PHASES),
+    MoveRule("evade", FireEmblemCipher._check_evade, FireEmblemCipher._apply_evade,
+             "{player} evades, discarding {cards}",
+             "{player} weicht aus und wirft {cards} ab",
+             phases=TURN_PHASES),
+    MoveRule("end-combat", FireEmblemCipher._check_end_combat, FireEmblemCipher._apply_end_combat,
+             "the combat is evaluated",
+             "der Kampf wird ausgewertet",
+             phases=TURN_PHASES),
+    MoveRule("orb-to-hand", FireEmblemCipher._check_orb_to_hand,
+             FireEmblemCipher._apply_orb_to_hand,
+             "{player} takes an orb into the hand",
+             "{player} nimmt ein Juwel auf die Hand",
+             phases=TURN_PHASES),
+    MoveRule("remove", FireEmblemCipher._check_seen, FireEmblemCipher._apply_remove,
+             "{cards} moved to {to}",
+             "{cards} kam nach {to}"),
+    MoveRule("discard", FireEmblemCipher._check_seen, FireEmblemCipher._apply_discard,
+             "{player} puts {cards} into the retreat",
+             "{player} legt {cards} in den Rückzug"),
+    MoveRule("face-down", FireEmblemCipher._check_seen, FireEmblemCipher._apply_face_down,
+             "{player} lays a card face down on {to}",
+             "{player} legt eine Karte verdeckt auf {to}"),
+    MoveRule("reveal-bond", FireEmblemCipher._check_seen, FireEmblemCipher._apply_reveal_bond,
+             "{player} turns the bond {cards} face up",
+             "{player} deckt die Bindung {cards} auf"),
+    MoveRule("tap", FireEmblemCipher._check_seen, apply_tap,
+             "{player} taps {cards}",
+             "{player} tappt {cards}"),
+    MoveRule("untap", FireEmblemCipher._check_seen, apply_untap,
+             "{player} untaps {cards}",
+             "{player} enttappt {cards}"),
+    checks=CHECKS,
+)
+"""Fire Emblem's own move kinds: the preparation's, the turn's, those only seen on the table."""
+FireEmblemCipher.moves = MOVES

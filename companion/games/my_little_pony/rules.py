@@ -46,8 +46,10 @@ from companion.engine.api import (
     other,
 )
 from companion.engine.cards import card_id_of
+from companion.engine.effect_words import apply_tap, apply_untap, draw_cards
 from companion.engine.flow import Flow, FlowSpec, PhaseSpec, Text
 from companion.engine.interpreter import SnapshotDiff
+from companion.engine.moves import MoveRule, MoveTable
 from companion.engine.rule_helpers import (
     RuleChecks,
     move_with_attached,
@@ -77,40 +79,8 @@ CHECKS = RuleChecks(violation, not_in_hand="mlp.not-in-hand", wrong_phase="mlp.w
                     not_your_turn="mlp.not-your-turn")
 """An unseen card from an empty hand is "?" not in hand (MLP has no hand-empty text)."""
 DEFAULT_DECKS = {"p1": "twilight-sparkle", "p2": "rainbow-dash"}
-MOVE_KINDS = (
-    "starting-problem", "draw", "reveal", "challenge", "play", "play-troublemaker", "move",
-    "discard", "retire", "new-problem", "flip", "keep", "send-home", "exhaust", "ready",
-    "boost", "modify", "identify", "remove", "faceoff-won", "faceoff-tied",
-)
 ANY_TIME = ("exhaust", "ready", "boost", "modify", "identify", "remove")
-
-MOVE_TEXTS: tuple[tuple[str, str, str], ...] = (
-    ("starting-problem", "{player} brings {cards} into play as starting problem",
-     "{player} bringt {cards} als Startproblem ins Spiel"),
-    ("draw", "{player} draws a card", "{player} zieht eine Karte"),
-    ("reveal", "{player} uncovers {cards}", "{player} deckt {cards} auf"),
-    ("challenge", "{player} challenges {target}", "{player} fordert {target} heraus"),
-    ("play", "{player} plays {cards} to {to}", "{player} spielt {cards} nach {to}"),
-    ("play-troublemaker", "{player} plays a troublemaker face down at {to}",
-     "{player} legt einen Widersacher verdeckt an {to}"),
-    ("move", "{player} moves {cards} to {to}", "{player} bewegt {cards} nach {to}"),
-    ("discard", "{player} discards {cards}", "{player} legt {cards} ab"),
-    ("retire", "{player} retires {cards} from home", "{player} legt {cards} aus dem Zuhause ab"),
-    ("new-problem", "{player} brings a new problem into play",
-     "{player} bringt ein neues Problem ins Spiel"),
-    ("flip", "{player} flips for the faceoff", "{player} deckt für die Konfrontation auf"),
-    ("keep", "{player} keeps the flipped card", "{player} behält die aufgedeckte Karte"),
-    ("send-home", "{player} sends {cards} home", "{player} schickt {cards} nach Hause"),
-    ("exhaust", "{cards} exhausted", "{cards} erschöpft"),
-    ("ready", "{cards} readied", "{cards} bereit"),
-    ("boost", "{player} boosts {cards}", "{player} boostet {cards}"),
-    ("modify", "{target} gets {value} power", "{target} erhält {value} Kraft"),
-    ("identify", "{cards} seen at {to}", "{cards} an {to} gesehen"),
-    ("remove", "{cards} moved to {to}", "{cards} kam nach {to}"),
-    ("faceoff-won", "{player} won the faceoff", "{player} hat die Konfrontation gewonnen"),
-    ("faceoff-tied", "nobody won the faceoff (a tie)",
-     "niemand hat die Konfrontation gewonnen (Gleichstand)"),
-)
+"""Kinds the table shows at any time (their rules declare no phases)."""
 RESULT_KINDS = ("faceoff-won", "faceoff-tied")
 """Moves that say how a faceoff decided by a flip nobody saw really ended (`unseen_faceoff`):
 the table shows it (the troublemaker defeated or not), a person says it (a character sent
@@ -121,13 +91,12 @@ BLOCKED_BY_SEND_HOME = ("next-phase", "pass", "challenge", "draw", "play", "play
                         "move")
 """Moves a due send-home blocks: made while it is due only on a guessed lost faceoff, they
 are a person's word (or the table's) that nobody lost."""
+TURN_PHASES = ("ready", "troublemaker", "main", "score", "end")
 
 
 class MyLittlePony(Ruleset):
     game_id = GAME
     rulebook = "my-little-pony-ccg.de.txt"
-    move_kinds = MOVE_KINDS
-    move_texts = MOVE_TEXTS
     expect_keys = ("action_tokens", "solved", "points", "faceoff", "frightened", "home_limit")
 
     def __init__(self) -> None:
@@ -534,17 +503,11 @@ class MyLittlePony(Ruleset):
             return []
         if kind == "pass":
             return self._check_pass(state)
-        if kind in ANY_TIME:
-            return self.handler("_check_", kind)(state, move)
-        if state.phase == "setup":
-            if kind not in ("starting-problem", "draw"):
-                return [violation("mlp.wrong-phase", action=kind, phase="setup")]
+        if state.phase == "setup" and kind in ("starting-problem", "draw"):
             return self._deck_faults_for(state, move.player) + (
                 self._check_starting_problem(state, move) if kind == "starting-problem"
                 else self._check_setup_draw(state, move))
-        handler = self.handler("_check_", kind)
-        found: list[Violation] = handler(state, move)
-        return found
+        return self.moves.check(self, state, move)
 
     def _deck_faults_for(self, state: GameState, player: str) -> list[Violation]:
         if flags(state).get("setup_started", {}).get(player):
@@ -908,7 +871,7 @@ class MyLittlePony(Ruleset):
         kind = move.kind
         if state.phase == "setup" and kind in ("starting-problem", "draw"):
             flags(state)["setup_started"][move.player] = True
-        self.handler("_apply_", kind)(state, move)
+        self.moves.apply(self, state, move)
 
     def _take_from_hand(self, state: GameState, player: str, uid: str,
                         prefer: str | None = None) -> str | None:
@@ -940,8 +903,7 @@ class MyLittlePony(Ruleset):
         if state.phase == "setup":
             want = move.value if isinstance(move.value, int) \
                 else numbers.OPENING_HAND - state.count(hand_zone(p))
-            for _ in range(max(1, want)):
-                state.draw(fx.deck(p), hand_zone(p))
+            draw_cards(state, fx.deck(p), hand_zone(p), max(1, want))
             return
         if state.draw(fx.deck(p), hand_zone(p)) is None:
             return
@@ -1244,15 +1206,6 @@ class MyLittlePony(Ruleset):
         if p in due:
             due.remove(p)
 
-    def _apply_exhaust(self, state: GameState, move: Move) -> None:
-        uid = move.card
-        if uid in state.where:
-            state.tapped.add(uid)
-
-    def _apply_ready(self, state: GameState, move: Move) -> None:
-        uid = move.card
-        state.tapped.discard(uid)
-
     def _apply_boost(self, state: GameState, move: Move) -> None:
         uid = move.card
         if uid not in state.where:
@@ -1435,3 +1388,90 @@ class MyLittlePony(Ruleset):
             examples.append(Move("starting-problem", p, ("nope#1",)))
             examples.append(Move("play", other(p), (UNKNOWN,), to=fx.home(other(p))))
         return examples
+
+
+MOVES: MoveTable[MyLittlePony] = MoveTable(
+    MoveRule("starting-problem", MyLittlePony._check_starting_problem,
+             MyLittlePony._apply_starting_problem,
+             "{player} brings {cards} into play as starting problem",
+             "{player} bringt {cards} als Startproblem ins Spiel"),
+    MoveRule("draw", MyLittlePony._check_draw, MyLittlePony._apply_draw,
+             "{player} draws a card",
+             "{player} zieht eine Karte"),
+    MoveRule("reveal", MyLittlePony._check_reveal, MyLittlePony._apply_reveal,
+             "{player} uncovers {cards}",
+             "{player} deckt {cards} auf",
+             phases=TURN_PHASES),
+    MoveRule("challenge", MyLittlePony._check_challenge, MyLittlePony._apply_challenge,
+             "{player} challenges {target}",
+             "{player} fordert {target} heraus",
+             phases=TURN_PHASES),
+    MoveRule("play", MyLittlePony._check_play, MyLittlePony._apply_play,
+             "{player} plays {cards} to {to}",
+             "{player} spielt {cards} nach {to}",
+             phases=TURN_PHASES),
+    MoveRule("play-troublemaker", MyLittlePony._check_play_troublemaker,
+             MyLittlePony._apply_play_troublemaker,
+             "{player} plays a troublemaker face down at {to}",
+             "{player} legt einen Widersacher verdeckt an {to}",
+             phases=TURN_PHASES),
+    MoveRule("move", MyLittlePony._check_move, MyLittlePony._apply_move,
+             "{player} moves {cards} to {to}",
+             "{player} bewegt {cards} nach {to}",
+             phases=TURN_PHASES),
+    MoveRule("discard", MyLittlePony._check_discard, MyLittlePony._apply_discard,
+             "{player} discards {cards}",
+             "{player} legt {cards} ab",
+             phases=TURN_PHASES),
+    MoveRule("retire", MyLittlePony._check_retire, MyLittlePony._apply_retire,
+             "{player} retires {cards} from home",
+             "{player} legt {cards} aus dem Zuhause ab",
+             phases=TURN_PHASES),
+    MoveRule("new-problem", MyLittlePony._check_new_problem, MyLittlePony._apply_new_problem,
+             "{player} brings a new problem into play",
+             "{player} bringt ein neues Problem ins Spiel",
+             phases=TURN_PHASES),
+    MoveRule("flip", MyLittlePony._check_flip, MyLittlePony._apply_flip,
+             "{player} flips for the faceoff",
+             "{player} deckt für die Konfrontation auf",
+             phases=TURN_PHASES),
+    MoveRule("keep", MyLittlePony._check_keep, MyLittlePony._apply_keep,
+             "{player} keeps the flipped card",
+             "{player} behält die aufgedeckte Karte",
+             phases=TURN_PHASES),
+    MoveRule("send-home", MyLittlePony._check_send_home, MyLittlePony._apply_send_home,
+             "{player} sends {cards} home",
+             "{player} schickt {cards} nach Hause",
+             phases=TURN_PHASES),
+    MoveRule("exhaust", MyLittlePony._check_exhaust, apply_tap,
+             "{cards} exhausted",
+             "{cards} erschöpft"),
+    MoveRule("ready", MyLittlePony._check_ready, apply_untap,
+             "{cards} readied",
+             "{cards} bereit"),
+    MoveRule("boost", MyLittlePony._check_boost, MyLittlePony._apply_boost,
+             "{player} boosts {cards}",
+             "{player} boostet {cards}"),
+    MoveRule("modify", MyLittlePony._check_modify, MyLittlePony._apply_modify,
+             "{target} gets {value} power",
+             "{target} erhält {value} Kraft"),
+    MoveRule("identify", MyLittlePony._check_identify, MyLittlePony._apply_identify,
+             "{cards} seen at {to}",
+             "{cards} an {to} gesehen"),
+    MoveRule("remove", MyLittlePony._check_remove, MyLittlePony._apply_remove,
+             "{cards} moved to {to}",
+             "{cards} kam nach {to}"),
+    MoveRule("faceoff-won", MyLittlePony._check_faceoff_won, MyLittlePony._apply_faceoff_won,
+             "{player} won the faceoff",
+             "{player} hat die Konfrontation gewonnen",
+             phases=TURN_PHASES),
+    MoveRule("faceoff-tied", MyLittlePony._check_faceoff_tied,
+             MyLittlePony._apply_faceoff_tied,
+             "nobody won the faceoff (a tie)",
+             "niemand hat die Konfrontation gewonnen (Gleichstand)",
+             phases=TURN_PHASES),
+    checks=CHECKS,
+)
+"""My Little Pony's own move kinds; those without phases happen at any time (the setup's
+starting problem and draws are checked by `check_specific` itself)."""
+MyLittlePony.moves = MOVES

@@ -31,10 +31,12 @@ from companion.engine.api import (
     Violation,
     other,
 )
+from companion.engine.effect_words import draw_cards
 from companion.engine.effects import Ability, Destroy, Draw, Modify, Return, run_hook
 from companion.engine.effects import Move as MoveCards
 from companion.engine.flow import Flow, FlowSpec, PhaseSpec, Text
 from companion.engine.interpreter import SnapshotDiff
+from companion.engine.moves import MoveRule, MoveTable
 from companion.engine.rule_helpers import (
     RuleChecks,
     move_with_attached,
@@ -79,50 +81,16 @@ def _to_discard(_: str) -> str:
     return DISCARD
 
 
-MOVE_KINDS = (
-    "deal",
-    "redraw",
-    "discard",
-    "place-down",
-    "reveal",
-    "draw",
-    "shift",
-    "summon",
-    "attack",
-    "tactic",
-    "supply-draw",
-    "equip",
-    "activate",
-    "trick",
-    "remove",
-    "untrick",
-)
-
-MOVE_TEXTS: tuple[tuple[str, str, str], ...] = (
-    ("deal", "{player} is dealt {value:card|cards}", "{player} bekommt {value:Karte|Karten}"),
-    ("redraw", "{player} redraws ({value})", "{player} zieht neu ({value})"),
-    ("discard", "{player} discards {cards}", "{player} legt {cards} ab"),
-    ("place-down", "{player} places a card face down on {to}", "{player} legt verdeckt auf {to}"),
-    ("reveal", "{player} reveals {cards}", "{player} deckt {cards} auf"),
-    ("draw", "{player} draws a card", "{player} zieht eine Karte"),
-    ("shift", "{player} moves {cards} to {to}", "{player} verschiebt {cards} nach {to}"),
-    ("summon", "{player} summons {cards}", "{player} beschwört {cards}"),
-    ("attack", "{player} attacks {target} with {cards}", "{player} greift {target} mit {cards} an"),
-    ("tactic", "{player} plays {cards}", "{player} spielt {cards}"),
-    ("supply-draw", "{player} draws {cards} face up", "{player} zieht {cards} offen"),
-    ("equip", "{player} equips {target} with {cards}", "{player} rüstet {target} mit {cards} aus"),
-    ("activate", "{player} activates {cards} ({value})", "{player} aktiviert {cards} ({value})"),
-    ("trick", "{player} puts a card on the trick pile", "{player} legt auf den Trickstapel"),
-    ("remove", "{cards} moved to {to}", "{cards} kam nach {to}"),
-    ("untrick", "{player} takes a card from the trick pile", "{player} nimmt vom Trickstapel"),
-)
+DRAFT_KINDS = ("deal", "redraw", "discard", "place-down", "reveal")
+"""Kinds of the draft only; after it, `_check_after_draft` says what such a move is."""
+SEEN_KINDS = ("remove", "untrick")
+"""Kinds only seen on the table, in any phase and by either player."""
+TURN_PHASES = ("supply", "lane", "main", "end")
 
 
 class TrickOrBeat(Ruleset):
     game_id = "trick-or-beat"
     rulebook = "trick-or-beat.de.txt"
-    move_kinds = MOVE_KINDS
-    move_texts = MOVE_TEXTS
     expect_keys = ("trick", "lane_limit", "defeated")
 
     def __init__(self) -> None:
@@ -410,26 +378,23 @@ class TrickOrBeat(Ruleset):
         kind = move.kind
         if kind in CORE_KINDS:
             return []
-        if kind in ("deal", "redraw", "discard", "place-down", "reveal"):
-            if state.phase != "draft":
-                if kind == "discard" and move.option("shown") == "yes" \
-                        and tob_interpret.draft_end_showing(state) \
-                        and state.can_resolve(move.card, DISCARD):
-                    return []  # a draft discard nobody saw, on top as the draft ends
-                if kind == "discard":
-                    return self._check_unexplained(state, move)
-                if kind == "place-down":
-                    return [violation("tob.face-down", cards=move.cards, zones=(str(move.to),))]
-                return [violation("tob.draft-only", action=kind)]
-            return self.handler("_check_", kind)(state, move)
-        if kind in ("remove", "untrick"):
-            return self.handler("_check_", kind)(state, move)
+        if kind in DRAFT_KINDS or kind in SEEN_KINDS:
+            return self.moves.check(self, state, move)
         found = self.turn_violations(state, move)
-        if state.phase == "draft" and kind != "draw":
-            return [*found, violation("tob.wrong-phase", action=kind, phase="draft")]
-        checker = self.handler("_check_", kind)
-        result: list[Violation] = checker(state, move)
-        return found + result
+        return found + self.moves.check(self, state, move)
+
+    def _check_after_draft(self, state: GameState, move: Move) -> list[Violation]:
+        """A draft kind seen after the draft."""
+        kind = move.kind
+        if kind == "discard" and move.option("shown") == "yes" \
+                and tob_interpret.draft_end_showing(state) \
+                and state.can_resolve(move.card, DISCARD):
+            return []  # a draft discard nobody saw, on top as the draft ends
+        if kind == "discard":
+            return self._check_unexplained(state, move)
+        if kind == "place-down":
+            return [violation("tob.face-down", cards=move.cards, zones=(str(move.to),))]
+        return [violation("tob.draft-only", action=kind)]
 
     def _known_facts_type(self, state: GameState, uid: str) -> str:
         return "" if uid == UNKNOWN or uid not in state.where else state.facts(uid).type
@@ -727,7 +692,7 @@ class TrickOrBeat(Ruleset):
         flags(state)["expected_deck_draws"] = 0
         if move.kind not in self.SUPPLY_DRAW_KINDS:
             flags(state)["supply_draws"] = 0
-        self.handler("_apply_", move.kind)(state, move)
+        self.moves.apply(self, state, move)
 
     def _apply_redraw(self, state: GameState, move: Move) -> None:
         if any(v.blocking for v in self._check_redraw(state, move)):
@@ -751,8 +716,7 @@ class TrickOrBeat(Ruleset):
 
     def _apply_deal(self, state: GameState, move: Move) -> None:
         count = move.value if isinstance(move.value, int) else 1
-        for _ in range(count):
-            state.draw(DECK, hand_zone(move.player))
+        draw_cards(state, DECK, hand_zone(move.player), count)
         flags(state)["draft"][move.player]["dealt"] += count
 
     def _apply_discard(self, state: GameState, move: Move) -> None:
@@ -1014,10 +978,10 @@ class TrickOrBeat(Ruleset):
                 lifts.setdefault("draw", []).extend([source] * max(amount, 1))
         elif isinstance(effect, MoveCards) and effect.to == "trick":
             amount = effect.target.count if isinstance(effect.target.count, int) else 0
-            for _ in range(amount):
-                if state.draw(DECK, fx.trick(p)) is None:
-                    break
-                flags(state)["expected_deck_draws"] = flags(state).get("expected_deck_draws", 0) + 1
+            drawn = draw_cards(state, DECK, fx.trick(p), amount)
+            if drawn:
+                flags(state)["expected_deck_draws"] = (
+                    flags(state).get("expected_deck_draws", 0) + len(drawn))
         elif isinstance(effect, MoveCards) and effect.to == "other-lane" \
                 and target in fx.all_creatures(state):
             if fx.effect_can_move(state, effect, target):
@@ -1199,3 +1163,71 @@ class TrickOrBeat(Ruleset):
             examples.append(Move("attack", p, (), target="nobody"))
             examples.append(Move("trick", p, (UNKNOWN,)))
         return examples
+
+
+MOVES: MoveTable[TrickOrBeat] = MoveTable(
+    MoveRule("deal", TrickOrBeat._check_deal, TrickOrBeat._apply_deal,
+             "{player} is dealt {value:card|cards}",
+             "{player} bekommt {value:Karte|Karten}",
+             phases=("draft",), off_phase=TrickOrBeat._check_after_draft),
+    MoveRule("redraw", TrickOrBeat._check_redraw, TrickOrBeat._apply_redraw,
+             "{player} redraws ({value})",
+             "{player} zieht neu ({value})",
+             phases=("draft",), off_phase=TrickOrBeat._check_after_draft),
+    MoveRule("discard", TrickOrBeat._check_discard, TrickOrBeat._apply_discard,
+             "{player} discards {cards}",
+             "{player} legt {cards} ab",
+             phases=("draft",), off_phase=TrickOrBeat._check_after_draft),
+    MoveRule("place-down", TrickOrBeat._check_place_down, TrickOrBeat._apply_place_down,
+             "{player} places a card face down on {to}",
+             "{player} legt verdeckt auf {to}",
+             phases=("draft",), off_phase=TrickOrBeat._check_after_draft),
+    MoveRule("reveal", TrickOrBeat._check_reveal, TrickOrBeat._apply_reveal,
+             "{player} reveals {cards}",
+             "{player} deckt {cards} auf",
+             phases=("draft",), off_phase=TrickOrBeat._check_after_draft),
+    MoveRule("draw", TrickOrBeat._check_draw, TrickOrBeat._apply_draw,
+             "{player} draws a card",
+             "{player} zieht eine Karte"),
+    MoveRule("shift", TrickOrBeat._check_shift, TrickOrBeat._apply_shift,
+             "{player} moves {cards} to {to}",
+             "{player} verschiebt {cards} nach {to}",
+             phases=TURN_PHASES),
+    MoveRule("summon", TrickOrBeat._check_summon, TrickOrBeat._apply_summon,
+             "{player} summons {cards}",
+             "{player} beschwört {cards}",
+             phases=TURN_PHASES),
+    MoveRule("attack", TrickOrBeat._check_attack, TrickOrBeat._apply_attack,
+             "{player} attacks {target} with {cards}",
+             "{player} greift {target} mit {cards} an",
+             phases=TURN_PHASES),
+    MoveRule("tactic", TrickOrBeat._check_tactic, TrickOrBeat._apply_tactic,
+             "{player} plays {cards}",
+             "{player} spielt {cards}",
+             phases=TURN_PHASES),
+    MoveRule("supply-draw", TrickOrBeat._check_supply_draw, TrickOrBeat._apply_supply_draw,
+             "{player} draws {cards} face up",
+             "{player} zieht {cards} offen",
+             phases=TURN_PHASES),
+    MoveRule("equip", TrickOrBeat._check_equip, TrickOrBeat._apply_equip,
+             "{player} equips {target} with {cards}",
+             "{player} rüstet {target} mit {cards} aus",
+             phases=TURN_PHASES),
+    MoveRule("activate", TrickOrBeat._check_activate, TrickOrBeat._apply_activate,
+             "{player} activates {cards} ({value})",
+             "{player} aktiviert {cards} ({value})",
+             phases=TURN_PHASES),
+    MoveRule("trick", TrickOrBeat._check_trick, TrickOrBeat._apply_trick,
+             "{player} puts a card on the trick pile",
+             "{player} legt auf den Trickstapel",
+             phases=TURN_PHASES),
+    MoveRule("remove", TrickOrBeat._check_remove, TrickOrBeat._apply_remove,
+             "{cards} moved to {to}",
+             "{cards} kam nach {to}"),
+    MoveRule("untrick", TrickOrBeat._check_untrick, TrickOrBeat._apply_untrick,
+             "{player} takes a card from the trick pile",
+             "{player} nimmt vom Trickstapel"),
+    checks=CHECKS,
+)
+"""Trick or Beat's own move kinds (draft, turn, seen on the table)."""
+TrickOrBeat.moves = MOVES
