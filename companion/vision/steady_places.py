@@ -1,9 +1,10 @@
-"""Places the eye reports on the settled table, changed only when two looks in a row agree.
+"""Places the eye reports on the settled table, changed zone by zone when two looks agree.
 
 The glare watch and the card-shape watch look at a still frame now and then; a reflection at
 the edge of clipping, or a card at the edge of a zone's middle, would make the table flicker
-between looks. What is reported changes when two looks in a row find the same zones (a zone
-counted once per place, so a second card in a lane is a change).
+between looks. A zone's report (how many places it has) changes only when two looks in a row
+find the same number there; a zone that flickers keeps what it had, and does not hold back
+the others.
 """
 
 from __future__ import annotations
@@ -14,32 +15,33 @@ from companion.snapshot import Unreadable
 
 
 class SteadyPlaces:
-    """What is reported after each look, steadied over looks."""
+    """What is reported after each look, steadied over looks, zone by zone."""
 
     def __init__(self) -> None:
-        self._candidate: tuple[str, ...] | None = None
-        self._reported: tuple[Unreadable, ...] = ()
-        self._reported_zones: tuple[str, ...] = ()
+        self._previous: dict[str, int] | None = None  # places per zone at the last look
+        self._reported: dict[str, tuple[Unreadable, ...]] = {}
 
     @property
     def reported(self) -> tuple[Unreadable, ...]:
-        return self._reported
+        return tuple(u for spots in self._reported.values() for u in spots)
 
     def report(self, spots: Sequence[Unreadable]) -> tuple[Unreadable, ...]:
         """What is reported after a look that found `spots`."""
-        zones = tuple(sorted(u.zone for u in spots))
-        if zones == self._reported_zones:
-            self._candidate = None
-            if spots:
-                self._reported = tuple(spots)  # the same zones: the newest places
-            return self._reported
-        if zones == self._candidate:  # two looks in a row agree: report the change
-            self._reported, self._reported_zones = tuple(spots), zones
-            self._candidate = None
-        else:
-            self._candidate = zones
-        return self._reported
+        found: dict[str, tuple[Unreadable, ...]] = {}
+        for u in spots:
+            found[u.zone] = (*found.get(u.zone, ()), u)
+        previous = self._previous
+        for zone in sorted(set(found) | set(self._reported)):
+            now = found.get(zone, ())
+            same = len(now) == len(self._reported.get(zone, ()))
+            agreed = previous is not None and previous.get(zone, 0) == len(now)
+            if now and (same or agreed):
+                self._reported[zone] = now  # the newest places
+            elif not now and agreed:
+                self._reported.pop(zone, None)
+        self._previous = {zone: len(places) for zone, places in found.items()}
+        return self.reported
 
     def forget(self) -> None:
         """The camera moved or the mat was lost: nothing seen before holds."""
-        self._candidate, self._reported, self._reported_zones = None, (), ()
+        self._previous, self._reported = None, {}
