@@ -11,7 +11,10 @@ and its last settled table is scored against the truth:
   (counted per zone: a zone with two unread cards needs two reports);
 - false: reports beyond the unread cards of their zone: in an empty zone, or in a zone whose
   cards were all read (the one-card zone's card read, a second report in an area);
-- far: of the reports, those the eye says are too far from the camera to read.
+- far: of the reports, those the eye says are too far from the camera to read;
+- under glare: unread cards the table reports instead as unknown cards under the lamp's
+  reflection (the card-shape watch leaves a zone the glare watch reports to it), and the glare
+  watch's unknown cards in empty zones.
 """
 
 from __future__ import annotations
@@ -55,6 +58,9 @@ class UnreadRow:
     false_empty: int = 0  # reports in a zone with no card at all
     false_read: int = 0  # reports beyond the unread cards of a zone that holds cards
     far: int = 0
+    found_glare: int = 0  # unread cards not found so, but reported under the lamp's reflection
+    # (an unknown card all the same: the card-shape watch leaves such zones to the glare watch)
+    glare_empty: int = 0  # unknown cards under the reflection reported in an empty zone
     wrong_ids: int = 0  # identities in the settled table that are not on the table
     misses: list[str] = field(default_factory=list)
     falses: list[str] = field(default_factory=list)
@@ -67,28 +73,33 @@ class UnreadRow:
 def score(row: UnreadRow, last: TableSnapshot | None, truth: TableSnapshot, scene: int) -> None:
     """Add one scene's last settled table, against the truth, to `row`."""
     held = list(last.cards) if last is not None else []
+    places = list(last.unreadable) if last is not None else []
     on_table = {(c.uid, c.face_up) for c in truth.cards}
     read = {c.uid for c in held if (c.uid, c.face_up) in on_table}
     row.wrong_ids += sum(1 for c in held if (c.uid, c.face_up) not in on_table)
     unread = Counter(c.zone for c in truth.cards if c.uid not in read)
     holding = {c.zone for c in truth.cards}
-    reported = Counter(u.zone for u in (last.unreadable if last is not None else ())
-                       if u.cause in UNREAD_CAUSES)
+    shapes = Counter(u.zone for u in places if u.cause in UNREAD_CAUSES)
+    glare = Counter(u.zone for u in places if u.cause == "glare" and u.card is None)
     row.cards += len(truth.cards)
     row.read += len(read)
     row.unread += sum(unread.values())
-    row.far += sum(1 for u in (last.unreadable if last is not None else ()) if u.cause == "far")
-    for zone in set(unread) | set(reported):
-        hit = min(unread[zone], reported[zone])
+    row.far += sum(1 for u in places if u.cause == "far")
+    for zone in set(unread) | set(shapes) | set(glare):
+        hit = min(unread[zone], shapes[zone])
+        under_glare = min(unread[zone] - hit, glare[zone])
         row.found += hit
-        extra = reported[zone] - hit
+        row.found_glare += under_glare
+        extra = shapes[zone] - hit
         if zone in holding:
             row.false_read += extra
         else:
             row.false_empty += extra
+        if zone not in holding:
+            row.glare_empty += glare[zone]
         if extra:
             row.falses.append(f"{scene}:{zone}")
-        if unread[zone] > hit:
+        if unread[zone] > hit + under_glare:
             row.misses.append(f"{scene}:{zone}")
 
 
@@ -139,12 +150,13 @@ def bench_unread(cameras: tuple[str, ...], scenes: int, as_json: bool) -> None:
                               indent=2))
         return
     click.echo("| camera | pose | cards | read | unread | found in zone | false (empty zone) "
-               "| false (zone read) | far | wrong ids |")
-    click.echo("|---|---|---|---|---|---|---|---|---|---|")
+               "| false (zone read) | far | under glare instead | glare in empty zone "
+               "| wrong ids |")
+    click.echo("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         share = "-" if r.found_share is None else f"{r.found_share:.1%}"
         click.echo(f"| {r.camera} | {r.pose} | {r.cards} | {r.read} | {r.unread} | "
                    f"{share} ({r.found}/{r.unread}) | {r.false_empty} | {r.false_read} | "
-                   f"{r.far} | {r.wrong_ids} |")
+                   f"{r.far} | {r.found_glare} | {r.glare_empty} | {r.wrong_ids} |")
         if r.misses or r.falses:
             click.echo(f"<!-- missed {' '.join(r.misses)}; false {' '.join(r.falses)} -->")

@@ -21,8 +21,6 @@ from companion.server.session import LiveSession
 from companion.server.unidentified import still_unread, view, zone_text
 from companion.snapshot import SeenCard, TableSnapshot, Unreadable
 
-GAME = "fire-emblem-cipher"
-ABEL = "B01-010#1"
 
 
 def test_cards_too_far_to_read_are_named_per_zone_and_break_no_rule(tmp_path: Path) -> None:
