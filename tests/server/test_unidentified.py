@@ -22,7 +22,6 @@ from companion.server.unidentified import still_unread, view, zone_text
 from companion.snapshot import SeenCard, TableSnapshot, Unreadable
 
 
-
 def test_cards_too_far_to_read_are_named_per_zone_and_break_no_rule(tmp_path: Path) -> None:
     """Creature Crush from its start, Bo's two creatures seen from Ada's laptop, unread."""
     config = GameConfig("creature-crush", players=("Ada", "Bo"))
