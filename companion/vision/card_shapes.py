@@ -1,10 +1,10 @@
 """Cards the camera sees but cannot read: a card-shaped patch in a zone where no sticker read.
 
 A laptop's camera sees the far half of the mat at 0.5-0.9 px per mm: too few pixels for a
-sticker, plenty for a card. The mat is white paper; a card (its art, its coloured frame, a
-back's print, a pile's side) is not. So on the mat seen from above (the frame warped through the
-mat fit's homography, one pixel a millimetre) whatever is neither white nor grey print is
-"something", the cards the tracker holds are cut out of it at their places, and what is left is
+sticker, plenty for a card: a card (its art, its coloured frame, a back's print, a pile's side)
+is not the mat. So on the mat seen from above (the frame warped through the
+mat fit's homography, one pixel a millimetre) whatever is not the mat (its colour learnt where
+no card goes, its lightness under the lamp's falloff, less its thin print) is "something", the cards the tracker holds are cut out of it at their places, and what is left is
 looked at zone by zone:
 
 - a zone that holds one card (a slot, a pile) holds a card nobody read when most of its middle
@@ -35,8 +35,11 @@ if TYPE_CHECKING:
     from companion.layouts import MatLayout
     from companion.vision.geometry import MatGeometry
 
-WHITE_SHARE = 0.72  # darker than this share of the paper's local white is print or a card
-SATURATED = 60  # HSV saturation above this is coloured: a card, not the mat's grey print
+WHITE_SHARE = 0.72  # darker than this share of the mat's local lightness (or lighter than it
+# by as much) is print, a card or a shadow, not the mat
+OFF_COLOUR = 14.0  # Lab a-b distance from the mat's colour beyond which a pixel is something
+MAT_LIGHT = (0.6, 1.3)  # the mat's lightness anywhere, in shares of its usual (lamp falloff)
+EDGE_MM = 45  # the mat's border strip, with its corner markers, is not where its colour is learnt
 CORE_SHARE = 0.5  # a one-card zone holds a card when this share of its middle is something
 CORE_MARGIN_MM = (6.0, 14.0)  # a one-card zone's middle: its rectangle less this (x, y), where
 # a neighbour's card (88 mm long in 60 mm rows) reaches over
@@ -60,20 +63,49 @@ class CardShape:
     cards: int = 1
 
 
-def something(mat_view: np.ndarray) -> np.ndarray:
-    """0/1 mask of the mat seen from above: 1 where the picture is neither the mat's white
-    paper nor its thin grey print (a card, a die, a pile's side, a hand)."""
-    hsv = cv2.cvtColor(mat_view, cv2.COLOR_BGR2HSV) if mat_view.ndim == 3 else None
-    value = (hsv[..., 2] if hsv is not None else mat_view).astype(np.float32)
-    # the paper's white where it shows, spread over the cards: the lamp's falloff follows
-    white = cv2.dilate(cv2.GaussianBlur(value, (0, 0), 3), np.ones((41, 41), np.uint8))
-    white = cv2.GaussianBlur(white, (0, 0), 20)
-    mask = value < WHITE_SHARE * white
-    if hsv is not None:
-        mask |= hsv[..., 1] > SATURATED
+def something(mat_view: np.ndarray, layout: MatLayout) -> np.ndarray:
+    """0/1 mask of the mat seen from above: 1 where the picture is not the mat itself (its
+    paper or cloth, under the lamp's falloff, and its thin print): a card, a die, a pile's
+    side, a hand. The mat's colour is learnt from the picture, where no card goes (outside
+    the zones), so a white paper mat and a green cloth one are both the mat."""
+    colour = mat_view if mat_view.ndim == 3 else cv2.cvtColor(mat_view, cv2.COLOR_GRAY2BGR)
+    lab = cv2.cvtColor(colour, cv2.COLOR_BGR2LAB).astype(np.float32)
+    light, chroma = lab[..., 0], lab[..., 1:]
+    bare = _outside_zones(layout, light.shape)
+    if not bare.any():
+        bare[:] = True
+    paper = np.median(chroma[bare], axis=0)
+    off_colour = np.linalg.norm(chroma - paper, axis=2) > OFF_COLOUR
+    # the mat's own lightness where it shows, spread over what lies on it: the lamp's falloff
+    # (a few pixels clear of anything off the mat's colour: the blur carries a bright card's
+    # edge onto the mat beside it)
+    # edge onto the mat beside it), and of the mat's own lightness give or take the lamp's
+    # falloff (a light part of a card in the mat's colour is no measure of the mat)
+    usual = float(np.median(light[bare]))
+    mat_like = ((light > MAT_LIGHT[0] * usual) & (light < MAT_LIGHT[1] * usual)
+                & ~off_colour).astype(np.uint8)
+    mat_like = cv2.erode(mat_like, np.ones((9, 9), np.uint8)) > 0
+    mat_light = np.where(mat_like, cv2.GaussianBlur(light, (0, 0), 3), 0).astype(np.float32)
+    spread = cv2.dilate(mat_light, np.ones((41, 41), np.uint8))
+    spread = cv2.GaussianBlur(spread, (0, 0), 20)
+    mask = off_colour | (light < WHITE_SHARE * spread) | (light > spread / WHITE_SHARE)
     out = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN,
                            np.ones((3, 3), np.uint8))  # the print's thin lines
     return filled(out)
+
+
+def _outside_zones(layout: MatLayout, shape: tuple[int, ...]) -> np.ndarray:
+    """Where no card goes: the mat outside every zone, a card's half-width clear of them,
+    and not on the corner markers' squares (kept clear of the picture's warped border)."""
+    free = np.ones(shape[:2], np.uint8)
+    for zone in layout.zones.values():
+        pad_x, pad_y = layout.card_w_mm / 2, layout.card_h_mm / 2
+        cv2.rectangle(free, (int(zone.x_mm - pad_x), int(zone.y_mm - pad_y)),
+                      (int(zone.x_mm + zone.w_mm + pad_x), int(zone.y_mm + zone.h_mm + pad_y)),
+                      0, -1)
+    free[:, :EDGE_MM] = free[:, -EDGE_MM:] = 0
+    free[:EDGE_MM, :] = free[-EDGE_MM:, :] = 0
+    return free.astype(bool)
 
 
 def filled(mask: np.ndarray) -> np.ndarray:
@@ -140,7 +172,7 @@ def unread_cards(image: np.ndarray, geometry: MatGeometry, layout: MatLayout,
                  held: Sequence[SeenCard]) -> list[Unreadable]:
     """The cards the camera sees on the mat and nobody read: one `Unreadable` place per card,
     its cause `far` where the place is too far from the camera to read a sticker."""
-    mask = cut_out(something(mat_view(image, geometry, layout)), held, layout)
+    mask = cut_out(something(mat_view(image, geometry, layout), layout), held, layout)
     out = []
     for shape in card_shapes(mask, layout, held):
         far = geometry.px_per_mm(shape.x_mm, shape.y_mm) < FAR_PX_PER_MM

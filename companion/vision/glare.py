@@ -23,7 +23,6 @@ import numpy as np
 
 from companion.snapshot import Unreadable
 from companion.vision.image_quality import GLARE_MIN_PX, glare_spots
-from companion.vision.steady_places import SteadyPlaces
 
 if TYPE_CHECKING:
     from companion.layouts import MatLayout
@@ -77,11 +76,13 @@ class GlareWatch:
     def __init__(self, every_s: float = LOOK_EVERY_S) -> None:
         self.every_s = every_s
         self._last_look: float | None = None
-        self._steady = SteadyPlaces()
+        self._candidate: tuple[str, ...] | None = None
+        self._reported: tuple[Unreadable, ...] = ()
+        self._reported_zones: tuple[str, ...] = ()
 
     @property
     def reported(self) -> tuple[Unreadable, ...]:
-        return self._steady.reported
+        return self._reported
 
     def due(self, time_s: float, still: bool) -> bool:
         return still and (self._last_look is None or time_s - self._last_look >= self.every_s)
@@ -94,11 +95,22 @@ class GlareWatch:
     def report(self, time_s: float, found: Sequence[Glare]) -> tuple[Unreadable, ...]:
         """What is reported after a look that found `found`."""
         self._last_look = time_s
-        return self._steady.report([Unreadable(zone=g.zone, x_mm=g.x_mm, y_mm=g.y_mm,
-                                               cause="glare")
-                                    for g in found if g.zone is not None])
+        spots = [Unreadable(zone=g.zone, x_mm=g.x_mm, y_mm=g.y_mm, cause="glare")
+                 for g in found if g.zone is not None]
+        zones = tuple(sorted(u.zone for u in spots))
+        if zones == self._reported_zones:
+            self._candidate = None
+            if spots:
+                self._reported = tuple(spots)  # the same zones: the newest places
+            return self._reported
+        if zones == self._candidate:  # two looks in a row agree: report the change
+            self._reported, self._reported_zones = tuple(spots), zones
+            self._candidate = None
+        else:
+            self._candidate = zones
+        return self._reported
 
     def forget(self) -> None:
         """The camera moved or the mat was lost: nothing seen before holds."""
-        self._last_look = None
-        self._steady.forget()
+        self._last_look, self._candidate = None, None
+        self._reported, self._reported_zones = (), ()

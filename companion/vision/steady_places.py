@@ -1,8 +1,7 @@
 """Places the eye reports on the settled table, changed zone by zone when two looks agree.
 
-The glare watch and the card-shape watch look at a still frame now and then; a reflection at
-the edge of clipping, or a card at the edge of a zone's middle, would make the table flicker
-between looks. A zone's report (how many places it has) changes only when two looks in a row
+The card-shape watch looks at a still frame now and then; a card at the edge of a zone's
+middle would make the table flicker between looks. A zone's report (how many places it has) changes only when two looks in a row
 find the same number there; a zone that flickers keeps what it had, and does not hold back
 the others.
 """
