@@ -2,10 +2,11 @@
 
 A laptop's camera sees the far half of the mat at 0.5-0.9 px per mm: too few pixels for a
 sticker, plenty for a card: a card (its art, its coloured frame, a back's print, a pile's side)
-is not the mat. So on the mat seen from above (the frame warped through the
-mat fit's homography, one pixel a millimetre) whatever is not the mat (its colour learnt where
-no card goes, its lightness under the lamp's falloff, less its thin print) is "something", the cards the tracker holds are cut out of it at their places, and what is left is
-looked at zone by zone:
+is not the mat. So on the mat seen from above (the frame warped through the mat fit's
+homography, one pixel a millimetre) whatever is not the mat (its colour learnt where no card
+goes, its lightness under the lamp's falloff, less its thin print) is "something"; the cards
+the tracker holds are cut out of it at their places, and what is left is looked at zone by
+zone:
 
 - a zone that holds one card (a slot, a pile) holds a card nobody read when most of its middle
   (the part no neighbour's card reaches over) is something;

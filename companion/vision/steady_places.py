@@ -1,9 +1,9 @@
 """Places the eye reports on the settled table, changed zone by zone when two looks agree.
 
 The card-shape watch looks at a still frame now and then; a card at the edge of a zone's
-middle would make the table flicker between looks. A zone's report (how many places it has) changes only when two looks in a row
-find the same number there; a zone that flickers keeps what it had, and does not hold back
-the others.
+middle would make the table flicker between looks. A zone's report (how many places it has)
+changes only when two looks in a row find the same number there; a zone that flickers keeps
+what it had, and does not hold back the others.
 """
 
 from __future__ import annotations
