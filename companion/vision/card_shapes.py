@@ -199,8 +199,13 @@ class CardShapeWatch:
              ) -> tuple[Unreadable, ...]:
         """One look at a still frame; returns what is reported after it."""
         covered = {u.zone for u in glare}
-        return self.report([u for u in unread_cards(image, geometry, layout, held)
-                            if u.zone not in covered])
+        steady = self.report([u for u in unread_cards(image, geometry, layout, held)
+                              if u.zone not in covered])
+        # a card read since in a one-card zone is that zone's card: its report goes at once
+        read = {c.zone for c in held}
+        return tuple(u for u in steady
+                     if not (u.zone in read and u.zone in layout.zones
+                             and layout.zones[u.zone].kind in ONE_CARD_KINDS))
 
     def report(self, found: Sequence[Unreadable]) -> tuple[Unreadable, ...]:
         return self._steady.report(found)

@@ -119,3 +119,14 @@ def test_the_watch_reports_once_two_looks_agree_and_leaves_glare_zones_to_the_gl
     assert [u.zone for u in reported] == ["p2.B3"]
     watch.forget()
     assert watch.reported == ()
+
+
+def test_a_card_read_since_ends_its_zones_report_at_once(layout: object) -> None:
+    image = paper(layout)
+    lay_card(image, *centre(layout, "p2.B3"), colour=(40, 90, 200), seed=6)
+    watch = CardShapeWatch()
+    watch.look(image, geometry(layout), layout, [])
+    assert [u.zone for u in watch.look(image, geometry(layout), layout, [])] == ["p2.B3"]
+    x, y = centre(layout, "p2.B3")
+    read = [SeenCard("S8#1", "p2.B3", x_mm=x, y_mm=y)]
+    assert watch.look(image, geometry(layout), layout, read) == ()
