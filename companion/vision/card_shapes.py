@@ -47,8 +47,8 @@ CORE_MARGIN_MM = (6.0, 14.0)  # a one-card zone's middle: its rectangle less thi
 AREA_SHARE = 0.45  # a patch in an area counts a card per this share of a card's face
 CUT_MARGIN_MM = 3.0  # a card the tracker holds is cut out this much larger than its face
 FAR_PX_PER_MM = 1.3  # fewer pixels a millimetre than this: too far to read a sticker (a 25 mm
-# big-cell sticker of 7 cells at 1.3 px/mm has 4.6 px a cell; the reader needs about 3 after
-# the blur of a laptop's lens at that distance)
+# big-cell sticker is 10 cells with its quiet zone, 2.5 mm a cell: 3.25 px a cell at 1.3 px per
+# mm, where `companion calibrate`'s "good" begins, 3 px a cell)
 HOLE_MM2 = 1500.0  # a white hole this small inside something is a card's sticker or text box
 # (25 x 25 mm, 55 x 20 mm); an empty slot between cards is over 2000 mm2
 ONE_CARD_KINDS = ("slot", "pile")
