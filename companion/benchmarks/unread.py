@@ -33,10 +33,12 @@ from companion.benchmarks.vision import (
     Numbers,
     _stickers,
     number_of,
+    spread_table,
     still_table,
 )
+from companion.games import GAMES
 from companion.markers.render import DEFAULT_SYMBOLOGY
-from companion.sim.presets import Pose, camera_kind, make_renderer
+from companion.sim.presets import Pose, camera_kind, make_renderer, twin_stickers_printed
 from companion.sim.source import SnapshotPlayer, Timing
 from companion.snapshot import TableSnapshot
 from companion.vision.pipeline import build_pipeline, layout_game_code
@@ -51,6 +53,7 @@ class UnreadRow:
     camera: str
     pose: str
     scenes: int
+    game: str = GAME
     cards: int = 0
     read: int = 0
     unread: int = 0
@@ -104,24 +107,29 @@ def score(row: UnreadRow, last: TableSnapshot | None, truth: TableSnapshot, scen
 
 
 def measure_unread(preset: str, pose: Pose | None, scenes: int, frames: int = FRAMES,
-                   seed: int = 1) -> UnreadRow:
-    """`scenes` still scenes of `bench vision`'s seeds through fresh pipelines, scored."""
+                   seed: int = 1, game: str = GAME) -> UnreadRow:
+    """`scenes` still scenes of `bench vision`'s seeds through fresh pipelines, scored:
+    Creature Crush's table in play, or another game's `spread_table` (cards in its areas)
+    with the stickers that game prints."""
     from companion.layouts import load_layout
 
-    layout = load_layout(GAME)
+    layout = load_layout(game)
     code = layout_game_code(layout)
     piles = [z.id for z in layout.zones.values() if z.kind == "pile"]
     kind = camera_kind(preset)
-    row = UnreadRow(preset, (pose or kind.poses[0]).label, scenes)
+    twin = twin_stickers_printed(game)
+    row = UnreadRow(preset, (pose or kind.poses[0]).label, scenes, game=game)
     for s in range(scenes):
         scene_seed = seed * 1000 + s
-        truth = still_table(layout, scene_seed)
+        truth = (still_table(layout, scene_seed) if game == GAME
+                 else spread_table(layout, game, scene_seed))
         renderer = make_renderer(layout, preset, pose, scene_seed, "aruco",
-                                 symbology=_stickers(preset, DEFAULT_SYMBOLOGY))
+                                 symbology=_stickers(preset, DEFAULT_SYMBOLOGY),
+                                 twin_stickers=twin)
         player = SnapshotPlayer(renderer, [truth], code, number_of, Timing(), False,
                                 scene_seed, piles)
         scene = player.scene(0)
-        pipeline = build_pipeline(layout, GAME, Numbers())
+        pipeline = build_pipeline(layout, game, Numbers())
         last: TableSnapshot | None = None
         for index in range(frames):
             rendered = renderer.render(scene, (), index)
@@ -135,27 +143,33 @@ def measure_unread(preset: str, pose: Pose | None, scenes: int, frames: int = FR
 @click.option("--camera", "cameras", multiple=True, default=("laptop-720p-mirror",),
               show_default=True, metavar="KIND", help="Camera kind (repeat).")
 @click.option("--scenes", type=int, default=9, show_default=True, help="Still scenes per pose.")
+@click.option("--game", type=click.Choice(list(GAMES)), default=GAME, show_default=True,
+              help="Whose mat: Creature Crush's table in play, or another game's cards spread "
+                   "over its zones.")
+@click.option("--first-pose", is_flag=True, help="Only each camera's first pose.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def bench_unread(cameras: tuple[str, ...], scenes: int, as_json: bool) -> None:
+def bench_unread(cameras: tuple[str, ...], scenes: int, game: str, first_pose: bool,
+                 as_json: bool) -> None:
     """Cards seen but not read: found in their zone as "not yet identified", and false ones."""
     cv2.setNumThreads(1)
     rows = []
     for name in cameras:
-        for pose in camera_kind(name).poses:
+        poses = camera_kind(name).poses
+        for pose in poses[:1] if first_pose else poses:
             started = time.perf_counter()
-            rows.append(measure_unread(name, pose, scenes))
+            rows.append(measure_unread(name, pose, scenes, game=game))
             click.echo(f"{name} {pose.label}: {time.perf_counter() - started:.0f} s", err=True)
     if as_json:
         click.echo(json.dumps([{**asdict(r), "found_share": r.found_share} for r in rows],
                               indent=2))
         return
-    click.echo("| camera | pose | cards | read | unread | found in zone | false (empty zone) "
-               "| false (zone read) | far | under glare instead | glare in empty zone "
+    click.echo("| game | camera | pose | cards | read | unread | found in zone "
+               "| false (empty zone) | false (zone read) | far | under glare instead | glare in empty zone "
                "| wrong ids |")
-    click.echo("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    click.echo("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         share = "-" if r.found_share is None else f"{r.found_share:.1%}"
-        click.echo(f"| {r.camera} | {r.pose} | {r.cards} | {r.read} | {r.unread} | "
+        click.echo(f"| {r.game} | {r.camera} | {r.pose} | {r.cards} | {r.read} | {r.unread} | "
                    f"{share} ({r.found}/{r.unread}) | {r.false_empty} | {r.false_read} | "
                    f"{r.far} | {r.found_glare} | {r.glare_empty} | {r.wrong_ids} |")
         if r.misses or r.falses:
