@@ -164,8 +164,8 @@ def bench_unread(cameras: tuple[str, ...], scenes: int, game: str, first_pose: b
                               indent=2))
         return
     click.echo("| game | camera | pose | cards | read | unread | found in zone "
-               "| false (empty zone) | false (zone read) | far | under glare instead | glare in empty zone "
-               "| wrong ids |")
+               "| false (empty zone) | false (zone read) | far | under glare instead "
+               "| glare in empty zone | wrong ids |")
     click.echo("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         share = "-" if r.found_share is None else f"{r.found_share:.1%}"
