@@ -64,15 +64,18 @@ class CardShape:
     cards: int = 1
 
 
-def something(mat_view: np.ndarray, layout: MatLayout) -> np.ndarray:
+def something(mat_view: np.ndarray, layout: MatLayout,
+              in_view: np.ndarray | None = None) -> np.ndarray:
     """0/1 mask of the mat seen from above: 1 where the picture is not the mat itself (its
     paper or cloth, under the lamp's falloff, and its thin print): a card, a die, a pile's
     side, a hand. The mat's colour is learnt from the picture, where no card goes (outside
-    the zones), so a white paper mat and a green cloth one are both the mat."""
+    the zones), so a white paper mat and a green cloth one are both the mat. `in_view`: where
+    the camera sees the mat at all (beyond the picture's edge nothing is something)."""
     colour = mat_view if mat_view.ndim == 3 else cv2.cvtColor(mat_view, cv2.COLOR_GRAY2BGR)
     lab = cv2.cvtColor(colour, cv2.COLOR_BGR2LAB).astype(np.float32)
     light, chroma = lab[..., 0], lab[..., 1:]
-    bare = _outside_zones(layout, light.shape)
+    seen = np.ones(light.shape, bool) if in_view is None else in_view.astype(bool)
+    bare = _outside_zones(layout, light.shape) & seen
     if not bare.any():
         bare[:] = True
     paper = np.median(chroma[bare], axis=0)
@@ -92,7 +95,7 @@ def something(mat_view: np.ndarray, layout: MatLayout) -> np.ndarray:
     mask = off_colour | (light < WHITE_SHARE * spread) | (light > spread / WHITE_SHARE)
     out = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN,
                            np.ones((3, 3), np.uint8))  # the print's thin lines
-    return filled(out)
+    return filled(out) * cv2.erode(seen.astype(np.uint8), np.ones((5, 5), np.uint8))
 
 
 def _outside_zones(layout: MatLayout, shape: tuple[int, ...]) -> np.ndarray:
@@ -120,10 +123,16 @@ def filled(mask: np.ndarray) -> np.ndarray:
     return out
 
 
-def mat_view(image: np.ndarray, geometry: MatGeometry, layout: MatLayout) -> np.ndarray:
-    """The frame warped onto the mat, one pixel a millimetre."""
+def mat_view(image: np.ndarray, geometry: MatGeometry, layout: MatLayout
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """The frame warped onto the mat, one pixel a millimetre, and where the picture covers
+    the mat (1) or ends before it (0)."""
     size = (math.ceil(layout.width_mm), math.ceil(layout.height_mm))
-    return cv2.warpPerspective(image, geometry.homography.astype(np.float64), size)
+    homography = geometry.homography.astype(np.float64)
+    view = cv2.warpPerspective(image, homography, size)
+    covered = cv2.warpPerspective(np.ones(image.shape[:2], np.uint8), homography, size,
+                                  flags=cv2.INTER_NEAREST, borderValue=0)
+    return view, covered
 
 
 def cut_out(mask: np.ndarray, cards: Sequence[SeenCard], layout: MatLayout) -> np.ndarray:
@@ -173,7 +182,8 @@ def unread_cards(image: np.ndarray, geometry: MatGeometry, layout: MatLayout,
                  held: Sequence[SeenCard]) -> list[Unreadable]:
     """The cards the camera sees on the mat and nobody read: one `Unreadable` place per card,
     its cause `far` where the place is too far from the camera to read a sticker."""
-    mask = cut_out(something(mat_view(image, geometry, layout), layout), held, layout)
+    view, covered = mat_view(image, geometry, layout)
+    mask = cut_out(something(view, layout, covered), held, layout)
     out = []
     for shape in card_shapes(mask, layout, held):
         far = geometry.px_per_mm(shape.x_mm, shape.y_mm) < FAR_PX_PER_MM

@@ -130,3 +130,12 @@ def test_a_card_read_since_ends_its_zones_report_at_once(layout: object) -> None
     x, y = centre(layout, "p2.B3")
     read = [SeenCard("S8#1", "p2.B3", x_mm=x, y_mm=y)]
     assert watch.look(image, geometry(layout), layout, read) == ()
+
+
+def test_the_mat_beyond_the_pictures_edge_holds_no_card(layout: object) -> None:
+    """A camera that sees the mat's left part only: the black beyond is not a card."""
+    image = paper(layout)
+    lay_card(image, *centre(layout, "p1.A1"), colour=(40, 90, 200), seed=7)
+    seen = image[:, : int(330 * PX_PER_MM)].copy()  # the picture ends at x = 330 mm
+    found = unread_cards(seen, geometry(layout), layout, [])
+    assert [u.zone for u in found] == ["p1.A1"]
