@@ -9,6 +9,8 @@ from companion.lazy_group import LazyGroup
 BENCHES: dict[str, tuple[str, str]] = {
     "vision": ("companion.benchmarks.vision:bench_vision",
                "The eye on every simulated camera: recall, dice, wrong ids, fps."),
+    "unread": ("companion.benchmarks.unread:bench_unread",
+               "Cards a camera sees but cannot read: found as not yet identified, false ones."),
     "engine": ("companion.benchmarks.engine:bench_engine", "Check/apply latency and replay speed."),
     "page": ("companion.server.bench:bench_page", "Settled table to page latency, memory."),
     "slow-clients": ("companion.server.slow_bench:bench_slow_clients",

@@ -20,6 +20,8 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 BACK_PREFIX = "back:"
+UNREADABLE_CAUSES = ("glare", "far", "unidentified")  # `Unreadable.cause`; "far" and
+# "unidentified" are a card seen where no sticker read, not yet identified
 
 
 def card_uid(card_id: str, copy: int) -> str:
@@ -60,14 +62,22 @@ class SeenCard:
 
 @dataclass(frozen=True)
 class Unreadable:
-    """A place the camera sees a card at but cannot read it: the lamp's reflection in the
-    card's sleeve clipped its sticker white (`cause` "glare"). `card` is the card the tracker
-    read there before, when it did; None when nobody knows which card it is."""
+    """A place the camera sees a card at but cannot read it. `cause` says why:
+
+    - "glare": the lamp's reflection in the card's sleeve clipped its sticker white;
+    - "far": a card-shaped thing lies in the zone where no sticker read, and the place is too
+      far from the camera for a sticker to read (a laptop's far half): a card, not yet
+      identified; a second camera nearer that side reads it;
+    - "unidentified": the same, near enough to read, its sticker hidden or turned away.
+
+    `card` is the card the tracker read there before, when it did (glare only); None when
+    nobody knows which card it is. The eye never guesses an identity here: the referee may
+    infer one, and says so (companion/server/glare_reading.py)."""
 
     zone: str
     x_mm: float
     y_mm: float
-    cause: str = "glare"
+    cause: str = "glare"  # UNREADABLE_CAUSES
     card: str | None = None
 
 

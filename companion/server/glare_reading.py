@@ -14,6 +14,10 @@ with a card put where the reflection is:
   if that card had lain there since the reflection first covered it; the session keeps that
   reading when the steps since then break fewer rules.
 
+A card the eye sees where no sticker read (cause "far" or "unidentified": too far from the
+camera, its sticker hidden) is an unknown card the same way: "not sure", never a violation, and
+never a move (it has no identity; `unidentified` words it for the page).
+
 Nothing here is taken on faith: a candidate never enters the record, it only withholds an
 alarm; a late read enters the record only as what the camera finally saw, placed back in time.
 """

@@ -37,7 +37,7 @@ from companion.record.store import (
     decisions_of,
     undone_inputs,
 )
-from companion.server import glare_reading
+from companion.server import glare_reading, unidentified
 from companion.server.bus import EventBus
 from companion.server.facts import facts_of
 from companion.server.names import Namer
@@ -626,6 +626,7 @@ class LiveSession:
                 "unanswered": self._unanswered_view(),
                 "checking": self._checking_view(),
                 "unreadable": self._unreadable_view(),
+                "unidentified": self._unidentified_view(),
                 "log": [self._log_entry(entry) for entry in line[-LOG_TAIL:]],
                 "health": self.health.to_dict(),
                 "outcome": named(self._model.outcome) if self._model.outcome else None,
@@ -930,16 +931,20 @@ class LiveSession:
             name_en, name_de = self.namer.text(card.uid, "en"), self.namer.text(card.uid, "de")
             zone_en = self.namer.zone(card.zone, "en")
             zone_de = self.namer.zone(card.zone, "de")
+            cause = next((u.cause for u in glare_reading.unknown_spots(before)
+                          if u.zone == card.zone), "glare")
+            how_en, how_de = (("under the lamp's reflection", "im Spiegelbild der Lampe")
+                              if cause == "glare" else
+                              ("seen but not yet identified", "gesehen, noch nicht erkannt"))
             self._emit("revision", "automatic", {
                 "input": event.seq, "off": [x.seq for x in gone],
                 "cleared": [v.seq for x in gone for v in x.violations],
-                "text_en": f"Read again: {name_en} lay in {zone_en} under the lamp's "
-                           "reflection before the camera could read it (the steps since "
-                           f"break fewer rules so: {replayed.broken()} instead of {now})",
-                "text_de": f"Neu gelesen: {name_de} lag im Spiegelbild der Lampe in "
-                           f"{zone_de}, bevor die Kamera sie lesen konnte (die Schritte "
-                           f"danach brechen so weniger Regeln: {replayed.broken()} statt "
-                           f"{now})"})
+                "text_en": f"Read again: {name_en} lay in {zone_en} {how_en} before the "
+                           "camera could read it (the steps since break fewer rules so: "
+                           f"{replayed.broken()} instead of {now})",
+                "text_de": f"Neu gelesen: {name_de} lag in {zone_de} {how_de}, bevor die "
+                           "Kamera sie lesen konnte (die Schritte danach brechen so weniger "
+                           f"Regeln: {replayed.broken()} statt {now})"})
             for applied, source in replayed.steps:
                 self._derive_step(event, applied, source, in_place_of=start)
             self.referee.adopt(replayed.referee)  # type: ignore[attr-defined]
@@ -948,7 +953,10 @@ class LiveSession:
         return False
 
     def _unreadable_text(self, spot: Unreadable) -> dict[str, str]:
-        """Where a card lies unread under the reflection, and what to do, in words."""
+        """Where a card lies unread under the reflection (or seen but not yet identified:
+        `unidentified`), and what to do, in words."""
+        if spot.cause in unidentified.UNREAD_CAUSES:
+            return unidentified.spot_text(self.namer, spot)
         zone_en, zone_de = self.namer.zone(spot.zone, "en"), self.namer.zone(spot.zone, "de")
         if spot.card is not None:
             what_en = f"{self.namer.text(spot.card, 'en')} in {zone_en}"
@@ -1485,7 +1493,15 @@ class LiveSession:
         table = self._model.table
         seen = self._seen if self._seen is not None else table
         spots = seen.unreadable if seen is not None else ()
-        return [self._unreadable_text(u) for u in spots]
+        return [self._unreadable_text(u) for u in spots if u.cause == "glare"]
+
+    def _unidentified_view(self) -> dict[str, list[dict[str, Any]]]:
+        """Cards the camera sees but has not identified (too far, sticker hidden): drawn as
+        "?" cards, named per zone with what to do; a card named only when the game leaves
+        one possibility, marked as inferred."""
+        seen = self._seen if self._seen is not None else self._model.table
+        decks = getattr(getattr(self.referee, "config", None), "decks", {}) or {}
+        return unidentified.view(self.namer, seen, getattr(self.referee, "engine", None), decks)
 
     def _unanswered_view(self) -> list[dict[str, Any]]:
         """Questions nobody answered while play went on, newest first, each with the reading

@@ -8,7 +8,8 @@ the session observes. A joined camera that falls silent stops counting after a f
 the table's own camera goes on alone.
 
 The places the table's own camera sees under the lamp's reflection (`unreadable`) ride along:
-only that camera looks for them.
+only that camera looks for them. So do the cards it sees but cannot identify (too far from it),
+except where a joined camera read a card there.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
+from companion.server.unidentified import still_unread
 from companion.snapshot import TableSnapshot
 from companion.vision.multicam import CornerAnchors, FusedTable, RemoteCameras, clarity_grid
 
@@ -86,6 +88,10 @@ class TableCameras:
         return self.hub.receive(THIS_CAMERA, self._own, self._grid, self._anchors.points())
 
     def _with_own_glare(self, fused: FusedTable) -> TableSnapshot:
+        """The fused table with the own camera's unreadable places, less the cards it saw
+        but could not identify that a joined camera read (`unidentified.still_unread`)."""
         own = self._own
         snapshot = fused.snapshot
-        return replace(snapshot, unreadable=own.unreadable) if own is not None else snapshot
+        if own is None:
+            return snapshot
+        return replace(snapshot, unreadable=still_unread(own.unreadable, snapshot))

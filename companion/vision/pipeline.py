@@ -18,7 +18,8 @@ Each step is a stage with its own module and memory, so that it can be changed a
 alone; one frame's facts travel between them in a `FrameContext` (`frame_context`):
 picture check (`picture_check`), cues (`table_cues`), card reader (`card_reader`), mat fit
 (`mat_fit`), dice reader (`dice_reading`: sticker or pip strategy), placer (`placer`), glare
-watch (`glare`), tracker (`tracker`) and the camera's health in words (`camera_health`). This
+watch (`glare`), card-shape watch (`card_shapes`: cards seen where no sticker read), tracker
+(`tracker`) and the camera's health in words (`camera_health`). This
 module wires them and keeps what they share: the forgetting when the camera moves or the
 picture is turned.
 """
@@ -37,6 +38,7 @@ from companion.markers.payload import decode_aruco
 from companion.snapshot import TableSnapshot
 from companion.vision.camera_health import CHECK_EVERY_S, CameraHealth, MatFit
 from companion.vision.card_reader import SEARCH_AT, STICKER_SCALES, ArucoSchedule, CardReader
+from companion.vision.card_shapes import CardShapeWatch
 from companion.vision.decoders.aruco import ArucoReader
 from companion.vision.detect import DICE_ARUCO, Detection, Detector
 from companion.vision.dice_magnifier import DiceMagnifier
@@ -145,8 +147,9 @@ class PipelineUpdate:
 
 class Pipeline:
     """Runs the stages on every frame of one game's mat: picture check, cues, card reader, mat
-    fit, dice reader, placer, glare watch, tracker (`process` lists them in order). The
-    stages keep their own memory; what one frame gave travels in a `FrameContext`."""
+    fit, dice reader, placer, glare and card-shape watches, tracker (`process` lists them in
+    order). The stages keep their own memory; what one frame gave travels in a
+    `FrameContext`."""
 
     def __init__(
         self,
@@ -184,6 +187,7 @@ class Pipeline:
                                  self.game_code, squares, self.cues, self.placer, self.dice,
                                  FrameFusion())
         self.glare = GlareWatch()  # the lamp's reflection: cards seen but unreadable
+        self.shapes = CardShapeWatch()  # cards seen where no sticker read (too far, covered)
         self.health = CameraHealth(layout, camera)
         self._frame_no = 0
         self._fps = 0.0
@@ -355,8 +359,11 @@ class Pipeline:
         unreadable = None
         if self.glare.due(ctx.time_s, ctx.motion < self.tracker.settings.motion_threshold
                           and not ctx.hand):
-            unreadable = self.glare.look(ctx.time_s, ctx.image, ctx.geometry, self.layout,
-                                         ctx.detections)
+            glare = self.glare.look(ctx.time_s, ctx.image, ctx.geometry, self.layout,
+                                    ctx.detections)
+            unread = self.shapes.look(ctx.image, ctx.geometry, self.layout,
+                                      self.tracker.current().cards, glare)
+            unreadable = (*glare, *unread)
         obs = FrameObservation(ctx.time_s, list(ctx.sightings), ctx.motion, ctx.hand,
                                ctx.occluded, list(ctx.unknown),
                                unchanged, unreadable)
@@ -394,6 +401,7 @@ class Pipeline:
         self.fusion.reset()
         self.dice.forget()
         self.glare.forget()
+        self.shapes.forget()
 
     def _restart(self, keep_still: bool = False) -> None:
         """Forget everything tied to the picture's pixels (after it was turned). `keep_still`:

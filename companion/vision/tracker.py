@@ -572,11 +572,17 @@ class Tracker:
 
     def _named_unreadable(self, cards: Sequence[_Item]) -> tuple[Unreadable, ...]:
         """The unreadable places, each named by the card the tracker holds there (read
-        before the reflection covered it), if any: the topmost, laid last."""
+        before the reflection covered it), if any: the topmost, laid last. A card seen where
+        no sticker read (cause "far" or "unidentified") is nobody's; once a card is read at
+        its place, between two looks, it is that card and the place goes."""
         out = []
         for u in self._unreadable:
-            under = [c for c in cards
-                     if c.zone == u.zone and self._footprint_contains(c, u.x_mm, u.y_mm)]
+            under = [c for c in cards if c.zone == u.zone
+                     and self._footprint_contains(c, u.x_mm, u.y_mm)]
+            if u.cause != "glare":
+                if not under:  # (a card read there since the last look is that card)
+                    out.append(u)
+                continue
             out.append(Unreadable(u.zone, u.x_mm, u.y_mm, u.cause,
                                   under[-1].key if under else None))
         return tuple(out)

@@ -440,3 +440,48 @@ def test_a_card_under_the_lamps_reflection_is_named_and_its_doubt_is_quiet(
         server.shutdown()
         session.bus.close()
         session.store.close()
+
+
+def test_cards_too_far_for_one_laptop_are_named_with_the_second_camera_and_drawn_as_question(
+    tmp_path: Path, page: Any
+) -> None:
+    """One laptop at Ada's edge sees two cards in Bo's zones it cannot read: the page names
+    each zone, says a second camera at Bo's side reads them, and draws a "?" card there."""
+    from companion.engine.api import GameConfig
+    from companion.record.store import Store
+    from companion.server.bus import EventBus
+    from companion.server.engine_referee import EngineReferee
+    from companion.server.gamedata import card_lookup, layout_dict
+    from companion.server.live_setup import header_for
+    from companion.server.session import LiveSession
+    from companion.snapshot import TableSnapshot, Unreadable
+    from tests.server.conftest import make_app
+
+    config = GameConfig("creature-crush", players=("Ada", "Bo"))
+    session = LiveSession(EngineReferee(config), Store(tmp_path / "g.db"), EventBus(),
+                          header_for(config, "t"), layout_dict("creature-crush"),
+                          card_lookup("creature-crush", ()))
+    server, _ = serve_in_thread(make_app(session), "127.0.0.1", 0)
+    try:
+        page.goto(f"http://127.0.0.1:{server.server_port}/?view=referee")
+        page.evaluate("localStorage.setItem('companion.lang', 'en')")
+        page.reload()
+        page.wait_for_selector('#conn[data-state="live"]')
+        far = (Unreadable("p2.A1", 370.0, 235.0, cause="far"),
+               Unreadable("p2.B2", 300.0, 103.0, cause="far"))
+        session.observe(TableSnapshot("creature-crush", seq=1, unreadable=far))
+        page.wait_for_selector("#unidentified-card:not([hidden])")
+        said = page.text_content("#unidentified") or ""
+        assert ("Bo's A zone 1: 1 card not yet identified, too far from this camera: a second "
+                "camera at Bo's side reads it, see docs/cameras.md") in said
+        assert "Bo's B zone 2" in said
+        assert page.get_attribute("#unreadable-card", "hidden") is not None  # not the lamp
+        for zone in ("p2.A1", "p2.B2"):
+            mark = page.wait_for_selector(f'#mat .card-g.unreadable[data-zone="{zone}"]')
+            assert mark is not None and "?" in (mark.text_content() or "")
+        assert page.text_content("#violation-count") == "0"
+        shot(page, "unidentified")
+    finally:
+        server.shutdown()
+        session.bus.close()
+        session.store.close()

@@ -70,6 +70,18 @@ def test_a_joined_camera_adds_the_half_the_tables_own_camera_cannot_read() -> No
     assert {c.uid for c in table.seen[-1].cards} == {"CC-001#1", "CC-002#1", "CC-004#1"}
 
 
+def test_a_card_too_far_for_the_own_camera_goes_once_the_joined_camera_reads_it() -> None:
+    table = Table()
+    far = Unreadable("p2.C3", 230.0, 45.0, cause="far")
+    own = TableSnapshot(GAME, cards=(card("CC-001#1", "p1.C1", 358),), unreadable=(far,))
+    table.cameras.see(corners(table.layout), near(400))
+    table.cameras.own(own)
+    assert table.seen[-1].unreadable == (far,)  # alone: a card seen, not yet identified
+    table.remote(TableSnapshot(GAME, cards=(card("CC-004#1", "p2.C3", 42),)), 0)
+    assert table.seen[-1].card("CC-004#1") is not None
+    assert table.seen[-1].unreadable == ()  # Bo's laptop read it: no longer unidentified
+
+
 def test_the_tables_own_view_stays_current_while_the_table_is_still() -> None:
     """A still table settles no new table; the own camera's frames keep it counted."""
     table = Table()

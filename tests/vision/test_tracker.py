@@ -380,3 +380,18 @@ def test_reads_now_and_then_do_not_add_up_across_motion_places_values_or_time() 
     for why, (reads, between) in cases.items():
         c = Clock(Tracker("creature-crush", TrackerSettings(appear_s=0.1)))
         assert _now_and_then(c, reads, between) == 0, why
+
+
+def test_a_card_seen_unread_is_in_the_snapshot_unnamed_until_a_card_is_read_at_its_place() -> None:
+    from companion.snapshot import Unreadable
+
+    c = Clock(Tracker("creature-crush"))
+    far = (Unreadable("p2.A1", 370.0, 235.0, cause="far"),)
+    c.frame([card("A#1")], unreadable=far)
+    for _ in range(12):
+        c.frame([card("A#1")])
+    assert [(u.zone, u.card) for u in c.emitted[-1].unreadable] == [("p2.A1", None)]
+    for _ in range(12):  # read there before the next look: that card, and the place goes
+        c.frame([card("A#1"), card("B#1", 372.0, 238.0, "p2.A1")])
+    assert c.emitted[-1].card("B#1") is not None
+    assert c.emitted[-1].unreadable == ()

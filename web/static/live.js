@@ -210,7 +210,7 @@ remembered per browser. */
       lang: lang(),
       highlight: new Set(last ? last.cards || [] : []),
       highlightZones: new Set(last ? last.zones || [] : []),
-      unreadable: state.unreadable || []
+      unreadable: (state.unreadable || []).concat((state.unidentified || {}).places || [])
     });
     fitMat();
   }
@@ -366,6 +366,15 @@ remembered per browser. */
   function renderUnreadable() {
     const list = state.unreadable || [], box = $("unreadable");
     $("unreadable-card").hidden = !list.length;
+    clear(box);
+    list.forEach(u => { const li = make("li", "", C().plain(txt(u, "text")), box); li.dataset.zone = u.zone; });
+  }
+
+  // cards the camera sees but has not identified (too far from it, the sticker hidden): per
+  // zone, with what to do (a second camera at that side)
+  function renderUnidentified() {
+    const list = (state.unidentified || {}).zones || [], box = $("unidentified");
+    $("unidentified-card").hidden = !list.length;
     clear(box);
     list.forEach(u => { const li = make("li", "", C().plain(txt(u, "text")), box); li.dataset.zone = u.zone; });
   }
@@ -723,7 +732,7 @@ remembered per browser. */
 
   function renderAll() {
     renderBanner(); renderPhaseStrip(); renderNowLine(); renderSeats(); renderMat();
-    renderPrompt(); renderViolations(); renderQuestion(); renderUnanswered(); renderChecking(); renderUnreadable(); renderOffers(); renderLog(); renderTargets();
+    renderPrompt(); renderViolations(); renderQuestion(); renderUnanswered(); renderChecking(); renderUnreadable(); renderUnidentified(); renderOffers(); renderLog(); renderTargets();
     renderHistory(); renderRecording(); renderHealth(state.health); renderGameOver(); renderAlert(); renderDemo();
     document.body.dataset.seq = state.seq;
     document.body.dataset.record = state.record_id;
