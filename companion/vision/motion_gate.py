@@ -35,8 +35,9 @@ changed (sensor noise at 1/16 size is well under one level; JPEG blocks a few)."
 GATE_MIN_PIXELS = 3
 """Changed gate pixels that make a change: a die (16 mm) covers about four at 1080p over a
 60 cm mat; a card, dozens."""
+CLIPPED = 250.0  # grey levels from which a channel is taken as clipped (saturated)
 REREAD_S = 2.0
-REREAD_FRAMES = 4
+REREAD_FRAMES = 3
 """Frames read in a row on the slow schedule: the card reader's full pass, its search of the
 unread zones on the next frame, and the two reads the tracker needs to confirm what they find
 (one frame alone would show a full pass and nothing else)."""
@@ -98,6 +99,10 @@ def changed_pixels(image: np.ndarray, reference: np.ndarray, level: float) -> in
     mean_ref = np.asarray(reference.mean(axis=axes), np.float32)
     gain = mean_ref / np.maximum(mean_now, 1.0)
     diff = cv2.absdiff(image * gain, reference)
+    # where the brighter exposure clips, the picture cannot follow the gain: a pixel clipped
+    # now that the reference, at this exposure, would clip too is no change
+    clipped = (image >= CLIPPED) & (reference >= CLIPPED * gain)
+    diff[clipped] = 0.0
     return int(np.count_nonzero(channel_max(diff) > level))
 
 

@@ -50,7 +50,7 @@ from companion.vision.dice_reading import (
     dice_reader,
 )
 from companion.vision.dice_retry import DiceRetry
-from companion.vision.frame_check import FrameCheck
+from companion.vision.frame_check import FrameCheck, InputVerdict
 from companion.vision.frame_context import FrameContext
 from companion.vision.fusion import FrameFusion
 from companion.vision.geometry import MIN_CORNERS, CameraProfile, GeometryError, MatGeometry
@@ -141,7 +141,8 @@ class PipelineStats:
 @dataclass(frozen=True, eq=False)
 class PipelineUpdate:
     """`image` is the frame as read: turned back when the picture is mirrored, so overlays of
-    `detections` belong on it rather than on the camera's raw frame."""
+    `detections` belong on it rather than on the camera's raw frame. None when the motion gate
+    skipped the frame (`stats.read` False): it may never have been decoded."""
 
     snapshot: TableSnapshot | None
     stats: PipelineStats
@@ -293,12 +294,20 @@ class Pipeline:
         return update
 
     def _process(self, frame: Frame, started: float) -> PipelineUpdate:
-        ctx = self.picture.look(frame, self.mat.mirrored, started)
+        glanced = self.picture.glance(frame, self.mat.mirrored)  # a JPEG frame's cue copy
+        decision: GateDecision | None = None
+        if glanced is not None and glanced[1].usable:
+            decision = self.gate.decide(glanced[0], frame.time_s)
+            if not decision.read and self._last_read is not None:  # never decoded whole
+                return self._update(self._held(frame, started, *glanced), decision)
+        ctx = self.picture.look(frame, self.mat.mirrored, started, glanced)
         if not ctx.verdict.usable:
             return self._update(ctx)
-        decision = self.gate.decide(ctx.small, ctx.time_s)
-        if not decision.read and self._last_read is not None:
-            return self._update(self._held(ctx), decision)
+        if decision is None:
+            decision = self.gate.decide(ctx.small, ctx.time_s)
+            if not decision.read and self._last_read is not None:
+                return self._update(self._held(frame, started, ctx.small, ctx.verdict),
+                                    decision)
         ctx = self._look(ctx)
         ctx = self._read_markers(ctx)
         ctx = self._fit_mat(ctx)
@@ -313,12 +322,15 @@ class Pipeline:
         self._last_read = ctx
         return self._update(ctx, decision)
 
-    def _held(self, ctx: FrameContext) -> FrameContext:
-        """A frame the motion gate skipped: the last full read's findings, this picture."""
+    def _held(self, frame: Frame, started: float, small: np.ndarray, verdict: InputVerdict
+              ) -> FrameContext:
+        """A frame the motion gate skipped: its checks, the last full read's findings and
+        picture (this frame's may never be decoded; the update gives no picture)."""
         last = self._last_read
         assert last is not None
-        return replace(ctx, detections=last.detections, sightings=last.sightings,
-                       geometry=self.mat.geometry, placed=last.placed)
+        return FrameContext(frame, started, last.image, small, verdict,
+                            detections=last.detections, sightings=last.sightings,
+                            geometry=self.mat.geometry, placed=last.placed)
 
     def _settled(self, ctx: FrameContext) -> bool:
         """The table as read is settled: no motion, no hand, the tracker's table confirmed
@@ -468,7 +480,8 @@ class Pipeline:
                                           self.mat.mirrored, self.mat.mirror_mode),
             camera_ok=None if camera_check is None else bool(camera_check["ok"]),
         )
-        return PipelineUpdate(ctx.snapshot, stats, ctx.detections, ctx.sightings, ctx.image)
+        return PipelineUpdate(ctx.snapshot, stats, ctx.detections, ctx.sightings,
+                              ctx.image if read else None)
 
 
 def build_pipeline(layout: Any, game: str, cards: CardNumbers | None, backend: str = "zxing",
