@@ -39,8 +39,8 @@ CLIPPED = 250.0  # grey levels from which a channel is taken as clipped (saturat
 REREAD_S = 2.0
 REREAD_FRAMES = 3
 """Frames read in a row on the slow schedule: the card reader's full pass, its search of the
-unread zones on the next frame, and the two reads the tracker needs to confirm what they find
-(one frame alone would show a full pass and nothing else)."""
+unread zones on the next frame, and one more, as the tracker confirms a find on two reads (one
+frame alone would show a full pass and nothing else)."""
 QUIET_S = 1.0
 
 
@@ -77,9 +77,13 @@ EVERY_FRAME = GateSettings(enabled=False)
 
 @dataclass(frozen=True)
 class GateDecision:
+    """`thorough`: the first frame of a scheduled re-read, on which the readers look at the
+    whole picture (what a still table may have changed unseen is anywhere)."""
+
     read: bool
     reason: Reason
     changed_pixels: int = 0
+    thorough: bool = False
 
 
 def gate_image(small: np.ndarray) -> np.ndarray:
@@ -136,7 +140,7 @@ class MotionGate:
             return self._read("schedule", changed)
         if time_s - self.last_read_s >= s.reread_s:
             self.burst_left = s.reread_frames - 1
-            return self._read("schedule", changed)
+            return self._read("schedule", changed, thorough=True)
         self.skips += 1
         return GateDecision(False, "still", changed)
 
@@ -158,6 +162,6 @@ class MotionGate:
         self.quiet_since = None
         self.burst_left = 0
 
-    def _read(self, reason: Reason, changed: int = 0) -> GateDecision:
+    def _read(self, reason: Reason, changed: int = 0, thorough: bool = False) -> GateDecision:
         self.reads += 1
-        return GateDecision(True, reason, changed)
+        return GateDecision(True, reason, changed, thorough)

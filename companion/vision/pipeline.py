@@ -198,6 +198,8 @@ class Pipeline:
         self.gate = MotionGate(gate)
         self._last_read: FrameContext | None = None  # what the last full read gave
         self._frame_no = 0
+        self._skipped = 0  # frames the motion gate skipped: the readers' schedules count
+        # only the others (a first frame after a still spell reads as the next one would)
         self._fps = 0.0
         self._turned = False
 
@@ -299,6 +301,7 @@ class Pipeline:
         if glanced is not None and glanced[1].usable:
             decision = self.gate.decide(glanced[0], frame.time_s)
             if not decision.read and self._last_read is not None:  # never decoded whole
+                self._skipped += 1
                 return self._update(self._held(frame, started, *glanced), decision)
         ctx = self.picture.look(frame, self.mat.mirrored, started, glanced)
         if not ctx.verdict.usable:
@@ -306,8 +309,11 @@ class Pipeline:
         if decision is None:
             decision = self.gate.decide(ctx.small, ctx.time_s)
             if not decision.read and self._last_read is not None:
+                self._skipped += 1
                 return self._update(self._held(frame, started, ctx.small, ctx.verdict),
                                     decision)
+        if decision.thorough:
+            self.reader.look_everywhere()
         ctx = self._look(ctx)
         ctx = self._read_markers(ctx)
         ctx = self._fit_mat(ctx)
@@ -349,7 +355,8 @@ class Pipeline:
     def _read_markers(self, ctx: FrameContext) -> FrameContext:
         """Card reader: every marker read (ArUco on its schedule)."""
         assert ctx.gray is not None
-        dets, ran = self.reader.read(ctx.gray, ctx.time_s, self._frame_no, self.mat.geometry)
+        dets, ran = self.reader.read(ctx.gray, ctx.time_s, self._frame_no - self._skipped,
+                                     self.mat.geometry)
         return replace(ctx, detections=tuple(dets), aruco_ran=ran)
 
     def _fit_mat(self, ctx: FrameContext) -> FrameContext:
