@@ -27,7 +27,7 @@ import numpy as np
 
 from companion.vision.fastops import channel_max
 
-Reason = Literal["off", "settling", "motion", "schedule", "still"]
+Reason = Literal["off", "settling", "motion", "schedule", "still", "resting"]
 
 GATE_LEVEL = 14.0
 """Grey levels a gate pixel must differ from the reference, exposure matched, to count as
@@ -42,6 +42,15 @@ REREAD_FRAMES = 3
 unread zones on the next frame, and one more, as the tracker confirms a find on two reads (one
 frame alone would show a full pass and nothing else)."""
 QUIET_S = 1.0
+THOROUGH_EVERY = 5
+"""Every this many scheduled re-reads (the first after a change, then every 10 s) the readers
+look at the whole picture: a full ArUco pass (150 ms at 1080p), then the zone search. The
+others read the stickers as on any still frame."""
+REST_S = 4.0
+LOOK_EVERY = 2
+"""On a table settled for `REST_S`, the gate looks at every second frame only (the JPEG's
+small copy costs 2 ms): a hand is seen one frame later at most, and a frozen or black picture
+still within the same two seconds (`frame_check` counts the frames it looks at)."""
 
 
 class GateSettingsError(ValueError):
@@ -52,24 +61,33 @@ class GateSettingsError(ValueError):
 class GateSettings:
     """`enabled`: False reads every frame (benchmarks that need them all). `level`,
     `min_pixels`: what counts as a change. `reread_s`, `reread_frames`: a still table is read
-    in full this often anyway, this many frames in a row. `quiet_s`: after a change, every
-    frame is read until the table has been settled this long."""
+    in full this often anyway, this many frames in a row, every `thorough_every`th time with
+    a look at the whole picture. `quiet_s`: after a change, every frame is read until the
+    table has been settled this long. `rest_s`, `look_every`: settled this long, the gate
+    looks at every `look_every`th frame only (1: at every frame)."""
 
     enabled: bool = True
     level: float = GATE_LEVEL
     min_pixels: int = GATE_MIN_PIXELS
     reread_s: float = REREAD_S
     reread_frames: int = REREAD_FRAMES
+    thorough_every: int = THOROUGH_EVERY
     quiet_s: float = QUIET_S
+    rest_s: float = REST_S
+    look_every: int = LOOK_EVERY
 
     def __post_init__(self) -> None:
         if self.level <= 0 or self.min_pixels < 1:
             raise GateSettingsError(f"the gate needs a level > 0 and min_pixels >= 1, not "
                                     f"{self.level} and {self.min_pixels}")
-        if self.reread_s <= 0 or self.quiet_s < 0 or self.reread_frames < 1:
-            raise GateSettingsError(f"the gate needs reread_s > 0, reread_frames >= 1 and "
-                                    f"quiet_s >= 0, not {self.reread_s}, "
-                                    f"{self.reread_frames} and {self.quiet_s}")
+        if self.reread_s <= 0 or self.quiet_s < 0 or self.rest_s < 0:
+            raise GateSettingsError(f"the gate needs reread_s > 0, quiet_s >= 0 and "
+                                    f"rest_s >= 0, not {self.reread_s}, {self.quiet_s} and "
+                                    f"{self.rest_s}")
+        if min(self.reread_frames, self.thorough_every, self.look_every) < 1:
+            raise GateSettingsError(f"the gate counts frames from 1: reread_frames "
+                                    f"{self.reread_frames}, thorough_every "
+                                    f"{self.thorough_every}, look_every {self.look_every}")
 
 
 EVERY_FRAME = GateSettings(enabled=False)
@@ -119,8 +137,24 @@ class MotionGate:
         self.last_read_s = -math.inf
         self.quiet_since: float | None = None
         self.burst_left = 0  # frames of the scheduled re-read still to read
+        self.rereads = 0  # scheduled re-reads since the last change
+        self.frames = 0
         self.reads = 0
         self.skips = 0
+
+    def looks_at(self, time_s: float) -> bool:
+        """Whether the frame at `time_s` is looked at at all (False: a table settled for
+        `rest_s`, and not this frame's turn; its picture need not even be decoded small)."""
+        s = self.settings
+        self.frames += 1
+        if (not s.enabled or s.look_every == 1 or self.quiet_since is None
+                or time_s - self.quiet_since < s.rest_s or self.burst_left > 0
+                or time_s - self.last_read_s >= s.reread_s):
+            return True
+        if self.frames % s.look_every == 0:
+            return True
+        self.skips += 1
+        return False
 
     def decide(self, small: np.ndarray, time_s: float) -> GateDecision:
         """Whether the frame whose cue image is `small` must be read in full."""
@@ -129,18 +163,22 @@ class MotionGate:
             return self._read("off")
         if self.reference is None or self.quiet_since is None \
                 or time_s - self.quiet_since < s.quiet_s:
+            self.burst_left = 0  # every frame is read anyway
             return self._read("settling")
         changed = changed_pixels(gate_image(small), self.reference, s.level)
         if changed >= s.min_pixels:
             self.quiet_since = None  # a change: every frame is read until it has settled
             self.burst_left = 0
+            self.rereads = 0
             return self._read("motion", changed)
         if self.burst_left > 0:
             self.burst_left -= 1
             return self._read("schedule", changed)
         if time_s - self.last_read_s >= s.reread_s:
             self.burst_left = s.reread_frames - 1
-            return self._read("schedule", changed, thorough=True)
+            self.rereads += 1
+            return self._read("schedule", changed,
+                              thorough=self.rereads % s.thorough_every == 1 % s.thorough_every)
         self.skips += 1
         return GateDecision(False, "still", changed)
 
@@ -161,6 +199,7 @@ class MotionGate:
         self.reference = None
         self.quiet_since = None
         self.burst_left = 0
+        self.rereads = 0
 
     def _read(self, reason: Reason, changed: int = 0, thorough: bool = False) -> GateDecision:
         self.reads += 1

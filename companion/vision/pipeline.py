@@ -197,6 +197,7 @@ class Pipeline:
         self.health = CameraHealth(layout, camera)
         self.gate = MotionGate(gate)
         self._last_read: FrameContext | None = None  # what the last full read gave
+        self._verdict = InputVerdict("ok", True)  # the picture check's latest verdict
         self._frame_no = 0
         self._skipped = 0  # frames the motion gate skipped: the readers' schedules count
         # only the others (a first frame after a still spell reads as the next one would)
@@ -296,6 +297,11 @@ class Pipeline:
         return update
 
     def _process(self, frame: Frame, started: float) -> PipelineUpdate:
+        last = self._last_read
+        if last is not None and not self.gate.looks_at(frame.time_s):  # a resting table
+            self._skipped += 1
+            return self._update(self._held(frame, started, last.small, self._verdict),
+                                GateDecision(False, "resting"))
         glanced = self.picture.glance(frame, self.mat.mirrored)  # a JPEG frame's cue copy
         decision: GateDecision | None = None
         if glanced is not None and glanced[1].usable:
@@ -461,6 +467,7 @@ class Pipeline:
     def _update(self, ctx: FrameContext, decision: GateDecision | None = None
                 ) -> PipelineUpdate:
         self._frame_no += 1
+        self._verdict = ctx.verdict
         elapsed = time.perf_counter() - ctx.started
         read = decision is None or decision.read
         if read:  # the reading speed: a skipped frame says nothing of it

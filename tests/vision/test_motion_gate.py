@@ -133,6 +133,33 @@ def test_a_die_sized_change_is_enough() -> None:
     assert got[1] == (True, "motion")
 
 
+def test_a_resting_table_is_looked_at_every_other_frame_and_a_hand_still_seen() -> None:
+    rng = np.random.default_rng(8)
+    scene = table()
+    settings = GateSettings(rest_s=1.0)
+    gate, t = settled_gate(scene, rng, settings)
+    looked = []
+    arm = scene.copy()
+    arm[H - 60:, 420:480] = (70, 60, 90)
+    seen_at = None
+    for k in range(90):  # three seconds, the arm in view from the 80th frame on
+        t += DT
+        frame = shot(arm if k >= 80 else scene, rng)
+        if not gate.looks_at(t):
+            looked.append(False)
+            continue
+        looked.append(True)
+        small = small_copy(frame)
+        decision = gate.decide(small, t)
+        if decision.read:
+            gate.was_read(small, t, settled=decision.reason != "motion")
+        if decision.reason == "motion" and seen_at is None:
+            seen_at = k
+    resting = looked[40:80]  # settled for more than a second: every other frame
+    assert 18 <= sum(resting) <= 24
+    assert seen_at is not None and seen_at - 80 <= 1  # the arm: the next frame looked at
+
+
 def test_off_reads_every_frame() -> None:
     rng = np.random.default_rng(7)
     scene = table()
