@@ -33,7 +33,7 @@ GATE_LEVEL = 14.0
 """Grey levels a gate pixel must differ from the reference, exposure matched, to count as
 changed (sensor noise at 1/16 size is well under one level; JPEG blocks a few)."""
 GATE_MIN_PIXELS = 3
-"""Changed gate pixels that make a change: a die (16 mm) covers about four at 1080p over a
+"""Changed gate pixels that make a change: a die (16 mm) covers four to seven at 1080p over a
 60 cm mat; a card, dozens."""
 CLIPPED = 250.0  # grey levels from which a channel is taken as clipped (saturated)
 REREAD_S = 2.0
