@@ -91,3 +91,29 @@ def test_a_card_laid_after_a_still_spell_settles_as_fast_as_before(
     # the readers' schedules (ArUco passes every other frame while settling, searches) fall
     # on other frames after a still spell: a frame or two either way, never more
     assert settled_gated is not None and settled_gated <= settled_every + 2
+
+
+def test_a_frozen_or_black_picture_is_still_reported_while_the_gate_skips(
+        video: tuple[list[bytes], int]) -> None:
+    frames, laid_at = video
+    mat = bench_mat(25.0, MODULES["microqr"])
+    pipeline = build_pipeline(mat, GAME, Numbers(), gate=GateSettings(quiet_s=0.2))
+    clock = 0
+
+    def feed(jpeg: bytes) -> Any:
+        nonlocal clock
+        frame = EncodedFrame(index=clock, time_s=clock * DT, jpeg=np.frombuffer(jpeg, np.uint8))
+        clock += 1
+        return pipeline.process(frame)
+
+    updates = [feed(jpeg) for jpeg in frames[:laid_at]]
+    assert not updates[-1].stats.read  # the gate skips the still table
+    # the camera freezes: the very same picture again and again (a real one always has noise)
+    frozen = [feed(frames[laid_at - 1]) for _ in range(75)]
+    states = [u.stats.input for u in frozen]
+    assert "frozen" in states and states.index("frozen") <= 2.2 / DT
+    assert not frozen[-1].stats.recording and frozen[-1].stats.messages
+    ok, black = cv2.imencode(".jpg", np.zeros((720, 1280, 3), np.uint8))
+    assert ok
+    dark = feed(black.tobytes())
+    assert dark.stats.input == "black" and not dark.stats.recording
