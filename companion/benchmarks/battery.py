@@ -194,18 +194,21 @@ def play(video: Video, name: str, mat: BenchMat, mode: str) -> Playback:
                     skipping_before_hand)
 
 
-def run_battery(seconds: float, still_s: float, seed: int, folder: Path) -> list[Playback]:
+def run_battery(seconds: float, still_s: float, seed: int, folder: Path,
+                still_only: bool = False) -> list[Playback]:
     mat = bench_mat(25.0, MODULES["microqr"])
     start, laid = tables(mat, seed)
     frames = round(seconds * FPS)
     still = render(folder / "still.avi", mat, [start], Timing(FPS, start_s=seconds), frames,
                    seed)
-    moving = render(folder / "card-laid.avi", mat, [start, laid],
-                    Timing(FPS, start_s=still_s, settle_s=seconds), frames, seed)
+    moving = None if still_only else render(
+        folder / "card-laid.avi", mat, [start, laid],
+        Timing(FPS, start_s=still_s, settle_s=seconds), frames, seed)
     out = []
     for mode in MODES:
         out.append(play(still, "still", mat, mode))
-        out.append(play(moving, "card laid", mat, mode))
+        if moving is not None:
+            out.append(play(moving, "card laid", mat, mode))
     return out
 
 
@@ -236,9 +239,10 @@ def format_rows(rows: list[Playback]) -> str:
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--keep", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Keep the rendered videos in this folder.")
+@click.option("--still-only", is_flag=True, help="Only the still video (a long one, say).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per playback.")
 def bench_battery(seconds: float, still_s: float, seed: int, keep: Path | None,
-                  as_json: bool) -> None:
+                  still_only: bool, as_json: bool) -> None:
     """CPU on a still table and frames to read a laid card, with and without the motion
     gate (real-time playback of 1080p Motion-JPEG videos from the simulator)."""
     import json
@@ -246,7 +250,7 @@ def bench_battery(seconds: float, still_s: float, seed: int, keep: Path | None,
     with tempfile.TemporaryDirectory() as tmp:
         folder = keep or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
-        rows = run_battery(seconds, still_s, seed, folder)
+        rows = run_battery(seconds, still_s, seed, folder, still_only)
     if as_json:
         for row in rows:
             click.echo(json.dumps(asdict(row)))
