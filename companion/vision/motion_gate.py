@@ -38,9 +38,9 @@ GATE_MIN_PIXELS = 3
 CLIPPED = 250.0  # grey levels from which a channel is taken as clipped (saturated)
 REREAD_S = 2.0
 REREAD_FRAMES = 3
-"""Frames read in a row on the slow schedule: the card reader's full pass, its search of the
-unread zones on the next frame, and one more, as the tracker confirms a find on two reads (one
-frame alone would show a full pass and nothing else)."""
+"""Frames read in a row on the slow schedule: on a thorough re-read the card reader's full
+pass, its search of the unread zones on the next frame, and one more, as the tracker confirms
+a find on two reads (one frame alone would show a full pass and nothing else)."""
 QUIET_S = 1.0
 THOROUGH_EVERY = 5
 """Every this many scheduled re-reads (the first after a change, then every 10 s) the readers
