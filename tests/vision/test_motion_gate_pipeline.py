@@ -56,14 +56,24 @@ def video() -> tuple[list[bytes], int]:
     return frames, STILL
 
 
-def run(frames: list[bytes], gate: GateSettings) -> list[tuple[Any, EncodedFrame]]:
+QUICK = GateSettings(quiet_s=0.2)  # skipping starts sooner: a shorter clip shows it
+
+
+def run(frames: list[bytes], gate: GateSettings) -> tuple[list[tuple[Any, EncodedFrame]], Any]:
+    """Each frame's update (and the frame), and the pipeline as the clip left it."""
     mat = bench_mat(25.0, MODULES["microqr"])
     pipeline = build_pipeline(mat, GAME, Numbers(), gate=gate)
     out = []
     for i, jpeg in enumerate(frames):
         frame = EncodedFrame(index=i, time_s=i * DT, jpeg=np.frombuffer(jpeg, np.uint8))
         out.append((pipeline.process(frame), frame))
-    return out
+    return out, pipeline
+
+
+@pytest.fixture(scope="module")
+def gated(video: tuple[list[bytes], int]) -> tuple[list[tuple[Any, EncodedFrame]], Any]:
+    """The clip through a gated pipeline (read by both tests: the second goes on with it)."""
+    return run(video[0], QUICK)
 
 
 def first_with_new_card(updates: list[tuple[Any, EncodedFrame]]) -> int | None:
@@ -75,30 +85,28 @@ def first_with_new_card(updates: list[tuple[Any, EncodedFrame]]) -> int | None:
 
 
 def test_a_card_laid_after_a_still_spell_settles_as_fast_as_before(
-        video: tuple[list[bytes], int]) -> None:
+        video: tuple[list[bytes], int], gated: tuple[list[Any], Any]) -> None:
     frames, laid_at = video
-    quick = GateSettings(quiet_s=0.2)  # skipping starts sooner: a shorter clip shows it
-    gated = run(frames, quick)
-    every = run(frames, EVERY_FRAME)
-    skipped = [not u.stats.read for u, _ in gated[:laid_at]]
+    updates = gated[0]
+    every, _ = run(frames, EVERY_FRAME)
+    skipped = [not u.stats.read for u, _ in updates[:laid_at]]
     assert sum(skipped) >= laid_at // 3  # the still spell was mostly skipped ...
     assert skipped[laid_at - 5:] != [False] * 5  # ... up to the card
-    assert all(not f.decoded for (u, f) in gated if not u.stats.read)  # never decoded
-    assert gated[laid_at][0].stats.read and gated[laid_at][0].stats.gate == "motion"
+    assert all(not f.decoded for (u, f) in updates if not u.stats.read)  # never decoded
+    assert updates[laid_at][0].stats.read and updates[laid_at][0].stats.gate == "motion"
     settled_every = first_with_new_card(every)
     assert settled_every is not None and settled_every >= laid_at
-    settled_gated = first_with_new_card(gated)
+    settled_gated = first_with_new_card(updates)
     # the readers' schedules (ArUco passes every other frame while settling, searches) fall
     # on other frames after a still spell: a frame or two either way, never more
     assert settled_gated is not None and settled_gated <= settled_every + 2
 
 
 def test_a_frozen_or_black_picture_is_still_reported_while_the_gate_skips(
-        video: tuple[list[bytes], int]) -> None:
-    frames, laid_at = video
-    mat = bench_mat(25.0, MODULES["microqr"])
-    pipeline = build_pipeline(mat, GAME, Numbers(), gate=GateSettings(quiet_s=0.2))
-    clock = 0
+        video: tuple[list[bytes], int], gated: tuple[list[Any], Any]) -> None:
+    frames, _ = video
+    _, pipeline = gated
+    clock = len(frames)
 
     def feed(jpeg: bytes) -> Any:
         nonlocal clock
@@ -106,10 +114,11 @@ def test_a_frozen_or_black_picture_is_still_reported_while_the_gate_skips(
         clock += 1
         return pipeline.process(frame)
 
-    updates = [feed(jpeg) for jpeg in frames[:laid_at]]
-    assert not updates[-1].stats.read  # the gate skips the still table
+    last = frames[-1]
+    still = [feed(last if k % 2 else frames[-2]) for k in range(12)]  # the table, settled
+    assert not still[-1].stats.read  # the gate skips it
     # the camera freezes: the very same picture again and again (a real one always has noise)
-    frozen = [feed(frames[laid_at - 1]) for _ in range(75)]
+    frozen = [feed(last) for _ in range(75)]
     states = [u.stats.input for u in frozen]
     assert "frozen" in states and states.index("frozen") <= 2.2 / DT
     assert not frozen[-1].stats.recording and frozen[-1].stats.messages
