@@ -18,6 +18,8 @@ BENCHES: dict[str, tuple[str, str]] = {
     "e2e": ("companion.benchmarks.e2e:bench_e2e",
             "Whole games at realistic cameras: violations, final state, questions."),
     "hall": ("companion.hall.bench:bench_hall", "Tables -> NATS -> hall page: lag, faults."),
+    "battery": ("companion.benchmarks.battery:bench_battery",
+                "CPU on a still table and a laid card's read, motion gate on and off."),
 }
 
 

@@ -1,7 +1,8 @@
 """Cameras on other devices (`companion join`): their settled readings arrive here, never video.
 
-- `GET /api/cameras`: the game, the cameras that joined (live or not), and which half of the
-  mat no live camera watches.
+- `GET /api/cameras`: the game, the cameras (the table's own first when it has one; joined
+  ones live or not), what each reads and which halves of the mat it sees, which half no live
+  camera watches, and the players' names (player 1 first) for the page.
 - `POST /api/cameras/readings`: one camera's latest settled table in mat coordinates, how
   clearly it sees the mat (a grid of pixels per mm) and the corner markers its mat fit stands
   on; from another device behind the table's PIN, like every POST. The readings of all joined
@@ -50,10 +51,19 @@ def _hub() -> RemoteCameras:
 
 @bp.get("")
 def cameras() -> Any:
+    """The joined cameras; on a table with its own camera (`TableCameras`) that one first,
+    each with what it reads and the halves it sees, and the players' names for the halves."""
     hub = _hub()
     fused = hub.fused()
+    table = current_app.extensions.get("companion.table_cameras")
+    session = current_app.config.get("SESSION")
+    players = list(getattr(getattr(session, "header", None), "players", ()) or ())
+    if table is not None:
+        status = table.status()
+        return jsonify(game=hub.game, cameras=status["cameras"], unwatched=status["unwatched"],
+                       note=fused.note(), players=players)
     return jsonify(game=hub.game, cameras=hub.status(), unwatched=list(fused.unwatched_halves),
-                   note=fused.note())
+                   note=fused.note(), players=players)
 
 
 @bp.post("/readings")

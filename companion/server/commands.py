@@ -358,12 +358,15 @@ def _parse_decks(values: tuple[str, ...], game: str) -> dict[str, tuple[str, ...
                    "overruled by them, and the page says so].")
 @click.option("--dice", "dice_mode", type=click.Choice(DICE_MODES), default=None,
               help=DICE_MODE_HELP)
+@click.option("--motion-gate/--every-frame", "motion_gate", default=True, show_default=True,
+              help="Read a still table's frames only when something moved (and every 2 s "
+                   "anyway), to spare the laptop's battery; --every-frame reads them all.")
 def serve(camera: int | None, video: str | None, url: str | None, phone: bool, https: bool,
           https_port: int | None, game: str,
           decks: tuple[str, ...], players: str, port: int, host: str, no_browser: bool,
           db: Path | None, resume: bool, hall: str | None, table: str | None,
           stream: str, hall_cert: Path | None = None, mirror: bool | None = None,
-          dice_mode: str | None = None) -> None:
+          dice_mode: str | None = None, motion_gate: bool = True) -> None:
     """Watch a real table: camera, video file, stream or a phone, refereed live on the page."""
     from companion.cardsets import load_cardset
     from companion.engine.api import GameConfig
@@ -400,12 +403,14 @@ def serve(camera: int | None, video: str | None, url: str | None, phone: bool, h
 
         source: Any = PushSource()
     else:
-        source = open_source(spec) if video else ReconnectingSource(
+        source = open_source(spec, encoded=motion_gate) if video else ReconnectingSource(
             lambda: open_source(spec), max_backoff_s=RECONNECT_MAX_S)
     from companion.markers.dice_sets import dice_mode as dice_mode_named
+    from companion.vision.motion_gate import EVERY_FRAME, GateSettings
 
     pipeline = build_pipeline(layout, game, load_cardset(game), mirror=mirror,
-                              dice_mode=dice_mode_named(dice_mode))
+                              dice_mode=dice_mode_named(dice_mode),
+                              gate=GateSettings() if motion_gate else EVERY_FRAME)
     pin = new_pin() if needs_pin(host) else None
     live = build_live(config, FrameFeed(source, pipeline), db or default_db(),
                       f"{names[0]} – {names[1]}", pin=pin, resume=resume,

@@ -21,6 +21,7 @@ from companion.vision.heap import freeze_loaded_objects
 log = logging.getLogger(__name__)
 
 FRAME_JPEG_EVERY_S = 0.2
+FRAME_JPEG_STILL_EVERY_S = 1.0  # while the motion gate skips frames (nothing moved)
 SECOND_LOOK_S = 1.0
 """Camera time a table with a card or die gone waits for a second look (a settled table
 takes 0.3-0.6 s after a hand leaves: one more still second costs that change's latency)."""
@@ -98,12 +99,14 @@ class FrameFeed:
                 stats = update.stats
                 now = time.monotonic()
                 jpeg: bytes | None = None
-                # the picture as the pipeline read it (turned back when mirrored)
-                picture = getattr(update, "image", None)
-                picture = frame.image if picture is None else picture
-                if update.snapshot is not None or now - last_jpeg >= FRAME_JPEG_EVERY_S:
+                # a frame the motion gate skipped shows what the last one read showed: its
+                # preview is made (and the frame decoded) less often
+                every = (FRAME_JPEG_EVERY_S if getattr(stats, "read", True)
+                         else FRAME_JPEG_STILL_EVERY_S)
+                if update.snapshot is not None or now - last_jpeg >= every:
                     last_jpeg = now
-                    jpeg = overlay_jpeg(picture, self.pipeline, update, PREVIEW_WIDTH)
+                    jpeg = overlay_jpeg(picture_of(frame, self.pipeline, update),
+                                        self.pipeline, update, PREVIEW_WIDTH)
                 session.camera(
                     "ok",
                     fps=float(stats.fps),
@@ -120,7 +123,8 @@ class FrameFeed:
                     cameras.see(update.detections, getattr(self.pipeline, "geometry", None))
                 if update.snapshot is not None:
                     self.snapshots += 1
-                    key = overlay_jpeg(picture, self.pipeline, update, KEYFRAME_WIDTH)
+                    key = overlay_jpeg(picture_of(frame, self.pipeline, update),
+                                       self.pipeline, update, KEYFRAME_WIDTH)
                     if cameras is not None:
                         cameras.own(update.snapshot, key)
                     else:
@@ -136,6 +140,19 @@ class FrameFeed:
             session.camera(self.end_status, calibrated=session.health.calibrated,
                            detail=f"{self.frames} frames, {self.snapshots} settled tables",
                            detail_de=f"{self.frames} Bilder, {self.snapshots} ruhige Tische")
+
+
+def picture_of(frame: Any, pipeline: Any, update: Any) -> Any:
+    """The picture as the pipeline read it (turned back when mirrored); for a frame the
+    motion gate skipped (no picture in the update), the frame's own, turned the same way."""
+    picture = getattr(update, "image", None)
+    if picture is not None:
+        return picture
+    if getattr(pipeline, "mirrored", False):
+        import cv2
+
+        return cv2.flip(frame.image, 1)
+    return frame.image
 
 
 HEALTH_KEYS = frozenset({"status", "fps", "markers", "calibrated", "detail", "detail_de",

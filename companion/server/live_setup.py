@@ -162,6 +162,7 @@ def build_live(
         cameras = TableCameras(config.game, load_layout(config.game), session.observe)
         feed.cameras = cameras
         app.extensions["companion.cameras"] = cameras.hub
+        app.extensions["companion.table_cameras"] = cameras  # the page's camera view
         app.config["CAMERA_FUSED"] = cameras.remote
     runner = FeedRunner(feed, session)
     return Live(session, app, runner, store)

@@ -22,7 +22,17 @@ from typing import Any
 
 from companion.server.unidentified import still_unread
 from companion.snapshot import TableSnapshot
-from companion.vision.multicam import CornerAnchors, FusedTable, RemoteCameras, clarity_grid
+from companion.vision.multicam import (
+    STALE_S,
+    CameraView,
+    CornerAnchors,
+    FusedTable,
+    GridClarity,
+    RemoteCameras,
+    clarity_grid,
+    mostly,
+    watched_by,
+)
 
 THIS_CAMERA = "this table's camera"
 REFRESH_S = 1.0  # the table's own view is renewed in the fusion this often while it runs
@@ -45,6 +55,7 @@ class TableCameras:
         self._grid_of: Any = None  # the mat fit the grid was taken from
         self._geometry: Any = None
         self._renewed = -1e9
+        self._seen_s = -1e9  # when the table's own camera last gave a frame
         self._others = False  # a camera on another device has sent a reading
 
     def joined(self) -> bool:
@@ -57,6 +68,7 @@ class TableCameras:
         with self._lock:
             self._anchors.see(detections)
             self._geometry = geometry
+            self._seen_s = self.clock()
             if (self._others and self._own is not None
                     and self.clock() - self._renewed >= REFRESH_S):
                 self._renew()
@@ -77,15 +89,41 @@ class TableCameras:
             fused = self._renew() if self._own is not None else self.hub.fused()
             self._observe(self._with_own_glare(fused), None)
 
-    def _renew(self) -> FusedTable:
-        """The table's own latest reading, with how clearly it sees, into the fusion."""
-        self._renewed = self.clock()
+    def status(self) -> dict[str, Any]:
+        """The page's camera view: the table's own camera first, then those that joined, each
+        with what it reads (cards, dice) and the halves of the mat it sees clearly enough to
+        read; and the halves no live camera sees (`unwatched`)."""
+        with self._lock:
+            zones, depth = self.hub.zones, self.hub.height_mm
+            grid = self._own_grid()
+            own_zones = set() if grid is None else watched_by(
+                CameraView(THIS_CAMERA, self._own, GridClarity(grid)), zones)
+            live = self.clock() - self._seen_s <= STALE_S
+            own = self._own
+            cameras: list[dict[str, Any]] = [{
+                "camera": THIS_CAMERA, "own": True, "live": live,
+                "cards": len(own.cards) if own else 0, "dice": len(own.dice) if own else 0,
+                "halves": list(mostly(own_zones, zones, depth))}]
+            cameras += [{**c, "own": False} for c in self.hub.status()
+                        if c["camera"] != THIS_CAMERA]
+            watched = self.hub.watched(leave_out=THIS_CAMERA) | (own_zones if live else set())
+            return {"cameras": cameras,
+                    "unwatched": list(mostly(set(zones) - watched, zones, depth))}
+
+    def _own_grid(self) -> list[list[float]] | None:
+        """How clearly the table's own camera sees the mat (sampled), for its mat fit."""
         if self._geometry is not self._grid_of:
             self._grid_of = self._geometry
             self._grid = None if self._geometry is None else clarity_grid(
                 self._geometry.px_per_mm, float(self.layout.width_mm),
                 float(self.layout.height_mm))
-        return self.hub.receive(THIS_CAMERA, self._own, self._grid, self._anchors.points())
+        return self._grid
+
+    def _renew(self) -> FusedTable:
+        """The table's own latest reading, with how clearly it sees, into the fusion."""
+        self._renewed = self.clock()
+        return self.hub.receive(THIS_CAMERA, self._own, self._own_grid(),
+                                self._anchors.points())
 
     def _with_own_glare(self, fused: FusedTable) -> TableSnapshot:
         """The fused table with the own camera's unreadable places, less the cards it saw

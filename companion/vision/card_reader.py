@@ -115,6 +115,11 @@ class CardReader:
         self.last_full = -(10**9)
         self.square_memory.clear()
 
+    def look_everywhere(self) -> None:
+        """Make the next frame's ArUco pass a full one (then the zone search follows), as the
+        motion gate's scheduled re-read of a still table asks."""
+        self.last_full = -(10**9)
+
     def read(self, gray: np.ndarray, time_s: float, frame_no: int,
              geometry: MatGeometry | None) -> tuple[list[Detection], bool]:
         """Every marker read (this frame's and those standing), and whether ArUco ran."""

@@ -282,14 +282,29 @@ def fuse(views: Sequence[CameraView], game: str, zones: Mapping[str, tuple[float
         unknown_markers=tuple(unknown))
     watched = _watched(views, zones)
     unwatched = sorted(set(zones) - watched)
-    halves = []
-    for half, near in (("player 1's half", True), ("player 2's half", False)):
-        mine = [z for z, (_, y) in zones.items() if (y > height_mm / 2) == near]
-        if mine and sum(z in unwatched for z in mine) * 2 > len(mine):
-            halves.append(half)
     return FusedTable(snapshot, (*card_unsure, *die_unsure, *token_unsure), tuple(names),
                       tuple(v.camera for v in views if not v.live), tuple(unwatched),
-                      tuple(halves))
+                      mostly(set(unwatched), zones, height_mm))
+
+
+HALVES = (("player 1's half", True), ("player 2's half", False))  # True: y beyond the middle
+
+
+def mostly(zone_ids: set[str], zones: Mapping[str, tuple[float, float]], height_mm: float
+           ) -> tuple[str, ...]:
+    """The halves of the mat ("player 1's half", ...) more than half of whose zones are in
+    `zone_ids` (`zones`: each zone's centre in mat mm; player 1's edge at y = height_mm)."""
+    halves = []
+    for half, near in HALVES:
+        mine = [z for z, (_, y) in zones.items() if (y > height_mm / 2) == near]
+        if mine and sum(z in zone_ids for z in mine) * 2 > len(mine):
+            halves.append(half)
+    return tuple(halves)
+
+
+def watched_by(view: CameraView, zones: Mapping[str, tuple[float, float]]) -> set[str]:
+    """The zones one camera sees clearly enough to read (live or not)."""
+    return _watched([replace(view, live=True)], zones)
 
 
 def zone_centres(layout: object) -> dict[str, tuple[float, float]]:
@@ -385,9 +400,22 @@ class RemoteCameras:
             return fuse(views, self.game, self.zones, self.height_mm, self._seq, now)
 
     def status(self) -> list[dict[str, object]]:
+        """Per camera: live or not, when last heard, what it read (cards, dice) and the halves
+        of the mat it sees clearly enough to read (`halves`)."""
         with self._lock:
             now = self.clock()
             return [{"camera": name, "live": now - r.heard_s <= self.stale_s,
                      "heard_s_ago": round(now - r.heard_s, 1),
-                     "cards": len(r.view.snapshot.cards) if r.view.snapshot else 0}
+                     "cards": len(r.view.snapshot.cards) if r.view.snapshot else 0,
+                     "dice": len(r.view.snapshot.dice) if r.view.snapshot else 0,
+                     "halves": list(mostly(watched_by(r.view, self.zones), self.zones,
+                                           self.height_mm))}
                     for name, r in sorted(self._cameras.items())]
+
+    def watched(self, leave_out: str | None = None) -> set[str]:
+        """The zones some live camera (but `leave_out`) sees clearly enough to read."""
+        with self._lock:
+            now = self.clock()
+            return set().union(*(watched_by(r.view, self.zones)
+                                 for name, r in self._cameras.items()
+                                 if name != leave_out and now - r.heard_s <= self.stale_s))

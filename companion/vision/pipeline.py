@@ -13,6 +13,9 @@ mat's edge explains).
 
 A frame that cannot be read (black, frozen, no mat located) never reaches the tracker: the
 table is held as it was and the stats say why in plain words (`PipelineStats.messages`).
+With the motion gate on (`motion_gate`, live cameras), a frame of a settled table that shows no
+change since the last full read is checked (black, frozen) but not read: it gives that read's
+findings again, at a few per cent of the cost.
 
 Each step is a stage with its own module and memory, so that it can be changed and tested
 alone; one frame's facts travel between them in a `FrameContext` (`frame_context`):
@@ -49,7 +52,7 @@ from companion.vision.dice_reading import (
     dice_reader,
 )
 from companion.vision.dice_retry import DiceRetry
-from companion.vision.frame_check import FrameCheck
+from companion.vision.frame_check import FrameCheck, InputVerdict
 from companion.vision.frame_context import FrameContext
 from companion.vision.fusion import FrameFusion
 from companion.vision.geometry import MIN_CORNERS, CameraProfile, GeometryError, MatGeometry
@@ -60,6 +63,7 @@ from companion.vision.mat_fit import (
     MIRROR_TRY_EVERY_GIVEN,
     MatLocator,
 )
+from companion.vision.motion_gate import EVERY_FRAME, GateDecision, GateSettings, MotionGate
 from companion.vision.picture_check import PictureCheck
 from companion.vision.placer import CardNumbers, Placer, occlusion
 from companion.vision.sources import Frame
@@ -126,6 +130,9 @@ class PipelineStats:
     mirrored: bool = False
     orientation: str = "upright"
     recording: bool = True
+    read: bool = True  # False: the motion gate skipped this frame (nothing moved since the
+    # last full read; the counts are that read's)
+    gate: str = "off"  # why the frame was read or skipped (`motion_gate.Reason`)
     messages: tuple[str, ...] = ()
     camera_ok: bool | None = None  # the latest camera check found nothing wrong (None: none yet)
 
@@ -136,7 +143,8 @@ class PipelineStats:
 @dataclass(frozen=True, eq=False)
 class PipelineUpdate:
     """`image` is the frame as read: turned back when the picture is mirrored, so overlays of
-    `detections` belong on it rather than on the camera's raw frame."""
+    `detections` belong on it rather than on the camera's raw frame. None when the motion gate
+    skipped the frame (`stats.read` False): it may never have been decoded."""
 
     snapshot: TableSnapshot | None
     stats: PipelineStats
@@ -166,9 +174,11 @@ class Pipeline:
         camera: CameraProfile | None = None,
         squares: bool = True,
         dice_mode: DiceMode = "stickers",
+        gate: GateSettings = EVERY_FRAME,
     ) -> None:
         """`dice`: the die names the game uses (None: any of ours); `mirror`: True/False to
-        say whether the picture is mirrored, None to find out from the corner markers."""
+        say whether the picture is mirrored, None to find out from the corner markers;
+        `gate`: the motion gate's settings (the default reads every frame)."""
         self.layout = layout
         self.detector = detector
         self.tracker = tracker
@@ -189,7 +199,12 @@ class Pipeline:
         self.glare = GlareWatch()  # the lamp's reflection: cards seen but unreadable
         self.shapes = CardShapeWatch()  # cards seen where no sticker read (too far, covered)
         self.health = CameraHealth(layout, camera)
+        self.gate = MotionGate(gate)
+        self._last_read: FrameContext | None = None  # what the last full read gave
+        self._verdict = InputVerdict("ok", True)  # the picture check's latest verdict
         self._frame_no = 0
+        self._skipped = 0  # frames the motion gate skipped: the readers' schedules count
+        # only the others (a first frame after a still spell reads as the next one would)
         self._fps = 0.0
         self._turned = False
 
@@ -286,19 +301,59 @@ class Pipeline:
         return update
 
     def _process(self, frame: Frame, started: float) -> PipelineUpdate:
-        ctx = self.picture.look(frame, self.mat.mirrored, started)
+        last = self._last_read
+        if last is not None and not self.gate.looks_at(frame.time_s):  # a resting table
+            self._skipped += 1
+            return self._update(self._held(frame, started, last.small, self._verdict),
+                                GateDecision(False, "resting"))
+        glanced = self.picture.glance(frame, self.mat.mirrored)  # a JPEG frame's cue copy
+        decision: GateDecision | None = None
+        if glanced is not None and glanced[1].usable:
+            decision = self.gate.decide(glanced[0], frame.time_s)
+            if not decision.read and self._last_read is not None:  # never decoded whole
+                self._skipped += 1
+                return self._update(self._held(frame, started, *glanced), decision)
+        ctx = self.picture.look(frame, self.mat.mirrored, started, glanced)
         if not ctx.verdict.usable:
             return self._update(ctx)
+        if decision is None:
+            decision = self.gate.decide(ctx.small, ctx.time_s)
+            if not decision.read and self._last_read is not None:
+                self._skipped += 1
+                return self._update(self._held(frame, started, ctx.small, ctx.verdict),
+                                    decision)
+        if decision.thorough:
+            self.reader.look_everywhere()
         ctx = self._look(ctx)
         ctx = self._read_markers(ctx)
         ctx = self._fit_mat(ctx)
         if ctx.geometry is None:
-            return self._update(ctx)
+            self.gate.was_read(ctx.small, ctx.time_s, settled=False)
+            return self._update(ctx, decision)
         ctx = self._read_dice(ctx)
         ctx = self._place(ctx)
         ctx = self._track(ctx)
         self._check_camera(ctx)
-        return self._update(ctx)
+        self.gate.was_read(ctx.small, ctx.time_s, self._settled(ctx))
+        self._last_read = ctx
+        return self._update(ctx, decision)
+
+    def _held(self, frame: Frame, started: float, small: np.ndarray, verdict: InputVerdict
+              ) -> FrameContext:
+        """A frame the motion gate skipped: its checks, the last full read's findings and
+        picture (this frame's may never be decoded; the update gives no picture)."""
+        last = self._last_read
+        assert last is not None
+        return FrameContext(frame, started, last.image, small, verdict,
+                            detections=last.detections, sightings=last.sightings,
+                            geometry=self.mat.geometry, placed=last.placed)
+
+    def _settled(self, ctx: FrameContext) -> bool:
+        """The table as read is settled: no motion, no hand, the tracker's table confirmed
+        (the motion gate may skip frames once this has held for a while)."""
+        return (ctx.geometry is not None and not ctx.hand
+                and ctx.motion < self.tracker.settings.motion_threshold
+                and self.tracker.settled(ctx.time_s))
 
     def _look(self, ctx: FrameContext) -> FrameContext:
         """Cues: the grey picture, motion and the hand mask."""
@@ -310,7 +365,8 @@ class Pipeline:
     def _read_markers(self, ctx: FrameContext) -> FrameContext:
         """Card reader: every marker read (ArUco on its schedule)."""
         assert ctx.gray is not None
-        dets, ran = self.reader.read(ctx.gray, ctx.time_s, self._frame_no, self.mat.geometry)
+        dets, ran = self.reader.read(ctx.gray, ctx.time_s, self._frame_no - self._skipped,
+                                     self.mat.geometry)
         return replace(ctx, detections=tuple(dets), aruco_ran=ran)
 
     def _fit_mat(self, ctx: FrameContext) -> FrameContext:
@@ -402,6 +458,8 @@ class Pipeline:
         self.dice.forget()
         self.glare.forget()
         self.shapes.forget()
+        self.gate.forget()
+        self._last_read = None
 
     def _restart(self, keep_still: bool = False) -> None:
         """Forget everything tied to the picture's pixels (after it was turned). `keep_still`:
@@ -414,10 +472,15 @@ class Pipeline:
             still.turned()
             self.fusion = still
 
-    def _update(self, ctx: FrameContext) -> PipelineUpdate:
+    def _update(self, ctx: FrameContext, decision: GateDecision | None = None
+                ) -> PipelineUpdate:
         self._frame_no += 1
+        self._verdict = ctx.verdict
         elapsed = time.perf_counter() - ctx.started
-        self._fps = 1 / elapsed if self._fps == 0 else 0.9 * self._fps + 0.1 / max(elapsed, 1e-6)
+        read = decision is None or decision.read
+        if read:  # the reading speed: a skipped frame says nothing of it
+            self._fps = (1 / elapsed if self._fps == 0
+                         else 0.9 * self._fps + 0.1 / max(elapsed, 1e-6))
         geometry = self.mat.geometry
         corners_seen = self.mat.corners_seen
         verdict = ctx.verdict
@@ -433,22 +496,25 @@ class Pipeline:
             calibration_ok=geometry is not None, hand=ctx.hand, motion=round(ctx.motion, 4),
             aruco_run=ctx.aruco_ran, mat_fit=mat_fit, corners_seen=corners_seen,
             input=verdict.state, mirrored=self.mat.mirrored, orientation=orientation,
-            recording=recording,
+            recording=recording, read=read,
+            gate=decision.reason if decision is not None else "off",
             messages=self.health.messages(verdict, mat_fit, corners_seen, orientation,
                                           self.mat.mirrored, self.mat.mirror_mode),
             camera_ok=None if camera_check is None else bool(camera_check["ok"]),
         )
-        return PipelineUpdate(ctx.snapshot, stats, ctx.detections, ctx.sightings, ctx.image)
+        return PipelineUpdate(ctx.snapshot, stats, ctx.detections, ctx.sightings,
+                              ctx.image if read else None)
 
 
 def build_pipeline(layout: Any, game: str, cards: CardNumbers | None, backend: str = "zxing",
                    tracker: Tracker | None = None, mirror: bool | None = None,
                    dice: Collection[str] | None = None,
-                   dice_mode: DiceMode = DEFAULT_DICE_MODE) -> Pipeline:
+                   dice_mode: DiceMode = DEFAULT_DICE_MODE,
+                   gate: GateSettings = EVERY_FRAME) -> Pipeline:
     """The default pipeline for a game: zxing stickers, scheduled ArUco, default tracker, only
     the dice the game uses (`dice` overrides, e.g. with counter dice) read from their face
     stickers or their pips (`dice_mode`), the mirror found from the corner markers unless
-    `mirror` says."""
+    `mirror` says; every frame read unless `gate` turns the motion gate on (live cameras)."""
     from companion.games import game_dice
     from companion.vision.tracker import TrackerSettings
 
@@ -457,4 +523,4 @@ def build_pipeline(layout: Any, game: str, cards: CardNumbers | None, backend: s
     return Pipeline(layout, Detector(backend, aruco=False), tracker or Tracker(game, settings),
                     cards=cards, aruco=ArucoReader(DICE_ARUCO),
                     dice=game_dice(game) if dice is None else dice, mirror=mirror,
-                    dice_mode=dice_mode)
+                    dice_mode=dice_mode, gate=gate)

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Literal, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 import cv2
 import numpy as np
@@ -41,6 +41,82 @@ class Frame:
     image: np.ndarray
     index: int
     time_s: float
+
+
+# ----- frames kept as JPEG ----------------------------------------------------------------------
+# Decoding a 1080p JPEG costs 4-6 ms, a sixth of one core at 30 fps before anything is read.
+# With the motion gate on, most frames of a still table are only compared with the last one
+# read: for them the JPEG decoder's own 1/8 scaling (it keeps each 8 x 8 block's mean, the
+# coefficient it has anyway) gives the cue copy for a third of the cost, and the full picture
+# is never made. A frame the pipeline reads in full is decoded once, when first asked.
+
+REDUCED_FLAGS = {2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
+                 8: cv2.IMREAD_REDUCED_COLOR_8}
+JPEG_START = b"\xff\xd8"
+
+
+class JpegDecodeError(SourceError):
+    """A frame's bytes that are not a JPEG picture."""
+
+
+class EncodedFrame(Frame):
+    """A `Frame` whose `image` is decoded from `jpeg` when first asked for (then kept).
+
+    Built like a Frame from a picture too (`dataclasses.replace(frame, image=...)` does, e.g.
+    `MirroredSource`): then it is that picture and `jpeg` is None."""
+
+    jpeg: np.ndarray | None
+
+    def __init__(self, image: np.ndarray | None = None, index: int = 0, time_s: float = 0.0,
+                 jpeg: np.ndarray | bytes | None = None) -> None:
+        if image is None and jpeg is None:
+            raise JpegDecodeError("an encoded frame needs its JPEG bytes or its picture")
+        data = None if jpeg is None else np.frombuffer(jpeg, np.uint8) \
+            if isinstance(jpeg, bytes) else np.asarray(jpeg, np.uint8).ravel()
+        if data is not None and bytes(data[:2]) != JPEG_START:
+            raise JpegDecodeError(f"frame {index} is not a JPEG picture")
+        object.__setattr__(self, "jpeg", data)
+        object.__setattr__(self, "index", index)
+        object.__setattr__(self, "time_s", time_s)
+        object.__setattr__(self, "_decoded", image)
+
+    @property
+    def image(self) -> np.ndarray:
+        decoded: np.ndarray | None = self.__dict__["_decoded"]
+        if decoded is None:
+            assert self.jpeg is not None
+            decoded = _decode(self.jpeg, cv2.IMREAD_COLOR, self.index)
+            object.__setattr__(self, "_decoded", decoded)
+        return decoded
+
+    @property
+    def decoded(self) -> bool:
+        """Whether the full picture has been made (tests and the benchmark ask)."""
+        return self.__dict__["_decoded"] is not None
+
+    def reduced(self, factor: int) -> np.ndarray | None:
+        """The picture at 1/`factor` size straight from the JPEG decoder (None: no JPEG kept,
+        or a factor the decoder cannot scale by). From the JPEG even when the full picture
+        was made: every cue copy of a clip comes the same way (the frozen-picture check
+        compares them exactly)."""
+        flag = REDUCED_FLAGS.get(factor)
+        if self.jpeg is None or flag is None:
+            return None
+        return _decode(self.jpeg, flag, self.index)
+
+
+def _decode(data: np.ndarray, flag: int, index: int) -> np.ndarray:
+    image = cv2.imdecode(data, flag)
+    if image is None:
+        raise JpegDecodeError(f"frame {index}: its JPEG does not decode")
+    return np.asarray(image)
+
+
+def reduced_copy(frame: Any, factor: int) -> np.ndarray | None:
+    """A frame's picture at 1/`factor` size straight from its JPEG, when it is kept as one
+    (`EncodedFrame`; None otherwise: the caller shrinks the picture)."""
+    reduced = getattr(frame, "reduced", None)
+    return reduced(factor) if callable(reduced) else None
 
 
 @runtime_checkable
@@ -72,7 +148,10 @@ class CaptureSource:
     opening.
     """
 
-    def __init__(self, capture: Capture, description: str, file_clock: bool = False) -> None:
+    def __init__(self, capture: Capture, description: str, file_clock: bool = False,
+                 encoded: bool = False) -> None:
+        """`encoded`: the capture gives each frame's JPEG bytes (OpenCV's raw stream mode,
+        set by the caller); frames come as `EncodedFrame`s, decoded when first read."""
         if not capture.isOpened():
             capture.release()
             raise SourceError(f"cannot open {description}")
@@ -83,6 +162,7 @@ class CaptureSource:
         self._fps = fps if 0.0 < fps < 1000.0 else 30.0
         self._index = 0
         self._start = time.monotonic()
+        self.encoded = encoded
 
     def read(self) -> Frame | None:
         if self._capture is None:
@@ -93,6 +173,8 @@ class CaptureSource:
         index = self._index
         self._index += 1
         stamp = index / self._fps if self._file_clock else time.monotonic() - self._start
+        if self.encoded:
+            return EncodedFrame(index=index, time_s=stamp, jpeg=image)
         return Frame(image, index, stamp)
 
     def close(self) -> None:
@@ -125,13 +207,24 @@ class CameraSource(CaptureSource):
 
 
 class VideoFileSource(CaptureSource):
-    """A recorded video; its frame times come from the file's frame rate."""
+    """A recorded video; its frame times come from the file's frame rate.
 
-    def __init__(self, path: str | Path) -> None:
+    `encoded`: a Motion-JPEG file's frames come as their JPEG bytes (`EncodedFrame`), decoded
+    only when read in full (with the motion gate, most frames of a still table never are);
+    other codecs are decoded as usual."""
+
+    def __init__(self, path: str | Path, encoded: bool = False) -> None:
         path = Path(path)
         if not path.is_file():
             raise SourceError(f"video file not found: {path}")
-        super().__init__(_open_quietly(str(path)), f"video file {path}", file_clock=True)
+        capture = _open_quietly(str(path))
+        raw = encoded and _fourcc(capture) == "MJPG" and capture.set(cv2.CAP_PROP_FORMAT, -1)
+        super().__init__(capture, f"video file {path}", file_clock=True, encoded=bool(raw))
+
+
+def _fourcc(capture: Capture) -> str:
+    code = int(capture.get(cv2.CAP_PROP_FOURCC))
+    return "".join(chr((code >> (8 * k)) & 0xFF) for k in range(4))
 
 
 class StreamSource(CaptureSource):
@@ -206,11 +299,12 @@ def read_image(path: str | Path, gray: bool = True) -> np.ndarray:
     return converted if gray else np.asarray(cv2.cvtColor(converted, cv2.COLOR_RGB2BGR))
 
 
-def open_source(spec: str | int) -> FrameSource:
+def open_source(spec: str | int, encoded: bool = False) -> FrameSource:
     """Open a source from a command-line spec.
 
     An int or digits is a camera index; a URL (http, rtsp, ...) a stream; a folder an image
     folder; a file with a video suffix a video; anything else is an error saying which.
+    `encoded`: a Motion-JPEG video file gives its frames undecoded (`VideoFileSource`).
     """
     if isinstance(spec, int) or (isinstance(spec, str) and re.fullmatch(r"\d{1,2}", spec)):
         return CameraSource(int(spec))
@@ -223,7 +317,7 @@ def open_source(spec: str | int) -> FrameSource:
         return ImageFolderSource(path)
     if path.is_file():
         if path.suffix.lower() in VIDEO_SUFFIXES:
-            return VideoFileSource(path)
+            return VideoFileSource(path, encoded)
         if path.suffix.lower() in IMAGE_SUFFIXES:
             raise SourceError(
                 f"{path} is a single image; use its folder as a source, or `companion scan`"

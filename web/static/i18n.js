@@ -88,7 +88,12 @@
 "camera.frozen": "The camera picture is frozen",
       "camera.mat": "The mat is not in view", "camera.stopped": "The camera has stopped",
       "camera.stalled": "The camera picture stopped coming", "camera.unread": "The camera picture is not read",
-      "camera.board": "the board shows the last table seen; nothing new is read until the camera is back."
+      "camera.board": "the board shows the last table seen; nothing new is read until the camera is back.",
+      "cameras.line": "Camera {n} ({who}): sees {sees}, cards {cards}, dice {dice}",
+      "cameras.dropped": "Camera {n} ({who}): dropped out", "cameras.this": "this laptop",
+      "cameras.half": "{name}'s half", "cameras.both": "the whole mat", "cameras.and": " and ",
+      "cameras.nothing": "no part of the mat clearly", "cameras.p1": "player 1", "cameras.p2": "player 2",
+      "cameras.unwatched": "{half}: not watched by any camera"
     },
     de: {
       "brand": "Tisch-Begleiter", "nav.live": "Live-Tisch", "nav.review": "Aufgezeichnete Partien",
@@ -180,7 +185,12 @@
 "camera.frozen": "Das Kamerabild steht still",
       "camera.mat": "Die Matte ist nicht im Bild", "camera.stopped": "Die Kamera ist angehalten",
       "camera.stalled": "Vom Kamerabild kommt nichts mehr", "camera.unread": "Das Kamerabild wird nicht gelesen",
-      "camera.board": "das Brett zeigt den zuletzt gesehenen Tisch; nichts Neues wird gelesen, bis die Kamera wieder da ist."
+      "camera.board": "das Brett zeigt den zuletzt gesehenen Tisch; nichts Neues wird gelesen, bis die Kamera wieder da ist.",
+      "cameras.line": "Kamera {n} ({who}): sieht {sees}, Karten {cards}, Würfel {dice}",
+      "cameras.dropped": "Kamera {n} ({who}): ausgefallen", "cameras.this": "dieser Laptop",
+      "cameras.half": "Hälfte von {name}", "cameras.both": "die ganze Matte", "cameras.and": " und ",
+      "cameras.nothing": "keinen Teil der Matte deutlich", "cameras.p1": "Spieler 1", "cameras.p2": "Spieler 2",
+      "cameras.unwatched": "{half}: von keiner Kamera beobachtet"
     }
   };
   const listeners = [];

@@ -725,6 +725,46 @@ remembered per browser. */
     fitMat();
   }
 
+  /* Each camera and what it covers (GET /api/cameras, every few seconds): "Camera 1 (this
+  laptop): sees Ada's half, cards 18, dice 3"; a camera that dropped out says so, and a half of
+  the mat no live camera sees is marked. Hidden on a table without a camera (a script). */
+  const CAMERAS_EVERY_MS = 3000;
+  let cameraView = null;
+  function halfName(half, players) {
+    const k = half.startsWith("player 1") ? 0 : 1;
+    return C().t("cameras.half", { name: players[k] || C().t(k ? "cameras.p2" : "cameras.p1") });
+  }
+  function renderCameras() {
+    const list = $("camera-view"), view = cameraView;
+    if (!view || !(view.cameras || []).length) { list.hidden = true; return; }
+    const players = view.players || [];
+    const lines = view.cameras.map((c, i) => {
+      const li = document.createElement("li"), who = c.own ? C().t("cameras.this") : c.camera;
+      const halves = c.halves || [];
+      const sees = halves.length === 2 ? C().t("cameras.both") : halves.length
+        ? halves.map(h => halfName(h, players)).join(C().t("cameras.and")) : C().t("cameras.nothing");
+      li.dataset.state = c.live ? "live" : "dropped";
+      li.textContent = c.live
+        ? C().t("cameras.line", { n: i + 1, who, sees, cards: c.cards, dice: c.dice })
+        : C().t("cameras.dropped", { n: i + 1, who });
+      return li;
+    });
+    for (const half of view.unwatched || []) {
+      const li = document.createElement("li");
+      li.dataset.state = "unwatched";
+      li.textContent = C().t("cameras.unwatched", { half: halfName(half, players) });
+      lines.push(li);
+    }
+    list.replaceChildren(...lines);
+    list.hidden = false;
+  }
+  function pollCameras() {
+    fetch("/api/cameras").then(r => (r.ok ? r.json() : null)).catch(() => null).then(view => {
+      cameraView = view; renderCameras();
+      setTimeout(pollCameras, CAMERAS_EVERY_MS);
+    });
+  }
+
   function renderDemo() {
     const finished = state.health && state.health.status === "finished";
     if ($("play-again")) $("play-again").hidden = !finished || isOver();
@@ -734,6 +774,7 @@ remembered per browser. */
     renderBanner(); renderPhaseStrip(); renderNowLine(); renderSeats(); renderMat();
     renderPrompt(); renderViolations(); renderQuestion(); renderUnanswered(); renderChecking(); renderUnreadable(); renderUnidentified(); renderOffers(); renderLog(); renderTargets();
     renderHistory(); renderRecording(); renderHealth(state.health); renderGameOver(); renderAlert(); renderDemo();
+    renderCameras();
     document.body.dataset.seq = state.seq;
     document.body.dataset.record = state.record_id;
     fitSeats();
@@ -847,5 +888,6 @@ remembered per browser. */
     applyPrefs();
     renderAll();
     connect();
+    pollCameras();
   });
 })();

@@ -1,0 +1,206 @@
+"""The motion gate: whether a frame is read in full, or skipped because nothing moved.
+
+On a still table the readers (sticker decoding, ArUco, dice, the placer's patches) find what
+they found a moment ago, at 40-50 % of one core for a 1080p camera at 30 fps. The gate compares
+a small copy of each frame with the last frame read in full and lets the full reading run only
+when something changed, or on a slow schedule (`reread_s`) so that a change too small for the
+gate is still caught. It never decides alone that the table has settled: after any change it
+keeps every frame read until the pipeline says the table is settled and has stayed so for
+`quiet_s` (the tracker confirms a card over several reads; skipping earlier would cost them).
+
+The comparison is on the cue copy (1/8 of the frame) halved once more, per colour channel (as
+the motion cue: a dark hand over a green mat has nearly the mat's grey), after matching each
+channel's mean to the reference's (a camera's auto-exposure and white balance drift move the
+whole picture together; a card or a hand changes a part of it). At 1/16 size each gate pixel is
+the mean of 256 sensor pixels, so sensor noise of a few grey levels averages out far below
+`level`; a card laid or an arm reaching in changes dozens of them by far more.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+import cv2
+import numpy as np
+
+from companion.vision.fastops import channel_max
+
+Reason = Literal["off", "settling", "motion", "schedule", "still", "resting"]
+
+GATE_LEVEL = 14.0
+"""Grey levels a gate pixel must differ from the reference, exposure matched, to count as
+changed (sensor noise at 1/16 size is well under one level; JPEG blocks a few)."""
+GATE_MIN_PIXELS = 3
+"""Changed gate pixels that make a change: a die (16 mm) covers four to seven at 1080p over a
+60 cm mat; a card, dozens."""
+CLIPPED = 250.0  # grey levels from which a channel is taken as clipped (saturated)
+REREAD_S = 2.0
+REREAD_FRAMES = 3
+"""Frames read in a row on the slow schedule: on a thorough re-read the card reader's full
+pass, its search of the unread zones on the next frame, and one more, as the tracker confirms
+a find on two reads (one frame alone would show a full pass and nothing else)."""
+QUIET_S = 1.0
+THOROUGH_EVERY = 5
+"""Every this many scheduled re-reads (the first after a change, then every 10 s) the readers
+look at the whole picture: a full ArUco pass (150 ms at 1080p), then the zone search. The
+others read the stickers as on any still frame."""
+REST_S = 4.0
+LOOK_EVERY = 2
+"""On a table settled for `REST_S`, the gate looks at every second frame only (the JPEG's
+small copy costs 2 ms): a hand is seen one frame later at most, and a frozen or black picture
+still within the same two seconds (`frame_check` counts the frames it looks at)."""
+
+
+class GateSettingsError(ValueError):
+    """Motion gate settings that cannot work (negative times, a level of zero)."""
+
+
+@dataclass(frozen=True)
+class GateSettings:
+    """`enabled`: False reads every frame (benchmarks that need them all). `level`,
+    `min_pixels`: what counts as a change. `reread_s`, `reread_frames`: a still table is read
+    in full this often anyway, this many frames in a row, every `thorough_every`th time with
+    a look at the whole picture. `quiet_s`: after a change, every frame is read until the
+    table has been settled this long. `rest_s`, `look_every`: settled this long, the gate
+    looks at every `look_every`th frame only (1: at every frame)."""
+
+    enabled: bool = True
+    level: float = GATE_LEVEL
+    min_pixels: int = GATE_MIN_PIXELS
+    reread_s: float = REREAD_S
+    reread_frames: int = REREAD_FRAMES
+    thorough_every: int = THOROUGH_EVERY
+    quiet_s: float = QUIET_S
+    rest_s: float = REST_S
+    look_every: int = LOOK_EVERY
+
+    def __post_init__(self) -> None:
+        if self.level <= 0 or self.min_pixels < 1:
+            raise GateSettingsError(f"the gate needs a level > 0 and min_pixels >= 1, not "
+                                    f"{self.level} and {self.min_pixels}")
+        if self.reread_s <= 0 or self.quiet_s < 0 or self.rest_s < 0:
+            raise GateSettingsError(f"the gate needs reread_s > 0, quiet_s >= 0 and "
+                                    f"rest_s >= 0, not {self.reread_s}, {self.quiet_s} and "
+                                    f"{self.rest_s}")
+        if min(self.reread_frames, self.thorough_every, self.look_every) < 1:
+            raise GateSettingsError(f"the gate counts frames from 1: reread_frames "
+                                    f"{self.reread_frames}, thorough_every "
+                                    f"{self.thorough_every}, look_every {self.look_every}")
+
+
+EVERY_FRAME = GateSettings(enabled=False)
+
+
+@dataclass(frozen=True)
+class GateDecision:
+    """`thorough`: the first frame of a scheduled re-read, on which the readers look at the
+    whole picture (what a still table may have changed unseen is anywhere)."""
+
+    read: bool
+    reason: Reason
+    changed_pixels: int = 0
+    thorough: bool = False
+
+
+def gate_image(small: np.ndarray) -> np.ndarray:
+    """The gate's copy of a cue image: halved once more, as float32 (colour or grey)."""
+    h, w = small.shape[:2]
+    half = cv2.resize(small, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
+    return np.asarray(half, np.float32)
+
+
+def changed_pixels(image: np.ndarray, reference: np.ndarray, level: float) -> int:
+    """Gate pixels of `image` that differ from `reference` by more than `level`, after each
+    channel's mean is matched to the reference's (exposure and white-balance drift)."""
+    if image.shape != reference.shape:
+        return image.size  # another picture size: everything changed
+    axes = (0, 1)
+    mean_now = np.asarray(image.mean(axis=axes), np.float32)
+    mean_ref = np.asarray(reference.mean(axis=axes), np.float32)
+    gain = mean_ref / np.maximum(mean_now, 1.0)
+    diff = cv2.absdiff(image * gain, reference)
+    # where the brighter exposure clips, the picture cannot follow the gain: a pixel clipped
+    # now that the reference, at this exposure, would clip too is no change
+    clipped = (image >= CLIPPED) & (reference >= CLIPPED * gain)
+    diff[clipped] = 0.0
+    return int(np.count_nonzero(channel_max(diff) > level))
+
+
+class MotionGate:
+    """Decides per frame (`decide`) and learns from every full read (`was_read`)."""
+
+    def __init__(self, settings: GateSettings | None = None) -> None:
+        self.settings = settings or GateSettings()
+        self.reference: np.ndarray | None = None
+        self.last_read_s = -math.inf
+        self.quiet_since: float | None = None
+        self.burst_left = 0  # frames of the scheduled re-read still to read
+        self.rereads = 0  # scheduled re-reads since the last change
+        self.frames = 0
+        self.reads = 0
+        self.skips = 0
+
+    def looks_at(self, time_s: float) -> bool:
+        """Whether the frame at `time_s` is looked at at all (False: a table settled for
+        `rest_s`, and not this frame's turn; its picture need not even be decoded small)."""
+        s = self.settings
+        self.frames += 1
+        if (not s.enabled or s.look_every == 1 or self.quiet_since is None
+                or time_s - self.quiet_since < s.rest_s or self.burst_left > 0
+                or time_s - self.last_read_s >= s.reread_s):
+            return True
+        if self.frames % s.look_every == 0:
+            return True
+        self.skips += 1
+        return False
+
+    def decide(self, small: np.ndarray, time_s: float) -> GateDecision:
+        """Whether the frame whose cue image is `small` must be read in full."""
+        s = self.settings
+        if not s.enabled:
+            return self._read("off")
+        if self.reference is None or self.quiet_since is None \
+                or time_s - self.quiet_since < s.quiet_s:
+            self.burst_left = 0  # every frame is read anyway
+            return self._read("settling")
+        changed = changed_pixels(gate_image(small), self.reference, s.level)
+        if changed >= s.min_pixels:
+            self.quiet_since = None  # a change: every frame is read until it has settled
+            self.burst_left = 0
+            self.rereads = 0
+            return self._read("motion", changed)
+        if self.burst_left > 0:
+            self.burst_left -= 1
+            return self._read("schedule", changed)
+        if time_s - self.last_read_s >= s.reread_s:
+            self.burst_left = s.reread_frames - 1
+            self.rereads += 1
+            return self._read("schedule", changed,
+                              thorough=self.rereads % s.thorough_every == 1 % s.thorough_every)
+        self.skips += 1
+        return GateDecision(False, "still", changed)
+
+    def was_read(self, small: np.ndarray, time_s: float, settled: bool) -> None:
+        """A frame was read in full; `settled`: the pipeline found the table settled on it
+        (mat located, no motion, no hand, the tracker's table confirmed)."""
+        if not self.settings.enabled:
+            return
+        self.reference = gate_image(small)
+        self.last_read_s = time_s
+        if not settled:
+            self.quiet_since = None
+        elif self.quiet_since is None:
+            self.quiet_since = time_s
+
+    def forget(self) -> None:
+        """The picture no longer shows the table where it did (camera moved, turned)."""
+        self.reference = None
+        self.quiet_since = None
+        self.burst_left = 0
+        self.rereads = 0
+
+    def _read(self, reason: Reason, changed: int = 0, thorough: bool = False) -> GateDecision:
+        self.reads += 1
+        return GateDecision(True, reason, changed, thorough)

@@ -1,0 +1,64 @@
+"""The page's camera view (`GET /api/cameras` on a table with its own camera): each camera, what
+it reads and which half of the mat it sees, and the half no live camera watches once one drops
+out. Which half a camera sees is set by construction: a fake mat fit sharp at one long edge
+(player 1's edge is y = 400 on the Creature Crush mat, player 2's y = 0)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+from companion.layouts import load_layout
+from companion.server.session import LiveSession
+from companion.server.table_cameras import THIS_CAMERA, TableCameras
+from companion.snapshot import SeenCard, SeenDie, TableSnapshot
+from companion.vision.multicam import clarity_grid
+from tests.server.conftest import make_app
+
+GAME = "creature-crush"
+
+
+def near(edge_y: float) -> Any:
+    """A fake mat fit: sharp at the mat's edge y = edge_y, soft at the other."""
+    return SimpleNamespace(px_per_mm=lambda x, y: 0.5 + 1.2 * (1 - abs(y - edge_y) / 400))
+
+
+def table(cards: int, dice: int) -> TableSnapshot:
+    return TableSnapshot(GAME, cards=tuple(SeenCard(f"CC-00{k}#1", "p2.C1", x_mm=100.0 + k,
+                                                    y_mm=40.0) for k in range(cards)),
+                         dice=tuple(SeenDie(f"p2.w{k + 1}", 3, "p2.dice") for k in range(dice)))
+
+
+def test_each_camera_says_what_it_covers_and_a_dropped_one_leaves_its_half(
+        session: LiveSession) -> None:
+    layout = load_layout(GAME)
+    now = [100.0]
+    cameras = TableCameras(GAME, layout, lambda *_: None, lambda: now[0])
+    app = make_app(session)
+    app.extensions["companion.cameras"] = cameras.hub
+    app.extensions["companion.table_cameras"] = cameras
+    client = app.test_client()
+
+    cameras.see([], near(0))  # the laptop at player 2's edge
+    cameras.own(table(3, 2))
+    view = client.get("/api/cameras").get_json()
+    assert view["players"] == ["Ada", "Bo"]
+    assert view["cameras"] == [{"camera": THIS_CAMERA, "own": True, "live": True, "cards": 3,
+                                "dice": 2, "halves": ["player 2's half"]}]
+    assert view["unwatched"] == ["player 1's half"]
+
+    grid = clarity_grid(near(400).px_per_mm, float(layout.width_mm), float(layout.height_mm))
+    cameras.hub.receive("Ada's laptop", table(1, 0), grid, None)
+    cameras.remote()
+    view = client.get("/api/cameras").get_json()
+    assert [(c["camera"], c["live"], c["cards"], c["halves"]) for c in view["cameras"]] == [
+        (THIS_CAMERA, True, 3, ["player 2's half"]), ("Ada's laptop", True, 1,
+                                                       ["player 1's half"])]
+    assert view["unwatched"] == []
+
+    now[0] += 10  # Ada's laptop is not heard from again; the table's own camera goes on
+    cameras.see([], near(0))
+    view = client.get("/api/cameras").get_json()
+    assert [(c["camera"], c["live"]) for c in view["cameras"]] == [
+        (THIS_CAMERA, True), ("Ada's laptop", False)]
+    assert view["unwatched"] == ["player 1's half"]
