@@ -26,7 +26,8 @@ from typing import Any
 from companion.engine.api import Move, Question, Violation, blocking
 from companion.errors import CompanionError
 from companion.games import game_info
-from companion.record.replay import cleared_violations, main_line
+from companion.record.line_index import LineIndex
+from companion.record.replay import main_line
 from companion.record.store import (
     DECISIONS,
     Event,
@@ -34,7 +35,6 @@ from companion.record.store import (
     RecordError,
     Store,
     WriteFailedError,
-    decisions_of,
     undone_inputs,
 )
 from companion.server import glare_reading
@@ -169,6 +169,9 @@ class LiveSession:
         self.recording = Recording()
         self._lock = threading.RLock()
         self._events: list[Event] = []
+        self._index = LineIndex()
+        """The log's main line, undone inputs, decisions and standing violations, kept up to
+        date event by event (`_append`): an input costs the same at any length of the log."""
         self._model = _Model()
         self._client_ids: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._seen: TableSnapshot | None = None
@@ -198,6 +201,7 @@ class LiveSession:
         else:
             self.game_id = resume
             self._events = store.events(resume)
+            self._index.rebuild(self._events)
             self._check_resumable()
             self._replay(strict=True)
             self._seen = self._model.table
@@ -329,7 +333,7 @@ class LiveSession:
                     log.warning("camera status not recorded: %s", exc)
                     self._pause(exc)
                 else:
-                    self._events.append(event)
+                    self._append(event)
                     self.bus.publish("log", {"seq": event.seq, **event.to_dict()})
             now = time.monotonic()
             if changed or now - self._last_health_pub >= HEALTH_EVERY_S:
@@ -359,7 +363,7 @@ class LiveSession:
                     "text_en": "Recording resumed", "text_de": "Aufzeichnung läuft wieder"})
             except WriteFailedError:
                 return
-            self._events.append(event)
+            self._append(event)
             self.bus.publish("log", {"seq": event.seq, **event.to_dict()})
             self._recording_ok()
             self._publish_state()
@@ -387,7 +391,7 @@ class LiveSession:
                 raise ActionError(f"violation #{violation_seq} was undone",
                                   de=f"Verstoß #{violation_seq} wurde rückgängig gemacht")
             move_seq = _as_int(violation.payload.get("move_seq"))
-            on_line = move_seq in self._line_seqs()
+            on_line = self._indexed().on_line(move_seq)
             shown = self._decision_shown(violation_seq, move_seq, on_line)
             if shown == decision:
                 return {"seq": self._last_seq(), "unchanged": True}
@@ -573,7 +577,7 @@ class LiveSession:
                 self._pause(exc)
                 self._publish_state()
                 raise
-            self._events.append(event)
+            self._append(event)
             self._remember(event)
             self._recording_ok()
             self.bus.publish("log", {"seq": event.seq, **event.to_dict()})
@@ -589,18 +593,15 @@ class LiveSession:
         """Everything the live page shows, JSON-ready (both languages where text is shown)."""
         with self._lock:
             events = self._events
-            undone = self._undone()
-            line = self._line()
-            on_line = self._line_seqs()
-            decisions = self._cached("decisions", lambda: decisions_of(self._events))
+            index = self._indexed()
+            undone = index.undone
+            decisions = index.decisions
             named = self.namer.payload
-            gone = self._cached("cleared", lambda: cleared_violations(self._events))
-            standing = [e for e in self._cached("violations", self._violation_events)
-                        if self._input_of(e) not in undone and e.seq not in gone]
+            standing, standing_total = index.standing(VIOLATIONS_SHOWN)
             violations = []
-            for e in standing[-VIOLATIONS_SHOWN:]:
+            for e in standing:
                 move_seq = _as_int(e.payload.get("move_seq"))
-                shown = self._shown(decisions.get(e.seq), move_seq in on_line)
+                shown = self._shown(decisions.get(e.seq), index.on_line(move_seq))
                 violations.append({**self._named_violation(e), "seq": e.seq,
                                    "decision": shown, "source": e.source})
             if len(self._named) > 2 * VIOLATIONS_SHOWN:  # only the ones shown are kept
@@ -621,13 +622,14 @@ class LiveSession:
                     "de": self._status("de"),
                 },
                 "violations": violations,
-                "violations_total": len(standing),
+                "violations_total": standing_total,
                 "question": None if game_over else self._question_view(),
                 "unanswered": self._unanswered_view(),
                 "checking": self._checking_view(),
                 "unreadable": self._unreadable_view(),
                 "log": [
-                    {**entry.to_dict(), "move": named(entry.move)} for entry in line[-LOG_TAIL:]
+                    {**entry.to_dict(), "move": named(entry.move)}
+                    for entry in index.tail(LOG_TAIL)
                 ],
                 "health": self.health.to_dict(),
                 "outcome": named(self._model.outcome) if self._model.outcome else None,
@@ -681,10 +683,11 @@ class LiveSession:
         try:
             with self.store.transaction():
                 event = self.store.append(self.game_id, kind, source, payload)
-                self._events.append(event)
+                self._append(event)
                 self._apply(event, live=True)
         except BaseException as exc:
             del self._events[mark:]
+            self._index.rebuild(self._events)
             self._replay(strict=False)
             if isinstance(exc, WriteFailedError):
                 self._pause(exc)
@@ -741,8 +744,9 @@ class LiveSession:
         p = event.payload
         if not (_ints(p.get("off")) or _ints(p.get("on"))):
             return
-        upto = [e for e in self._events if e.seq <= event.seq]
-        line = main_line(upto)
+        upto = self._events if event is self._events[-1] else [
+            e for e in self._events if e.seq <= event.seq]
+        line = self._line_upto(event.seq)
         self.referee.rebuild([Move.from_dict(entry.move["move"]) for entry in line
                               if isinstance(entry.move.get("move"), dict)])
         model = self._model
@@ -803,7 +807,7 @@ class LiveSession:
         anchor = min(off)
         earlier = main_line([e for e in self._events if e.seq < toggle.seq])
         at = next((x.position for x in earlier if x.seq == anchor), float(anchor))
-        line = [x for x in main_line([e for e in self._events if e.seq <= toggle.seq])
+        line = [x for x in self._line_upto(toggle.seq)
                 if isinstance(x.move.get("move"), dict)]
         before = [Move.from_dict(x.move["move"]) for x in line if x.position < at]
         later = [x for x in line if x.position > at]
@@ -834,7 +838,7 @@ class LiveSession:
         marked automatic with the reason; the question stays open for a person to settle."""
         if not any(asked.assumed for asked in self._model.asked.values()):
             return  # no reading assumed: nothing to weigh again
-        line = main_line([e for e in self._events if e.seq <= self._now])
+        line = self._line_upto(self._now)
         for seq, asked in sorted(self._model.asked.items(), reverse=True):
             if not asked.assumed:
                 continue
@@ -923,7 +927,7 @@ class LiveSession:
             if start is None:
                 continue
             replayed = glare_reading.replay_with(fork, inputs, card, start)
-            line = main_line([e for e in self._events if e.seq <= self._now])
+            line = self._line_upto(self._now)
             gone = [x for x in line if (_input_of(x.event) or 0) >= start]
             now = sum(_blocking_events(x.violations) for x in gone)
             if replayed.broken() >= now or (self._disagreement(replayed.referee)
@@ -1114,7 +1118,7 @@ class LiveSession:
         """A derived event: written (live) or matched against the recorded one (replay)."""
         if self._replaying is None:
             event = self.store.append(self.game_id, kind, source, payload)
-            self._events.append(event)
+            self._append(event)
             self._now = event.seq
             return event
         if not self._replaying:
@@ -1206,19 +1210,30 @@ class LiveSession:
             self._memo[name] = compute()
         return self._memo[name]
 
-    def _undone(self) -> frozenset[int]:
-        found: frozenset[int] = self._cached(
-            "undone", lambda: frozenset(undone_inputs(self._events)))
-        return found
+    def _append(self, event: Event) -> None:
+        """An event written to the file goes on the log in memory and into its index."""
+        self._events.append(event)
+        self._index.append(event, self._events)
 
-    def _line(self) -> list[Any]:
-        line: list[Any] = self._cached("line", lambda: main_line(self._events))
-        return line
+    def _indexed(self) -> LineIndex:
+        """The index, rebuilt first should the log have changed behind it (never expected:
+        every append goes through `_append`, every cut rebuilds)."""
+        if len(self._index) != len(self._events):
+            self._index.rebuild(self._events)
+        return self._index
+
+    def _undone(self) -> frozenset[int]:
+        return self._indexed().undone
+
+    def _line_upto(self, seq: int) -> list[Any]:
+        """The main line of the log up to event `seq`: the index's when that is the whole log
+        (live), read from the log otherwise (inside a replay)."""
+        if self._events and self._events[-1].seq == seq:
+            return self._indexed().line()
+        return main_line([e for e in self._events if e.seq <= seq])
 
     def _line_seqs(self) -> frozenset[int]:
-        seqs: frozenset[int] = self._cached(
-            "line_seqs", lambda: frozenset(entry.seq for entry in self._line()))
-        return seqs
+        return self._indexed().line_seqs()
 
     def _named_violation(self, event: Event) -> dict[str, Any]:
         known = self._named.get(event.seq)
@@ -1226,9 +1241,6 @@ class LiveSession:
             known = (event, self.namer.payload(event.payload))
             self._named[event.seq] = known
         return known[1]
-
-    def _violation_events(self) -> list[Event]:
-        return [e for e in self._events if e.kind == "violation"]
 
     def _drafted(self, kind: str, inputs: list[int]) -> list[Event]:
         """The log as it will read once an undo or redo of `inputs` is on it."""
@@ -1339,7 +1351,7 @@ class LiveSession:
             str(event.payload.get("text_de", event.kind))
 
     def _decision_shown(self, violation_seq: int, move_seq: int, on_line: bool) -> str | None:
-        return self._shown(decisions_of(self._events).get(violation_seq), on_line)
+        return self._shown(self._indexed().decisions.get(violation_seq), on_line)
 
     @staticmethod
     def _shown(latest: str | None, on_line: bool) -> str | None:

@@ -1,0 +1,85 @@
+"""`companion bench long-game`: what one input costs as the game's log grows (issue 34).
+
+A real engine, a real recording (SQLite on disk) and the live session: the bundled demo's
+tables are played, then the camera keeps seeing the table change between its last two tables
+(each change is a move that breaks a rule, so the log grows by moves, violations and
+observations as in a long, messy game). When the log reaches each checkpoint the next
+`--inputs` table changes are timed one by one (recording, engine, the state message) and the
+process's resident memory is read. A flat cost is the target: an input at 10,000 events should
+cost what it costs at 100.
+"""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+CHECKPOINTS = (100, 1_000, 10_000)
+
+
+def run_long_game(game: str, checkpoints: tuple[int, ...], inputs: int, db: Path
+                  ) -> list[dict[str, Any]]:
+    """Per checkpoint: events in the log, p50/p95/max per input (ms), resident memory (MiB)."""
+    from companion.record.store import Store
+    from companion.server.bench import _session, rss_mb
+    from companion.server.live_setup import demo_script_path
+    from companion.sim.script import load_script
+    from companion.sim.source import script_snapshots
+
+    script = load_script(demo_script_path(game))
+    tables = script_snapshots(script)
+    store = Store(db)
+    session = _session(script, store)
+    rows: list[dict[str, Any]] = []
+    count = 0
+
+    def one() -> float:
+        nonlocal count
+        table = tables[count] if count < len(tables) else tables[-1 - count % 2]
+        start = time.perf_counter()
+        session.observe(table.with_seq(count, float(count)))
+        count += 1
+        return (time.perf_counter() - start) * 1000.0
+
+    try:
+        for mark in sorted(checkpoints):
+            while len(session._events) < mark:
+                one()
+            at = len(session._events)
+            times = sorted(one() for _ in range(inputs))
+            rows.append({
+                "events": at, "inputs": inputs,
+                "p50_ms": statistics.median(times),
+                "p95_ms": times[min(len(times) - 1, int(len(times) * 0.95))],
+                "max_ms": times[-1], "rss_mib": rss_mb(),
+                "game_over": session.model_table is not None and session.state()["game_over"],
+            })
+    finally:
+        session.bus.close()
+        store.close()
+    return rows
+
+
+@click.command("long-game")
+@click.option("--game", default="creature-crush", show_default=True)
+@click.option("--inputs", type=int, default=40, show_default=True,
+              help="Table changes timed at each checkpoint.")
+@click.option("--events", "marks", default="100,1000,10000", show_default=True,
+              help="Checkpoints: log lengths (events) at which inputs are timed.")
+@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Record into this library (default: a temporary file).")
+def bench_long_game(game: str, inputs: int, marks: str, db: Path | None) -> None:
+    """Cost of one input (p50/p95 ms) and memory at 100, 1,000 and 10,000 events."""
+    checkpoints = tuple(int(m) for m in marks.split(",") if m.strip())
+    with tempfile.TemporaryDirectory() as tmp:
+        rows = run_long_game(game, checkpoints, inputs, db or Path(tmp) / "long.db")
+    for row in rows:
+        click.echo(f"{row['events']:>6} events: p50 {row['p50_ms']:.1f} ms, p95 "
+                   f"{row['p95_ms']:.1f} ms, max {row['max_ms']:.1f} ms per input "
+                   f"({row['inputs']} table changes), memory {row['rss_mib']:.0f} MiB"
+                   + (" [game over: inputs change nothing]" if row["game_over"] else ""))
