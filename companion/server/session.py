@@ -15,13 +15,14 @@ review and export read the same main line without the engine.
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from companion.engine.api import Move, Question, Violation, blocking
 from companion.errors import CompanionError
@@ -47,6 +48,8 @@ from companion.server.referee import Applied, Reaction, Referee
 from companion.snapshot import SeenCard, TableSnapshot, Unreadable
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
+_P = ParamSpec("_P")
 
 LOG_TAIL = 40
 VIOLATIONS_SHOWN = 200
@@ -54,6 +57,16 @@ VIOLATIONS_SHOWN = 200
 an input cost more the longer the log). Older ones stay in the record (review, export)."""
 PERSON_ACTIONS = ("next-phase", "pass", "declare")
 HEALTH_EVERY_S = 1.0
+LIBRARY_WAIT_S = 0.1
+"""How long one write waits for a library another program has locked (then it queues)."""
+PERSON_WAIT_S = 10.0
+"""How long a person's press waits in the queue for a locked library before it is refused
+("nothing changed; try again"); the page answers meanwhile."""
+TABLES_WAITING = 1000
+"""Settled tables kept in memory, in order, while the library refuses writes (a full disk,
+a lock): each is written as its own step once it takes them again. Beyond this many the
+newest replaces the last one waiting (only the outage's end is merged into one step); only
+the newest waiting table keeps its keyframe (pictures are large)."""
 STALL_S = 2.0
 RETRY_S = 1.0
 CLIENT_IDS_KEPT = 4096
@@ -141,6 +154,18 @@ class _Model:
     after: dict[int, TableSnapshot] = field(default_factory=dict)
 
 
+def _waits_its_turn(
+    method: Callable[Concatenate[LiveSession, _P], _T]
+) -> Callable[Concatenate[LiveSession, _P], _T]:
+    """A person's input: run in its turn, waiting for a locked library (`_in_turn`)."""
+
+    @functools.wraps(method)
+    def in_turn(self: LiveSession, /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
+        return self._in_turn(lambda: method(self, *args, **kwargs))
+
+    return in_turn
+
+
 class LiveSession:
     """Holds one game being played and keeps recording, engine and page in step.
 
@@ -176,7 +201,12 @@ class LiveSession:
         self._client_ids: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._seen: TableSnapshot | None = None
         self._hold: TableSnapshot | None = None
-        self._unrecorded: tuple[TableSnapshot, bytes | None] | None = None
+        self._waiting: deque[tuple[TableSnapshot, bytes | None]] = deque()
+        """Settled tables not yet recorded (the library refused them), oldest first."""
+        self._turns = threading.Condition()
+        self._queue: deque[object] = deque()  # people's inputs waiting their turn, in order
+        self._refusal: WriteFailedError | None = None  # the library's last refusal
+        self.person_wait_s = PERSON_WAIT_S
         self._frame: bytes | None = None
         self._last_frame: float | None = None
         self._last_health_pub = 0.0
@@ -196,6 +226,8 @@ class LiveSession:
         self._named: dict[int, tuple[Event, dict[str, Any]]] = {}
         """A violation's payload in the players' names, per event (recorded: it never changes)."""
         self.resumed_at = 0
+        if not store.read_only:
+            store.wait_at_most(LIBRARY_WAIT_S)
         if resume is None:
             self.game_id = store.start_game(header)
         else:
@@ -254,15 +286,42 @@ class LiveSession:
                 self._observe(*held)
 
     def _observe(self, snapshot: TableSnapshot, frame_jpeg: bytes | None) -> None:
+        """A settled table goes to the end of the tables waiting to be recorded, which are
+        then recorded in order while the library takes them."""
+        waiting = self._waiting
+        if len(waiting) >= TABLES_WAITING:
+            waiting.pop()  # the outage's end merges into one step (bounded memory)
+        if waiting and waiting[-1][1] is not None:
+            waiting[-1] = (waiting[-1][0], None)  # only the newest keeps its picture
+        waiting.append((snapshot, frame_jpeg))
+        self._record_waiting()
+
+    def _record_waiting(self) -> WriteFailedError | None:
+        """Record the waiting tables in order, each as its own step; stop at the first the
+        library refuses (it stays first, and the refusal is returned). A table the rules
+        could not apply stays for `tick()` to try again only while no newer one waits."""
+        while self._waiting:
+            snapshot, frame_jpeg = self._waiting[0]
+            outcome = self._record_table(snapshot, frame_jpeg)
+            if isinstance(outcome, WriteFailedError):
+                return outcome
+            if outcome or len(self._waiting) > 1:
+                self._waiting.popleft()
+            else:
+                return None
+        return None
+
+    def _record_table(self, snapshot: TableSnapshot, frame_jpeg: bytes | None
+                      ) -> bool | WriteFailedError:
+        """One settled table on the record: True when done, the library's refusal, or False
+        when the rules could not apply it (nothing recorded either way)."""
         table = self._model.table
         if table is not None and snapshot.same_table(table):
-            self._unrecorded = None  # the players put the table back as the game has it
-            self._publish_state()
-            return
+            self._publish_state()  # the players put the table back as the game has it
+            return True
         if self._model.outcome is not None:
-            self._unrecorded = None  # the game is decided: what the camera sees changes nothing
-            self._publish_state()
-            return
+            self._publish_state()  # the game is decided: what the camera sees changes nothing
+            return True
         hints = getattr(self.referee, "hints", None)
         payload = {
             "snapshot": snapshot.to_dict(),
@@ -272,20 +331,17 @@ class LiveSession:
         }
         try:
             _event, derived = self._commit("observation", "camera", payload)
-        except WriteFailedError:
-            self._unrecorded = (snapshot, frame_jpeg)  # tick() tries again
-            self._publish_state()
-            return
+        except WriteFailedError as exc:
+            self._publish_state()  # tick() tries again
+            return exc
         except Exception as exc:  # the camera path outlives a rules error (nothing recorded)
             if self.recording.status == "ok":
                 log.exception("a table change could not be applied")
-            self._unrecorded = (snapshot, frame_jpeg)
             self.recording = Recording(
                 "paused", f"the last table change could not be applied: {exc}",
                 f"die letzte Änderung am Tisch ließ sich nicht anwenden: {exc}")
             self._publish_state()
-            return
-        self._unrecorded = None
+            return False
         if frame_jpeg is not None and any(e.kind in ("move", "phase") for e in derived):
             try:
                 self.store.save_keyframe(self.game_id, derived[-1].seq, frame_jpeg)
@@ -293,6 +349,7 @@ class LiveSession:
                 log.warning("keyframe dropped: %s", exc)
                 self._pause(exc, keyframe=True)
         self._publish_state()
+        return True
 
     def camera(
         self,
@@ -351,12 +408,11 @@ class LiveSession:
                 self.camera("stalled", calibrated=self.health.calibrated,
                             detail=f"no picture for {waited:.0f} s",
                             detail_de=f"seit {waited:.0f} s kein Bild")
-            if self.recording.status != "paused" or now - self._last_retry < RETRY_S:
+            if self.recording.status == "ok" or now - self._last_retry < RETRY_S:
                 return
             self._last_retry = now
-            if self._unrecorded is not None:
-                snapshot, jpeg = self._unrecorded
-                self._observe(snapshot, jpeg)
+            if self._waiting:
+                self._record_waiting()
                 return
             try:
                 event = self.store.append(self.game_id, "note", "automatic", {
@@ -368,12 +424,45 @@ class LiveSession:
             self._recording_ok()
             self._publish_state()
 
+    def _in_turn(self, attempt: Callable[[], _T]) -> _T:
+        """Run a person's input in its turn. While another program holds the library's lock
+        the input waits, in the order pressed, with the session's lock free (the page and
+        the state answer meanwhile, saying that saving waits); tables the camera saw before
+        are recorded first. Refused like any failed write after `person_wait_s`."""
+        deadline = time.monotonic() + self.person_wait_s
+        ticket = object()
+        with self._turns:
+            self._queue.append(ticket)
+        try:
+            with self._turns:  # the inputs pressed before go first
+                while self._queue[0] is not ticket:
+                    if not self._turns.wait(max(0.0, deadline - time.monotonic())):
+                        raise self._refusal or ActionError(
+                            "saving is waiting for the library: try again",
+                            de="Speichern wartet auf die Bibliothek: bitte noch einmal")
+            while True:
+                with self._lock:
+                    refused = self._record_waiting()
+                    if refused is None:
+                        try:
+                            return attempt()
+                        except WriteFailedError as exc:
+                            refused = exc
+                    if not refused.busy or time.monotonic() >= deadline:
+                        raise refused
+                time.sleep(LIBRARY_WAIT_S)  # the page's reads get the session's lock
+        finally:
+            with self._turns:
+                self._queue.remove(ticket)
+                self._turns.notify_all()
+
     def latest_frame(self) -> bytes | None:
         with self._lock:
             return self._frame
 
     # --- inputs from people ------------------------------------------------------------------
 
+    @_waits_its_turn
     def decide(
         self, violation_seq: int, decision: str, client_id: str | None = None
     ) -> dict[str, Any]:
@@ -421,6 +510,7 @@ class LiveSession:
                 payload.update(put_back_en=put_en, put_back_de=put_de)
             return self._person_input("decision", payload, client_id, signature)
 
+    @_waits_its_turn
     def answer(self, question_seq: int, choice: int, client_id: str | None = None
                ) -> dict[str, Any]:
         """A person picked one explanation of an ambiguous table change."""
@@ -456,6 +546,7 @@ class LiveSession:
                                        f"Lesart {question.choices[asked.taken].label_de})")
             return self._person_input("answer", payload, client_id, signature)
 
+    @_waits_its_turn
     def act(self, action: str, value: str | None = None, target: str | None = None,
             client_id: str | None = None) -> dict[str, Any]:
         """next-phase, pass (end turn), or declare what the camera cannot see."""
@@ -475,6 +566,7 @@ class LiveSession:
             move = Move(kind=action, player=active, value=value or None, target=target or None)
             return self._moves_input(action, (move,), client_id, signature)
 
+    @_waits_its_turn
     def enter(self, data: Mapping[str, Any], client_id: str | None = None) -> Move:
         """A referee entered one of the offered legal moves (source "person").
 
@@ -505,6 +597,7 @@ class LiveSession:
             self._moves_input("enter", (move,), client_id, signature)
         return move
 
+    @_waits_its_turn
     def person_moves(self, moves: tuple[Move, ...]) -> None:
         """Moves a person stated (a declared attack, a chosen effect), recorded as such."""
         with self._lock:
@@ -512,6 +605,7 @@ class LiveSession:
                 return
             self._moves_input("moves", moves, None, "")
 
+    @_waits_its_turn
     def undo(self, client_id: str | None = None) -> dict[str, Any]:
         """Take back the last input that changed the game (a camera move, a press, an
         answer, a decision), rebuilt by replaying the log without it."""
@@ -537,6 +631,7 @@ class LiveSession:
             }
             return self._person_input("undo", payload, client_id, "undo")
 
+    @_waits_its_turn
     def redo(self, client_id: str | None = None) -> dict[str, Any]:
         """Put back what the last undo took back (only until something new happens)."""
         with self._lock:
@@ -562,6 +657,7 @@ class LiveSession:
             }
             return self._person_input("redo", payload, client_id, "redo")
 
+    @_waits_its_turn
     def note(self, text: str, client_id: str | None = None) -> dict[str, Any]:
         signature = f"note:{text}"
         with self._lock:
@@ -636,7 +732,8 @@ class LiveSession:
                 "game_over": game_over,
                 "moves": self._offers_view(),
                 "history": self._history(undone),
-                "recording": self.recording.to_dict(),
+                "recording": {**self.recording.to_dict(),
+                              "waiting": len(self._waiting) + len(self._queue)},
                 "facts": facts_of(self.referee, self.namer, self.layout),
             }
 
@@ -680,15 +777,18 @@ class LiveSession:
         transaction. On any failure the file keeps nothing of it and the session rebuilds
         itself from the file, so the page never shows what the file does not hold."""
         mark = len(self._events)
+        started = False
         try:
             with self.store.transaction():
                 event = self.store.append(self.game_id, kind, source, payload)
                 self._append(event)
+                started = True
                 self._apply(event, live=True)
         except BaseException as exc:
-            del self._events[mark:]
-            self._index.rebuild(self._events)
-            self._replay(strict=False)
+            if started:  # (a library refused at once, busy or full: nothing to undo)
+                del self._events[mark:]
+                self._index.rebuild(self._events)
+                self._replay(strict=False)
             if isinstance(exc, WriteFailedError):
                 self._pause(exc)
             raise
@@ -1399,8 +1499,13 @@ class LiveSession:
             " zum Weiterspielen den letzten Schritt rückgängig machen")
 
     def _pause(self, exc: WriteFailedError, keyframe: bool = False) -> None:
-        """The page says "Recording paused: <message>"; the message is the reason."""
-        if keyframe:
+        """The page says "Recording paused: <message>"; the message is the reason. A library
+        another program has locked only makes saving wait (status "waiting")."""
+        self._refusal = exc
+        if exc.busy:
+            self.recording = Recording("waiting", "saving is waiting for the library",
+                                       "Speichern wartet auf die Bibliothek")
+        elif keyframe:
             self.recording = Recording("paused", f"{exc.reason_en} (keyframe dropped)",
                                        f"{exc.reason_de} (Standbild verworfen)")
         else:
