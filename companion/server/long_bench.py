@@ -22,8 +22,8 @@ import click
 CHECKPOINTS = (100, 1_000, 10_000)
 
 
-def run_long_game(game: str, checkpoints: tuple[int, ...], inputs: int, db: Path
-                  ) -> list[dict[str, Any]]:
+def run_long_game(game: str, checkpoints: tuple[int, ...], inputs: int, db: Path,
+                  people: bool = True) -> list[dict[str, Any]]:
     """Per checkpoint: events in the log, p50/p95/max per input (ms), resident memory (MiB)."""
     from companion.record.store import Store
     from companion.server.bench import _session, rss_mb
@@ -58,11 +58,28 @@ def run_long_game(game: str, checkpoints: tuple[int, ...], inputs: int, db: Path
                 "p95_ms": times[min(len(times) - 1, int(len(times) * 0.95))],
                 "max_ms": times[-1], "rss_mib": rss_mb(),
                 "game_over": session.model_table is not None and session.state()["game_over"],
+                **(_person_inputs(session) if people else {}),
             })
     finally:
         session.bus.close()
         store.close()
     return rows
+
+
+def _person_inputs(session: Any) -> dict[str, float]:
+    """One of each person's input that costs more than a table change, timed once (ms): a
+    decision that changes nothing on the line ("stands"), one that takes the move off it
+    ("corrected": the engine's game is rebuilt from the line), and the undo of that (the
+    game is replayed from the log)."""
+    newest = session.state()["violations"][-1]["seq"]
+    out: dict[str, float] = {}
+    for name, press in (("stands_ms", lambda: session.decide(newest, "stands")),
+                        ("corrected_ms", lambda: session.decide(newest, "corrected")),
+                        ("undo_ms", session.undo)):
+        start = time.perf_counter()
+        press()
+        out[name] = (time.perf_counter() - start) * 1000.0
+    return out
 
 
 @click.command("long-game")
@@ -73,13 +90,18 @@ def run_long_game(game: str, checkpoints: tuple[int, ...], inputs: int, db: Path
               help="Checkpoints: log lengths (events) at which inputs are timed.")
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Record into this library (default: a temporary file).")
-def bench_long_game(game: str, inputs: int, marks: str, db: Path | None) -> None:
+@click.option("--people/--no-people", default=True, show_default=True,
+              help="Also time a decision and an undo at each checkpoint.")
+def bench_long_game(game: str, inputs: int, marks: str, db: Path | None, people: bool) -> None:
     """Cost of one input (p50/p95 ms) and memory at 100, 1,000 and 10,000 events."""
     checkpoints = tuple(int(m) for m in marks.split(",") if m.strip())
     with tempfile.TemporaryDirectory() as tmp:
-        rows = run_long_game(game, checkpoints, inputs, db or Path(tmp) / "long.db")
+        rows = run_long_game(game, checkpoints, inputs, db or Path(tmp) / "long.db", people)
     for row in rows:
         click.echo(f"{row['events']:>6} events: p50 {row['p50_ms']:.1f} ms, p95 "
                    f"{row['p95_ms']:.1f} ms, max {row['max_ms']:.1f} ms per input "
                    f"({row['inputs']} table changes), memory {row['rss_mib']:.0f} MiB"
                    + (" [game over: inputs change nothing]" if row["game_over"] else ""))
+        if "undo_ms" in row:
+            click.echo(f"        decision 'stands' {row['stands_ms']:.0f} ms, 'corrected' "
+                       f"{row['corrected_ms']:.0f} ms, undo {row['undo_ms']:.0f} ms")
