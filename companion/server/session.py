@@ -294,6 +294,9 @@ class LiveSession:
         if waiting and waiting[-1][1] is not None:
             waiting[-1] = (waiting[-1][0], None)  # only the newest keeps its picture
         waiting.append((snapshot, frame_jpeg))
+        if self._refusal is not None:  # the library refuses: tick() tries again, once a second
+            self._publish_state()
+            return
         self._record_waiting()
 
     def _record_waiting(self) -> WriteFailedError | None:
@@ -408,7 +411,8 @@ class LiveSession:
                 self.camera("stalled", calibrated=self.health.calibrated,
                             detail=f"no picture for {waited:.0f} s",
                             detail_de=f"seit {waited:.0f} s kein Bild")
-            if self.recording.status == "ok" or now - self._last_retry < RETRY_S:
+            if (self.recording.status == "ok" and not self._waiting) or (
+                    now - self._last_retry < RETRY_S):
                 return
             self._last_retry = now
             if self._waiting:
@@ -732,13 +736,18 @@ class LiveSession:
                 "game_over": game_over,
                 "moves": self._offers_view(),
                 "history": self._history(undone),
-                "recording": {**self.recording.to_dict(),
-                              "waiting": len(self._waiting) + len(self._queue)},
+                "recording": self._recording_view(),
                 "facts": facts_of(self.referee, self.namer, self.layout),
             }
 
     def table_view(self, snapshot: TableSnapshot | None) -> dict[str, Any]:
         return table_view(snapshot, self.card_info)
+
+    def _recording_view(self) -> dict[str, Any]:
+        """Whether inputs reach the file, and how many wait to be written (the tables, and
+        while the library refuses, the presses waiting their turn)."""
+        presses = len(self._queue) if self.recording.status != "ok" else 0
+        return {**self.recording.to_dict(), "waiting": len(self._waiting) + presses}
 
     @property
     def model_table(self) -> TableSnapshot | None:
@@ -1512,6 +1521,7 @@ class LiveSession:
             self.recording = Recording("paused", exc.reason_en, exc.reason_de)
 
     def _recording_ok(self) -> None:
+        self._refusal = None
         if self.recording.status != "ok":
             self.recording = Recording()
 
