@@ -226,8 +226,6 @@ class LiveSession:
         self._named: dict[int, tuple[Event, dict[str, Any]]] = {}
         """A violation's payload in the players' names, per event (recorded: it never changes)."""
         self.resumed_at = 0
-        if not store.read_only:
-            store.wait_at_most(LIBRARY_WAIT_S)
         if resume is None:
             self.game_id = store.start_game(header)
         else:
@@ -238,6 +236,8 @@ class LiveSession:
             self._replay(strict=True)
             self._seen = self._model.table
             self.resumed_at = self._last_seq()
+        if not store.read_only:  # (starting may wait as long as SQLite likes: nothing to show)
+            store.wait_at_most(LIBRARY_WAIT_S)
         self._publish_state()
 
     # --- inputs from the table ---------------------------------------------------------------
