@@ -46,7 +46,6 @@ class LineIndex:
         """Violations a revision of an input in force showed no longer hold."""
         self._steps: dict[float, _Step] = {}
         self._positions: list[float] = []  # the steps' positions, sorted
-        self._on_count = 0
         self._where: dict[int, float] = {}
         self._placed: dict[int, int] = {}
         self._violations: dict[int, Event] = {}  # the inputs in force's, in log order
