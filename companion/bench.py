@@ -13,6 +13,8 @@ BENCHES: dict[str, tuple[str, str]] = {
                "Cards a camera sees but cannot read: found as not yet identified, false ones."),
     "engine": ("companion.benchmarks.engine:bench_engine", "Check/apply latency and replay speed."),
     "page": ("companion.server.bench:bench_page", "Settled table to page latency, memory."),
+    "long-game": ("companion.server.long_bench:bench_long_game",
+                  "Cost of one input and memory as the game's log grows."),
     "slow-clients": ("companion.server.slow_bench:bench_slow_clients",
                      "Slowloris and unread streams from one address: does the page answer?"),
     "e2e": ("companion.benchmarks.e2e:bench_e2e",

@@ -121,6 +121,9 @@ class GameNotFoundError(RecordError):
     """A game id that is not in the library."""
 
 
+BUSY_REASON = ("library busy", "Bibliothek belegt")
+
+
 class WriteFailedError(RecordError):
     """The library refused a write (disk full, read-only, I/O error): nothing was stored.
 
@@ -129,6 +132,8 @@ class WriteFailedError(RecordError):
 
     def __init__(self, path: Path, exc: BaseException) -> None:
         self.reason_en, self.reason_de = write_failure_reason(exc)
+        self.busy = self.reason_en == BUSY_REASON[0]
+        """Another program holds the library's write lock: the write can simply wait."""
         super().__init__(f"{path}: not recorded ({self.reason_en}): {exc}",
                          de=f"nicht aufgezeichnet ({self.reason_de})")
 
@@ -141,8 +146,8 @@ def write_failure_reason(exc: BaseException) -> tuple[str, str]:
         return "disk full", "Speicher voll"
     if "readonly" in text or "read-only" in text or code == sqlite3.SQLITE_READONLY:
         return "read-only storage", "Speicher schreibgeschützt"
-    if "locked" in text or "busy" in text:
-        return "library busy", "Bibliothek belegt"
+    if "locked" in text or "busy" in text or code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+        return BUSY_REASON
     if "i/o" in text or "disk" in text:
         return "disk error", "Speicherfehler"
     return "database error", "Datenbankfehler"
@@ -373,6 +378,13 @@ class Store:
     def schema_version(self) -> int:
         with self._lock:
             return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
+
+    def wait_at_most(self, seconds: float) -> None:
+        """How long a write waits while another program holds the library's lock before it is
+        refused as "library busy" (SQLite's busy timeout; Python's default is 5 s). A live
+        game waits briefly and queues: the page must not wait with it."""
+        with self._lock:
+            self._conn.execute(f"PRAGMA busy_timeout = {max(0, int(seconds * 1000))}")
 
     # --- writing -----------------------------------------------------------------------------
 

@@ -15,18 +15,20 @@ review and export read the same main line without the engine.
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from companion.engine.api import Move, Question, Violation, blocking
 from companion.errors import CompanionError
 from companion.games import game_info
-from companion.record.replay import cleared_violations, main_line
+from companion.record.line_index import LineIndex
+from companion.record.replay import main_line
 from companion.record.store import (
     DECISIONS,
     Event,
@@ -34,7 +36,6 @@ from companion.record.store import (
     RecordError,
     Store,
     WriteFailedError,
-    decisions_of,
     undone_inputs,
 )
 from companion.server import glare_reading, unidentified
@@ -47,6 +48,8 @@ from companion.server.referee import Applied, Reaction, Referee
 from companion.snapshot import SeenCard, TableSnapshot, Unreadable
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
+_P = ParamSpec("_P")
 
 LOG_TAIL = 40
 VIOLATIONS_SHOWN = 200
@@ -54,6 +57,16 @@ VIOLATIONS_SHOWN = 200
 an input cost more the longer the log). Older ones stay in the record (review, export)."""
 PERSON_ACTIONS = ("next-phase", "pass", "declare")
 HEALTH_EVERY_S = 1.0
+LIBRARY_WAIT_S = 0.1
+"""How long one write waits for a library another program has locked (then it queues)."""
+PERSON_WAIT_S = 10.0
+"""How long a person's press waits in the queue for a locked library before it is refused
+("nothing changed; try again"); the page answers meanwhile."""
+TABLES_WAITING = 1000
+"""Settled tables kept in memory, in order, while the library refuses writes (a full disk,
+a lock): each is written as its own step once it takes them again. Beyond this many the
+newest replaces the last one waiting (only the outage's end is merged into one step); only
+the newest waiting table keeps its keyframe (pictures are large)."""
 STALL_S = 2.0
 RETRY_S = 1.0
 CLIENT_IDS_KEPT = 4096
@@ -141,6 +154,18 @@ class _Model:
     after: dict[int, TableSnapshot] = field(default_factory=dict)
 
 
+def _waits_its_turn(
+    method: Callable[Concatenate[LiveSession, _P], _T]
+) -> Callable[Concatenate[LiveSession, _P], _T]:
+    """A person's input: run in its turn, waiting for a locked library (`_in_turn`)."""
+
+    @functools.wraps(method)
+    def in_turn(self: LiveSession, /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
+        return self._in_turn(lambda: method(self, *args, **kwargs))
+
+    return in_turn
+
+
 class LiveSession:
     """Holds one game being played and keeps recording, engine and page in step.
 
@@ -169,11 +194,19 @@ class LiveSession:
         self.recording = Recording()
         self._lock = threading.RLock()
         self._events: list[Event] = []
+        self._index = LineIndex()
+        """The log's main line, undone inputs, decisions and standing violations, kept up to
+        date event by event (`_append`): an input costs the same at any length of the log."""
         self._model = _Model()
         self._client_ids: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._seen: TableSnapshot | None = None
         self._hold: TableSnapshot | None = None
-        self._unrecorded: tuple[TableSnapshot, bytes | None] | None = None
+        self._waiting: deque[tuple[TableSnapshot, bytes | None]] = deque()
+        """Settled tables not yet recorded (the library refused them), oldest first."""
+        self._turns = threading.Condition()
+        self._queue: deque[object] = deque()  # people's inputs waiting their turn, in order
+        self._refusal: WriteFailedError | None = None  # the library's last refusal
+        self.person_wait_s = PERSON_WAIT_S
         self._frame: bytes | None = None
         self._last_frame: float | None = None
         self._last_health_pub = 0.0
@@ -198,10 +231,13 @@ class LiveSession:
         else:
             self.game_id = resume
             self._events = store.events(resume)
+            self._index.rebuild(self._events)
             self._check_resumable()
             self._replay(strict=True)
             self._seen = self._model.table
             self.resumed_at = self._last_seq()
+        if not store.read_only:  # (starting may wait as long as SQLite likes: nothing to show)
+            store.wait_at_most(LIBRARY_WAIT_S)
         self._publish_state()
 
     # --- inputs from the table ---------------------------------------------------------------
@@ -250,15 +286,45 @@ class LiveSession:
                 self._observe(*held)
 
     def _observe(self, snapshot: TableSnapshot, frame_jpeg: bytes | None) -> None:
+        """A settled table goes to the end of the tables waiting to be recorded, which are
+        then recorded in order while the library takes them."""
+        waiting = self._waiting
+        if len(waiting) >= TABLES_WAITING:
+            waiting.pop()  # the outage's end merges into one step (bounded memory)
+        if waiting and waiting[-1][1] is not None:
+            waiting[-1] = (waiting[-1][0], None)  # only the newest keeps its picture
+        waiting.append((snapshot, frame_jpeg))
+        if self._refusal is not None:  # the library refuses: tick() tries again, once a second
+            self._publish_state()
+            return
+        self._record_waiting()
+
+    def _record_waiting(self) -> WriteFailedError | None:
+        """Record the waiting tables in order, each as its own step; stop at the first the
+        library refuses (it stays first, and the refusal is returned). A table the rules
+        could not apply stays for `tick()` to try again only while no newer one waits."""
+        while self._waiting:
+            snapshot, frame_jpeg = self._waiting[0]
+            outcome = self._record_table(snapshot, frame_jpeg)
+            if isinstance(outcome, WriteFailedError):
+                return outcome
+            if outcome or len(self._waiting) > 1:
+                self._waiting.popleft()
+            else:
+                return None
+        return None
+
+    def _record_table(self, snapshot: TableSnapshot, frame_jpeg: bytes | None
+                      ) -> bool | WriteFailedError:
+        """One settled table on the record: True when done, the library's refusal, or False
+        when the rules could not apply it (nothing recorded either way)."""
         table = self._model.table
         if table is not None and snapshot.same_table(table):
-            self._unrecorded = None  # the players put the table back as the game has it
-            self._publish_state()
-            return
+            self._publish_state()  # the players put the table back as the game has it
+            return True
         if self._model.outcome is not None:
-            self._unrecorded = None  # the game is decided: what the camera sees changes nothing
-            self._publish_state()
-            return
+            self._publish_state()  # the game is decided: what the camera sees changes nothing
+            return True
         hints = getattr(self.referee, "hints", None)
         payload = {
             "snapshot": snapshot.to_dict(),
@@ -268,20 +334,17 @@ class LiveSession:
         }
         try:
             _event, derived = self._commit("observation", "camera", payload)
-        except WriteFailedError:
-            self._unrecorded = (snapshot, frame_jpeg)  # tick() tries again
-            self._publish_state()
-            return
+        except WriteFailedError as exc:
+            self._publish_state()  # tick() tries again
+            return exc
         except Exception as exc:  # the camera path outlives a rules error (nothing recorded)
             if self.recording.status == "ok":
                 log.exception("a table change could not be applied")
-            self._unrecorded = (snapshot, frame_jpeg)
             self.recording = Recording(
                 "paused", f"the last table change could not be applied: {exc}",
                 f"die letzte Änderung am Tisch ließ sich nicht anwenden: {exc}")
             self._publish_state()
-            return
-        self._unrecorded = None
+            return False
         if frame_jpeg is not None and any(e.kind in ("move", "phase") for e in derived):
             try:
                 self.store.save_keyframe(self.game_id, derived[-1].seq, frame_jpeg)
@@ -289,6 +352,7 @@ class LiveSession:
                 log.warning("keyframe dropped: %s", exc)
                 self._pause(exc, keyframe=True)
         self._publish_state()
+        return True
 
     def camera(
         self,
@@ -329,7 +393,7 @@ class LiveSession:
                     log.warning("camera status not recorded: %s", exc)
                     self._pause(exc)
                 else:
-                    self._events.append(event)
+                    self._append(event)
                     self.bus.publish("log", {"seq": event.seq, **event.to_dict()})
             now = time.monotonic()
             if changed or now - self._last_health_pub >= HEALTH_EVERY_S:
@@ -347,22 +411,54 @@ class LiveSession:
                 self.camera("stalled", calibrated=self.health.calibrated,
                             detail=f"no picture for {waited:.0f} s",
                             detail_de=f"seit {waited:.0f} s kein Bild")
-            if self.recording.status != "paused" or now - self._last_retry < RETRY_S:
+            if (self.recording.status == "ok" and not self._waiting) or (
+                    now - self._last_retry < RETRY_S):
                 return
             self._last_retry = now
-            if self._unrecorded is not None:
-                snapshot, jpeg = self._unrecorded
-                self._observe(snapshot, jpeg)
+            if self._waiting:
+                self._record_waiting()
                 return
             try:
                 event = self.store.append(self.game_id, "note", "automatic", {
                     "text_en": "Recording resumed", "text_de": "Aufzeichnung läuft wieder"})
             except WriteFailedError:
                 return
-            self._events.append(event)
+            self._append(event)
             self.bus.publish("log", {"seq": event.seq, **event.to_dict()})
             self._recording_ok()
             self._publish_state()
+
+    def _in_turn(self, attempt: Callable[[], _T]) -> _T:
+        """Run a person's input in its turn. While another program holds the library's lock
+        the input waits, in the order pressed, with the session's lock free (the page and
+        the state answer meanwhile, saying that saving waits); tables the camera saw before
+        are recorded first. Refused like any failed write after `person_wait_s`."""
+        deadline = time.monotonic() + self.person_wait_s
+        ticket = object()
+        with self._turns:
+            self._queue.append(ticket)
+        try:
+            with self._turns:  # the inputs pressed before go first
+                while self._queue[0] is not ticket:
+                    if not self._turns.wait(max(0.0, deadline - time.monotonic())):
+                        raise self._refusal or ActionError(
+                            "saving is waiting for the library: try again",
+                            de="Speichern wartet auf die Bibliothek: bitte noch einmal")
+            while True:
+                with self._lock:
+                    refused = self._record_waiting()
+                    if refused is None:
+                        try:
+                            return attempt()
+                        except WriteFailedError as exc:
+                            refused = exc
+                    if not refused.busy or time.monotonic() >= deadline:
+                        raise refused
+                time.sleep(LIBRARY_WAIT_S)  # the page's reads get the session's lock
+        finally:
+            with self._turns:
+                self._queue.remove(ticket)
+                self._turns.notify_all()
 
     def latest_frame(self) -> bytes | None:
         with self._lock:
@@ -370,6 +466,7 @@ class LiveSession:
 
     # --- inputs from people ------------------------------------------------------------------
 
+    @_waits_its_turn
     def decide(
         self, violation_seq: int, decision: str, client_id: str | None = None
     ) -> dict[str, Any]:
@@ -387,7 +484,7 @@ class LiveSession:
                 raise ActionError(f"violation #{violation_seq} was undone",
                                   de=f"Verstoß #{violation_seq} wurde rückgängig gemacht")
             move_seq = _as_int(violation.payload.get("move_seq"))
-            on_line = move_seq in self._line_seqs()
+            on_line = self._indexed().on_line(move_seq)
             shown = self._decision_shown(violation_seq, move_seq, on_line)
             if shown == decision:
                 return {"seq": self._last_seq(), "unchanged": True}
@@ -417,6 +514,7 @@ class LiveSession:
                 payload.update(put_back_en=put_en, put_back_de=put_de)
             return self._person_input("decision", payload, client_id, signature)
 
+    @_waits_its_turn
     def answer(self, question_seq: int, choice: int, client_id: str | None = None
                ) -> dict[str, Any]:
         """A person picked one explanation of an ambiguous table change."""
@@ -452,6 +550,7 @@ class LiveSession:
                                        f"Lesart {question.choices[asked.taken].label_de})")
             return self._person_input("answer", payload, client_id, signature)
 
+    @_waits_its_turn
     def act(self, action: str, value: str | None = None, target: str | None = None,
             client_id: str | None = None) -> dict[str, Any]:
         """next-phase, pass (end turn), or declare what the camera cannot see."""
@@ -471,6 +570,7 @@ class LiveSession:
             move = Move(kind=action, player=active, value=value or None, target=target or None)
             return self._moves_input(action, (move,), client_id, signature)
 
+    @_waits_its_turn
     def enter(self, data: Mapping[str, Any], client_id: str | None = None) -> Move:
         """A referee entered one of the offered legal moves (source "person").
 
@@ -501,6 +601,7 @@ class LiveSession:
             self._moves_input("enter", (move,), client_id, signature)
         return move
 
+    @_waits_its_turn
     def person_moves(self, moves: tuple[Move, ...]) -> None:
         """Moves a person stated (a declared attack, a chosen effect), recorded as such."""
         with self._lock:
@@ -508,6 +609,7 @@ class LiveSession:
                 return
             self._moves_input("moves", moves, None, "")
 
+    @_waits_its_turn
     def undo(self, client_id: str | None = None) -> dict[str, Any]:
         """Take back the last input that changed the game (a camera move, a press, an
         answer, a decision), rebuilt by replaying the log without it."""
@@ -533,6 +635,7 @@ class LiveSession:
             }
             return self._person_input("undo", payload, client_id, "undo")
 
+    @_waits_its_turn
     def redo(self, client_id: str | None = None) -> dict[str, Any]:
         """Put back what the last undo took back (only until something new happens)."""
         with self._lock:
@@ -558,6 +661,7 @@ class LiveSession:
             }
             return self._person_input("redo", payload, client_id, "redo")
 
+    @_waits_its_turn
     def note(self, text: str, client_id: str | None = None) -> dict[str, Any]:
         signature = f"note:{text}"
         with self._lock:
@@ -573,7 +677,7 @@ class LiveSession:
                 self._pause(exc)
                 self._publish_state()
                 raise
-            self._events.append(event)
+            self._append(event)
             self._remember(event)
             self._recording_ok()
             self.bus.publish("log", {"seq": event.seq, **event.to_dict()})
@@ -589,18 +693,15 @@ class LiveSession:
         """Everything the live page shows, JSON-ready (both languages where text is shown)."""
         with self._lock:
             events = self._events
-            undone = self._undone()
-            line = self._line()
-            on_line = self._line_seqs()
-            decisions = self._cached("decisions", lambda: decisions_of(self._events))
+            index = self._indexed()
+            undone = index.undone
+            decisions = index.decisions
             named = self.namer.payload
-            gone = self._cached("cleared", lambda: cleared_violations(self._events))
-            standing = [e for e in self._cached("violations", self._violation_events)
-                        if self._input_of(e) not in undone and e.seq not in gone]
+            standing, standing_total = index.standing(VIOLATIONS_SHOWN)
             violations = []
-            for e in standing[-VIOLATIONS_SHOWN:]:
+            for e in standing:
                 move_seq = _as_int(e.payload.get("move_seq"))
-                shown = self._shown(decisions.get(e.seq), move_seq in on_line)
+                shown = self._shown(decisions.get(e.seq), index.on_line(move_seq))
                 violations.append({**self._named_violation(e), "seq": e.seq,
                                    "decision": shown, "source": e.source})
             if len(self._named) > 2 * VIOLATIONS_SHOWN:  # only the ones shown are kept
@@ -621,24 +722,30 @@ class LiveSession:
                     "de": self._status("de"),
                 },
                 "violations": violations,
-                "violations_total": len(standing),
+                "violations_total": standing_total,
                 "question": None if game_over else self._question_view(),
                 "unanswered": self._unanswered_view(),
                 "checking": self._checking_view(),
                 "unreadable": self._unreadable_view(),
                 "unidentified": self._unidentified_view(),
-                "log": [self._log_entry(entry) for entry in line[-LOG_TAIL:]],
+                "log": [self._log_entry(entry) for entry in index.tail(LOG_TAIL)],
                 "health": self.health.to_dict(),
                 "outcome": named(self._model.outcome) if self._model.outcome else None,
                 "game_over": game_over,
                 "moves": self._offers_view(),
                 "history": self._history(undone),
-                "recording": self.recording.to_dict(),
+                "recording": self._recording_view(),
                 "facts": facts_of(self.referee, self.namer, self.layout),
             }
 
     def table_view(self, snapshot: TableSnapshot | None) -> dict[str, Any]:
         return table_view(snapshot, self.card_info)
+
+    def _recording_view(self) -> dict[str, Any]:
+        """Whether inputs reach the file, and how many wait to be written (the tables, and
+        while the library refuses, the presses waiting their turn)."""
+        presses = len(self._queue) if self.recording.status != "ok" else 0
+        return {**self.recording.to_dict(), "waiting": len(self._waiting) + presses}
 
     @property
     def model_table(self) -> TableSnapshot | None:
@@ -677,14 +784,18 @@ class LiveSession:
         transaction. On any failure the file keeps nothing of it and the session rebuilds
         itself from the file, so the page never shows what the file does not hold."""
         mark = len(self._events)
+        started = False
         try:
             with self.store.transaction():
                 event = self.store.append(self.game_id, kind, source, payload)
-                self._events.append(event)
+                self._append(event)
+                started = True
                 self._apply(event, live=True)
         except BaseException as exc:
-            del self._events[mark:]
-            self._replay(strict=False)
+            if started:  # (a library refused at once, busy or full: nothing to undo)
+                del self._events[mark:]
+                self._index.rebuild(self._events)
+                self._replay(strict=False)
             if isinstance(exc, WriteFailedError):
                 self._pause(exc)
             raise
@@ -740,8 +851,9 @@ class LiveSession:
         p = event.payload
         if not (_ints(p.get("off")) or _ints(p.get("on"))):
             return
-        upto = [e for e in self._events if e.seq <= event.seq]
-        line = main_line(upto)
+        upto = self._events if event is self._events[-1] else [
+            e for e in self._events if e.seq <= event.seq]
+        line = self._line_upto(event.seq)
         self.referee.rebuild([Move.from_dict(entry.move["move"]) for entry in line
                               if isinstance(entry.move.get("move"), dict)])
         model = self._model
@@ -802,7 +914,7 @@ class LiveSession:
         anchor = min(off)
         earlier = main_line([e for e in self._events if e.seq < toggle.seq])
         at = next((x.position for x in earlier if x.seq == anchor), float(anchor))
-        line = [x for x in main_line([e for e in self._events if e.seq <= toggle.seq])
+        line = [x for x in self._line_upto(toggle.seq)
                 if isinstance(x.move.get("move"), dict)]
         before = [Move.from_dict(x.move["move"]) for x in line if x.position < at]
         later = [x for x in line if x.position > at]
@@ -833,7 +945,7 @@ class LiveSession:
         marked automatic with the reason; the question stays open for a person to settle."""
         if not any(asked.assumed for asked in self._model.asked.values()):
             return  # no reading assumed: nothing to weigh again
-        line = main_line([e for e in self._events if e.seq <= self._now])
+        line = self._line_upto(self._now)
         for seq, asked in sorted(self._model.asked.items(), reverse=True):
             if not asked.assumed:
                 continue
@@ -922,7 +1034,7 @@ class LiveSession:
             if start is None:
                 continue
             replayed = glare_reading.replay_with(fork, inputs, card, start)
-            line = main_line([e for e in self._events if e.seq <= self._now])
+            line = self._line_upto(self._now)
             gone = [x for x in line if (_input_of(x.event) or 0) >= start]
             now = sum(_blocking_events(x.violations) for x in gone)
             if replayed.broken() >= now or (self._disagreement(replayed.referee)
@@ -1120,7 +1232,7 @@ class LiveSession:
         """A derived event: written (live) or matched against the recorded one (replay)."""
         if self._replaying is None:
             event = self.store.append(self.game_id, kind, source, payload)
-            self._events.append(event)
+            self._append(event)
             self._now = event.seq
             return event
         if not self._replaying:
@@ -1212,19 +1324,30 @@ class LiveSession:
             self._memo[name] = compute()
         return self._memo[name]
 
-    def _undone(self) -> frozenset[int]:
-        found: frozenset[int] = self._cached(
-            "undone", lambda: frozenset(undone_inputs(self._events)))
-        return found
+    def _append(self, event: Event) -> None:
+        """An event written to the file goes on the log in memory and into its index."""
+        self._events.append(event)
+        self._index.append(event, self._events)
 
-    def _line(self) -> list[Any]:
-        line: list[Any] = self._cached("line", lambda: main_line(self._events))
-        return line
+    def _indexed(self) -> LineIndex:
+        """The index, rebuilt first should the log have changed behind it (never expected:
+        every append goes through `_append`, every cut rebuilds)."""
+        if len(self._index) != len(self._events):
+            self._index.rebuild(self._events)
+        return self._index
+
+    def _undone(self) -> frozenset[int]:
+        return self._indexed().undone
+
+    def _line_upto(self, seq: int) -> list[Any]:
+        """The main line of the log up to event `seq`: the index's when that is the whole log
+        (live), read from the log otherwise (inside a replay)."""
+        if self._events and self._events[-1].seq == seq:
+            return self._indexed().line()
+        return main_line([e for e in self._events if e.seq <= seq])
 
     def _line_seqs(self) -> frozenset[int]:
-        seqs: frozenset[int] = self._cached(
-            "line_seqs", lambda: frozenset(entry.seq for entry in self._line()))
-        return seqs
+        return self._indexed().line_seqs()
 
     def _named_violation(self, event: Event) -> dict[str, Any]:
         known = self._named.get(event.seq)
@@ -1232,9 +1355,6 @@ class LiveSession:
             known = (event, self.namer.payload(event.payload))
             self._named[event.seq] = known
         return known[1]
-
-    def _violation_events(self) -> list[Event]:
-        return [e for e in self._events if e.kind == "violation"]
 
     def _drafted(self, kind: str, inputs: list[int]) -> list[Event]:
         """The log as it will read once an undo or redo of `inputs` is on it."""
@@ -1345,7 +1465,7 @@ class LiveSession:
             str(event.payload.get("text_de", event.kind))
 
     def _decision_shown(self, violation_seq: int, move_seq: int, on_line: bool) -> str | None:
-        return self._shown(decisions_of(self._events).get(violation_seq), on_line)
+        return self._shown(self._indexed().decisions.get(violation_seq), on_line)
 
     @staticmethod
     def _shown(latest: str | None, on_line: bool) -> str | None:
@@ -1393,14 +1513,20 @@ class LiveSession:
             " zum Weiterspielen den letzten Schritt rückgängig machen")
 
     def _pause(self, exc: WriteFailedError, keyframe: bool = False) -> None:
-        """The page says "Recording paused: <message>"; the message is the reason."""
-        if keyframe:
+        """The page says "Recording paused: <message>"; the message is the reason. A library
+        another program has locked only makes saving wait (status "waiting")."""
+        self._refusal = exc
+        if exc.busy:
+            self.recording = Recording("waiting", "saving is waiting for the library",
+                                       "Speichern wartet auf die Bibliothek")
+        elif keyframe:
             self.recording = Recording("paused", f"{exc.reason_en} (keyframe dropped)",
                                        f"{exc.reason_de} (Standbild verworfen)")
         else:
             self.recording = Recording("paused", exc.reason_en, exc.reason_de)
 
     def _recording_ok(self) -> None:
+        self._refusal = None
         if self.recording.status != "ok":
             self.recording = Recording()
 

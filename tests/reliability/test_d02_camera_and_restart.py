@@ -80,6 +80,10 @@ def test_the_camera_path_survives_a_full_disk_and_recording_resumes_by_itself(
         assert cards == {"T1#1", "T2#1"}
         moves = [e for e in session.store.events(session.game_id) if e.kind == "move"]
         assert [m.payload["move"]["cards"] for m in moves] == [["T1#1"], ["T2#1"]]
+        # each table the camera saw during the outage is its own step (issue 34), not one jump
+        observed = [e for e in session.store.events(session.game_id) if e.kind == "observation"]
+        assert [len(e.payload["snapshot"]["cards"]) for e in observed] == [0, 1, 2]
+        assert [m.payload["input"] for m in moves] == [e.seq for e in observed[1:]]
     finally:
         runner.stop()
 

@@ -31,7 +31,8 @@ def test_read_only_medium_pauses_and_resumes(session: LiveSession) -> None:
     state = session.state()
     assert state["recording"] == {"status": "paused",
                                   "message_en": "read-only storage",
-                                  "message_de": "Speicher schreibgeschützt"}
+                                  "message_de": "Speicher schreibgeschützt",
+                                  "waiting": 1}  # the table the camera saw, kept
     assert state["table"] == before["table"] and state["status"] == before["status"]
     read_only(session.store, on=False)
     session._last_retry = 0.0

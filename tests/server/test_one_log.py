@@ -13,6 +13,7 @@ from companion.record.replay import main_line
 from companion.record.store import GameHeader, Store, WriteFailedError
 from companion.server.bus import EventBus
 from companion.server.session import ActionError, GameOverError, LiveSession
+from companion.snapshot import TableSnapshot
 from tests.server.fakes import LAYOUT, FakeReferee, card_info, table
 
 HEADER = GameHeader(game="creature-crush", players=("Ada", "Bo"), ruleset_version="fake-1")
@@ -243,6 +244,54 @@ def test_a_failed_write_changes_nothing_and_says_why(session: LiveSession) -> No
     assert session.state()["recording"]["status"] == "ok"
     assert moves_of(session)[-1] == ("play", ("T2#1",), "p1.A2")
     same_state(session.state(), resumed(session).state())
+
+
+def test_a_full_disk_keeps_every_table_and_records_each_as_its_own_step(
+    session: LiveSession,
+) -> None:
+    """Issue 34: during a disk-full outage only the last table was kept, and when space came
+    back the whole outage was recorded as one jump (Testling's stop on A1 lost). Every settled
+    table waits in order and is recorded as its own step."""
+    session.observe(table())
+    fill_up(session.store, session.game_id)
+    session._events = session.store.events(session.game_id)
+    seen = [table(("T1#1", "p1.A1")), table(("T1#1", "p1.A2")),
+            table(("T1#1", "p1.A2"), ("T2#1", "p1.A1"))]
+    for snapshot in seen:
+        session.observe(snapshot, b"\xff\xd8" + b"k" * 100)
+    assert moves_of(session) == [] and session.state()["recording"]["waiting"] == 3
+    make_room(session.store)
+    session._last_retry = 0.0
+    session.tick()
+    assert session.state()["recording"] == {"status": "ok", "message_en": "",
+                                            "message_de": "", "waiting": 0}
+    assert moves_of(session) == [("play", ("T1#1",), "p1.A1"), ("play", ("T1#1",), "p1.A2"),
+                                 ("play", ("T2#1",), "p1.A1")]
+    observed = [TableSnapshot.from_dict(e.payload["snapshot"]) for e in
+                session.store.events(session.game_id) if e.kind == "observation"]
+    assert all(a.same_table(b) for a, b in zip(observed[1:], seen, strict=True))
+    moves = [e.seq for e in session.store.events(session.game_id) if e.kind == "move"]
+    assert session.store.keyframe_seqs(session.game_id) == moves[-1:]  # the newest's picture
+    same_state(session.state(), resumed(session).state())
+
+
+def test_tables_waiting_are_bounded_and_only_the_outages_end_merges(
+    session: LiveSession, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("companion.server.session.TABLES_WAITING", 2)
+    session.observe(table())
+    fill_up(session.store, session.game_id)
+    session._events = session.store.events(session.game_id)
+    session.observe(table(("T1#1", "p1.A1")))
+    session.observe(table(("T1#1", "p1.A2")))
+    session.observe(table(("T1#1", "p1.A2"), ("T2#1", "p1.A1")))  # in place of the last one
+    make_room(session.store)
+    session._last_retry = 0.0
+    session.tick()
+    assert moves_of(session) == [("play", ("T1#1",), "p1.A1"), ("play", ("T1#1",), "p1.A2"),
+                                 ("play", ("T2#1",), "p1.A1")]
+    observed = [e for e in session.store.events(session.game_id) if e.kind == "observation"]
+    assert len(observed) == 3  # the empty table, the first waiting one, the last one
 
 
 def test_a_lone_surrogate_is_refused_before_anything_changes(session: LiveSession) -> None:

@@ -24,7 +24,7 @@ from companion.record.replay import main_line
 from companion.record.store import GameHeader, Store
 from companion.server.bus import EventBus
 from companion.server.referee import Applied, Reaction
-from companion.server.session import ActionError, LiveSession
+from companion.server.session import LOG_TAIL, ActionError, LiveSession
 from companion.snapshot import SeenCard, TableSnapshot
 from tests.server.fakes import LAYOUT, FakeReferee, card_info
 
@@ -118,6 +118,8 @@ def check(session: LiveSession) -> None:
                         resume=session.game_id)
     assert position(again.referee) == live  # type: ignore[arg-type]
     mine, theirs = session.state(), again.state()
+    recorded = main_line(session.store.events(session.game_id))  # read from scratch
+    assert [x["seq"] for x in mine["log"]] == [x.seq for x in recorded[-LOG_TAIL:]]
     for key in SAME:
         assert mine[key] == theirs[key], key
 

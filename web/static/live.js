@@ -450,7 +450,11 @@ remembered per browser. */
   function renderRecording() {
     const r = state.recording, box = $("recording-warning");
     box.hidden = !r || r.status === "ok";
-    if (r && r.status !== "ok") box.textContent = `${C().t("recording.paused")}: ${C().plain(txt(r, "message"))}`;
+    if (!r || r.status === "ok") return;
+    const said = C().plain(txt(r, "message"));
+    box.textContent = r.status === "waiting" ? said.charAt(0).toUpperCase() + said.slice(1)
+      : `${C().t("recording.paused")}: ${said}`;
+    if (r.waiting) box.textContent += ` (${C().t("recording.waiting")}: ${r.waiting})`;
   }
 
   function logText(e) {

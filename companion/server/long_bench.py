@@ -1,0 +1,117 @@
+"""`companion bench long-game`: what one input costs as the game's log grows (issue 34).
+
+A real engine, a real recording (SQLite on disk) and the live session: the bundled demo's
+tables are played, then the camera keeps seeing the table change between its last two tables
+(each change is a move that breaks a rule, so the log grows by moves, violations and
+observations as in a long, messy game). When the log reaches each checkpoint the next
+`--inputs` table changes are timed one by one (recording, engine, the state message; by the
+wall clock and by the process's processor time, which other jobs disturb less) and the
+process's resident memory is read. A flat cost is the target: an input at 10,000 events should
+cost what it costs at 100.
+"""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+CHECKPOINTS = (100, 1_000, 10_000)
+
+
+def run_long_game(game: str, checkpoints: tuple[int, ...], inputs: int, db: Path,
+                  people: bool = True) -> list[dict[str, Any]]:
+    """Per checkpoint: events in the log, p50/p95/max per input (ms), resident memory (MiB)."""
+    from companion.record.store import Store
+    from companion.server.bench import _session, rss_mb
+    from companion.server.live_setup import demo_script_path
+    from companion.sim.script import load_script
+    from companion.sim.source import script_snapshots
+
+    script = load_script(demo_script_path(game))
+    tables = script_snapshots(script)
+    store = Store(db)
+    session = _session(script, store)
+    rows: list[dict[str, Any]] = []
+    count = 0
+
+    def one() -> tuple[float, float]:
+        nonlocal count
+        table = tables[count] if count < len(tables) else tables[-1 - count % 2]
+        start, processor = time.perf_counter(), time.process_time()
+        session.observe(table.with_seq(count, float(count)))
+        count += 1
+        return ((time.perf_counter() - start) * 1000.0,
+                (time.process_time() - processor) * 1000.0)
+
+    try:
+        for mark in sorted(checkpoints):
+            while len(session._events) < mark:
+                one()
+            at = len(session._events)
+            timed = [one() for _ in range(inputs)]
+            times, cpu = sorted(w for w, _ in timed), sorted(c for _, c in timed)
+            rows.append({
+                "events": at, "inputs": inputs,
+                "p50_ms": statistics.median(times),
+                "p95_ms": times[min(len(times) - 1, int(len(times) * 0.95))],
+                "max_ms": times[-1], "rss_mib": rss_mb(),
+                "cpu_p50_ms": statistics.median(cpu),
+                "cpu_p95_ms": cpu[min(len(cpu) - 1, int(len(cpu) * 0.95))],
+                "game_over": session.model_table is not None and session.state()["game_over"],
+                **(_person_inputs(session) if people else {}),
+            })
+    finally:
+        session.bus.close()
+        store.close()
+    return rows
+
+
+def _person_inputs(session: Any) -> dict[str, float]:
+    """One of each person's input that costs more than a table change, timed once (ms): a
+    decision that changes nothing on the line ("stands"), one that takes the move off it
+    ("corrected": the engine's game is rebuilt from the line), and the undo of that (the
+    game is replayed from the log)."""
+    newest = session.state()["violations"][-1]["seq"]
+    out: dict[str, float] = {}
+    for name, press in (("stands_ms", lambda: session.decide(newest, "stands")),
+                        ("corrected_ms", lambda: session.decide(newest, "corrected")),
+                        ("undo_ms", session.undo)):
+        start, processor = time.perf_counter(), time.process_time()
+        press()
+        out[name] = (time.perf_counter() - start) * 1000.0
+        out[f"cpu_{name}"] = (time.process_time() - processor) * 1000.0
+    return out
+
+
+@click.command("long-game")
+@click.option("--game", default="creature-crush", show_default=True)
+@click.option("--inputs", type=int, default=40, show_default=True,
+              help="Table changes timed at each checkpoint.")
+@click.option("--events", "marks", default="100,1000,10000", show_default=True,
+              help="Checkpoints: log lengths (events) at which inputs are timed.")
+@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Record into this library (default: a temporary file).")
+@click.option("--people/--no-people", default=True, show_default=True,
+              help="Also time a decision and an undo at each checkpoint.")
+def bench_long_game(game: str, inputs: int, marks: str, db: Path | None, people: bool) -> None:
+    """Cost of one input (p50/p95 ms) and memory at 100, 1,000 and 10,000 events."""
+    checkpoints = tuple(int(m) for m in marks.split(",") if m.strip())
+    with tempfile.TemporaryDirectory() as tmp:
+        rows = run_long_game(game, checkpoints, inputs, db or Path(tmp) / "long.db", people)
+    for row in rows:
+        click.echo(f"{row['events']:>6} events: p50 {row['p50_ms']:.1f} ms, p95 "
+                   f"{row['p95_ms']:.1f} ms, max {row['max_ms']:.1f} ms per input "
+                   f"({row['inputs']} table changes; processor time p50 {row['cpu_p50_ms']:.1f}"
+                   f" ms, p95 {row['cpu_p95_ms']:.1f} ms), memory {row['rss_mib']:.0f} MiB"
+                   + (" [game over: inputs change nothing]" if row["game_over"] else ""))
+        if "undo_ms" in row:
+            said = ", ".join(f"{what} {row[key]:.0f} ms ({row['cpu_' + key]:.0f} ms processor)"
+                             for what, key in (("decision 'stands'", "stands_ms"),
+                                               ("'corrected'", "corrected_ms"),
+                                               ("undo", "undo_ms")))
+            click.echo(f"        {said}")
