@@ -56,9 +56,15 @@ def generate() -> None:
 
 
 def _env() -> dict[str, str]:
+    """CI mode, and the rulebooks: the tests that read them look beside the repository, which
+    from mutmut's copy (mutants/) is one folder too deep, so they would skip there."""
     import os
 
-    return {**os.environ, "CI": "1"}
+    env = {**os.environ, "CI": "1"}
+    rules = ROOT.parent / "shared" / "rules"
+    if "COMPANION_RULES_DIR" not in env and rules.is_dir():
+        env["COMPANION_RULES_DIR"] = str(rules)
+    return env
 
 
 def sample(names_by_file: dict[str, list[str]], size: int, seed: int) -> list[str]:
