@@ -27,7 +27,7 @@ import pytest
 
 from companion.engine.api import PLAYERS, Move, blocking
 from companion.engine.game import Game
-from companion.games import game_ids
+from companion.games import game_ids, game_spec
 
 HERE = Path(__file__).resolve().parent / "playthroughs"
 SEEDS = (1, 2)
@@ -119,8 +119,12 @@ def scores_line(game: Game) -> str:
 
 
 def playthrough(game_id: str, seed: int, steps: int = STEPS) -> Iterator[str]:
-    """One seeded game, line by line."""
-    game = Game.new(game_id, ("A", "B"), seed=seed)
+    """One seeded game, line by line. The game gets a ruleset of its own, built here: the
+    registry's shared one is built once, in whichever test asks first, so mutation testing
+    would judge what a ruleset declares when built (its phases, their moves and end checks)
+    by that test alone, not by these games."""
+    game = Game(Game.new(game_id, ("A", "B"), seed=seed).config,
+                game_spec(game_id).load_ruleset())
     chooser = Chooser(seed)
     view = flat(game.view("referee"))
     yield f"## {game_id} seed {seed}"

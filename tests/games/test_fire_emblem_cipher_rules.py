@@ -424,3 +424,14 @@ def test_a_missing_symbol_is_named_in_the_language_of_the_message() -> None:
         missing.message_de
     assert any(f"Symbol {word}" in missing.message_de
                for word in ("Rot", "Blau", "Gelb", "Lila", "Grün", "Weiß", "Schwarz", "Braun"))
+
+
+def test_a_support_comes_from_the_deck_not_from_the_field() -> None:
+    """Rulebook, "Unterstützung": "Beide Spieler ziehen die oberste Karte ihres Decks und
+    platzieren sie in ihrem Unterstützerbereich": Ada's lord, seen on her front row, is no
+    support; the deck's card is. (A card in the hand may be: the camera does not see which
+    unseen card is where.)"""
+    g = _battle(decks={"p1": [uid("FX-VER")], "p2": [uid(TIKI)]})
+    g.push(Move("attack", "p1", (uid("FX-IKE"),), target=uid("FX-BYL")))
+    assert codes(g.check(Move("support", "p1", (uid(MARTH),)))) == ["fe.unexplained"]
+    assert codes(g.check(Move("support", "p1", (uid("FX-VER"),)))) == []

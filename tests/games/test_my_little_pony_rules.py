@@ -396,3 +396,22 @@ def test_seeded_random_games_play_to_a_winner(seed: int) -> None:
     outcome = g.outcome()
     assert outcome is not None and outcome.reason == "points"
     assert max(fx.points(g.state, p) for p in ("p1", "p2")) >= WIN_POINTS
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", "sends one character at p1.problem home"),
+                                              ("de", "schickt einen Charakter von p1.problem")])
+def test_a_lost_challenge_asks_on_the_page_for_a_character_sent_home(lang: str,
+                                                                      words: str) -> None:
+    """Rulebook "Troublemaker Phase", step 2: "Wenn du die Konfrontation verlierst, musst du
+    einen deine Charaktere von diesem Problem in nach Hause senden": the page says so until
+    it is done."""
+    decks = {**DECKS, "p2": [*DECKS["p2"], "PR160"]}
+    g = position({"p1.problem": ["PR177", "PR52", "PR160"]}, decks=decks,
+                 phase="troublemaker")
+    assert not [m for m in g.ruleset.prompt(g.state, lang).may if words in m]
+    g.push(Move("challenge", "p1", target="PR160#1"))
+    g.push(Move("flip", "p1", value=0))
+    g.push(Move("flip", "p2", value=3))
+    assert [m for m in g.ruleset.prompt(g.state, lang).may if words in m]
+    g.push(Move("send-home", "p1", ("PR52#1",)))
+    assert not [m for m in g.ruleset.prompt(g.state, lang).may if words in m]

@@ -1,11 +1,18 @@
 """Run mutmut over the rules and record the result (see the package docstring).
 
-    python -m tests.mutation.run sample [--size 400] [--seed 12] [--children 2]
-    python -m tests.mutation.run full [--children 2]
+    python -m tests.mutation.run sample [--size 400] [--seed 12] [--children 2] [--minutes M]
+    python -m tests.mutation.run full [--children 2] [--minutes M]
+    python -m tests.mutation.run rerun [--children 2]
 
 Both leave `mutants/` (mutmut's working copy, git-ignored) and write
 tests/mutation/result.json: counts, the score (killed and timed out over all run), every
 survivor, and a few killed mutants with the test that kills each (CI re-checks those).
+
+The drawn mutants run in a seeded random order, so a run stopped by `--minutes` (no new batch
+starts after that) is still a fair sample of the draw; the result then says how many of the
+drawn mutants ran. `rerun` runs again only the survivors recorded in result.json (after new
+tests were written) and records, beside the first run's figures, how many of them are now
+killed and the score that follows ("rerun_of_survivors").
 """
 
 from __future__ import annotations
@@ -49,9 +56,15 @@ def generate() -> None:
 
 
 def _env() -> dict[str, str]:
+    """CI mode, and the rulebooks: the tests that read them look beside the repository, which
+    from mutmut's copy (mutants/) is one folder too deep, so they would skip there."""
     import os
 
-    return {**os.environ, "CI": "1"}
+    env = {**os.environ, "CI": "1"}
+    rules = ROOT.parent / "shared" / "rules"
+    if "COMPANION_RULES_DIR" not in env and rules.is_dir():
+        env["COMPANION_RULES_DIR"] = str(rules)
+    return env
 
 
 def sample(names_by_file: dict[str, list[str]], size: int, seed: int) -> list[str]:
@@ -65,12 +78,20 @@ def sample(names_by_file: dict[str, list[str]], size: int, seed: int) -> list[st
     return chosen
 
 
-def run(names: list[str], children: int) -> None:
-    for i in range(0, len(names), 60):
-        batch = names[i:i + 60]
+def run(names: list[str], children: int, deadline: float | None = None,
+        batch_size: int = 60) -> list[str]:
+    """Run `names` in batches; no batch starts after `deadline`. The names that ran."""
+    done: list[str] = []
+    for i in range(0, len(names), batch_size):
+        if deadline is not None and time.time() > deadline:
+            print(f"  time budget spent: {len(done)} of {len(names)} mutants run", flush=True)
+            break
+        batch = names[i:i + batch_size]
         subprocess.run([*MUTMUT, "run", "--max-children", str(children), *batch], cwd=ROOT,
                        env=_env(), capture_output=True, text=True, check=False)
-        print(f"  {min(i + 60, len(names))}/{len(names)} mutants run", flush=True)
+        done += batch
+        print(f"  {len(done)}/{len(names)} mutants run", flush=True)
+    return done
 
 
 def show(name: str) -> str:
@@ -79,7 +100,8 @@ def show(name: str) -> str:
     return out.stdout
 
 
-def record(kind: str, names: list[str], seed: int, started: float) -> None:
+def record(kind: str, names: list[str], seed: int, started: float, drawn: int | None = None,
+           keep_sentinels: bool = False) -> None:
     codes = {n: c for per in metas().values() for n, c in per.items()}
     status = Counter(STATUS.get(codes.get(n), "not run") for n in names)  # type: ignore[arg-type]
     by_package: dict[str, Counter[str]] = defaultdict(Counter)
@@ -91,7 +113,9 @@ def record(kind: str, names: list[str], seed: int, started: float) -> None:
     rng = random.Random(seed)
     killed = sorted(n for n in names if STATUS.get(codes.get(n)) == "killed")  # type: ignore[arg-type]
     sentinels = []
-    for name in rng.sample(killed, len(killed)):
+    if keep_sentinels and RESULT.exists():  # the last run's, still re-checked by CI
+        sentinels = json.loads(RESULT.read_text(encoding="utf-8")).get("sentinels", [])
+    for name in rng.sample(killed, len(killed)) if not sentinels else []:
         patch = Patch.from_mutmut(name, show(name))
         if patch is None:
             continue
@@ -100,11 +124,10 @@ def record(kind: str, names: list[str], seed: int, started: float) -> None:
             sentinels.append({**patch.to_dict(), "test": test})
         if len(sentinels) == SENTINELS:
             break
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
-                            capture_output=True, text=True, check=False).stdout.strip()
     result = {
-        "kind": kind, "seed": seed, "commit": commit, "date": time.strftime("%Y-%m-%d"),
+        "kind": kind, "seed": seed, "commit": _commit(), "date": time.strftime("%Y-%m-%d"),
         "mutants_total": sum(len(v) for v in metas().values()),
+        "drawn": drawn if drawn is not None else len(names),
         "run": len(names), "status": dict(sorted(status.items())), "score": round(score, 4),
         "by_package": {k: dict(sorted(v.items())) for k, v in sorted(by_package.items())},
         "minutes": round((time.time() - started) / 60, 1),
@@ -112,6 +135,37 @@ def record(kind: str, names: list[str], seed: int, started: float) -> None:
     }
     RESULT.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"score {score:.1%} of {tested} mutants run ({dict(status)}) -> {RESULT}")
+
+
+def rerun(children: int, started: float) -> None:
+    """Run the recorded survivors again; add how many are now killed to result.json."""
+    result = json.loads(RESULT.read_text(encoding="utf-8"))
+    survivors = list(result["survivors"])
+    generate()
+    run(survivors, children, batch_size=30)
+    codes = {n: c for per in metas().values() for n, c in per.items()}
+    now = {n: STATUS.get(codes.get(n), "not run") for n in survivors}  # type: ignore[arg-type]
+    status = result["status"]
+    tested = sum(v for k, v in status.items() if k not in ("skipped", "not run"))
+    killed_now = sum(1 for s in now.values() if s in ("killed", "timeout"))
+    result["rerun_of_survivors"] = {
+        "date": time.strftime("%Y-%m-%d"), "commit": _commit(),
+        "rerun": len(survivors), "now_killed": killed_now,
+        "still_surviving": sorted(n for n, s in now.items() if s == "survived"),
+        "other": {n: s for n, s in sorted(now.items()) if s not in ("killed", "timeout",
+                                                                      "survived")},
+        "score_after": round((status.get("killed", 0) + status.get("timeout", 0) + killed_now)
+                             / tested, 4) if tested else 0.0,
+        "minutes": round((time.time() - started) / 60, 1),
+    }
+    RESULT.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"{killed_now} of {len(survivors)} former survivors now killed: score "
+          f"{result['rerun_of_survivors']['score_after']:.1%} -> {RESULT}")
+
+
+def _commit() -> str:
+    return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
+                          capture_output=True, text=True, check=False).stdout.strip()
 
 
 def _covering(name: str) -> list[str]:
@@ -122,12 +176,20 @@ def _covering(name: str) -> list[str]:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m tests.mutation.run")
-    parser.add_argument("kind", choices=["sample", "full"])
+    parser.add_argument("kind", choices=["sample", "full", "rerun"])
     parser.add_argument("--size", type=int, default=400)
     parser.add_argument("--seed", type=int, default=12)
     parser.add_argument("--children", type=int, default=2)
+    parser.add_argument("--minutes", type=float, default=None,
+                        help="start no new batch after this many minutes")
+    parser.add_argument("--batch", type=int, default=60, help="mutants per mutmut call")
+    parser.add_argument("--keep-sentinels", action="store_true",
+                        help="carry the last result's sentinels over instead of finding new")
     args = parser.parse_args(argv)
     started = time.time()
+    if args.kind == "rerun":
+        rerun(args.children, started)
+        return
     generate()
     names_by_file = {s: list(v) for s, v in metas().items() if v}
     if args.kind == "full":
@@ -135,8 +197,13 @@ def main(argv: list[str] | None = None) -> None:
     else:
         names = sample(names_by_file, args.size, args.seed)
     print(f"{len(names)} of {sum(len(v) for v in names_by_file.values())} mutants", flush=True)
-    run(names, args.children)
-    record(args.kind, names, args.seed, started)
+    random.Random(args.seed).shuffle(names)  # any prefix of the run is a fair sample
+    deadline = started + args.minutes * 60 if args.minutes is not None else None
+    ran = run(names, args.children, deadline, args.batch)
+    codes = {n: c for per in metas().values() for n, c in per.items()}
+    ran += [n for n in names[len(ran):] if codes.get(n) is not None]  # a batch cut short
+    record(args.kind, ran, args.seed, started, drawn=len(names),
+           keep_sentinels=args.keep_sentinels)
 
 
 if __name__ == "__main__":
