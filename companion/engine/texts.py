@@ -37,6 +37,8 @@ CORE_ACTIONS: dict[str, tuple[str, str]] = {
     "pass": ("ending the turn", "Zug beenden"),
     "concede": ("conceding", "Aufgeben"),
     "declare": ("declaring an effect", "Effekt ansagen"),
+    "misplace": ("laying a card where no move puts it",
+                 "eine Karte dorthin legen, wohin kein Zug sie legt"),
     "draw": ("drawing a card", "Karte ziehen"),
     "discard": ("discarding a card", "Karte ablegen"),
     "attack": ("attacking", "Angreifen"),
