@@ -167,8 +167,11 @@ def run_join(source: Any, pipeline: Any, layout: Any, sender: Sender,
               help="The picture is (not) mirrored, e.g. by a mirror clip [default: found "
                    "from the mat's corner markers].")
 @click.option("--seconds", type=float, default=None, help="Stop after this long.")
+@click.option("--motion-gate/--every-frame", "motion_gate", default=True, show_default=True,
+              help="Skip reading frames in which nothing moved (a still table is re-read "
+                   "anyway), to spare the laptop's battery; --every-frame reads them all.")
 def join(url: str, camera: str, pin: str | None, name: str | None, mirror: bool | None,
-         seconds: float | None) -> None:
+         seconds: float | None, motion_gate: bool = True) -> None:
     """Join the table served at URL with this device's camera: read the table here and send
     the settled readings (never video) to it."""
     from companion.cardsets import load_cardset
@@ -186,8 +189,11 @@ def join(url: str, camera: str, pin: str | None, name: str | None, mirror: bool 
     except OSError as exc:
         raise click.ClickException(f"cannot reach the table at {url}: {exc}") from exc
     layout = load_layout(game)
+    from companion.vision.motion_gate import EVERY_FRAME, GateSettings
+
     pipeline = build_pipeline(layout, game, load_cardset(game), mirror=mirror,
-                              dice=game_dice(game))
+                              dice=game_dice(game),
+                              gate=GateSettings() if motion_gate else EVERY_FRAME)
     frames = open_frames(camera, None)
     click.echo(f"[{sender.name}] reading {game} for the table at {url}", err=True)
     try:
