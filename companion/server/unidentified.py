@@ -19,7 +19,9 @@ from companion.server.names import Namer
 from companion.snapshot import TableSnapshot, Unreadable
 
 UNREAD_CAUSES = ("far", "unidentified")  # `Unreadable.cause` of a card seen where none read
-HELP_DOC = "docs/cameras.md"
+JOIN_EN = "run `companion join` with this table's address on a laptop there"
+JOIN_DE = "dort auf einem Laptop `companion join` mit der Adresse dieses Tisches starten"
+"""What to do, said where people read it (the page), not a file they may not have."""
 
 
 def unidentified(table: TableSnapshot | None) -> list[Unreadable]:
@@ -66,11 +68,11 @@ def zone_text(namer: Namer, zone: str, count: int, cause: str) -> dict[str, str]
         them_en, them_de = ("it", "sie") if count == 1 else ("them", "sie")
         return {
             "text_en": f"{where_en}: {cards_en} not yet identified, too far from this camera: "
-                       f"a second camera {_side(namer, zone, 'en')} reads {them_en}, "
-                       f"see {HELP_DOC}",
+                       f"a second camera {_side(namer, zone, 'en')} reads {them_en} "
+                       f"({JOIN_EN})",
             "text_de": f"{where_de}: {cards_de} noch nicht erkannt, zu weit von dieser "
                        f"Kamera: eine zweite Kamera {_side(namer, zone, 'de')} liest "
-                       f"{them_de}, siehe {HELP_DOC}",
+                       f"{them_de} ({JOIN_DE})",
         }
     return {
         "text_en": f"{where_en}: {cards_en} not yet identified: the sticker is hidden or turned "

@@ -473,7 +473,8 @@ def test_cards_too_far_for_one_laptop_are_named_with_the_second_camera_and_drawn
         page.wait_for_selector("#unidentified-card:not([hidden])")
         said = page.text_content("#unidentified") or ""
         assert ("Bo's A zone 1: 1 card not yet identified, too far from this camera: a second "
-                "camera at Bo's side reads it, see docs/cameras.md") in said
+                "camera at Bo's side reads it (run `companion join` with this table's address "
+                "on a laptop there)") in said
         assert "Bo's B zone 2" in said
         assert page.get_attribute("#unreadable-card", "hidden") is not None  # not the lamp
         for zone in ("p2.A1", "p2.B2"):

@@ -36,9 +36,9 @@ def test_cards_too_far_to_read_are_named_per_zone_and_break_no_rule(tmp_path: Pa
     assert state["table"]["cards"] == []
     assert [z["text_en"] for z in state["unidentified"]["zones"]] == [
         "Bo's A zone 1: 1 card not yet identified, too far from this camera: a second camera "
-        "at Bo's side reads it, see docs/cameras.md",
+        "at Bo's side reads it (run `companion join` with this table's address on a laptop there)",
         "Bo's B zone 2: 1 card not yet identified, too far from this camera: a second camera "
-        "at Bo's side reads it, see docs/cameras.md"]
+        "at Bo's side reads it (run `companion join` with this table's address on a laptop there)"]
     assert sorted(p["zone"] for p in state["unidentified"]["places"]) == ["p2.A1", "p2.B2"]
     assert state["unreadable"] == []
 
@@ -61,7 +61,7 @@ def test_the_issue_sentence_for_two_cards_in_bos_lanes() -> None:
                   {"zones": [{"id": "p2.lanes", "label_en": "Lanes", "label_de": "Bahnen"}]})
     assert zone_text(namer, "p2.lanes", 2, "far")["text_en"] == (
         "Bo's lanes: 2 cards not yet identified, too far from this camera: a second camera at "
-        "Bo's side reads them, see docs/cameras.md")
+        "Bo's side reads them (run `companion join` with this table's address on a laptop there)")
 
 
 def test_a_card_a_joined_camera_read_is_no_longer_unidentified() -> None:
