@@ -194,7 +194,7 @@ class Archive:
                                     trophy_fans=getattr(trophy, "fans", None))
         except CompanionError as exc:
             self.view.note(message.table, f"not counted for the tournament: {exc}",
-                           f"zählt nicht für das Turnier: {exc}")
+                           f"zählt nicht für das Turnier: {exc.message_de or exc}")
             if changed and self.on_tournament is not None:
                 self.on_tournament()  # the old result is gone all the same
             return
@@ -225,7 +225,8 @@ class Archive:
         except CompanionError as exc:
             self.view.note(message.table, f"changed its game, but its counted result stays: "
                                           f"{exc}", "hat seine Partie geändert, aber ihr "
-                                                    f"gezähltes Ergebnis bleibt: {exc}")
+                                                    f"gezähltes Ergebnis bleibt: "
+                                                    f"{exc.message_de or exc}")
             return False
         if taken is None:
             return False

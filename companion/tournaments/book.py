@@ -337,7 +337,9 @@ class TournamentBook:
                 if counted is not None:
                     raise TournamentError(
                         f"that game is counted already (round {counted[0]}, {counted[1]} - "
-                        f"{counted[2]}): a game is one result")
+                        f"{counted[2]}): a game is one result",
+                        de=f"diese Partie ist schon gezählt (Runde {counted[0]}, {counted[1]} - "
+                           f"{counted[2]}): eine Partie ist ein Ergebnis")
                 result = _apply(t, action, body)
                 body["trophy"] = result.fans if result is not None else None
                 conn.execute(
@@ -373,13 +375,18 @@ class TournamentBook:
         loaded = self.load(tournament_id)
         match = loaded.match_at(table)
         if match is None:
-            raise TournamentError(f"the tournament plays no match at {table!r} now")
+            raise TournamentError(f"the tournament plays no match at {table!r} now",
+                                  de=f"das Turnier spielt an {table!r} gerade kein Match")
         if tuple(players) != (match.a, match.b):
             raise TournamentError(
                 f"the game at {table} seats {' - '.join(players)}, but the tournament's match "
-                f"there is {match.a} (p1) - {match.b} (p2)")
+                f"there is {match.a} (p1) - {match.b} (p2)",
+                de=f"an {table} sitzen {' - '.join(players)}, aber das Match des Turniers dort "
+                   f"ist {match.a} (p1) - {match.b} (p2)")
         if winner_seat not in ("p1", "p2"):
-            raise TournamentError(f"the game at {table} has no winner ({winner_seat!r})")
+            raise TournamentError(f"the game at {table} has no winner ({winner_seat!r})",
+                                  de=f"die Partie an {table} hat keinen Sieger "
+                                     f"({winner_seat!r})")
         names = {"p1": match.a, "p2": match.b}
         args = {"round": match.round, "a": match.a, "b": match.b,
                 "winner": names[winner_seat],
@@ -412,7 +419,9 @@ def _match(t: Tournament, body: Mapping[str, Any]) -> Match:
     for match in t.matches:
         if (match.round, match.a, match.b) == (round_no, a, b):
             return match
-    raise TournamentError(f"{a} - {b} is not a match of round {t.round} ({t.stage} stage)")
+    raise TournamentError(f"{a} - {b} is not a match of round {t.round} ({t.stage} stage)",
+                          de=f"{a} - {b} ist kein Match der Runde {t.round} "
+                             f"(Turnierstufe {t.stage})")
 
 
 def _names(body: Mapping[str, Any], key: str) -> list[str]:
@@ -445,7 +454,9 @@ def _apply(t: Tournament, action: str, body: Mapping[str, Any]) -> Any:
         drawn = body.get("trophy", trophy.fans if trophy else None)
         if (trophy.fans if trophy else None) != drawn:
             raise TournamentError(f"the trophy drew {trophy.fans if trophy else None} fans, "
-                                  f"the record says {drawn}")
+                                  f"the record says {drawn}",
+                                  de=f"die Trophäe zeigte {trophy.fans if trophy else None} "
+                                     f"Fans, die Aufzeichnung sagt {drawn}")
         return trophy
     if action == "withdraw":
         return t.withdraw(_match(t, body))

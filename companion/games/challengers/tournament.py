@@ -180,7 +180,9 @@ class Tournament:
     def _need(self, *stages: str) -> None:
         if self.stage not in stages:
             raise TournamentError(f"not possible in the {self.stage} stage "
-                                  f"(round {self.round}); needs {' or '.join(stages)}")
+                                  f"(round {self.round}); needs {' or '.join(stages)}",
+                                  de=f"in der Turnierstufe {self.stage} (Runde {self.round}) "
+                                     f"nicht möglich; nötig: {' oder '.join(stages)}")
 
     def level(self) -> str:
         return self.levels[self.round - 1]
@@ -342,17 +344,22 @@ class Tournament:
         else drawn), fans from card effects become fan tokens."""
         self._need("match", "final")
         if match not in self.matches:
-            raise TournamentError(f"{match.a} - {match.b} is not a match of this stage")
+            raise TournamentError(f"{match.a} - {match.b} is not a match of this stage",
+                                  de=f"{match.a} - {match.b} ist kein Match dieser Stufe")
         if match in self.results:
-            raise TournamentError(f"{match.a} - {match.b} has a result already")
+            raise TournamentError(f"{match.a} - {match.b} has a result already",
+                                  de=f"{match.a} - {match.b} hat schon ein Ergebnis")
         if winner not in (match.a, match.b):
-            raise TournamentError(f"{winner} did not play {match.a} - {match.b}")
+            raise TournamentError(f"{winner} did not play {match.a} - {match.b}",
+                                  de=f"{winner} hat nicht in {match.a} - {match.b} gespielt")
         effects = dict(effect_fans or {})
         for name, fans in effects.items():
             if name not in (match.a, match.b):
-                raise TournamentError(f"{name} did not play {match.a} - {match.b}")
+                raise TournamentError(f"{name} did not play {match.a} - {match.b}",
+                                      de=f"{name} hat nicht in {match.a} - {match.b} gespielt")
             if fans < 0:
-                raise TournamentError(f"fans cannot be negative: {name} {fans}")
+                raise TournamentError(f"fans cannot be negative: {name} {fans}",
+                                      de=f"Fans können nicht negativ sein: {name} {fans}")
         if match.final:
             self.results[match] = winner
             self._given[match] = ({}, None, None)
@@ -364,7 +371,9 @@ class Tournament:
             trophy_fans = self.rng.randint(low, high)
         elif not low <= trophy_fans <= high:
             raise TournamentError(f"a round-{match.round} trophy has {low} or {high} fans, "
-                                  f"not {trophy_fans}")
+                                  f"not {trophy_fans}",
+                                  de=f"eine Trophäe der Runde {match.round} hat {low} oder "
+                                     f"{high} Fans, nicht {trophy_fans}")
         self.results[match] = winner
         keeps = not self.has_bot or self.solo  # 3-7 players: the bot's trophies go to the box
         given: dict[str, int] = {}
@@ -385,9 +394,12 @@ class Tournament:
         effect fans it gave come off. Returns the trophy, which goes to the corrected result's
         winner (the same physical trophy)."""
         if match not in self.results or match not in self.matches:
-            raise TournamentError(f"{match.a} - {match.b} has no result to take back")
+            raise TournamentError(f"{match.a} - {match.b} has no result to take back",
+                                  de=f"{match.a} - {match.b} hat kein Ergebnis, das sich "
+                                     f"zurücknehmen ließe")
         if self.stage == "over" and not match.final:
-            raise TournamentError("the tournament is over: its results stand")
+            raise TournamentError("the tournament is over: its results stand",
+                                  de="das Turnier ist vorbei: seine Ergebnisse bleiben")
         given, trophy, holder = self._given.pop(match)
         for name, fans in given.items():
             self.seat(name).fan_tokens -= fans
