@@ -43,6 +43,14 @@ def opened(browser: Any, url: str, size: dict[str, int], lang: str = "en",
     assert not errors, errors
 
 
+def open_live(page: Any, url: str) -> None:
+    """`url` in English on an open page, once its live stream is connected."""
+    page.goto(url)
+    page.evaluate("localStorage.setItem('companion.lang', 'en')")
+    page.reload()
+    page.wait_for_selector('#conn[data-state="live"]')
+
+
 def shot(page: Any, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.wait_for_function(  # the picture as it settles, not halfway through a fade-in

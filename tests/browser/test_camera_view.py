@@ -7,7 +7,6 @@ Every wait is a condition, never a clock."""
 from __future__ import annotations
 
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -15,24 +14,15 @@ import pytest
 from companion.layouts import load_layout
 from companion.server.live_setup import serve_in_thread
 from companion.server.table_cameras import TableCameras
-from companion.snapshot import SeenCard, SeenDie, TableSnapshot
 from companion.vision.multicam import clarity_grid
 from tests.browser.conftest import LAPTOP, opened, shot
+from tests.camera_fakes import near, table
 
 pytestmark = pytest.mark.browser
 
 GAME = "creature-crush"
 
 
-def near(edge_y: float) -> Any:
-    """A fake mat fit: sharp at the mat's edge y = edge_y, soft at the other."""
-    return SimpleNamespace(px_per_mm=lambda x, y: 0.5 + 1.2 * (1 - abs(y - edge_y) / 400))
-
-
-def table(cards: int, dice: int) -> TableSnapshot:
-    return TableSnapshot(GAME, cards=tuple(SeenCard(f"CC-00{k}#1", "p2.C1", x_mm=100.0 + k,
-                                                    y_mm=40.0) for k in range(cards)),
-                         dice=tuple(SeenDie(f"p2.w{k + 1}", 3, "p2.dice") for k in range(dice)))
 
 
 def lines(page: Any) -> list[str]:

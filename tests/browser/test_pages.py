@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from companion.server.live_setup import serve_in_thread
-from tests.browser.conftest import LAPTOP, assert_seen, opened, shot
+from tests.browser.conftest import LAPTOP, assert_seen, open_live, opened, shot
 from tests.live_tables import scripted
 
 if TYPE_CHECKING:
@@ -169,10 +169,7 @@ def test_question_from_the_interpreter_is_a_choice_dialog(tmp_path: Path, page: 
     from tests.server.fakes import table
 
     with fake_table(tmp_path, "q.db") as (session, store, url):
-        page.goto(url)
-        page.evaluate("localStorage.setItem('companion.lang', 'en')")
-        page.reload()
-        page.wait_for_selector('#conn[data-state="live"]')
+        open_live(page, url)
         session.observe(table(("T1#1", "p1.A1")))
         session.observe(table(("T1#1", "p1.A1"), ("T2#1", "shared.unsure")))
         page.wait_for_selector("#question[open]", timeout=10_000)
@@ -386,10 +383,7 @@ def test_an_unanswered_question_is_listed_with_its_assumed_reading(
     session = make_session(tmp_path / "u.db")
     server, _ = serve_in_thread(make_app(session), "127.0.0.1", 0)
     try:
-        page.goto(f"http://127.0.0.1:{server.server_port}/?view=referee")
-        page.evaluate("localStorage.setItem('companion.lang', 'en')")
-        page.reload()
-        page.wait_for_selector('#conn[data-state="live"]')
+        open_live(page, f"http://127.0.0.1:{server.server_port}/?view=referee")
         for n in (5, 6, 7, 8):
             session.observe(deck_top(n))
         page.wait_for_selector("#unanswered-card:not([hidden])", timeout=10_000)
@@ -420,10 +414,7 @@ def test_a_card_under_the_lamps_reflection_is_named_and_its_doubt_is_quiet(
     session = _session(tmp_path)
     server, _ = serve_in_thread(make_app(session), "127.0.0.1", 0)
     try:
-        page.goto(f"http://127.0.0.1:{server.server_port}/?view=referee")
-        page.evaluate("localStorage.setItem('companion.lang', 'en')")
-        page.reload()
-        page.wait_for_selector('#conn[data-state="live"]')
+        open_live(page, f"http://127.0.0.1:{server.server_port}/?view=referee")
         for table in _tables(range(6, 24))[:12]:
             session.observe(table)
         page.wait_for_selector("#unreadable-card:not([hidden])", timeout=10_000)
@@ -463,10 +454,7 @@ def test_cards_too_far_for_one_laptop_are_named_with_the_second_camera_and_drawn
                           card_lookup("creature-crush", ()))
     server, _ = serve_in_thread(make_app(session), "127.0.0.1", 0)
     try:
-        page.goto(f"http://127.0.0.1:{server.server_port}/?view=referee")
-        page.evaluate("localStorage.setItem('companion.lang', 'en')")
-        page.reload()
-        page.wait_for_selector('#conn[data-state="live"]')
+        open_live(page, f"http://127.0.0.1:{server.server_port}/?view=referee")
         far = (Unreadable("p2.A1", 370.0, 235.0, cause="far"),
                Unreadable("p2.B2", 300.0, 103.0, cause="far"))
         session.observe(TableSnapshot("creature-crush", seq=1, unreadable=far))

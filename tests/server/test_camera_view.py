@@ -5,28 +5,16 @@ out. Which half a camera sees is set by construction: a fake mat fit sharp at on
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-from typing import Any
-
 from companion.layouts import load_layout
 from companion.server.session import LiveSession
 from companion.server.table_cameras import THIS_CAMERA, TableCameras
-from companion.snapshot import SeenCard, SeenDie, TableSnapshot
 from companion.vision.multicam import clarity_grid
+from tests.camera_fakes import near, table
 from tests.server.conftest import make_app
 
 GAME = "creature-crush"
 
 
-def near(edge_y: float) -> Any:
-    """A fake mat fit: sharp at the mat's edge y = edge_y, soft at the other."""
-    return SimpleNamespace(px_per_mm=lambda x, y: 0.5 + 1.2 * (1 - abs(y - edge_y) / 400))
-
-
-def table(cards: int, dice: int) -> TableSnapshot:
-    return TableSnapshot(GAME, cards=tuple(SeenCard(f"CC-00{k}#1", "p2.C1", x_mm=100.0 + k,
-                                                    y_mm=40.0) for k in range(cards)),
-                         dice=tuple(SeenDie(f"p2.w{k + 1}", 3, "p2.dice") for k in range(dice)))
 
 
 def test_each_camera_says_what_it_covers_and_a_dropped_one_leaves_its_half(

@@ -15,15 +15,12 @@ from companion.server.session import LiveSession
 from companion.snapshot import SeenCard, TableSnapshot
 from companion.vision.join import JoinRefused, Sender, reading_payload, run_join
 from companion.vision.multicam import CornerAnchors, RemoteCameras
+from tests.camera_fakes import near
 from tests.server.conftest import LAN, make_app
 
 GAME = "creature-crush"
 PIN = "424242"
 
-
-def near(edge_y: float) -> Any:
-    """A fake mat fit: sharp at the mat's edge y = edge_y, soft at the other."""
-    return SimpleNamespace(px_per_mm=lambda x, y: 0.5 + 1.2 * (1 - abs(y - edge_y) / 400))
 
 
 def transport(client: FlaskClient) -> Any:

@@ -11,13 +11,10 @@ from companion.layouts import load_layout
 from companion.server.table_cameras import THIS_CAMERA, TableCameras
 from companion.snapshot import SeenCard, TableSnapshot, Unreadable
 from companion.vision.multicam import CornerAnchors, clarity_grid
+from tests.camera_fakes import near
 
 GAME = "creature-crush"
 
-
-def near(edge_y: float) -> Any:
-    """A fake mat fit: sharp at the mat's edge y = edge_y, soft at the other."""
-    return SimpleNamespace(px_per_mm=lambda x, y: 0.5 + 1.2 * (1 - abs(y - edge_y) / 400))
 
 
 def card(uid: str, zone: str, y: float) -> SeenCard:
