@@ -1,7 +1,7 @@
 """The effect words several games share, run by one engine function each.
 
-Only words whose rules say the same in every game that uses them live here (see the
-rulebooks in /work/shared/rules/):
+Only words whose rules say the same in every game that uses them live here (each game's
+German rulebook):
 
 - draw: "Ziehe die oberste Karte deines Decks" (Fire Emblem), "Ziehe eine Karte" (Creature
   Crush, Trick or Beat, My Little Pony): the top card of a pile, one after the other, hidden

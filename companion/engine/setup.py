@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from companion.engine.api import PLAYERS, SetupError
+from companion.engine.effect_words import draw_cards
 from companion.engine.state import GameState, hand_zone
 from companion.snapshot import card_uid
 
@@ -35,9 +36,8 @@ def deal_hands(state: GameState, setup: Setup, pile_of: Callable[[str], str]) ->
     for p, count in (setup.get("hands") or {}).items():
         if p not in PLAYERS:
             raise SetupError(f"setup: hands are for p1 and p2, not {p!r}")
-        for _ in range(int(count)):
-            if state.draw(pile_of(p), hand_zone(p)) is None:
-                raise SetupError(f"setup: {pile_of(p)} is too small for the hand of {p}")
+        if len(draw_cards(state, pile_of(p), hand_zone(p), int(count))) < int(count):
+            raise SetupError(f"setup: {pile_of(p)} is too small for the hand of {p}")
 
 
 def lay_face_down(state: GameState, setup: Setup) -> list[str]:
@@ -116,9 +116,8 @@ def lay_table(
         if zone not in state.zones or zone.endswith(".hand"):
             raise SetupError(f"setup: unknown zone {zone!r} for {game_name}")
         if isinstance(cards, int):
-            for _ in range(cards):
-                if state.draw(pile_of(zone), zone) is None:
-                    raise SetupError(f"setup: {pile_of(zone)} is too small for {zone}")
+            if len(draw_cards(state, pile_of(zone), zone, cards)) < cards:
+                raise SetupError(f"setup: {pile_of(zone)} is too small for {zone}")
             continue
         for item in cards:
             uid = card_ref(item)
