@@ -181,10 +181,11 @@ class Archive:
         link = loaded.links.get((match.round, match.a, match.b))
         if link is not None:
             if link.origin != origin:
+                where = link.origin.split(":", 1)[0]  # the table, not its recording's id
                 self.view.note(message.table, f"{match.a} - {match.b} has a result already "
-                                              f"({link.origin}); this game was not counted",
+                                              f"(from {where}); this game was not counted",
                                f"{match.a} - {match.b} hat schon ein Ergebnis "
-                               f"({link.origin}); diese Partie zählt nicht")
+                               f"(von {where}); diese Partie zählt nicht")
             return
         result = result_of(header.players, outcome, self.store.events(local))
         try:

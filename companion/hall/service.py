@@ -46,7 +46,9 @@ class HallService:
             log.warning("hall: rejected a message on %s: %s", msg.subject, exc)
             tokens = str(msg.subject).split(".")
             self.view.refuse(UNREADABLE, tokens[1] if len(tokens) == 3 else str(msg.subject),
-                             None, str(exc)[:200])
+                             None, str(exc)[:200],
+                             "keine lesbare Nachricht eines Tisches (Einzelheiten im Log der "
+                             "Halle)")
             return
         seq, stamp = 0, None
         with contextlib.suppress(Exception):  # metadata is informative only

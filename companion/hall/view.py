@@ -157,7 +157,11 @@ class TableRow:
         seq = int(item.get("seq") or 0)
         seat = item.get("seat")
         players = list(self.header.get("players") or [])
-        return {**self.rename(item), "seat": seat,
+        named = self.rename(item)
+        if isinstance(item.get("choices"), list):  # a question's readings, in names too
+            named["choices"] = [self.rename(c) if isinstance(c, dict) else c
+                                for c in item["choices"]]
+        return {**named, "seat": seat,
                 "player": _seat_name(seat, players) if seat else None,
                 "review": review_path(self.game, seq),
                 "moment": moment_path(self.table, self.db, self.game, seq)}
@@ -246,9 +250,11 @@ class HallView:
         self.refused_counts: dict[str, int] = dict.fromkeys(REFUSALS, 0)
 
     def refuse(self, reason: str, sender: str, message: TableMessage | None,
-               detail: str) -> dict[str, Any]:
-        """Count and keep a refused message for the judges (caller holds no lock)."""
+               detail: str, detail_de: str = "") -> dict[str, Any]:
+        """Count and keep a refused message for the judges, with what is wrong in English and
+        German (caller holds no lock)."""
         entry = {"time": time.time(), "reason": reason, "sender": sender, "detail": detail,
+                 "detail_en": detail, "detail_de": detail_de or detail,
                  "claimed": message.table if message else "",
                  "place": list(message.key) if message else None}
         with self._lock:
@@ -276,7 +282,9 @@ class HallView:
             sender = tokens[1] if len(tokens) == 3 else subject
             if len(tokens) != 3 or (tokens[1], tokens[2]) != (message.table, message.db):
                 refusal = (FORGED, f"sent as {subject}, claims table {message.table} "
-                                   f"recording {message.db}")
+                                   f"recording {message.db}",
+                           f"gesendet als {subject}, gibt Tisch {message.table} Aufzeichnung "
+                           f"{message.db} an")
         data = None
         if refusal is None:
             with self._lock:
@@ -284,16 +292,19 @@ class HallView:
                 owner = self.owners.setdefault(message.db, message.table)
                 high = self.high.get(message.db, NOTHING)
                 if owner != message.table:
-                    refusal = (OTHER_TABLE, f"recording {message.db} belongs to table {owner}")
+                    refusal = (OTHER_TABLE, f"recording {message.db} belongs to table {owner}",
+                               f"Aufzeichnung {message.db} gehört zu Tisch {owner}")
                 elif message.place <= high:
                     self.duplicates += 1
                     refusal = (REPLAYED, f"{message.type} {message.place.msg_id} again (the "
-                                         f"hall holds {high.msg_id})")
+                                         f"hall holds {high.msg_id})",
+                               f"Nachricht {message.place.msg_id} noch einmal (die Halle hat "
+                               f"schon {high.msg_id})")
                 else:
                     data = self._apply_locked(message, stamp)
         if data is None:
             if refusal is not None:
-                self.refuse(refusal[0], sender, message, refusal[1])
+                self.refuse(refusal[0], sender, message, refusal[1], refusal[2])
             return None
         for heard in list(self.message_listeners):
             heard(message, stamp)

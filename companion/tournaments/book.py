@@ -380,13 +380,12 @@ class TournamentBook:
         if tuple(players) != (match.a, match.b):
             raise TournamentError(
                 f"the game at {table} seats {' - '.join(players)}, but the tournament's match "
-                f"there is {match.a} (p1) - {match.b} (p2)",
+                f"there is {match.a} - {match.b}, in this order",
                 de=f"an {table} sitzen {' - '.join(players)}, aber das Match des Turniers dort "
-                   f"ist {match.a} (p1) - {match.b} (p2)")
+                   f"ist {match.a} - {match.b}, in dieser Reihenfolge")
         if winner_seat not in ("p1", "p2"):
-            raise TournamentError(f"the game at {table} has no winner ({winner_seat!r})",
-                                  de=f"die Partie an {table} hat keinen Sieger "
-                                     f"({winner_seat!r})")
+            raise TournamentError(f"the game at {table} has no winner",
+                                  de=f"die Partie an {table} hat keinen Sieger")
         names = {"p1": match.a, "p2": match.b}
         args = {"round": match.round, "a": match.a, "b": match.b,
                 "winner": names[winner_seat],

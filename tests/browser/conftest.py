@@ -51,12 +51,13 @@ def open_live(page: Any, url: str) -> None:
     page.wait_for_selector('#conn[data-state="live"]')
 
 
-def shot(page: Any, name: str) -> None:
+def shot(page: Any, name: str, full_page: bool = False) -> None:
+    """A screenshot of the window (with `full_page`, of the whole page scrolled through)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.wait_for_function(  # the picture as it settles, not halfway through a fade-in
         "document.getAnimations().every(a => a.playState !== 'running' || a.effect"
         " && a.effect.getComputedTiming().iterations === Infinity)")
-    page.screenshot(path=str(SHOTS / f"{name}.png"))
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page)
 
 
 BOX_JS = """sel => {

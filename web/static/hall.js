@@ -17,7 +17,8 @@
       conn_starting: "connecting", winner: "Winner", result: "no result yet", starts: "starts",
       gameover: "game over", draw: "draw", refused: "Refused messages",
       "refused.why": "Sent with a table's credentials but not counted: a forged table, another table's recording, or a replay.",
-      forged: "forged", "other-table": "another table's recording", replayed: "replayed", unreadable: "unreadable", from: "from", claims: "claims"
+      forged: "forged", "other-table": "another table's recording", replayed: "replayed", unreadable: "unreadable", from: "from", claims: "claims",
+      end_final: "won the final", end_lead: "an unbeatable lead in fans", end_tie: "a tie", end_fans: "most fans"
     },
     de: {
       title: "Halle", judges: "Ansicht für Schiedsrichter (Telefon)", table: "Tisch", game: "Spiel", players: "Spieler", turn: "Zug", phase: "Phase",
@@ -32,7 +33,8 @@
       conn_starting: "verbindet", winner: "Sieger", result: "noch kein Ergebnis", starts: "beginnt",
       gameover: "Spiel vorbei", draw: "unentschieden", refused: "Abgewiesene Nachrichten",
       "refused.why": "Mit den Zugangsdaten eines Tisches gesendet, aber nicht gezählt: gefälschter Tisch, Aufzeichnung eines anderen Tisches oder Wiederholung.",
-      forged: "gefälscht", "other-table": "Aufzeichnung eines anderen Tisches", replayed: "wiederholt", unreadable: "unlesbar", from: "von", claims: "gibt vor"
+      forged: "gefälscht", "other-table": "Aufzeichnung eines anderen Tisches", replayed: "wiederholt", unreadable: "unlesbar", from: "von", claims: "gibt vor",
+      end_final: "Finale gewonnen", end_lead: "uneinholbarer Vorsprung an Fans", end_tie: "Gleichstand", end_fans: "die meisten Fans"
     }
   };
   const t = k => (STR[C().lang] || STR.en)[k] || STR.en[k] || k;
@@ -156,16 +158,16 @@
     });
     const w = $("tournament-winner");
     w.hidden = tv.stage !== "over";
-    if (tv.stage === "over") w.textContent = `${t("winner")}: ${tv.winner || t("tie")} (${tv.end_reason})`;
+    if (tv.stage === "over") w.textContent = `${t("winner")}: ${tv.winner || t("tie")} (${t("end_" + tv.end_reason)})`;
   }
 
   function renderRefused() {
     $("hall-refused").hidden = refused.length === 0;
     const list = $("hall-refused-list"); clear(list);
     refused.slice(-20).reverse().forEach(e => {
-      const when = new Date(e.time * 1000).toLocaleTimeString();
+      const when = new Date(e.time * 1000).toLocaleTimeString(C().lang === "de" ? "de-DE" : "en-GB");
       list.appendChild(el("li", "", `${when} · ${t(e.reason)} · ${t("from")} ${e.sender}` +
-        (e.claimed && e.claimed !== e.sender ? ` (${t("claims")} ${e.claimed})` : "") + ` · ${e.detail}`));
+        (e.claimed && e.claimed !== e.sender ? ` (${t("claims")} ${e.claimed})` : "") + ` · ${txt(e, "detail") || e.detail}`));
     });
   }
 

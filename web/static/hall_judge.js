@@ -16,7 +16,7 @@
       open: "open", stands: "stands", corrected: "corrected", by: "by", at: "at",
       total: "violations", gameover: "game over", wins: "wins", draw: "draw", unsure: "unsure reading",
       conn_online: "live", conn_offline: "offline", conn_starting: "connecting", minutes: "min rounds",
-      nobody: "nobody"
+      nobody: "nobody", vs: "vs", stage_deck: "deck phase", "stage_final-deck": "before the final", stage_over: "over"
     },
     de: {
       title: "Schiedsrichter", hall: "Ganze Halle", tables: "Tische", players: "Spieler",
@@ -28,7 +28,7 @@
       open: "offen", stands: "bleibt", corrected: "korrigiert", by: "von", at: "an",
       total: "Verstöße", gameover: "Spiel vorbei", wins: "gewinnt", draw: "unentschieden", unsure: "unsicher gelesen",
       conn_online: "live", conn_offline: "getrennt", conn_starting: "verbindet", minutes: "Min. je Runde",
-      nobody: "niemand"
+      nobody: "niemand", vs: "gegen", stage_deck: "Deck-Phase", "stage_final-deck": "vor dem Finale", stage_over: "vorbei"
     }
   };
   const t = k => (STR[C().lang] || STR.en)[k] || STR.en[k] || k;
@@ -119,14 +119,14 @@
       const li = el("li", "judge-entry");
       li.dataset.decision = e.decision;
       const where = [e.round ? (e.round > 7 ? t("final") : `${t("round")} ${e.round}`) : "", e.table,
-        new Date(e.time * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })].filter(Boolean).join(" · ");
+        new Date(e.time * 1000).toLocaleTimeString(C().lang === "de" ? "de-DE" : "en-GB", { hour: "2-digit", minute: "2-digit" })].filter(Boolean).join(" · ");
       const top = el("div", "judge-entry-top");
       top.appendChild(el("span", "judge-badge " + e.decision, t(e.decision)));
       top.appendChild(el("span", "judge-where", where));
       li.appendChild(top);
       li.appendChild(el("div", "judge-text", txt(e, "message")));
       const opp = (e.players || []).filter(n => n !== p.name).join(", ");
-      if (e.rule || opp) li.appendChild(el("div", "judge-rule", [txt(e, "rule") || e.rule, opp ? `vs ${opp}` : ""].filter(Boolean).join(" · ")));
+      if (e.rule || opp) li.appendChild(el("div", "judge-rule", [txt(e, "rule") || e.rule, opp ? `${t("vs")} ${opp}` : ""].filter(Boolean).join(" · ")));
       li.appendChild(momentLinks(e, e.url));
       list.appendChild(li);
     });
@@ -139,7 +139,7 @@
     const minutes = `${data.round_minutes} ${t("minutes")}`;
     if (!tv) return minutes;
     const where = tv.round > 7 ? t("final") : `${t("round")} ${tv.round}`;
-    if (tv.stage !== "match" && tv.stage !== "final") return `${where} · ${tv.stage} · ${minutes}`;
+    if (tv.stage !== "match" && tv.stage !== "final") return `${where} · ${t("stage_" + tv.stage)} · ${minutes}`;
     const total = (tv.matches || []).length, waiting = tv.still_playing || [];
     const state = waiting.length ? `${t("playing")}: ${waiting.join(", ")}` : t("allin");
     return `${where} · ${total - waiting.length}/${total} ${t("results")} · ${state} · ${minutes}`;
