@@ -13,6 +13,16 @@ import click
 
 from companion.errors import CompanionError
 
+LANG_KEY = "companion.lang"
+"""Where a command puts the language its user reads (`--lang de`): `ctx.meta[LANG_KEY]`."""
+
+
+class GermanError(click.ClickException):
+    """A user's error said in German, behind "Fehler:" instead of click's "Error:"."""
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"Fehler: {self.format_message()}", err=file is None, file=file)
+
 
 class LazyGroup(click.Group):
     """Subcommands given as {"name": ("package.module:attribute", "one-line help")}.
@@ -53,4 +63,6 @@ class LazyGroup(click.Group):
         try:
             return super().invoke(ctx)
         except CompanionError as exc:
+            if ctx.meta.get(LANG_KEY) == "de" and exc.message_de:
+                raise GermanError(exc.message_de) from exc
             raise click.ClickException(str(exc)) from exc

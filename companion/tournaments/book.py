@@ -25,7 +25,7 @@ from typing import Any
 
 from companion.errors import CompanionError
 from companion.games.challengers.plan import DEFAULT_LEVELS, seats_for
-from companion.games.challengers.tournament import Match, Tournament, TournamentError
+from companion.games.challengers.tournament import STAGES_DE, Match, Tournament, TournamentError
 
 GAME = "challengers"
 """The one game with a tournament mode (Challengers!, its "Turnierplan"); named here only."""
@@ -174,7 +174,12 @@ class Loaded:
             f"round {self.tournament.round} is not over: {done} of "
             f"{len(self.tournament.matches)} results are in; still playing: {where}. The next "
             "round is paired when every result is in (a table's finished game reaches the hall "
-            "by itself; by hand: companion tournament result --table TABLE --winner NAME)")
+            "by itself; by hand: companion tournament result --table TABLE --winner NAME)",
+            de=f"Runde {self.tournament.round} ist nicht vorbei: {done} von "
+               f"{len(self.tournament.matches)} Ergebnissen sind da; es spielen noch: {where}. "
+               "Die nächste Runde wird gepaart, wenn alle Ergebnisse da sind (die beendete "
+               "Partie eines Tisches erreicht die Halle von selbst; von Hand: companion "
+               "tournament result --table TISCH --winner NAME)")
 
     def view(self) -> dict[str, Any]:
         """The tournament's picture for pages and `show`: pairings with tables and links."""
@@ -414,19 +419,21 @@ def _match(t: Tournament, body: Mapping[str, Any]) -> Match:
     try:
         round_no, a, b = int(body["round"]), str(body["a"]), str(body["b"])
     except (KeyError, TypeError, ValueError):
-        raise TournamentError("a result names the match: round, a and b") from None
+        raise TournamentError("a result names the match: round, a and b",
+                              de="ein Ergebnis nennt das Match: Runde, a und b") from None
     for match in t.matches:
         if (match.round, match.a, match.b) == (round_no, a, b):
             return match
     raise TournamentError(f"{a} - {b} is not a match of round {t.round} ({t.stage} stage)",
                           de=f"{a} - {b} ist kein Match der Runde {t.round} "
-                             f"(Turnierstufe {t.stage})")
+                             f"(Turnierstufe {STAGES_DE[t.stage]})")
 
 
 def _names(body: Mapping[str, Any], key: str) -> list[str]:
     value = body.get(key) or []
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise TournamentError(f"{key} is a list of card ids")
+        raise TournamentError(f"{key} is a list of card ids",
+                              de=f"{key} ist eine Liste von Karten-IDs")
     return list(value)
 
 

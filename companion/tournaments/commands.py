@@ -42,7 +42,8 @@ def _pick(book: TournamentBook, tournament_id: int | None) -> int:
         return tournament_id
     latest = book.latest()
     if latest is None:
-        raise CompanionError(f"{book.path}: no tournament yet (companion tournament new ...)")
+        raise CompanionError(f"{book.path}: no tournament yet (companion tournament new ...)",
+                             de=f"{book.path}: noch kein Turnier (companion tournament new ...)")
     return latest
 
 
@@ -88,8 +89,15 @@ def describe(loaded: Loaded) -> str:
 
 
 @click.group()
-def tournament() -> None:
+@click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True,
+              envvar="COMPANION_LANG",
+              help="Language of refusals (a step the rules do not allow now); also from "
+                   "COMPANION_LANG.")
+def tournament(lang: str) -> None:
     """Run a Challengers! tournament: pairings, deck phases, results, fans, the final."""
+    from companion.lazy_group import LANG_KEY
+
+    click.get_current_context().meta[LANG_KEY] = lang
 
 
 @tournament.command("new")
@@ -294,8 +302,11 @@ def result(table: str | None, game_id: int | None, winner: str | None,
                 match = next((m for m in loaded.tournament.matches
                               if (m.a, m.b) == found.players), None)
                 if match is None:
-                    raise CompanionError(f"game #{game_id} seats {' - '.join(found.players)}: "
-                                         "no such match in this stage")
+                    seated = " - ".join(found.players)
+                    raise CompanionError(f"game #{game_id} seats {seated}: no such match in "
+                                         "this stage",
+                                         de=f"an Partie #{game_id} sitzen {seated}: kein "
+                                            "solches Match in dieser Stufe")
                 table = loaded.table_of(match)
             loaded, trophy_won = book.record_result(
                 tid, table, found.players, found.winner_seat or "", found.fans,
@@ -306,7 +317,8 @@ def result(table: str | None, game_id: int | None, winner: str | None,
             loaded = book.load(tid)
             match = loaded.match_at(table)
             if match is None:
-                raise CompanionError(f"the tournament plays no match at {table!r} now")
+                raise CompanionError(f"the tournament plays no match at {table!r} now",
+                                     de=f"das Turnier spielt an {table!r} gerade kein Match")
             fans: dict[str, int] = {}
             for arg in fan_args:
                 who, sep, n = arg.partition("=")

@@ -128,25 +128,35 @@ def test_hall_and_judges_state_speak_one_language_in_names(hall: dict[str, Any],
 
 @pytest.mark.browser
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_hall_page_and_judges_view_show_one_language_in_names(
-        hall: dict[str, Any], browser: Any, lang: str) -> None:
-    """Every line both pages show (tables, rules, question, winner, tournament, refusals;
-    each player's whole history opened) at the sizes people use them."""
+def test_hall_page_shows_one_language_in_names(hall: dict[str, Any], browser: Any,
+                                               lang: str) -> None:
+    """Every line the hall page shows at 1366x768 (tables, rules, question, winner,
+    tournament, refusals), and the standings inside their card."""
     ids, names = _words_of_every_game(hall["tables"])
-    found: list[str] = []
     with opened(browser, hall["base"] + "/hall/", LAPTOP, lang=lang) as page:
         page.wait_for_function(f"document.querySelectorAll('#hall-rows tr').length === "
                                f"{len(TABLES)} && !document.querySelector('#hall-refused')"
                                ".hidden")
-        found += _page_problems(page, lang, ids, names, hall["players"])
+        found = _page_problems(page, lang, ids, names, hall["players"])
         side, standings = box(page, "#tournament"), box(page, ".standings")
         assert standings["right"] <= side["right"] + 0.5, "the standings leave their card"
         shot(page, f"hall-real-tables-{lang}", full_page=True)
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_judges_view_shows_one_language_in_names(hall: dict[str, Any], browser: Any,
+                                                 lang: str) -> None:
+    """Every line of the judges' phone view at 390x844: each table's open violations and
+    question, each player's whole history (every entry opened)."""
+    ids, names = _words_of_every_game(hall["tables"])
     with opened(browser, hall["base"] + "/hall/judge", PHONE, lang=lang) as page:
         page.wait_for_function(f"document.querySelectorAll('.judge-card').length === "
-                               f"{len(TABLES)}")
+                               f"{len(TABLES)} && document.querySelectorAll('.judge-entry')"
+                               ".length > 0")
         page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
-        found += _page_problems(page, lang, ids, names, hall["players"])
+        found = _page_problems(page, lang, ids, names, hall["players"])
         shot(page, f"judge-real-tables-{lang}", full_page=True)
     assert not found, "\n".join(found)
 

@@ -27,9 +27,13 @@ class PlanError(CompanionError):
 def check_levels(levels: Sequence[str]) -> tuple[str, ...]:
     plan = tuple(levels)
     if len(plan) != ROUNDS:
-        raise PlanError(f"a level plan names {ROUNDS} rounds, got {len(plan)}")
+        raise PlanError(f"a level plan names {ROUNDS} rounds, got {len(plan)}",
+                        de=f"ein Stufenplan nennt {ROUNDS} Runden, angegeben: {len(plan)}")
     if plan[0] != "A" or any(level not in ("B", "C") for level in plan[1:]):
-        raise PlanError(f"round 1 draws from level A, later rounds from B or C; got {plan}")
+        given = "".join(plan)
+        raise PlanError(f"round 1 draws from level A, later rounds from B or C; got {given}",
+                        de=f"Runde 1 zieht aus Stufe A, spätere Runden aus B oder C; "
+                           f"angegeben: {given}")
     return plan
 
 
@@ -37,9 +41,13 @@ def seats_for(players: Sequence[str]) -> list[str]:
     """The seats of the tournament: the players, plus the bot for an odd count."""
     names = list(players)
     if not 1 <= len(names) <= MAX_PLAYERS:
-        raise PlanError(f"Challengers! is for 1 to {MAX_PLAYERS} players, got {len(names)}")
+        raise PlanError(f"Challengers! is for 1 to {MAX_PLAYERS} players, got {len(names)}",
+                        de=f"Challengers! ist für 1 bis {MAX_PLAYERS} Spieler, angegeben: "
+                           f"{len(names)}")
     if len(set(names)) != len(names) or BOT in names:
-        raise PlanError(f"player names must be distinct and not {BOT!r}: {names}")
+        listed = ", ".join(names)
+        raise PlanError(f"player names must be distinct and not {BOT!r}: {listed}",
+                        de=f"Spielernamen müssen verschieden sein und nicht {BOT!r}: {listed}")
     return [*names, BOT] if len(names) % 2 else names
 
 

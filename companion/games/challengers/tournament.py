@@ -43,6 +43,9 @@ if TYPE_CHECKING:
     from companion.engine.game import Game
 
 FINAL = ROUNDS + 1
+STAGES_DE = {"deck": "Deck-Phase", "match": "Match-Phase", "final-deck": "vor dem Finale",
+             "final": "Finale", "over": "vorbei"}
+"""The tournament's stages as German judges and players call them (refusals in German)."""
 
 
 class TournamentError(CompanionError):
@@ -67,7 +70,8 @@ class Match:
             return "p1"
         if name == self.b:
             return "p2"
-        raise TournamentError(f"{name} does not play in the match {self.a} - {self.b}")
+        raise TournamentError(f"{name} does not play in the match {self.a} - {self.b}",
+                              de=f"{name} spielt nicht im Match {self.a} - {self.b}")
 
     def name(self, seat: str) -> str:
         return self.a if seat == "p1" else self.b
@@ -175,14 +179,17 @@ class Tournament:
         try:
             return self.seats[name]
         except KeyError:
-            raise TournamentError(f"no player {name!r}; players: {self.seats_order}") from None
+            players = ", ".join(self.seats_order)
+            raise TournamentError(f"no player {name!r}; players: {players}",
+                                  de=f"kein Spieler {name!r}; Spieler: {players}") from None
 
     def _need(self, *stages: str) -> None:
         if self.stage not in stages:
             raise TournamentError(f"not possible in the {self.stage} stage "
                                   f"(round {self.round}); needs {' or '.join(stages)}",
-                                  de=f"in der Turnierstufe {self.stage} (Runde {self.round}) "
-                                     f"nicht möglich; nötig: {' oder '.join(stages)}")
+                                  de=f"in der Turnierstufe {STAGES_DE[self.stage]} (Runde "
+                                     f"{self.round}) nicht möglich; nötig: "
+                                     f"{' oder '.join(STAGES_DE[s] for s in stages)}")
 
     def level(self) -> str:
         return self.levels[self.round - 1]
@@ -191,7 +198,8 @@ class Tournament:
     def _phase_of(self, name: str) -> DeckPhase:
         self._need("deck")
         if name == BOT:
-            raise TournamentError("the bot takes no part in the deck phase")
+            raise TournamentError("the bot takes no part in the deck phase",
+                                  de="der Bot nimmt an der Deck-Phase nicht teil")
         self.seat(name)
         return self.phases[name]
 
@@ -215,7 +223,8 @@ class Tournament:
         """Five cards from the round's level stack for `name` to choose from."""
         phase = self._phase_of(name)
         if phase.drawn:
-            raise TournamentError(f"{name} has drawn this round's cards already")
+            raise TournamentError(f"{name} has drawn this round's cards already",
+                                  de=f"{name} hat die Karten dieser Runde schon gezogen")
         phase.offer = self._draw(OFFER)
         phase.drawn = True
         return list(phase.offer)
@@ -225,18 +234,40 @@ class Tournament:
         phase = self._phase_of(name)
         cards = list(discard)
         if phase.redrawn:
-            raise TournamentError(f"{name} has used the redraw of this deck phase")
+            raise TournamentError(f"{name} has used the redraw of this deck phase",
+                                  de=f"{name} hat in dieser Deck-Phase schon neu gezogen")
         if not phase.drawn or phase.done:
-            raise TournamentError(f"{name} has no offered cards to redraw")
+            raise TournamentError(f"{name} has no offered cards to redraw",
+                                  de=f"{name} hat keine angebotenen Karten zum Neuziehen")
         wrong = [c for c in cards if c not in phase.offer]
         if wrong or len(set(cards)) != len(cards):
-            raise TournamentError(f"{name} can only redraw offered cards; not offered: {wrong}")
+            shown = self._cards(wrong) if wrong else ", ".join(
+                c for c in set(cards) if cards.count(c) > 1)
+            raise TournamentError(f"{name} can only redraw offered cards, each once; not so: "
+                                  f"{shown}",
+                                  de=f"{name} kann nur angebotene Karten neu ziehen, jede "
+                                     f"einmal; nicht so: {shown}")
         for uid in cards:
             phase.offer.remove(uid)
             self.discards.append(uid)
         phase.offer += self._draw(len(cards))
         phase.redrawn = True
         return list(phase.offer)
+
+    def _cards(self, uids: Iterable[str]) -> str:
+        """Cards as a refusal names them: the printed name, then the id people type."""
+        shown = []
+        for uid in uids:
+            try:
+                shown.append(f"{self.catalog.of_uid(uid).name} ({uid})")
+            except (KeyError, ValueError):
+                shown.append(uid)
+        return ", ".join(shown)
+
+    def _not_in_deck(self, uid: str, name: str) -> TournamentError:
+        card = self._cards([uid])
+        return TournamentError(f"{card} is not in {name}'s deck",
+                               de=f"{card} ist nicht in dem Deck von {name}")
 
     def removals_owed(self, kept: Iterable[str]) -> int:
         """Ausgewählt: cards to remove from the deck for choosing `kept`."""
@@ -253,24 +284,31 @@ class Tournament:
         phase = self._phase_of(name)
         kept, removed, slimmed = list(keep), list(remove), list(slim)
         if not phase.drawn or phase.done:
-            raise TournamentError(f"{name} has no offered cards to choose from")
+            raise TournamentError(f"{name} has no offered cards to choose from",
+                                  de=f"{name} hat keine angebotenen Karten zur Auswahl")
         low = KEEP_MIN if phase.offer else 0  # an exhausted stack offers nothing
         if not low <= len(kept) <= KEEP_MAX or len(set(kept)) != len(kept):
             raise TournamentError(f"{name} keeps {KEEP_MIN} or {KEEP_MAX} of the offered cards, "
-                                  f"not {len(kept)}")
+                                  f"not {len(kept)}",
+                                  de=f"{name} behält {KEEP_MIN} oder {KEEP_MAX} der angebotenen "
+                                     f"Karten, nicht {len(kept)}")
         wrong = [c for c in kept if c not in phase.offer]
         if wrong:
-            raise TournamentError(f"{name} was not offered {wrong}")
+            raise TournamentError(f"{name} was not offered {self._cards(wrong)}",
+                                  de=f"{name} wurde nicht angeboten: {self._cards(wrong)}")
         seat = self.seat(name)
         deck = seat.deck + kept
         owed = min(self.removals_owed(kept), len(deck))
         if len(removed) != owed:
             cards = "card" if owed == 1 else "cards"
+            karten = "Karte" if owed == 1 else "Karten"
             raise TournamentError(f"{name} removes {owed} {cards} from the deck (Ausgewählt), "
-                                  f"got {len(removed)}")
+                                  f"got {len(removed)}",
+                                  de=f"{name} entfernt {owed} {karten} aus dem Deck "
+                                     f"(Ausgewählt), angegeben: {len(removed)}")
         for uid in [*removed, *slimmed]:
             if uid not in deck:
-                raise TournamentError(f"{uid} is not in {name}'s deck")
+                raise self._not_in_deck(uid, name)
             deck.remove(uid)
             self.discards.append(uid)
         self.discards += [c for c in phase.offer if c not in kept]
@@ -282,15 +320,19 @@ class Tournament:
         """Discard cards from the deck: at the end of a deck phase, or before the final."""
         if self.stage == "final-deck":
             if self.finalists is None or name not in self.finalists:
-                raise TournamentError(f"only the finalists slim their decks now, not {name}")
+                raise TournamentError(f"only the finalists slim their decks now, not {name}",
+                                      de=f"jetzt verkleinern nur die Finalisten ihr Deck, "
+                                         f"nicht {name}")
         else:
             phase = self._phase_of(name)
             if not phase.done:
-                raise TournamentError(f"{name} chooses the new cards before slimming")
+                raise TournamentError(f"{name} chooses the new cards before slimming",
+                                      de=f"{name} wählt erst die neuen Karten, dann wird das "
+                                         f"Deck verkleinert")
         seat = self.seat(name)
         for uid in cards:
             if uid not in seat.deck:
-                raise TournamentError(f"{uid} is not in {name}'s deck")
+                raise self._not_in_deck(uid, name)
             seat.deck.remove(uid)
             self.discards.append(uid)
         return list(seat.deck)
@@ -303,7 +345,8 @@ class Tournament:
         self._need("deck")
         missing = [n for n, ph in self.phases.items() if not ph.done]
         if missing:
-            raise TournamentError(f"still choosing cards: {', '.join(missing)}")
+            raise TournamentError(f"still choosing cards: {', '.join(missing)}",
+                                  de=f"wählen noch Karten: {', '.join(missing)}")
         self.stage = "match"
         return list(self.matches)
 
@@ -323,12 +366,14 @@ class Tournament:
         for match in self.matches:
             if name in (match.a, match.b):
                 return match
-        raise TournamentError(f"{name} plays no match now")
+        raise TournamentError(f"{name} plays no match now",
+                              de=f"{name} spielt gerade kein Match")
 
     def match_config(self, match: Match, seed: int | None = None) -> GameConfig:
         """The config of one match for the `Challengers` ruleset (a at p1, b at p2)."""
         if match not in self.matches:
-            raise TournamentError(f"{match.a} - {match.b} is not a match of this stage")
+            raise TournamentError(f"{match.a} - {match.b} is not a match of this stage",
+                                  de=f"{match.a} - {match.b} ist kein Match dieser Stufe")
         return GameConfig(
             game="challengers",
             players=(match.a, match.b),
@@ -415,7 +460,8 @@ class Tournament:
         """Record a refereed match from its ruleset's outcome and effect fans."""
         outcome = game.outcome()
         if outcome is None or outcome.winner is None:
-            raise TournamentError("the match has no winner yet")
+            raise TournamentError("the match has no winner yet",
+                                  de="das Match hat noch keinen Sieger")
         fans = {match.name(p): s.value for p, s in game.scores().items()}
         return self.record(match, match.name(outcome.winner), fans, trophy_fans)
 
@@ -424,8 +470,9 @@ class Tournament:
         self._need("match")
         missing = [m for m in self.matches if m not in self.results]
         if missing:
-            raise TournamentError("matches without a result: " + ", ".join(
-                f"{m.a} - {m.b}" for m in missing))
+            open_matches = ", ".join(f"{m.a} - {m.b}" for m in missing)
+            raise TournamentError(f"matches without a result: {open_matches}",
+                                  de=f"Matches ohne Ergebnis: {open_matches}")
         if self.small and self._early_winner():
             return
         if self.round == ROUNDS:
