@@ -77,3 +77,53 @@ def test_readme_points_to_the_games_guide_for_the_rules() -> None:
     assert "(docs/games.md)" in supported
     documentation = readme[readme.index("## Documentation"):readme.index("## Quick start")]
     assert "[docs/games.md](docs/games.md)" in documentation
+
+
+def _anchors(doc: Path) -> set[str]:
+    """The anchors GitHub gives a Markdown file's headings: lower case, punctuation dropped,
+    spaces to '-', a repeated heading numbered."""
+    seen: dict[str, int] = {}
+    for heading in re.findall(r"^#{1,6} +(.+?) *#*$", doc.read_text(encoding="utf-8"), re.M):
+        slug = re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+        n = seen.get(slug, 0)
+        seen[slug] = n + 1
+        seen.setdefault(f"{slug}-{n}" if n else slug, 1)
+    return set(seen)
+
+
+@pytest.mark.parametrize("doc", USER_DOCS + LAB_NOTES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_link_to_a_section_finds_it(doc: Path) -> None:
+    """A link to a section (`page.md#section`, `#section`) lands on that heading, not at the
+    top of the page (a renamed heading breaks it silently)."""
+    lost = []
+    for target in LINK.findall(doc.read_text(encoding="utf-8")):
+        if re.match(r"^[a-z]+:", target) or "#" not in target:
+            continue
+        page, fragment = target.split("#", 1)
+        path = (doc.parent / page).resolve() if page else doc
+        if path.suffix == ".md" and path.exists() and fragment not in _anchors(path):
+            lost.append(target)
+    assert lost == [], f"{doc.name}: links to sections that do not exist: {lost}"
+
+
+README_MOST_LINES = 250
+
+
+def test_the_readme_stays_short() -> None:
+    """The README says what the product is and how to start; the rest lives in docs/."""
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").count("\n")
+    assert lines <= README_MOST_LINES, f"README.md has {lines} lines, at most {README_MOST_LINES}"
+
+
+DATED = re.compile(r"^#{1,6} .*\b20\d\d-\d\d-\d\d\b", re.M)
+
+
+@pytest.mark.parametrize("doc", USER_DOCS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_lab_notes_stay_out_of_the_user_docs(doc: Path) -> None:
+    """Dated notes of what was tried and measured live in docs/lab/ (dated files); a user doc
+    keeps no dated entries, except docs/benchmarks.md, whose tables say when they were
+    measured."""
+    assert not re.match(r"\d{4}-\d\d-\d\d", doc.name), f"{doc.name} is a lab note: docs/lab/"
+    if doc.name != "benchmarks.md":
+        dated = DATED.findall(doc.read_text(encoding="utf-8"))
+        assert dated == [], f"{doc.name} keeps dated notes (move them to docs/lab/): {dated}"
