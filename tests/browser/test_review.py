@@ -162,6 +162,33 @@ def test_game_page_jumps_plays_links_and_speaks_german(browser: Any, library: An
         assert_seen(page, "#next-violation")
 
 
+def test_the_review_keys_step_play_and_close_the_picture(browser: Any, library: Any) -> None:
+    """The review page's keys: arrows step back and forth, Space plays and pauses, Escape
+    closes the enlarged keyframe."""
+    base, db, ids = library
+    steps = steps_of(db, ids["played"])
+    with opened(browser, f"{base}/review/{ids['played']}", LAPTOP, "en") as page:
+        page.wait_for_selector("#timeline .tl-item")
+        assert page.text_content("#step-index") == "1"
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowRight")
+        assert page.text_content("#step-index") == "3"
+        assert page.text_content("#step-text") == steps[2]["text_en"]
+        page.keyboard.press("ArrowLeft")
+        assert page.text_content("#step-index") == "2"
+        page.select_option("#speed", "250")
+        page.focus("#timeline")
+        page.keyboard.press(" ")
+        assert page.get_attribute("#play", "data-playing") == "yes"
+        page.wait_for_function("Number(document.querySelector('#step-index').textContent) >= 4")
+        page.keyboard.press(" ")
+        assert page.get_attribute("#play", "data-playing") == "no"
+        page.click("#keyframe")
+        page.wait_for_selector("#keyframe-zoom:not([hidden])")
+        page.keyboard.press("Escape")
+        page.wait_for_selector("#keyframe-zoom", state="hidden")
+
+
 def test_exported_html_works_without_the_companion(browser: Any, library: Any,
                                                   tmp_path: Path) -> None:
     from companion.record.html import export_html

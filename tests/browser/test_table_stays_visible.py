@@ -280,7 +280,8 @@ def test_referee_controls_are_in_view_and_every_key_works(
 ) -> None:
     """At 1366x768 next phase, end turn, undo and redo are on screen without scrolling, with
     the keys listed beside them; each key does what its button does and a toast says what
-    happened (fake referee)."""
+    happened (fake referee); a key with nothing to do says so; a card opens and closes its
+    panel by keyboard."""
     from tests.server.fakes import table
 
     with fake_table(tmp_path, "keys.db") as (session, store, url):
@@ -314,6 +315,20 @@ def test_referee_controls_are_in_view_and_every_key_works(
             page.wait_for_selector("#redo:enabled")
             assert toast_after(page, "Control+y").startswith("Redone")
             assert session.referee.active == "p2"  # type: ignore[attr-defined]
+            assert toast_after(page, "u").startswith("Undone")
+            page.wait_for_selector("#redo:enabled")
+            assert toast_after(page, "Control+Shift+z").startswith("Redone")
+            assert session.referee.active == "p2"  # type: ignore[attr-defined]
+            # no question open: an answer's key says there is nothing to press
+            assert toast_after(page, "1") == "Nothing to press here now"
+            # a card by keyboard: Enter shows what the cardset knows, Escape closes it
+            card = page.locator("#mat .card-g[data-id]").first
+            card.focus()
+            page.keyboard.press("Enter")
+            page.wait_for_selector(f'#card-panel[data-id="{card.get_attribute("data-id")}"]'
+                                   ":not([hidden])")
+            page.keyboard.press("Escape")
+            page.wait_for_selector("#card-panel", state="hidden")
             # a violation: S stands; the next one: C corrected
             for key, decision in (("s", "stands"), ("c", "corrected")):
                 seq = session.state()["seq"]
