@@ -37,8 +37,9 @@ class ScriptedTable:
     def engine(self) -> Any:
         return self.session.referee.engine  # type: ignore[attr-defined]
 
-    def step(self) -> bool:
-        """Play the next script step; False when the script is over."""
+    def step(self, answer: bool = True) -> bool:
+        """Play the next script step; False when the script is over. With `answer` False, a
+        question the step raises stays open (the rest of the step waits for its answer)."""
         from companion.referee.script import declared_moves, resolve_refs
 
         if self.done >= len(self.script.steps):
@@ -67,6 +68,8 @@ class ScriptedTable:
         question = session.state()["question"]
         if question is not None:
             self.asked.append(question)
+            if not answer:
+                return True
             choice = min(int(declare.get("choice", 0)), len(question["choices"]) - 1)
             session.answer(question["seq"], choice)
         if step.phase is True:

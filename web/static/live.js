@@ -325,8 +325,13 @@ remembered per browser. */
   let dismissedQuestion = null;
   /* The referee view on a wide screen asks in a box over the side column, beside the table
   (not a modal over it); the table view and a phone ask in the alert. */
+  /* The referee view asks beside the table; the table view asks across the mat, unless the
+  question (long readings) fits no band of the mat that leaves its cards uncovered: then it too
+  is asked beside the table, never cut short over the mat (placeAlert). */
+  let besideSeq = null;
   function questionInDialog() {
-    return !document.body.classList.contains("view-table") && window.matchMedia("(min-width: 900px)").matches;
+    if (!window.matchMedia("(min-width: 900px)").matches) return false;
+    return !document.body.classList.contains("view-table") || Boolean(state.question && state.question.seq === besideSeq);
   }
   function renderReopen() {
     const q = state.question, alertShows = alerting && alerting.kind === "question" && !$("alert").hidden;
@@ -336,7 +341,9 @@ remembered per browser. */
     const q = state.question, dialog = $("question");
     if (!q || !questionInDialog()) { if (dialog.open) dialog.close("gone"); }
     if (!q) { renderReopen(); return; }
+    // the readings are the buttons below: long ones are not said twice (the heading asks)
     $("question-text").textContent = txt(q, "text");
+    $("question-text").hidden = questionWords(q) === C().t("question.title");
     const names = cardNames(questionCards(q));
     $("question-cards").hidden = !names.length;
     $("question-cards").textContent = names.length ? `${C().t("question.cards")}: ${names.join(", ")}` : "";
@@ -349,9 +356,12 @@ remembered per browser. */
       b.addEventListener("click", () => answer(q, i).then(r => { if (r && dialog.open) dialog.close("answered"); }));
     });
     if (!dialog.open && dismissedQuestion !== q.seq && questionInDialog()) dialog.show();
-    if (dialog.open) {  // under the referee's controls, which stay in reach
-      const top = Math.round($("controls").getBoundingClientRect().bottom + 8);
+    if (dialog.open) {  // under the referee's controls, which stay in reach, as wide as they are
+      const controls = $("controls").getBoundingClientRect();
+      const top = Math.round(controls.bottom + 8);
       dialog.style.top = top + "px";
+      dialog.style.right = Math.max(8, Math.round(window.innerWidth - controls.right)) + "px";
+      dialog.style.width = Math.round(Math.max(280, controls.width)) + "px";
       dialog.style.maxHeight = Math.max(200, window.innerHeight - top - 8) + "px";
     }
     renderReopen();
@@ -706,6 +716,12 @@ remembered per browser. */
       const need = box.offsetHeight + margin;
       const ok = fits(need);
       if (ok.length) { put(prefer === "top" ? ok[0] : ok[ok.length - 1], need); return; }
+    }
+    if (alerting.kind === "question") {  // its readings would be cut off: asked beside the table
+      besideSeq = alerting.seq;
+      box.hidden = true; delete box.dataset.kind; over.dataset.side = "";
+      renderQuestion();
+      return;
     }
     const widest = bands.sort((p, q) => (q[1] - q[0]) - (p[1] - p[0]))[0] || [m.top, m.bottom];
     put(widest, box.offsetHeight);
