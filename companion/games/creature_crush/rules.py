@@ -730,11 +730,21 @@ class CreatureCrush(Ruleset):
         owed = [o for o in flags(state)["owed"] if o["player"] == p]
         if owed:
             first = owed[0]
-            if first["mode"] == "sum" and bd.exact_sum(pool, first["cost"]) is None \
-                    and sum(pool.values()) >= first["cost"]:
+            rest = {d: v for d, v in avail.items() if d not in dice}
+            if first["mode"] == "sum" and bd.exact_sum(pool, first["cost"]) is None and (
+                    sum(pool.values()) >= first["cost"]
+                    or (len(owed) == 1 and not self._completes(pool, rest, first["cost"]))):
                 found.append(violation("cc.wrong-payment", what=first["what"],
                                        cost=first["cost"], dice=bd.dice_shown(pool)))
         return found
+
+    @staticmethod
+    def _completes(burned: Mapping[str, int], rest: Mapping[str, int], cost: int) -> bool:
+        """Whether dice still unburned can bring the dice burned for the one payment owed up
+        to exactly its cost ("Auch addierte Augenzahlen müssen genau den Kosten ...
+        entsprechen"): 6 + 1 burned for a 10 with a 4 left can never be paid."""
+        missing = cost - sum(burned.values())
+        return missing > 0 and bd.exact_sum(rest, missing) is not None
 
     def _check_summon(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
