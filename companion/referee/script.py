@@ -191,6 +191,16 @@ def resolve_refs(game: Game, move: Move) -> Move:
     )
 
 
+def _resolved_hints(game: Game, declare: Mapping[str, Any]) -> dict[str, Any]:
+    """The declaration as hints for the table change, a `target` written as a card id
+    ("TOB-012") turned into the uid of its copy in play, as the page would send it."""
+    hints = dict(declare)
+    target = hints.get("target")
+    if isinstance(target, str) and target:
+        hints["target"] = resolve_refs(game, Move("declare", "p1", target=target)).target
+    return hints
+
+
 def camera_steps(steps: Any) -> list[tuple[Any, list[Any]]]:
     """The steps a camera sees, each with the steps left out before it.
 
@@ -329,7 +339,8 @@ def _referee_step(
         _press(interpreter, resolve_refs(game, move), report)
     table = apply_step(table, step)
     observed = interpreter.observe(
-        visible_snapshot(table, step.index, float(step.index)), "script", declare
+        visible_snapshot(table, step.index, float(step.index)), "script",
+        _resolved_hints(game, declare),
     )
     if observed.question is not None:
         choice = int(declare.get("choice", 0))

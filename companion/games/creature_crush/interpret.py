@@ -257,7 +257,7 @@ def _hells(state: GameState, diff: SnapshotDiff, handled: set[str],
         if where is None:
             continue
         if where == card.zone:
-            if uid not in state.public:
+            if uid not in state.public or uid in flags(state).get("crush_shown", []):
                 slots.append([Move("settle", p, (uid,), value="hell")])
             continue
         unseen = state.is_hidden(where) or (bd.is_crush_place(where) and uid in state.face_down)
@@ -270,7 +270,7 @@ def _hells(state: GameState, diff: SnapshotDiff, handled: set[str],
         if turned and (state.is_hidden(where) or unseen_down):
             back = next((b for b in turned if b.zone == where), turned[0])
             slots.append([Move("flip", p, (uid,), to=back.zone, target=target,
-                               options=(("back", back.uid),))])
+                               options=(("back", back.uid), ("into_hell", "1")))])
             continue  # flipped and put into hell in one go
         owner = bd.side(where) if bd.side(where) in PLAYERS else p
         literal = Move("to-hell", owner, (uid,), to=card.zone)

@@ -172,7 +172,7 @@ class CreatureCrush(Ruleset):
                         ends=Text("you end your turn", "du beendest deinen Zug"),
                         automatic=(Text("unused start dice burn at the end of the phase",
                                       "unbenutzte Startwürfel verbrennen am Ende der Phase"),),
-                        end_check=self._unpaid,
+                        end_check=self._turn_end_missing,
                         moves=("move", "swap"),
                     ),
                 ),
@@ -315,6 +315,20 @@ class CreatureCrush(Ruleset):
             found.append(violation("cc.must-draw", zones=(bd.lager(p),)))
         if not flags(state).get("rolled"):
             found.append(violation("cc.must-roll", zones=(f"{p}.dice",)))
+        return found
+
+    def _turn_end_missing(self, state: GameState) -> list[Violation]:
+        return self._unpaid(state) + self._crush_left(state)
+
+    @staticmethod
+    def _crush_left(state: GameState) -> list[Violation]:
+        """"Nachdem der Effekt einer C-Karte abgehandelt wurde, wird sie in die Hölle gelegt":
+        a crush card flipped face up that still lies in its C zone as the turn ends (named
+        once)."""
+        shown = flags(state).get("crush_shown", [])
+        found = [violation("cc.crush-left", cards=(uid,), zones=(bd.hell(state.owner[uid]),))
+                 for uid in shown if uid in state.where]
+        flags(state)["crush_shown"] = []
         return found
 
     def _unpaid(self, state: GameState) -> list[Violation]:
@@ -730,11 +744,21 @@ class CreatureCrush(Ruleset):
         owed = [o for o in flags(state)["owed"] if o["player"] == p]
         if owed:
             first = owed[0]
-            if first["mode"] == "sum" and bd.exact_sum(pool, first["cost"]) is None \
-                    and sum(pool.values()) >= first["cost"]:
+            rest = {d: v for d, v in avail.items() if d not in dice}
+            if first["mode"] == "sum" and bd.exact_sum(pool, first["cost"]) is None and (
+                    sum(pool.values()) >= first["cost"]
+                    or (len(owed) == 1 and not self._completes(pool, rest, first["cost"]))):
                 found.append(violation("cc.wrong-payment", what=first["what"],
                                        cost=first["cost"], dice=bd.dice_shown(pool)))
         return found
+
+    @staticmethod
+    def _completes(burned: Mapping[str, int], rest: Mapping[str, int], cost: int) -> bool:
+        """Whether dice still unburned can bring the dice burned for the one payment owed up
+        to exactly its cost ("Auch addierte Augenzahlen müssen genau den Kosten ...
+        entsprechen"): 6 + 1 burned for a 10 with a 4 left can never be paid."""
+        missing = cost - sum(burned.values())
+        return missing > 0 and bd.exact_sum(rest, missing) is not None
 
     def _check_summon(self, state: GameState, move: Move) -> list[Violation]:
         p = move.player
@@ -1059,6 +1083,9 @@ class CreatureCrush(Ruleset):
             return
         uid = move.card
         hell = bd.hell(p)
+        shown = flags(state).get("crush_shown", [])
+        if uid in shown:
+            shown.remove(uid)  # the table caught up: the flipped crush card lies in hell
         if uid not in state.where or not state.resolve(uid, hell):
             return
         if uid not in state.public:
@@ -1232,6 +1259,8 @@ class CreatureCrush(Ruleset):
         if state.facts(uid).type == "crush" and bd.is_crush_place(state.where[uid]):
             self._run_effect(state, p, uid, move.target)
             state.move(uid, bd.hell(p))
+            if back and not move.option("into_hell"):  # seen turned over where it lay
+                flags(state).setdefault("crush_shown", []).append(uid)
 
     @staticmethod
     def _swap_into(state: GameState, uid: str, placeholder: str) -> None:

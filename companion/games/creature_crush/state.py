@@ -49,6 +49,9 @@ class CcFlags(CoreFlags, total=False):
     """Red damage dice on the table: die name -> [card uid, value]."""
     crush_paid: dict[str, int]
     """Dice paid for each face-down crush card (-1: paid before the referee joined)."""
+    crush_shown: list[str]
+    """Crush cards flipped on the table whose effect the rules resolved (they are in hell in
+    the state) while the table still shows them face up in a C zone."""
     permits: list[dict[str, Any]]
     """Card effects that allow something this turn (companion.games.creature_crush.effects)."""
     extra_dice: dict[str, int]

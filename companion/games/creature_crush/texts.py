@@ -230,6 +230,12 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
         "{card} hat keine Voraussetzung: sie wird nur in der Kampfphase ihres Besitzers "
         "umgedreht.",
     ),
+    "cc.crush-left": (
+        "CRUSH Karten",
+        "{card} was flipped but still lies in the C zone: after its effect it goes to hell.",
+        "{card} wurde umgedreht, liegt aber noch in der C-Zone: nach dem Effekt kommt sie in "
+        "die Hölle.",
+    ),
     "cc.not-flipped": (
         "CRUSH Karten",
         "{card} goes to hell only after it was flipped and its effect resolved.",

@@ -154,8 +154,8 @@ def _draws(
     took = [v for v in diff.vanished if v.zone == DECK] or [
         u for u in diff.uncovered if u.zone == DECK
     ]
-    if not took:
-        return [], set()
+    if not took or any(c.zone == DECK and not is_back(c.uid) for c in diff.covered):
+        return [], set()  # unchanged, or a face-up card laid on the pile covers its top
     if tricked:
         return [], set()  # an effect moved (or moves) deck cards (add_to_trick)
     if state.phase == "draft":

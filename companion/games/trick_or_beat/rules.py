@@ -594,6 +594,8 @@ class TrickOrBeat(Ruleset):
             found.append(violation("tob.not-tactic", cards=(uid,)))
         elif facts.get("category") == "equipment":
             found.append(violation("tob.equipment-as-tactic", cards=(uid,)))
+        elif self._drawn_supply_discarded(state, move):
+            return found  # part of the supply card's draws, not a second supply card
         elif facts.get("category") == "supply" and state.counter("turn", "supply"):
             found.append(violation("tob.supply-once", cards=(uid,)))
         for ability in facts.abilities:
@@ -662,6 +664,11 @@ class TrickOrBeat(Ruleset):
     def _check_trick(self, state: GameState, move: Move) -> list[Violation]:
         found = CHECKS.in_phase(state, move, "end")
         found += CHECKS.from_hand(state, move.player, move.cards)
+        if move.card != UNKNOWN and move.card in state.where:
+            # "Du kannst eine Karte aus deiner Hand verdeckt auf deinen Trickstapel legen":
+            # a card the camera can read lies face up
+            found.append(violation("tob.trick-face-up", cards=(move.card,),
+                                   zones=(fx.trick(move.player),)))
         if state.counter("turn", "tricked") >= 1:
             found.append(self._lift(state, violation("tob.trick-once",
                                                      zones=(fx.trick(move.player),)), "trick"))
@@ -690,9 +697,34 @@ class TrickOrBeat(Ruleset):
 
     def apply_specific(self, state: GameState, move: Move) -> None:
         flags(state)["expected_deck_draws"] = 0
+        if self._drawn_supply_discarded(state, move):
+            self._discard_drawn_supply(state, move)
+            return
         if move.kind not in self.SUPPLY_DRAW_KINDS:
             flags(state)["supply_draws"] = 0
+            flags(state)["supply_hidden_draws"] = 0
         self.moves.apply(self, state, move)
+
+    @staticmethod
+    def _drawn_supply_discarded(state: GameState, move: Move) -> bool:
+        """A supply card laid from the hand on the discard pile while a supply card's face-up
+        draws go on, after a draw the camera could not read: that drawn card, discarded and
+        replaced ("Falls du dabei Nachschubkarten ziehst, lege diese auf den Ablagestapel und
+        ziehe entsprechend viele neue Karten"), not a second supply card played."""
+        uid = move.card if move.cards else UNKNOWN
+        return (move.kind == "tactic" and uid != UNKNOWN and uid in state.where
+                and state.facts(uid).get("category") == "supply"
+                and flags(state).get("supply_hidden_draws", 0) > 0)
+
+    @staticmethod
+    def _discard_drawn_supply(state: GameState, move: Move) -> None:
+        card = take_from_hand(state, move.player, move.card)
+        if card is None:
+            return
+        state.public.add(card)
+        state.move(card, DISCARD)
+        flags(state)["supply_hidden_draws"] -= 1
+        flags(state)["supply_draws"] = flags(state).get("supply_draws", 0) + 1
 
     def _apply_redraw(self, state: GameState, move: Move) -> None:
         if any(v.blocking for v in self._check_redraw(state, move)):
@@ -893,6 +925,8 @@ class TrickOrBeat(Ruleset):
             if move.cards and move.cards[0] == UNKNOWN:
                 state.public.discard(uid)
                 flags(state)["supply_draws"] = max(0, flags(state).get("supply_draws", 0) - 1)
+                flags(state)["supply_hidden_draws"] = (
+                    flags(state).get("supply_hidden_draws", 0) + 1)
                 return
         state.public.add(uid)
         if state.facts(uid).get("category") == "supply":
@@ -916,9 +950,11 @@ class TrickOrBeat(Ruleset):
 
     def _apply_attack(self, state: GameState, move: Move) -> None:
         """A declared attack; an illegal one is recorded but changes nothing (the table
-        shows whether the target really left)."""
+        shows whether the target really left). Made in the wrong phase it still is an attack
+        of creatures that may attack: its defeat follows from it, recorded once."""
         p = move.player
-        if any(v.blocking for v in self._check_attack(state, move)):
+        problems = [v for v in self._check_attack(state, move) if v.blocking]
+        if any(v.code != "tob.wrong-phase" for v in problems):
             return
         attackers = list(dict.fromkeys(a for a in move.cards if a in state.where))
         for a in attackers:
@@ -934,7 +970,8 @@ class TrickOrBeat(Ruleset):
         if attack >= survival:
             release_attached(state, target, _to_discard)
             state.move(target, DISCARD)
-            self._beat_when_none_left(state, p)
+            if not problems:  # nobody wins by an attack the rules did not allow
+                self._beat_when_none_left(state, p)
 
     @staticmethod
     def _beat_when_none_left(state: GameState, p: str) -> None:

@@ -58,6 +58,9 @@ class TobFlags(CoreFlags, total=False):
     [player, role ("attackers" or "defender"), stat, amount]."""
     supply_draws: int
     """Cards still to be drawn face up by a supply card's effect."""
+    supply_hidden_draws: int
+    """Face-up supply draws the camera could not read, while the supply card's draws go on:
+    a supply card laid from the hand on the discard pile may be one of them (replaced)."""
     expected_deck_draws: int
     """Cards an effect lets draw from the deck (the camera sees the deck shrink)."""
     lifts: dict[str, list[str]]

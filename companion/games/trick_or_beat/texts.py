@@ -179,6 +179,11 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
         "Only one card goes on the trick pile per end phase.",
         "Pro Endphase kommt nur eine Karte auf den Trickstapel.",
     ),
+    "tob.trick-face-up": (
+        "Zugablauf, Endphase",
+        "{card} lies face up on the trick pile: trick cards are laid face down.",
+        "{card} liegt offen auf dem Trickstapel: Trickkarten werden verdeckt gelegt.",
+    ),
     "tob.trick-final": (
         "Trickstapel",
         "Cards are never taken back from the trick pile.",
