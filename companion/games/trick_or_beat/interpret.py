@@ -55,7 +55,7 @@ def explain(state: GameState, diff: SnapshotDiff, hints: Mapping[str, Any]) -> l
     lane_slots, handled = _lanes(state, diff, hints, played)
     slots += lane_slots
     slots += _discards(state, diff, hints, handled | drawn | played)
-    slots += _tricks(state, diff, tricked)
+    slots += _tricks(state, diff, tricked, hints)
     slots += _vanished(state, diff, handled | played)
     return candidate_product(slots)
 
@@ -515,26 +515,29 @@ TAKEN_BACK = ("or", "taken-back")
 """The option of a trick card read from a change that may as well be a card taken back."""
 
 
-def _tricks(state: GameState, diff: SnapshotDiff, tricked: int = 0) -> list[list[Move]]:
+def _tricks(state: GameState, diff: SnapshotDiff, tricked: int = 0,
+            hints: Mapping[str, Any] | None = None) -> list[list[Move]]:
     """New backs on a trick pile are trick cards, except the `tricked` cards a tactic (seen in
     the same change, or declared before it) puts on the active player's pile from the draw
     pile. A top seen there before showing again is a take-back, unless the back now on top
     was read as taken back (then it is laid again). A back never seen replacing a top that
-    may have had unseen cards beneath is a trick card or a take-back (`_first_view_top`)."""
+    may have had unseen cards beneath is a trick card or a take-back (`_first_view_top`).
+    A card a person says another player laid is that player's, laid on this pile (`to`)."""
     slots: list[list[Move]] = []
-    for p in PLAYERS:
-        pile = fx.trick(p)
+    for owner in PLAYERS:
+        pile = fx.trick(owner)
+        p = _actor(hints or {}, owner)
         new = [c for c in diff.appeared if c.zone == pile]
         new += [c for _, c in diff.moved if c.zone == pile]
         gone = [u for u in diff.uncovered if u.zone == pile]
-        relaid = [c for c in new if c.uid in flags(state).get("taken_back", {}).get(p, [])]
+        relaid = [c for c in new if c.uid in flags(state).get("taken_back", {}).get(owner, [])]
         if relaid:
-            slots += [[Move("trick", p, (UNKNOWN,), options=(("back", c.uid),))]
+            slots += [[_laid(p, pile, (UNKNOWN,), (("back", c.uid),))]
                       for c in relaid]
             continue
         if gone:
             new = []  # the top now showing lay there before: cards were taken off, none added
-        if p == state.active and tricked:
+        if owner == state.active and tricked:
             backs = [c for c in new if is_back(c.uid)][:tricked]
             new = [c for c in new if c not in backs]
         beneath = _first_view_top(state, diff, pile)
@@ -542,16 +545,23 @@ def _tricks(state: GameState, diff: SnapshotDiff, tricked: int = 0) -> list[list
             if is_back(card.uid):
                 if card.uid in state.backs:
                     continue
-                laid = Move("trick", p, (UNKNOWN,), options=(("back", card.uid),))
+                laid = _laid(p, pile, (UNKNOWN,), (("back", card.uid),))
                 if beneath is None or len(new) > 1:
                     slots.append([laid])
                     continue
                 slots.append([replace(laid, options=tuple(sorted((*laid.options, TAKEN_BACK)))),
-                              Move("untrick", p, options=(("back", beneath),))])
+                              Move("untrick", owner, options=(("back", beneath),))])
             else:
-                slots.append([Move("trick", p, (card.uid,))])
-        slots += [[Move("untrick", p, options=(("back", u.uid),))] for u in gone]
+                slots.append([_laid(p, pile, (card.uid,))])
+        slots += [[Move("untrick", owner, options=(("back", u.uid),))] for u in gone]
     return slots
+
+
+def _laid(player: str, pile: str, cards: tuple[str, ...],
+         options: tuple[tuple[str, str], ...] = ()) -> Move:
+    """A card laid on a trick pile: `to` names the pile only when it is not the player's own."""
+    to = pile if _owner(pile) != player else None
+    return Move("trick", player, cards, to=to, options=options)
 
 
 def _first_view_top(state: GameState, diff: SnapshotDiff, pile: str) -> str | None:

@@ -88,6 +88,11 @@ SEEN_KINDS = ("remove", "untrick")
 TURN_PHASES = ("supply", "lane", "main", "end")
 
 
+
+def _trick_pile(move: Move) -> str:
+    """The trick pile a `trick` move laid its card on: the player's own unless `to` says."""
+    return str(move.to) if move.to else fx.trick(move.player)
+
 class TrickOrBeat(Ruleset):
     game_id = "trick-or-beat"
     rulebook = "trick-or-beat.de.txt"
@@ -662,16 +667,20 @@ class TrickOrBeat(Ruleset):
         return found + self._effect_target(state, move, uid, effects[index])
 
     def _check_trick(self, state: GameState, move: Move) -> list[Violation]:
+        pile = _trick_pile(move)
         found = CHECKS.in_phase(state, move, "end")
         found += CHECKS.from_hand(state, move.player, move.cards)
-        if move.card != UNKNOWN and move.card in state.where:
+        if pile != fx.trick(move.player):
             # "Du kannst eine Karte aus deiner Hand verdeckt auf deinen Trickstapel legen":
+            # on your own pile, never the other player's (a person said who laid it)
+            found.append(violation("tob.trick-not-own", zones=(pile,), player=move.player,
+                                   owner=pile.split(".")[0]))
+        if move.card != UNKNOWN and move.card in state.where:
             # a card the camera can read lies face up
-            found.append(violation("tob.trick-face-up", cards=(move.card,),
-                                   zones=(fx.trick(move.player),)))
+            found.append(violation("tob.trick-face-up", cards=(move.card,), zones=(pile,)))
         if state.counter("turn", "tricked") >= 1:
-            found.append(self._lift(state, violation("tob.trick-once",
-                                                     zones=(fx.trick(move.player),)), "trick"))
+            found.append(self._lift(state, violation("tob.trick-once", zones=(pile,)),
+                                    "trick"))
         return found
 
     def _check_unexplained(self, state: GameState, move: Move) -> list[Violation]:
@@ -1069,7 +1078,7 @@ class TrickOrBeat(Ruleset):
         card = take_from_hand(state, p, move.card)
         if card is None:
             return
-        state.move(card, fx.trick(p))
+        state.move(card, _trick_pile(move))  # where the table shows it, even the wrong pile
         back = move.option("back")
         if back:
             state.backs[back] = card

@@ -184,6 +184,11 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
         "{card} lies face up on the trick pile: trick cards are laid face down.",
         "{card} liegt offen auf dem Trickstapel: Trickkarten werden verdeckt gelegt.",
     ),
+    "tob.trick-not-own": (
+        "Zugablauf, Endphase",
+        "{player} lays a card on {owner}'s trick pile: each player lays on their own.",
+        "{player} legt eine Karte auf den Trickstapel von {owner}: jeder legt auf den eigenen.",
+    ),
     "tob.trick-final": (
         "Trickstapel",
         "Cards are never taken back from the trick pile.",
