@@ -68,7 +68,7 @@ def explain(state: GameState, diff: SnapshotDiff, hints: Mapping[str, Any]) -> l
     slots += _faceoff_result(state, diff, handled)
     slots += _discards(state, diff, handled)
     handled |= {m.cards[0] for slot in slots for m in slot if m.kind == "boost"}
-    slots += _vanished(state, diff, handled)
+    slots += _vanished(state, diff, handled | used_backs)
     slots += _tapping(state, diff)
     return _hand_discard_sets(state, candidate_product(slots))
 
@@ -205,6 +205,13 @@ def _areas(state: GameState, diff: SnapshotDiff, used_backs: set[str]
         uid, zone = card.uid, card.zone
         handled.add(uid)
         if is_back(uid):
+            hidden = state.backs.get(uid)
+            if hidden is not None and zone in fx.AREAS and state.where.get(hidden) not in (
+                    None, zone):
+                # a face-down troublemaker carried elsewhere: no rule moves one
+                slots.append([Move("move", state.owner.get(hidden, _owner(zone)), (hidden,),
+                                   to=zone)])
+                continue
             if uid in used_backs or uid in state.backs or zone not in fx.PROBLEM_ZONES:
                 continue
             slots.append([Move("play-troublemaker", state.active, (UNKNOWN,), to=zone,
@@ -225,6 +232,7 @@ def _areas(state: GameState, diff: SnapshotDiff, used_backs: set[str]
         if old is None and flipped:
             back = flipped[0]
             backs_gone.remove(back)
+            used_backs.add(back.uid)
             slots.append([Move("reveal", owner, (uid,), options=(("back", back.uid),))])
             continue
         if old is None and uid in state.where and state.where[uid] == zone:
@@ -281,11 +289,20 @@ def _discards(state: GameState, diff: SnapshotDiff, handled: set[str]) -> list[l
 
 
 def _vanished(state: GameState, diff: SnapshotDiff, handled: set[str]) -> list[list[Move]]:
-    """Face-up table cards that left the camera's view without a rule that moved them."""
+    """Table cards that left the camera's view without a rule that moved them: face up, or
+    a face-down troublemaker taken from its problem without being uncovered."""
     slots: list[list[Move]] = []
+    taken: set[str] = set()
     for card in diff.vanished:
         uid = card.uid
-        if is_back(uid) or card.zone not in fx.AREAS or uid in handled:
+        if card.zone not in fx.AREAS or uid in handled:
+            continue
+        if is_back(uid):
+            hidden = _face_down_behind(state, uid, card.zone, taken)
+            if hidden is not None:
+                taken.add(hidden)
+                owner = state.owner.get(hidden, _owner(card.zone))
+                slots.append([Move("remove", owner, (hidden,), to=hand_zone(owner))])
             continue
         if state.where.get(uid) != card.zone:
             continue  # the engine already moved it
@@ -294,6 +311,17 @@ def _vanished(state: GameState, diff: SnapshotDiff, handled: set[str]) -> list[l
         owner = state.owner.get(uid, _owner(card.zone))
         slots.append([Move("remove", owner, (uid,), to=hand_zone(owner))])
     return slots
+
+
+def _face_down_behind(state: GameState, back: str, zone: str, taken: set[str]) -> str | None:
+    """The face-down card a vanished back showed: the one the camera saw laid with it, else
+    (laid before the companion watched) a face-down card of that zone with no back known."""
+    hidden = state.backs.get(back)
+    if hidden is not None:
+        return hidden if state.where.get(hidden) == zone else None
+    known = set(state.backs.values())
+    return next((u for u in state.cards_in(zone)
+                 if u in state.face_down and u not in known and u not in taken), None)
 
 
 def _tapping(state: GameState, diff: SnapshotDiff) -> list[list[Move]]:
