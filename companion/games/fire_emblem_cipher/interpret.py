@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from companion.engine.api import PLAYERS, Move
+from companion.engine.api import PLAYERS, Move, other
 from companion.engine.interpreter import SnapshotDiff, candidate_product
 from companion.engine.state import UNKNOWN, GameState, hand_zone
 from companion.games.fire_emblem_cipher import effects as fx
@@ -277,6 +277,8 @@ class _Explainer:
                 continue
             self.handled.add(uid)
             p = _owner(card.zone)
+            if sim.where.get(uid) == hand_zone(other(p)):
+                p = other(p)  # laid from the other player's hand onto this side
             if is_back(uid):
                 if uid not in sim.backs:
                     self.add(Move("face-down", p, (UNKNOWN,), to=card.zone,
@@ -287,7 +289,8 @@ class _Explainer:
                 if sim.where.get(uid) == card.zone:
                     continue  # forced march: the engine moved it already
                 if fx.is_field(old.zone) and _owner(old.zone) == p:
-                    self.add(Move("move", p, (uid,), to=card.zone))
+                    upright = () if card.tapped else (("upright", "yes"),)
+                    self.add(Move("move", p, (uid,), to=card.zone, options=upright))
                 else:
                     self.add(Move("remove", p, (uid,), to=card.zone))
                 continue
