@@ -352,7 +352,15 @@ class _Explainer:
         covered = self.covered()
         retreat_changed = {_owner(c.zone) for c in [*self.diff.appeared, *self.diff.vanished]
                            if _kind(c.zone) == "retreat"}
+        taken: set[str] = set()
         for v in self.diff.vanished:
+            if is_back(v.uid) and v.uid not in self.handled and _kind(v.zone) == "bonds":
+                bond = self.face_down_behind(v, taken)
+                if bond is not None:  # a face-down bond taken off the table
+                    taken.add(bond)
+                    self.handled.add(v.uid)
+                    self.add(Move("remove", _owner(v.zone), (bond,), to=hand_zone(_owner(v.zone))))
+                continue
             if is_back(v.uid) or v.uid in self.handled or v.uid in covered:
                 continue
             if _kind(v.zone) not in watched or v.uid not in sim.where:
@@ -363,6 +371,17 @@ class _Explainer:
             to = fx.zone(p, "retreat") if p in retreat_changed else hand_zone(p)
             self.handled.add(v.uid)
             self.add(Move("remove", p, (v.uid,), to=to))
+
+    def face_down_behind(self, back: SeenCard, taken: set[str]) -> str | None:
+        """The face-down card a vanished back showed: the one the camera saw laid with it,
+        else (laid before the companion watched) one of that zone with no back known."""
+        sim = self.sim
+        card = sim.backs.get(back.uid)
+        if card is not None:
+            return card if sim.where.get(card) == back.zone else None
+        known = set(sim.backs.values())
+        return next((u for u in sim.cards_in(back.zone)
+                     if u in sim.face_down and u not in known and u not in taken), None)
 
     def taps(self) -> None:
         sim = self.sim

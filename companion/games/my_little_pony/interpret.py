@@ -205,9 +205,10 @@ def _areas(state: GameState, diff: SnapshotDiff, used_backs: set[str]
         uid, zone = card.uid, card.zone
         handled.add(uid)
         if is_back(uid):
-            hidden = state.backs.get(uid)
-            if hidden is not None and zone in fx.AREAS and state.where.get(hidden) not in (
-                    None, zone):
+            old = before.get(uid)
+            hidden = (_face_down_behind(state, uid, old.zone, set())
+                      if old is not None and old.zone in fx.AREAS else None)
+            if hidden is not None:
                 # a face-down troublemaker carried elsewhere: no rule moves one
                 slots.append([Move("move", state.owner.get(hidden, _owner(zone)), (hidden,),
                                    to=zone)])
