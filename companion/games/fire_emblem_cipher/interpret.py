@@ -242,7 +242,10 @@ class _Explainer:
         if self.sim.phase == "setup":
             return
         for p in PLAYERS:
-            if [v for v in self.vanished_in(fx.zone(p, "orbs")) if is_back(v.uid)]:
+            orbs = fx.zone(p, "orbs")
+            gone = [v for v in self.vanished_in(orbs) if is_back(v.uid)]
+            gone += [old for old, _ in self.diff.moved if old.zone == orbs and is_back(old.uid)]
+            if gone:  # an orb carried straight elsewhere passed through the hand
                 if self.orb_taken_as_the_turn_passed(p):
                     continue
                 self.add(Move("orb-to-hand", p))
@@ -349,6 +352,7 @@ class _Explainer:
             if sim.where.get(old.uid) == new.zone or old.uid not in sim.where:
                 continue
             self.add(Move("remove", _owner(old.zone), (old.uid,), to=new.zone))
+        self.retreat_tops_taken()
         covered = self.covered()
         retreat_changed = {_owner(c.zone) for c in [*self.diff.appeared, *self.diff.vanished]
                            if _kind(c.zone) == "retreat"}
@@ -371,6 +375,21 @@ class _Explainer:
             to = fx.zone(p, "retreat") if p in retreat_changed else hand_zone(p)
             self.handled.add(v.uid)
             self.add(Move("remove", p, (v.uid,), to=to))
+
+    def retreat_tops_taken(self) -> None:
+        """A retreat pile's top card gone while a card the rules hold beneath it shows again
+        (or the pile emptied): taken off the open pile, which no rule does."""
+        sim = self.sim
+        gone = [c for c in self.diff.uncovered if _kind(c.zone) == "retreat"]
+        gone += [v for v in self.diff.vanished
+                 if _kind(v.zone) == "retreat" and _bared(sim, self.diff, v)]
+        for card in gone:
+            uid = card.uid
+            if is_back(uid) or uid in self.handled or sim.where.get(uid) != card.zone:
+                continue
+            self.handled.add(uid)
+            p = _owner(card.zone)
+            self.add(Move("remove", p, (uid,), to=hand_zone(p)))
 
     def face_down_behind(self, back: SeenCard, taken: set[str]) -> str | None:
         """The face-down card a vanished back showed: the one the camera saw laid with it,
@@ -397,6 +416,15 @@ class _Explainer:
         for card in self.diff.untapped:
             if card.uid in sim.tapped:
                 self.add(Move("untap", _owner(card.zone), (card.uid,)))
+
+
+def _bared(state: GameState, diff: SnapshotDiff, card: SeenCard) -> bool:
+    """An open pile's top card gone while the card now on top is one the rules hold beneath
+    it in the same pile: the top was taken off, not covered by a card laid on it."""
+    top = next((c.uid for c in diff.appeared if c.zone == card.zone), None)
+    pile = state.zones.get(card.zone, [])
+    return top is not None and top in pile and card.uid in pile and \
+        pile.index(top) < pile.index(card.uid)
 
 
 COVER_RADIUS_MM = 20.0

@@ -294,6 +294,16 @@ def _vanished(state: GameState, diff: SnapshotDiff, handled: set[str]) -> list[l
     a face-down troublemaker taken from its problem without being uncovered."""
     slots: list[list[Move]] = []
     taken: set[str] = set()
+    new_problems = {c.zone for c in diff.appeared} | {n.zone for _, n in diff.moved}
+    discards = tuple(fx.discard(p) for p in PLAYERS)
+    tops = [c for c in diff.uncovered if c.zone in discards]
+    tops += [c for c in diff.vanished if c.zone in discards and _bared(state, diff, c)]
+    for card in tops:  # taken off an open discard pile, which no rule does
+        uid = card.uid
+        if is_back(uid) or uid in handled or state.where.get(uid) != card.zone:
+            continue
+        owner = state.owner.get(uid, _owner(card.zone))
+        slots.append([Move("remove", owner, (uid,), to=hand_zone(owner))])
     for card in diff.vanished:
         uid = card.uid
         if card.zone not in fx.AREAS or uid in handled:
@@ -307,11 +317,20 @@ def _vanished(state: GameState, diff: SnapshotDiff, handled: set[str]) -> list[l
             continue
         if state.where.get(uid) != card.zone:
             continue  # the engine already moved it
-        if fx.kind(state, uid) == "problem":
-            continue  # replaced by the engine or lying under the new one
+        if fx.kind(state, uid) == "problem" and card.zone in new_problems:
+            continue  # lying under the new one
         owner = state.owner.get(uid, _owner(card.zone))
         slots.append([Move("remove", owner, (uid,), to=hand_zone(owner))])
     return slots
+
+
+def _bared(state: GameState, diff: SnapshotDiff, card: SeenCard) -> bool:
+    """An open pile's top card gone while the card now on top is one the rules hold beneath
+    it in the same pile: the top was taken off, not covered by a card laid on it."""
+    top = next((c.uid for c in diff.appeared if c.zone == card.zone), None)
+    pile = state.zones.get(card.zone, [])
+    return top is not None and top in pile and card.uid in pile and \
+        pile.index(top) < pile.index(card.uid)
 
 
 def _face_down_behind(state: GameState, back: str, zone: str, taken: set[str]) -> str | None:
