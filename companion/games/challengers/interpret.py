@@ -122,13 +122,27 @@ def _stacks(state: GameState, diff: SnapshotDiff, arrivals: list[SeenCard]) -> l
 
 
 def _left_table(state: GameState, diff: SnapshotDiff, filled: set[str]) -> list[list[Move]]:
-    """Face-up pile cards that vanished without arriving anywhere and were not covered."""
+    """Face-up pile cards that vanished without arriving anywhere and were not covered: also
+    a pile's top gone while a card the rules hold beneath it shows again (taken off)."""
     slots: list[list[Move]] = []
-    for card in diff.vanished:
-        if is_back(card.uid) or state.where.get(card.uid) != card.zone:
+    seen: set[str] = {new.uid for _, new in diff.moved}  # arrived elsewhere: read there
+    for card in [*diff.vanished, *diff.uncovered]:
+        if is_back(card.uid) or card.uid in seen or state.where.get(card.uid) != card.zone:
             continue
         p = fx.owner_of_zone(card.zone)
-        if card.zone == fx.play(p) or card.zone in filled:
-            continue  # play cards: see _stacks; a pile: a new card lies on it
+        if card.zone == fx.play(p):
+            continue  # play cards: see _stacks
+        if card.zone in filled and card not in diff.uncovered and not _bared(state, diff, card):
+            continue  # a new card lies on the pile
+        seen.add(card.uid)
         slots.append([Move("remove", state.owner.get(card.uid, p), (card.uid,))])
     return slots
+
+
+def _bared(state: GameState, diff: SnapshotDiff, card: SeenCard) -> bool:
+    """A pile's top card gone while the card now on top is one the rules hold beneath it in
+    the same pile: the top was taken off, not covered by a card laid on it."""
+    top = next((c.uid for c in diff.appeared if c.zone == card.zone), None)
+    pile = state.zones.get(card.zone, [])
+    return top is not None and top in pile and card.uid in pile and \
+        pile.index(top) < pile.index(card.uid)
