@@ -179,7 +179,7 @@ class _Explainer:
             elif c is not None and p == c["defending"]:
                 self.add(Move("evade", p, (card.uid,)))
             else:
-                self.add(Move("discard", p, (card.uid,)))
+                self.add(Move("discard", p, (card.uid,), to=card.zone))
 
     def failed_support(self, c: dict[str, Any], p: str, uid: str) -> bool:
         """A card new on p's retreat pile while p's deck changed, p owing a support, with the
