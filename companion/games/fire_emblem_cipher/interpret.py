@@ -158,7 +158,10 @@ class _Explainer:
             if card.uid in self.moved_from or is_back(card.uid):
                 self.add(Move("remove", p, (card.uid,), to=card.zone))
                 continue
-            self.add(Move("support", p, (card.uid,)))
+            deck = fx.zone(p, "deck")
+            kept = not self.deck_seen[p] and self.sim.count(deck) > 0
+            self.add(Move("support", p, (card.uid,),
+                          options=(("deck", "unchanged"),) if kept else ()))
             self.deck_left[p] = False
 
     def retreat_arrivals(self) -> None:
@@ -280,8 +283,8 @@ class _Explainer:
                 continue
             self.handled.add(uid)
             p = _owner(card.zone)
-            if sim.where.get(uid) == hand_zone(other(p)):
-                p = other(p)  # laid from the other player's hand onto this side
+            if sim.where.get(uid) in (hand_zone(other(p)), fx.zone(other(p), "deck")):
+                p = other(p)  # laid from the other player's hand (hidden) onto this side
             if is_back(uid):
                 if uid not in sim.backs:
                     self.add(Move("face-down", p, (UNKNOWN,), to=card.zone,

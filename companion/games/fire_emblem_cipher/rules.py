@@ -638,7 +638,9 @@ class FireEmblemCipher(Ruleset):
         uid = move.card
         if state.count(deck) == 0:
             found.append(violation("fe.deck-empty", player=p, zones=(deck,)))
-        elif uid != UNKNOWN and (uid not in state.where or not state.can_resolve(uid, deck)):
+        elif move.option("deck") == "unchanged" or (uid != UNKNOWN and (
+                uid not in state.where or not state.can_resolve(uid, deck))):
+            # the camera saw the deck's top stay: the card came from elsewhere (the hand)
             found.append(violation("fe.unexplained", cards=(uid,), zones=(fx.zone(p, "support"),)))
         return found
 
@@ -866,7 +868,8 @@ class FireEmblemCipher(Ruleset):
 
     def _apply_support(self, state: GameState, move: Move) -> None:
         p = move.player
-        card = self._take(state, p, move.card, fx.zone(p, "deck"))
+        source = hand_zone(p) if move.option("deck") == "unchanged" else fx.zone(p, "deck")
+        card = self._take(state, p, move.card, source)
         if card is None:
             return
         state.move(card, fx.zone(p, "support"))
