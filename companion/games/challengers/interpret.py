@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.engine.api import PLAYERS, Move
+from companion.engine.hidden_cards import top_taken_off
 from companion.engine.interpreter import SnapshotDiff, candidate_product
 from companion.engine.state import GameState
 from companion.games.challengers import effects as fx
@@ -132,17 +133,10 @@ def _left_table(state: GameState, diff: SnapshotDiff, filled: set[str]) -> list[
         p = fx.owner_of_zone(card.zone)
         if card.zone == fx.play(p):
             continue  # play cards: see _stacks
-        if card.zone in filled and card not in diff.uncovered and not _bared(state, diff, card):
+        taken_off = card in diff.uncovered or top_taken_off(state, diff, card)
+        if card.zone in filled and not taken_off:
             continue  # a new card lies on the pile
         seen.add(card.uid)
         slots.append([Move("remove", state.owner.get(card.uid, p), (card.uid,))])
     return slots
 
-
-def _bared(state: GameState, diff: SnapshotDiff, card: SeenCard) -> bool:
-    """A pile's top card gone while the card now on top is one the rules hold beneath it in
-    the same pile: the top was taken off, not covered by a card laid on it."""
-    top = next((c.uid for c in diff.appeared if c.zone == card.zone), None)
-    pile = state.zones.get(card.zone, [])
-    return top is not None and top in pile and card.uid in pile and \
-        pile.index(top) < pile.index(card.uid)

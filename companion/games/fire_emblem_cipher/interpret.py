@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from companion.engine.api import PLAYERS, Move, other
+from companion.engine.hidden_cards import face_down_behind, top_taken_off
 from companion.engine.interpreter import SnapshotDiff, candidate_product
 from companion.engine.state import UNKNOWN, GameState, hand_zone
 from companion.games.fire_emblem_cipher import effects as fx
@@ -362,7 +363,7 @@ class _Explainer:
         taken: set[str] = set()
         for v in self.diff.vanished:
             if is_back(v.uid) and v.uid not in self.handled and _kind(v.zone) == "bonds":
-                bond = self.face_down_behind(v, taken)
+                bond = face_down_behind(self.sim, v.uid, v.zone, taken)
                 if bond is not None:  # a face-down bond taken off the table
                     taken.add(bond)
                     self.handled.add(v.uid)
@@ -385,7 +386,7 @@ class _Explainer:
         sim = self.sim
         gone = [c for c in self.diff.uncovered if _kind(c.zone) == "retreat"]
         gone += [v for v in self.diff.vanished
-                 if _kind(v.zone) == "retreat" and _bared(sim, self.diff, v)]
+                 if _kind(v.zone) == "retreat" and top_taken_off(sim, self.diff, v)]
         for card in gone:
             uid = card.uid
             if is_back(uid) or uid in self.handled or sim.where.get(uid) != card.zone:
@@ -393,17 +394,6 @@ class _Explainer:
             self.handled.add(uid)
             p = _owner(card.zone)
             self.add(Move("remove", p, (uid,), to=hand_zone(p)))
-
-    def face_down_behind(self, back: SeenCard, taken: set[str]) -> str | None:
-        """The face-down card a vanished back showed: the one the camera saw laid with it,
-        else (laid before the companion watched) one of that zone with no back known."""
-        sim = self.sim
-        card = sim.backs.get(back.uid)
-        if card is not None:
-            return card if sim.where.get(card) == back.zone else None
-        known = set(sim.backs.values())
-        return next((u for u in sim.cards_in(back.zone)
-                     if u in sim.face_down and u not in known and u not in taken), None)
 
     def taps(self) -> None:
         sim = self.sim
@@ -419,15 +409,6 @@ class _Explainer:
         for card in self.diff.untapped:
             if card.uid in sim.tapped:
                 self.add(Move("untap", _owner(card.zone), (card.uid,)))
-
-
-def _bared(state: GameState, diff: SnapshotDiff, card: SeenCard) -> bool:
-    """An open pile's top card gone while the card now on top is one the rules hold beneath
-    it in the same pile: the top was taken off, not covered by a card laid on it."""
-    top = next((c.uid for c in diff.appeared if c.zone == card.zone), None)
-    pile = state.zones.get(card.zone, [])
-    return top is not None and top in pile and card.uid in pile and \
-        pile.index(top) < pile.index(card.uid)
 
 
 COVER_RADIUS_MM = 20.0

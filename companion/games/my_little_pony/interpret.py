@@ -18,6 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.engine.api import PLAYERS, Move
+from companion.engine.hidden_cards import face_down_behind, top_taken_off
 from companion.engine.interpreter import SnapshotDiff, candidate_product
 from companion.engine.state import UNKNOWN, GameState, hand_zone
 from companion.games.my_little_pony import effects as fx
@@ -206,7 +207,7 @@ def _areas(state: GameState, diff: SnapshotDiff, used_backs: set[str]
         handled.add(uid)
         if is_back(uid):
             old = before.get(uid)
-            hidden = (_face_down_behind(state, uid, old.zone, set())
+            hidden = (face_down_behind(state, uid, old.zone, set())
                       if old is not None and old.zone in fx.AREAS else None)
             if hidden is not None:
                 # a face-down troublemaker carried elsewhere: no rule moves one
@@ -297,7 +298,7 @@ def _vanished(state: GameState, diff: SnapshotDiff, handled: set[str]) -> list[l
     new_problems = {c.zone for c in diff.appeared} | {n.zone for _, n in diff.moved}
     discards = tuple(fx.discard(p) for p in PLAYERS)
     tops = [c for c in diff.uncovered if c.zone in discards]
-    tops += [c for c in diff.vanished if c.zone in discards and _bared(state, diff, c)]
+    tops += [c for c in diff.vanished if c.zone in discards and top_taken_off(state, diff, c)]
     for card in tops:  # taken off an open discard pile, which no rule does
         uid = card.uid
         if is_back(uid) or uid in handled or state.where.get(uid) != card.zone:
@@ -309,7 +310,7 @@ def _vanished(state: GameState, diff: SnapshotDiff, handled: set[str]) -> list[l
         if card.zone not in fx.AREAS or uid in handled:
             continue
         if is_back(uid):
-            hidden = _face_down_behind(state, uid, card.zone, taken)
+            hidden = face_down_behind(state, uid, card.zone, taken)
             if hidden is not None:
                 taken.add(hidden)
                 owner = state.owner.get(hidden, _owner(card.zone))
@@ -322,26 +323,6 @@ def _vanished(state: GameState, diff: SnapshotDiff, handled: set[str]) -> list[l
         owner = state.owner.get(uid, _owner(card.zone))
         slots.append([Move("remove", owner, (uid,), to=hand_zone(owner))])
     return slots
-
-
-def _bared(state: GameState, diff: SnapshotDiff, card: SeenCard) -> bool:
-    """An open pile's top card gone while the card now on top is one the rules hold beneath
-    it in the same pile: the top was taken off, not covered by a card laid on it."""
-    top = next((c.uid for c in diff.appeared if c.zone == card.zone), None)
-    pile = state.zones.get(card.zone, [])
-    return top is not None and top in pile and card.uid in pile and \
-        pile.index(top) < pile.index(card.uid)
-
-
-def _face_down_behind(state: GameState, back: str, zone: str, taken: set[str]) -> str | None:
-    """The face-down card a vanished back showed: the one the camera saw laid with it, else
-    (laid before the companion watched) a face-down card of that zone with no back known."""
-    hidden = state.backs.get(back)
-    if hidden is not None:
-        return hidden if state.where.get(hidden) == zone else None
-    known = set(state.backs.values())
-    return next((u for u in state.cards_in(zone)
-                 if u in state.face_down and u not in known and u not in taken), None)
 
 
 def _tapping(state: GameState, diff: SnapshotDiff) -> list[list[Move]]:
