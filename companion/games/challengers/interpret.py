@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.engine.api import PLAYERS, Move
+from companion.engine.hidden_cards import top_taken_off
 from companion.engine.interpreter import SnapshotDiff, candidate_product
 from companion.engine.state import GameState
 from companion.games.challengers import effects as fx
@@ -122,13 +123,20 @@ def _stacks(state: GameState, diff: SnapshotDiff, arrivals: list[SeenCard]) -> l
 
 
 def _left_table(state: GameState, diff: SnapshotDiff, filled: set[str]) -> list[list[Move]]:
-    """Face-up pile cards that vanished without arriving anywhere and were not covered."""
+    """Face-up pile cards that vanished without arriving anywhere and were not covered: also
+    a pile's top gone while a card the rules hold beneath it shows again (taken off)."""
     slots: list[list[Move]] = []
-    for card in diff.vanished:
-        if is_back(card.uid) or state.where.get(card.uid) != card.zone:
+    seen: set[str] = {new.uid for _, new in diff.moved}  # arrived elsewhere: read there
+    for card in [*diff.vanished, *diff.uncovered]:
+        if is_back(card.uid) or card.uid in seen or state.where.get(card.uid) != card.zone:
             continue
         p = fx.owner_of_zone(card.zone)
-        if card.zone == fx.play(p) or card.zone in filled:
-            continue  # play cards: see _stacks; a pile: a new card lies on it
+        if card.zone == fx.play(p):
+            continue  # play cards: see _stacks
+        taken_off = card in diff.uncovered or top_taken_off(state, diff, card)
+        if card.zone in filled and not taken_off:
+            continue  # a new card lies on the pile
+        seen.add(card.uid)
         slots.append([Move("remove", state.owner.get(card.uid, p), (card.uid,))])
     return slots
+

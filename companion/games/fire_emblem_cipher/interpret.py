@@ -19,7 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from companion.engine.api import PLAYERS, Move
+from companion.engine.api import PLAYERS, Move, other
+from companion.engine.hidden_cards import face_down_behind, top_taken_off
 from companion.engine.interpreter import SnapshotDiff, candidate_product
 from companion.engine.state import UNKNOWN, GameState, hand_zone
 from companion.games.fire_emblem_cipher import effects as fx
@@ -158,7 +159,10 @@ class _Explainer:
             if card.uid in self.moved_from or is_back(card.uid):
                 self.add(Move("remove", p, (card.uid,), to=card.zone))
                 continue
-            self.add(Move("support", p, (card.uid,)))
+            deck = fx.zone(p, "deck")
+            kept = not self.deck_seen[p] and self.sim.count(deck) > 0
+            self.add(Move("support", p, (card.uid,),
+                          options=(("deck", "unchanged"),) if kept else ()))
             self.deck_left[p] = False
 
     def retreat_arrivals(self) -> None:
@@ -179,7 +183,7 @@ class _Explainer:
             elif c is not None and p == c["defending"]:
                 self.add(Move("evade", p, (card.uid,)))
             else:
-                self.add(Move("discard", p, (card.uid,)))
+                self.add(Move("discard", p, (card.uid,), to=card.zone))
 
     def failed_support(self, c: dict[str, Any], p: str, uid: str) -> bool:
         """A card new on p's retreat pile while p's deck changed, p owing a support, with the
@@ -242,7 +246,10 @@ class _Explainer:
         if self.sim.phase == "setup":
             return
         for p in PLAYERS:
-            if [v for v in self.vanished_in(fx.zone(p, "orbs")) if is_back(v.uid)]:
+            orbs = fx.zone(p, "orbs")
+            gone = [v for v in self.vanished_in(orbs) if is_back(v.uid)]
+            gone += [old for old, _ in self.diff.moved if old.zone == orbs and is_back(old.uid)]
+            if gone:  # an orb carried straight elsewhere passed through the hand
                 if self.orb_taken_as_the_turn_passed(p):
                     continue
                 self.add(Move("orb-to-hand", p))
@@ -277,6 +284,8 @@ class _Explainer:
                 continue
             self.handled.add(uid)
             p = _owner(card.zone)
+            if sim.where.get(uid) in (hand_zone(other(p)), fx.zone(other(p), "deck")):
+                p = other(p)  # laid from the other player's hand (hidden) onto this side
             if is_back(uid):
                 if uid not in sim.backs:
                     self.add(Move("face-down", p, (UNKNOWN,), to=card.zone,
@@ -287,7 +296,8 @@ class _Explainer:
                 if sim.where.get(uid) == card.zone:
                     continue  # forced march: the engine moved it already
                 if fx.is_field(old.zone) and _owner(old.zone) == p:
-                    self.add(Move("move", p, (uid,), to=card.zone))
+                    upright = () if card.tapped else (("upright", "yes"),)
+                    self.add(Move("move", p, (uid,), to=card.zone, options=upright))
                 else:
                     self.add(Move("remove", p, (uid,), to=card.zone))
                 continue
@@ -346,10 +356,19 @@ class _Explainer:
             if sim.where.get(old.uid) == new.zone or old.uid not in sim.where:
                 continue
             self.add(Move("remove", _owner(old.zone), (old.uid,), to=new.zone))
+        self.retreat_tops_taken()
         covered = self.covered()
         retreat_changed = {_owner(c.zone) for c in [*self.diff.appeared, *self.diff.vanished]
                            if _kind(c.zone) == "retreat"}
+        taken: set[str] = set()
         for v in self.diff.vanished:
+            if is_back(v.uid) and v.uid not in self.handled and _kind(v.zone) == "bonds":
+                bond = face_down_behind(self.sim, v.uid, v.zone, taken)
+                if bond is not None:  # a face-down bond taken off the table
+                    taken.add(bond)
+                    self.handled.add(v.uid)
+                    self.add(Move("remove", _owner(v.zone), (bond,), to=hand_zone(_owner(v.zone))))
+                continue
             if is_back(v.uid) or v.uid in self.handled or v.uid in covered:
                 continue
             if _kind(v.zone) not in watched or v.uid not in sim.where:
@@ -360,6 +379,21 @@ class _Explainer:
             to = fx.zone(p, "retreat") if p in retreat_changed else hand_zone(p)
             self.handled.add(v.uid)
             self.add(Move("remove", p, (v.uid,), to=to))
+
+    def retreat_tops_taken(self) -> None:
+        """A retreat pile's top card gone while a card the rules hold beneath it shows again
+        (or the pile emptied): taken off the open pile, which no rule does."""
+        sim = self.sim
+        gone = [c for c in self.diff.uncovered if _kind(c.zone) == "retreat"]
+        gone += [v for v in self.diff.vanished
+                 if _kind(v.zone) == "retreat" and top_taken_off(sim, self.diff, v)]
+        for card in gone:
+            uid = card.uid
+            if is_back(uid) or uid in self.handled or sim.where.get(uid) != card.zone:
+                continue
+            self.handled.add(uid)
+            p = _owner(card.zone)
+            self.add(Move("remove", p, (uid,), to=hand_zone(p)))
 
     def taps(self) -> None:
         sim = self.sim

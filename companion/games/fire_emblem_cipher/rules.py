@@ -55,6 +55,15 @@ from companion.games.fire_emblem_cipher.state import PrepInfo, flags
 from companion.games.fire_emblem_cipher.table_facts import SYMBOLS_DE
 from companion.games.fire_emblem_cipher.texts import violation
 
+
+def _why_not_defeated(last: dict[str, Any]) -> dict[str, str]:
+    """Why the last combat's defender stands: it evaded, or the attack fell short."""
+    if last.get("evaded"):
+        return {"why": "it evaded the attack", "why_de": "sie ist dem Angriff ausgewichen"}
+    attack, defence = last.get("attack"), last.get("defence")
+    return {"why": f"attack {attack} < {defence}", "why_de": f"Angriff {attack} < {defence}"}
+
+
 CHECKS = RuleChecks(violation, not_in_hand="fe.not-in-hand", hand_empty="fe.hand-empty",
                     wrong_phase="fe.wrong-phase", not_your_turn="fe.not-your-turn")
 DEFAULT_DECKS = {"p1": "marth-red", "p2": "chrom-blue"}
@@ -583,6 +592,8 @@ class FireEmblemCipher(Ruleset):
             found.append(violation("fe.bad-zone", zones=(to,), player=move.player))
         elif state.where.get(uid) == to:
             found.append(violation("fe.same-row", cards=(uid,), zones=(to,)))
+        if move.option("upright"):  # the camera saw the moved unit untapped
+            found.append(violation("fe.move-untapped", cards=(uid,), zones=(to,)))
         return found
 
     def _check_attack(self, state: GameState, move: Move) -> list[Violation]:
@@ -627,7 +638,9 @@ class FireEmblemCipher(Ruleset):
         uid = move.card
         if state.count(deck) == 0:
             found.append(violation("fe.deck-empty", player=p, zones=(deck,)))
-        elif uid != UNKNOWN and (uid not in state.where or not state.can_resolve(uid, deck)):
+        elif move.option("deck") == "unchanged" or (uid != UNKNOWN and (
+                uid not in state.where or not state.can_resolve(uid, deck))):
+            # the camera saw the deck's top stay: the card came from elsewhere (the hand)
             found.append(violation("fe.unexplained", cards=(uid,), zones=(fx.zone(p, "support"),)))
         return found
 
@@ -688,7 +701,7 @@ class FireEmblemCipher(Ruleset):
             last = flags(state).get("last_combat") or {}
             if last.get("target") == uid and not last.get("defeated"):
                 return [violation("fe.not-defeated", cards=(uid,), zones=(to,),
-                                  attack=last.get("attack"), defence=last.get("defence"))]
+                                  **_why_not_defeated(last))]
         return [violation("fe.unexplained", cards=(uid,), zones=(to,))]
 
     # ================================================================== apply
@@ -855,7 +868,8 @@ class FireEmblemCipher(Ruleset):
 
     def _apply_support(self, state: GameState, move: Move) -> None:
         p = move.player
-        card = self._take(state, p, move.card, fx.zone(p, "deck"))
+        source = hand_zone(p) if move.option("deck") == "unchanged" else fx.zone(p, "deck")
+        card = self._take(state, p, move.card, source)
         if card is None:
             return
         state.move(card, fx.zone(p, "support"))

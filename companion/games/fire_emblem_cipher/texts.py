@@ -187,6 +187,12 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
         "{card} is tapped: it cannot attack or move any more this turn.",
         "{card} ist getappt: sie kann in diesem Zug nicht mehr angreifen oder sich bewegen.",
     ),
+    "fe.move-untapped": (
+        "Einheiten bewegen",
+        "{card} moved to {zone} but was not tapped: a moved unit is tapped.",
+        "{card} wurde nach {zone} bewegt, aber nicht getappt: die bewegte Einheit muss "
+        "getappt werden.",
+    ),
     "fe.same-row": (
         "Einheiten bewegen",
         "{card} is in {zone} already: a move goes between front and back row.",
@@ -264,9 +270,8 @@ VIOLATIONS: dict[str, tuple[str, str, str]] = {
     ),
     "fe.not-defeated": (
         "Besiegte Einheit",
-        "{card} left the battlefield but was not defeated (attack {attack} < {defence}).",
-        "{card} hat das Schlachtfeld verlassen, wurde aber nicht besiegt (Angriff {attack} < "
-        "{defence}).",
+        "{card} left the battlefield but was not defeated ({why}).",
+        "{card} hat das Schlachtfeld verlassen, wurde aber nicht besiegt ({why}).",
     ),
     "fe.lord-to-retreat": (
         "Besiegte Einheit",

@@ -18,6 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.engine.api import PLAYERS, Move
+from companion.engine.hidden_cards import face_down_behind, top_taken_off
 from companion.engine.interpreter import SnapshotDiff, candidate_product
 from companion.engine.state import UNKNOWN, GameState, hand_zone
 from companion.games.my_little_pony import effects as fx
@@ -68,7 +69,7 @@ def explain(state: GameState, diff: SnapshotDiff, hints: Mapping[str, Any]) -> l
     slots += _faceoff_result(state, diff, handled)
     slots += _discards(state, diff, handled)
     handled |= {m.cards[0] for slot in slots for m in slot if m.kind == "boost"}
-    slots += _vanished(state, diff, handled)
+    slots += _vanished(state, diff, handled | used_backs)
     slots += _tapping(state, diff)
     return _hand_discard_sets(state, candidate_product(slots))
 
@@ -205,6 +206,14 @@ def _areas(state: GameState, diff: SnapshotDiff, used_backs: set[str]
         uid, zone = card.uid, card.zone
         handled.add(uid)
         if is_back(uid):
+            old = before.get(uid)
+            hidden = (face_down_behind(state, uid, old.zone, set())
+                      if old is not None and old.zone in fx.AREAS else None)
+            if hidden is not None:
+                # a face-down troublemaker carried elsewhere: no rule moves one
+                slots.append([Move("move", state.owner.get(hidden, _owner(zone)), (hidden,),
+                                   to=zone)])
+                continue
             if uid in used_backs or uid in state.backs or zone not in fx.PROBLEM_ZONES:
                 continue
             slots.append([Move("play-troublemaker", state.active, (UNKNOWN,), to=zone,
@@ -225,6 +234,7 @@ def _areas(state: GameState, diff: SnapshotDiff, used_backs: set[str]
         if old is None and flipped:
             back = flipped[0]
             backs_gone.remove(back)
+            used_backs.add(back.uid)
             slots.append([Move("reveal", owner, (uid,), options=(("back", back.uid),))])
             continue
         if old is None and uid in state.where and state.where[uid] == zone:
@@ -281,16 +291,35 @@ def _discards(state: GameState, diff: SnapshotDiff, handled: set[str]) -> list[l
 
 
 def _vanished(state: GameState, diff: SnapshotDiff, handled: set[str]) -> list[list[Move]]:
-    """Face-up table cards that left the camera's view without a rule that moved them."""
+    """Table cards that left the camera's view without a rule that moved them: face up, or
+    a face-down troublemaker taken from its problem without being uncovered."""
     slots: list[list[Move]] = []
+    taken: set[str] = set()
+    new_problems = {c.zone for c in diff.appeared} | {n.zone for _, n in diff.moved}
+    discards = tuple(fx.discard(p) for p in PLAYERS)
+    tops = [c for c in diff.uncovered if c.zone in discards]
+    tops += [c for c in diff.vanished if c.zone in discards and top_taken_off(state, diff, c)]
+    for card in tops:  # taken off an open discard pile, which no rule does
+        uid = card.uid
+        if is_back(uid) or uid in handled or state.where.get(uid) != card.zone:
+            continue
+        owner = state.owner.get(uid, _owner(card.zone))
+        slots.append([Move("remove", owner, (uid,), to=hand_zone(owner))])
     for card in diff.vanished:
         uid = card.uid
-        if is_back(uid) or card.zone not in fx.AREAS or uid in handled:
+        if card.zone not in fx.AREAS or uid in handled:
+            continue
+        if is_back(uid):
+            hidden = face_down_behind(state, uid, card.zone, taken)
+            if hidden is not None:
+                taken.add(hidden)
+                owner = state.owner.get(hidden, _owner(card.zone))
+                slots.append([Move("remove", owner, (hidden,), to=hand_zone(owner))])
             continue
         if state.where.get(uid) != card.zone:
             continue  # the engine already moved it
-        if fx.kind(state, uid) == "problem":
-            continue  # replaced by the engine or lying under the new one
+        if fx.kind(state, uid) == "problem" and card.zone in new_problems:
+            continue  # lying under the new one
         owner = state.owner.get(uid, _owner(card.zone))
         slots.append([Move("remove", owner, (uid,), to=hand_zone(owner))])
     return slots
