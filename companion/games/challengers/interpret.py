@@ -72,17 +72,23 @@ def explain(state: GameState, diff: SnapshotDiff, hints: Mapping[str, Any]) -> l
 def _benched_beneath(state: GameState, diff: SnapshotDiff, benches: list[list[Move]]
                      ) -> list[list[Move]]:
     """The cards pushed together under a benched stack top went to the bench with it: the
-    camera sees only the top card of the seat. Any of the defender's play cards that shows
-    nowhere now (and was benched with no other move) lies beneath it on the same seat; a
-    card of another name there breaks the one-name-per-seat rule, which the bench check
-    says."""
+    camera sees only the top card of the seat. A defender's play card that shows nowhere now
+    (and was benched with no other move) lies beneath a card of its own name benched now
+    ("Jeder Sitz kann beliebig viele Karten mit gleichem Namen aufnehmen"). With none of its
+    name benched, the camera has not seen where it went: most likely to a seat of its own
+    whose card is not read yet (a table settled a moment before the last card laid was
+    read), so no move is read for it; it stays in the play area, as the rules knew it, until
+    a table shows it (the bench is not complete without it, so the match goes on)."""
     slots: list[list[Move]] = []
     benched = {m.cards[0] for slot in benches for m in slot if m.cards}
     for slot in benches:
         move = slot[0]
         p, top = move.player, move.cards[0]
+        name = state.facts(top).name
         for uid in state.cards_in(fx.play(p)):
             if uid == top or uid in benched or uid in diff.visible:
+                continue
+            if state.facts(uid).name != name:
                 continue
             benched.add(uid)
             slots.append([Move("bench", p, (uid,), to=move.to)])
