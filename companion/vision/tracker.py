@@ -321,14 +321,9 @@ class Tracker:
             # most frames must not leave the card pending (and the table unsettled) for good.
             item.missing_s = 0.0
             return
-        if not replaced and item.kind == "die" and item.key in obs.unchanged:
-            # a hand was over it and its face was not read since, but its place looks as
-            # when it was read: it lies there, most likely untouched. Held and reported
-            # unread (the last value read stands, nothing new): dropping it would tell the
-            # referee the die was taken away, or its damage gone (a 720p camera reads a
-            # die's top on some looks only, and looks again at an unchanged place seldom)
-            item.unread = True
-            item.missing_s = 0.0
+        still_there = not replaced and item.kind == "die" and item.key in obs.unchanged
+        if item.unread and still_there:
+            item.missing_s = 0.0  # held unread (below) while its place looks the same
             return
         item.unread = False
         item.missing_s += self._dt
@@ -336,6 +331,16 @@ class Tracker:
         # another card read on its sticker is evidence that it left; a sticker merely unread,
         # its place changed, is weaker (a shadow going, the readers not yet back): longer
         if item.missing_s >= (s.replaced_s if replaced else s.vanish_s) - EPS_S:
+            if still_there:
+                # a hand was over it and its face was not read since, but its place looks
+                # as when it was read: it lies there, most likely untouched. Held and
+                # reported unread (the last value read, nothing new): dropping it would tell
+                # the referee the die was taken away, or its damage gone (a 720p camera
+                # reads a die's top on some looks only, and looks again at an unchanged
+                # place seldom). The table waited `vanish_s` for a read, as for any miss.
+                item.unread = True
+                item.missing_s = 0.0
+                return
             del self._items[item.key]
             self._last_change = obs.time_s
             if item.kind == "die":

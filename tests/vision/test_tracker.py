@@ -148,6 +148,27 @@ def test_a_table_settles_with_a_die_unread_and_the_die_read_again_is_no_new_tabl
     assert len(c.emitted) == count
 
 
+def test_the_table_waits_for_a_die_a_hand_was_over_as_for_any_missed_item() -> None:
+    """Held unread only once it was missed `vanish_s` with its place unchanged: until then
+    the tracker is pending (a card laid in the same change, read a moment later, still makes
+    the same table)."""
+    tracker = Tracker("creature-crush")
+    c = Clock(tracker)
+    for _ in range(10):
+        c.frame([die("p1.c1", 3)])
+    for _ in range(6):
+        c.frame([], hand=True, motion=0.05, occluded=lambda x, y: True)
+    waited = 0.0
+    c.frame([], unchanged=frozenset({"p1.c1"}))
+    while tracker.pending:
+        c.frame([], unchanged=frozenset({"p1.c1"}))
+        waited += DT
+        assert waited < 1.0
+    assert waited >= tracker.settings.vanish_s - DT
+    held = tracker.current().die("p1.c1")
+    assert held is not None and held.unread
+
+
 def test_missed_item_whose_place_looks_unchanged_is_held() -> None:
     c = Clock(Tracker("creature-crush", TrackerSettings(vanish_s=4 / 30)))
     for _ in range(10):
