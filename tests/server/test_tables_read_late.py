@@ -99,3 +99,19 @@ def test_the_last_card_benched_read_a_moment_late_is_no_seat_violation(tmp_path:
     assert report.expected == []
     assert report.violations == []
     assert report.final_wrong == []
+
+
+def test_a_card_benched_unseen_beneath_another_name_is_flagged_once_play_goes_on(
+        tmp_path: Path) -> None:
+    """The other side of waiting for a card shown nowhere: at step 15 Bo benches Klappergerippe
+    (CH-404#1) and Stadtkind; say the camera never sees Klappergerippe again, as if laid beneath
+    a card of another name. Once play goes on (Bo's attack, step 16) it went to the bench
+    unseen, beneath another name: "niemals zwei Karten mit verschiedenen Namen" breaks
+    (`ch.seat-name`), and the match still ends as the script says."""
+    tables = script_snapshots(load_script(CHALLENGERS))
+    hidden = [replace(t, cards=tuple(c for c in t.cards if c.uid != "CH-404#1"))
+              for t in tables[15:]]
+    report = _play(CHALLENGERS, [*tables[:15], *hidden], tmp_path)
+    shown = [(s.step, s.code) for s in report.shown if s.code == "ch.seat-name"]
+    assert shown and all(step >= 16 for step, _ in shown)
+    assert report.final_wrong == []
