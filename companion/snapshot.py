@@ -83,6 +83,11 @@ class Unreadable:
 
 @dataclass(frozen=True)
 class SeenDie:
+    """A die on the table. `unread`: the eye sees the die where it was read (its place looks
+    as it did then) but has not read its face since a hand passed over it, so `value` is the
+    last value read, not a new reading: downstream it tells nothing new (a die the eye did
+    not read is not a die that shows another face, nor one that is gone)."""
+
     die: str
     value: int
     zone: str
@@ -91,6 +96,7 @@ class SeenDie:
     y_mm: float | None = None
     confidence: float = 1.0
     rolls: int = 0  # times this die was lifted (hidden under a hand) and settled again
+    unread: bool = False
 
 
 @dataclass(frozen=True)

@@ -20,8 +20,8 @@ def _cards(snap: TableSnapshot) -> dict[str, tuple[str, bool, bool, str | None]]
     return {c.uid: (c.zone, c.face_up, c.tapped, c.on) for c in snap.cards}
 
 
-def _dice(snap: TableSnapshot) -> dict[str, tuple[int, str, str | None]]:
-    return {d.die: (d.value, d.zone, d.on) for d in snap.dice}
+def _dice(snap: TableSnapshot) -> dict[str, tuple[int, str, str | None, bool]]:
+    return {d.die: (d.value, d.zone, d.on, d.unread) for d in snap.dice}
 
 
 def _tokens(snap: TableSnapshot) -> dict[str, tuple[str, str | None]]:
@@ -30,7 +30,8 @@ def _tokens(snap: TableSnapshot) -> dict[str, tuple[str, str | None]]:
 
 def table_differences(seen: TableSnapshot, truth: TableSnapshot) -> list[str]:
     """Each item the camera's table has other than the true visible table, as a phrase:
-    `missing card X (zone)`, `extra card X (zone)`, `card X zone a (b)`, `die d value 3 (5)`."""
+    `missing card X (zone)`, `extra card X (zone)`, `card X zone a (b)`, `die d value 3 (5)`,
+    `die d unread True (False)` (seen, its face not read again since a hand was over it)."""
     out: list[str] = []
     for kind, got, want in (("card", _cards(seen), _cards(truth)),
                             ("die", _dice(seen), _dice(truth)),
@@ -40,7 +41,7 @@ def table_differences(seen: TableSnapshot, truth: TableSnapshot) -> list[str]:
 
 
 def _compare(kind: str, got: dict[str, Any], want: dict[str, Any]) -> list[str]:
-    names = {"card": ("zone", "face_up", "tapped", "on"), "die": ("value", "zone", "on"),
+    names = {"card": ("zone", "face_up", "tapped", "on"), "die": ("value", "zone", "on", "unread"),
              "token": ("zone", "on")}[kind]
     out = [f"missing {kind} {k} ({want[k][names.index('zone')]})"
            for k in sorted(want.keys() - got.keys())]

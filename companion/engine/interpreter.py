@@ -102,6 +102,7 @@ def diff_snapshots(
         for name in sorted(set(old_dice) | set(new_dice))
         if old_dice.get(name) != new_dice.get(name)
         and _die_key(old_dice.get(name)) != _die_key(new_dice.get(name))
+        and not _unread(new_dice.get(name))
     ]
     old_tokens = {t.token: t for t in before.tokens}
     new_tokens = {t.token: t for t in after.tokens}
@@ -128,6 +129,12 @@ def diff_snapshots(
 
 def _token_key(token: SeenToken | None) -> tuple[str, str | None] | None:
     return None if token is None else (token.zone, token.on)
+
+
+def _unread(die: SeenDie | None) -> bool:
+    """A die the eye sees but did not read again (`SeenDie.unread`): no change to explain;
+    what the rules last knew of it stands until the eye reads it."""
+    return die is not None and die.unread
 
 
 def _die_key(die: SeenDie | None) -> tuple[Any, ...] | None:

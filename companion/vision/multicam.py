@@ -215,6 +215,10 @@ def _decide(readings: list[_Reading], kind: str, names: Sequence[str]
     taken: list[_Reading] = []
     unsure: list[Unsure] = []
     for key, mine in by_key.items():
+        # a die one camera did not read again since a hand was over it (`SeenDie.unread`)
+        # says nothing of its face against a camera that reads it now
+        read = [r for r in mine if not getattr(r.item, "unread", False)]
+        mine = read or mine
         best = max(mine, key=lambda r: r.score)
         why = None
         if len({r.value for r in mine}) > 1:

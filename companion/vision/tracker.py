@@ -14,6 +14,9 @@ mid-air. The tracker therefore
   decoder merely missed it) hold it. A sticker unread on the first quiet frames after a hand
   left is no evidence (the readers look at the changed places again only every second or
   third frame, and the hand's shadow goes last): the wait is long enough for them,
+- keeps a die a hand passed over, its face not read again but its place looking as when it
+  was read, as `unread` (`SeenDie.unread`: the last value read, no new reading) until a read
+  tells its face or its place changes,
 - takes a die's value as the majority of its recent reads (since the table last moved),
 - counts a die's rolls: hidden (under a hand, or unseen while the table moves) for
   `ROLL_HIDDEN_S` and then seen again moved or turned, it was picked up and thrown, even if it
@@ -128,6 +131,8 @@ class _Item:
     angles: deque[float] = field(default_factory=lambda: deque(maxlen=30))
     faint_reads: int = 0  # reads at one place on a quiet table (with `_Faint` records)
     first_s: float = 0.0  # when the first of them was
+    unread: bool = False  # a die held by its unchanged place after a hand was over it,
+    # its face not read since
 
 
 @dataclass(frozen=True)
@@ -251,6 +256,7 @@ class Tracker:
         elif item.roll_check is not None:
             self._check_roll(item, sight, time_s)
         item.hidden_s = 0.0
+        item.unread = False
         distance = math.hypot(sight.x_mm - item.x_mm, sight.y_mm - item.y_mm)
         moved = distance > MOVE_MM
         if item.present and (moved or sight.zone != item.zone or sight.tapped != item.tapped
@@ -315,11 +321,26 @@ class Tracker:
             # most frames must not leave the card pending (and the table unsettled) for good.
             item.missing_s = 0.0
             return
+        still_there = not replaced and item.kind == "die" and item.key in obs.unchanged
+        if item.unread and still_there:
+            item.missing_s = 0.0  # held unread (below) while its place looks the same
+            return
+        item.unread = False
         item.missing_s += self._dt
         item.confidence *= 1.0 - self._pull(CONFIDENCE_TAU_S)
         # another card read on its sticker is evidence that it left; a sticker merely unread,
         # its place changed, is weaker (a shadow going, the readers not yet back): longer
         if item.missing_s >= (s.replaced_s if replaced else s.vanish_s) - EPS_S:
+            if still_there:
+                # a hand was over it and its face was not read since, but its place looks
+                # as when it was read: it lies there, most likely untouched. Held and
+                # reported unread (the last value read, nothing new): dropping it would tell
+                # the referee the die was taken away, or its damage gone (a 720p camera
+                # reads a die's top on some looks only, and looks again at an unchanged
+                # place seldom). The table waited `vanish_s` for a read, as for any miss.
+                item.unread = True
+                item.missing_s = 0.0
+                return
             del self._items[item.key]
             self._last_change = obs.time_s
             if item.kind == "die":
@@ -557,7 +578,8 @@ class Tracker:
                 dice.append(SeenDie(
                     die=d.key, value=self._die_value(d) or 0, zone=zone, on=on,
                     x_mm=round(d.x_mm, 1), y_mm=round(d.y_mm, 1),
-                    confidence=round(min(1.0, d.confidence), 3), rolls=self._rolls_of(d)))
+                    confidence=round(min(1.0, d.confidence), 3), rolls=self._rolls_of(d),
+                    unread=d.unread))
         tokens = []
         for t in present:
             if t.kind == "token":

@@ -121,6 +121,9 @@ def test_table_differences_name_each_misread_item() -> None:
         "die p1.r1 value 5 (3)"]
     assert table_differences(truth, truth) == []
     assert same_as_steps(truth, [seen, truth, truth]) == [1, 2]
+    unread = TableSnapshot("g", cards=truth.cards,
+                           dice=(SeenDie("p1.r1", 3, "p1.field", unread=True),))
+    assert table_differences(unread, truth) == ["die p1.r1 unread True (False)"]
 
 
 def test_nobody_at_the_page_is_a_choice_and_does_nothing() -> None:

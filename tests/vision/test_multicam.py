@@ -185,6 +185,22 @@ def test_two_values_of_one_die_leave_it_out_until_they_agree() -> None:
     assert [(d.die, d.value) for d in agreed.snapshot.dice] == [("p1.w1", 3)]
 
 
+def test_a_die_one_camera_did_not_read_again_gives_way_to_the_camera_that_reads_it() -> None:
+    """Camera a holds the die unread (a hand was over it; its last value 3), camera b reads
+    it showing 5 now: the fused table takes b's reading, not a disagreement. Read by
+    neither, it stays unread."""
+    unread = SeenDie("p1.w1", 3, "p1.s40", x_mm=60, y_mm=360, unread=True)
+    read = SeenDie("p1.w1", 5, "p1.s40", x_mm=61, y_mm=358)
+    both = fuse([CameraView("a", TableSnapshot(GAME, dice=(unread,)), near_p1),
+                 CameraView("b", TableSnapshot(GAME, dice=(read,)), near_p2)],
+                GAME, ZONES, HEIGHT)
+    assert both.unsure == ()
+    assert [(d.die, d.value, d.unread) for d in both.snapshot.dice] == [("p1.w1", 5, False)]
+    alone = fuse([CameraView("a", TableSnapshot(GAME, dice=(unread,)), near_p1),
+                  CameraView("b", TableSnapshot(GAME), near_p2)], GAME, ZONES, HEIGHT)
+    assert [(d.value, d.unread) for d in alone.snapshot.dice] == [(3, True)]
+
+
 def test_a_neighbour_read_by_one_camera_only_is_no_disagreement() -> None:
     """Camera a reads two cards 35 mm apart (overlapping in an area); camera b reads one of
     them: b's card is the one a reads too, not a rival to the other."""

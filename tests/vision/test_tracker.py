@@ -91,20 +91,82 @@ def test_hand_holds_hidden_items() -> None:
     assert len(c.emitted) == 1
 
 
-def test_a_die_is_held_by_its_place_only_until_a_hand_was_over_it() -> None:
+def test_a_die_is_held_by_its_place_and_after_a_hand_was_over_it_reported_unread() -> None:
     """A die missed whose place looks as when read stays; once a hand was over it (it may
-    have been turned to another face) only a read keeps it."""
+    have been turned to another face) its place still says it lies there, but only a read
+    tells its face: it stays, unread, its last value no new reading, until it is read."""
     c = Clock(Tracker("creature-crush"))
     for _ in range(5):
         c.frame([die("p1.c1", 3)])
     for _ in range(20):
         c.frame([], unchanged=frozenset({"p1.c1"}))
-    assert c.tracker.current().die("p1.c1") is not None
+    held = c.tracker.current().die("p1.c1")
+    assert held is not None and not held.unread
     for _ in range(5):
         c.frame([], occluded=lambda x, y: True)
     for _ in range(20):
         c.frame([], unchanged=frozenset({"p1.c1"}))
+    unread = c.tracker.current().die("p1.c1")
+    assert unread is not None and unread.unread and unread.value == 3
+    for _ in range(10):
+        c.frame([die("p1.c1", 3)])
+    read = c.tracker.current().die("p1.c1")
+    assert read is not None and not read.unread and read.value == 3 and read.rolls == 0
+
+
+def test_a_die_a_hand_was_over_goes_when_its_place_changed() -> None:
+    """Unread after the hand and its place no longer as when read: it was taken away."""
+    c = Clock(Tracker("creature-crush"))
+    for _ in range(5):
+        c.frame([die("p1.c1", 3)])
+    for _ in range(5):
+        c.frame([], occluded=lambda x, y: True)
+    for _ in range(20):
+        c.frame([])
     assert c.tracker.current().die("p1.c1") is None
+    assert c.emitted[-1].die("p1.c1") is None
+
+
+def test_a_table_settles_with_a_die_unread_and_the_die_read_again_is_no_new_table() -> None:
+    """The die's place unchanged after a hand: the table settles at once (no waiting for a
+    read that may come seconds later), the die in it unread; its face read again, the same
+    value, changes nothing."""
+    c = Clock(Tracker("creature-crush"))
+    for _ in range(10):
+        c.frame([die("p1.c1", 3), card("A#1")])
+    for _ in range(6):
+        c.frame([card("A#1")], hand=True, motion=0.05, occluded=lambda x, y: True)
+    for _ in range(20):
+        c.frame([card("A#1"), card("B#1", x=200)], unchanged=frozenset({"p1.c1"}))
+    after_hand = c.emitted[-1]
+    unread = after_hand.die("p1.c1")
+    assert after_hand.card("B#1") is not None
+    assert unread is not None and unread.unread and unread.value == 3
+    count = len(c.emitted)
+    for _ in range(20):
+        c.frame([die("p1.c1", 3), card("A#1"), card("B#1", x=200)])
+    assert len(c.emitted) == count
+
+
+def test_the_table_waits_for_a_die_a_hand_was_over_as_for_any_missed_item() -> None:
+    """Held unread only once it was missed `vanish_s` with its place unchanged: until then
+    the tracker is pending (a card laid in the same change, read a moment later, still makes
+    the same table)."""
+    tracker = Tracker("creature-crush")
+    c = Clock(tracker)
+    for _ in range(10):
+        c.frame([die("p1.c1", 3)])
+    for _ in range(6):
+        c.frame([], hand=True, motion=0.05, occluded=lambda x, y: True)
+    waited = 0.0
+    c.frame([], unchanged=frozenset({"p1.c1"}))
+    while tracker.pending:
+        c.frame([], unchanged=frozenset({"p1.c1"}))
+        waited += DT
+        assert waited < 1.0
+    assert waited >= tracker.settings.vanish_s - DT
+    held = tracker.current().die("p1.c1")
+    assert held is not None and held.unread
 
 
 def test_missed_item_whose_place_looks_unchanged_is_held() -> None:

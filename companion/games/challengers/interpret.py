@@ -63,30 +63,60 @@ def explain(state: GameState, diff: SnapshotDiff, hints: Mapping[str, Any]) -> l
             rests.append([Move("rest", p, (uid,))])
         else:
             literal.append([Move("move", p, (uid,), to=zone)])
+    unseen = [] if benches else _benched_unseen(state, diff, arrivals)
     benches = _benched_beneath(state, diff, benches) + benches  # beneath first, top last
     stacks = _stacks(state, diff, arrivals)
     literal += _left_table(state, diff, filled)
     flag = _flag(state, diff)
-    return candidate_product([*reveals, *stacks, *rests, *benches, *literal, *flag])
+    return candidate_product([*unseen, *reveals, *stacks, *rests, *benches, *literal, *flag])
 
 
 def _benched_beneath(state: GameState, diff: SnapshotDiff, benches: list[list[Move]]
                      ) -> list[list[Move]]:
     """The cards pushed together under a benched stack top went to the bench with it: the
-    camera sees only the top card of the seat. Any of the defender's play cards that shows
-    nowhere now (and was benched with no other move) lies beneath it on the same seat; a
-    card of another name there breaks the one-name-per-seat rule, which the bench check
-    says."""
+    camera sees only the top card of the seat. A defender's play card that shows nowhere now
+    (and was benched with no other move) lies beneath a card of its own name benched now
+    ("Jeder Sitz kann beliebig viele Karten mit gleichem Namen aufnehmen"). With none of its
+    name benched, the camera has not seen where it went: most likely to a seat of its own
+    whose card is not read yet (a table settled a moment before the last card laid was
+    read), so no move is read for it; it stays in the play area, as the rules knew it, until
+    a table shows it (the bench is not complete without it, so the match goes on)."""
     slots: list[list[Move]] = []
     benched = {m.cards[0] for slot in benches for m in slot if m.cards}
     for slot in benches:
         move = slot[0]
         p, top = move.player, move.cards[0]
+        name = state.facts(top).name
         for uid in state.cards_in(fx.play(p)):
             if uid == top or uid in benched or uid in diff.visible:
                 continue
+            if state.facts(uid).name != name:
+                continue
             benched.add(uid)
             slots.append([Move("bench", p, (uid,), to=move.to)])
+    return slots
+
+
+def _benched_unseen(state: GameState, diff: SnapshotDiff, arrivals: list[SeenCard]
+                    ) -> list[list[Move]]:
+    """The bench is over and play goes on (a card arrives, no card is benched), while the
+    rules still hold play cards of a defender whose play area the camera shows empty: those
+    cards went to the bench unseen, beneath a seat's top card (`_benched_beneath` waited for
+    a table that shows them). Beneath a seat of their own name where there is one, else
+    beneath the first seat taken, which breaks the one-name-per-seat rule."""
+    if state.phase != "bench" or not arrivals:
+        return []
+    slots: list[list[Move]] = []
+    for p in PLAYERS:
+        left = state.cards_in(fx.play(p))
+        if not left or any(u in diff.visible for u in left):
+            continue
+        taken = [z for z in fx.seats(p) if state.cards_in(z)]
+        for uid in left:
+            name = state.facts(uid).name
+            seat = next((z for z in taken if fx.seat_name(state, z) == name),
+                        taken[0] if taken else fx.seats(p)[0])
+            slots.append([Move("bench", p, (uid,), to=seat)])
     return slots
 
 
