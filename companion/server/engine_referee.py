@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+import copy
+from typing import Any, cast
 
 from companion.engine.api import GameConfig, LogEntry, Move, Violation
 from companion.engine.game import Game
@@ -106,6 +107,17 @@ class EngineReferee:
     def adopt(self, other: EngineReferee) -> None:
         """Take over `other`'s game and interpreter (a history replayed beside this one)."""
         self._game, self._interpreter, self.hints = other._game, other._interpreter, {}
+
+    def checkpoint(self) -> object:
+        """An independent copy of the game and interpreter as they stand (a replay starts
+        from it instead of the first table: companion/record/checkpoints.py)."""
+        return _copied(self._game, self._interpreter)
+
+    def restore(self, saved: object) -> None:
+        """Play on from a `checkpoint()`; the checkpoint itself stays as it was."""
+        game, interpreter = cast(tuple[Game, Interpreter | None], saved)
+        self._game, self._interpreter = _copied(game, interpreter)
+        self.hints = {}
 
     def disagreement(self, table: TableSnapshot | None) -> int:
         """Face-up cards of `table` that the game places in another zone than the camera
@@ -241,3 +253,17 @@ def _push_as_person(game: Game, moves: list[Move] | tuple[Move, ...]) -> list[Lo
         game.push(move, "person")
         entries.append(game.log[-1])
     return entries
+
+
+def _copied(game: Game, interpreter: Interpreter | None) -> tuple[Game, Interpreter | None]:
+    """A deep copy of a game and its interpreter that shares what never changes once made
+    (config, rules, card catalog, the log's entries and positions) and the interpreter's
+    search, a cache of the states it was asked about (a copy asks about its own): a copy costs
+    a pointer per log entry, not the entries."""
+    shared: list[object] = [game.config, game.ruleset, game.state.catalog, game.setup_chance,
+                            *game.log, *game.positions]
+    if interpreter is not None:
+        shared.append(interpreter.inference)
+    memo: dict[int, Any] = {id(x): x for x in shared}
+    copied: tuple[Game, Interpreter | None] = copy.deepcopy((game, interpreter), memo)
+    return copied

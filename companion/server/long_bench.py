@@ -24,8 +24,9 @@ CHECKPOINTS = (100, 1_000, 10_000)
 
 
 def run_long_game(game: str, checkpoints: tuple[int, ...], inputs: int, db: Path,
-                  people: bool = True) -> list[dict[str, Any]]:
-    """Per checkpoint: events in the log, p50/p95/max per input (ms), resident memory (MiB)."""
+                  people: bool = True, rounds: int = 5) -> list[dict[str, Any]]:
+    """Per checkpoint: events in the log, p50/p95/max per input (ms), resident memory (MiB),
+    and with `people` the same for `rounds` of a person's decisions, undos and redos."""
     from companion.record.store import Store
     from companion.server.bench import _session, rss_mb
     from companion.server.live_setup import demo_script_path
@@ -58,12 +59,13 @@ def run_long_game(game: str, checkpoints: tuple[int, ...], inputs: int, db: Path
             rows.append({
                 "events": at, "inputs": inputs,
                 "p50_ms": statistics.median(times),
-                "p95_ms": times[min(len(times) - 1, int(len(times) * 0.95))],
+                "p95_ms": _p95(times),
                 "max_ms": times[-1], "rss_mib": rss_mb(),
                 "cpu_p50_ms": statistics.median(cpu),
-                "cpu_p95_ms": cpu[min(len(cpu) - 1, int(len(cpu) * 0.95))],
+                "cpu_p95_ms": _p95(cpu),
                 "game_over": session.model_table is not None and session.state()["game_over"],
-                **(_person_inputs(session) if people else {}),
+                "checkpoints": len(session._checkpoints),
+                **(_person_inputs(session, rounds) if people else {}),
             })
     finally:
         session.bus.close()
@@ -71,21 +73,39 @@ def run_long_game(game: str, checkpoints: tuple[int, ...], inputs: int, db: Path
     return rows
 
 
-def _person_inputs(session: Any) -> dict[str, float]:
-    """One of each person's input that costs more than a table change, timed once (ms): a
-    decision that changes nothing on the line ("stands"), one that takes the move off it
-    ("corrected": the engine's game is rebuilt from the line), and the undo of that (the
-    game is replayed from the log)."""
-    newest = session.state()["violations"][-1]["seq"]
+PRESSES = ("stands", "corrected", "undo", "redo")
+
+
+def _person_inputs(session: Any, rounds: int) -> dict[str, float]:
+    """A person's inputs that cost more than a table change, `rounds` of each, timed one by
+    one (ms, p50/p95/max): a decision that changes nothing on the line ("stands"), one that
+    takes the move off it ("corrected": the engine's game is rebuilt from the line), the undo
+    of that and its redo (the game is replayed from the newest checkpoint before the change).
+    Each round decides about another of the newest violations."""
+    timed: dict[str, list[tuple[float, float]]] = {name: [] for name in PRESSES}
+    violations = session.state()["violations"]
+    for i in range(min(rounds, len(violations))):
+        seq = violations[-1 - i]["seq"]
+        for name, press in (("stands", lambda s=seq: session.decide(s, "stands")),
+                            ("corrected", lambda s=seq: session.decide(s, "corrected")),
+                            ("undo", session.undo), ("redo", session.redo)):
+            start, processor = time.perf_counter(), time.process_time()
+            press()
+            timed[name].append(((time.perf_counter() - start) * 1000.0,
+                                (time.process_time() - processor) * 1000.0))
     out: dict[str, float] = {}
-    for name, press in (("stands_ms", lambda: session.decide(newest, "stands")),
-                        ("corrected_ms", lambda: session.decide(newest, "corrected")),
-                        ("undo_ms", session.undo)):
-        start, processor = time.perf_counter(), time.process_time()
-        press()
-        out[name] = (time.perf_counter() - start) * 1000.0
-        out[f"cpu_{name}"] = (time.process_time() - processor) * 1000.0
+    for name, pairs in timed.items():
+        if not pairs:
+            continue
+        wall, cpu = sorted(w for w, _ in pairs), sorted(c for _, c in pairs)
+        out.update({f"{name}_p50_ms": statistics.median(wall), f"{name}_p95_ms": _p95(wall),
+                    f"{name}_max_ms": wall[-1], f"cpu_{name}_p50_ms": statistics.median(cpu),
+                    f"cpu_{name}_p95_ms": _p95(cpu)})
     return out
+
+
+def _p95(ordered: list[float]) -> float:
+    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
 
 
 @click.command("long-game")
@@ -97,21 +117,26 @@ def _person_inputs(session: Any) -> dict[str, float]:
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Record into this library (default: a temporary file).")
 @click.option("--people/--no-people", default=True, show_default=True,
-              help="Also time a decision and an undo at each checkpoint.")
-def bench_long_game(game: str, inputs: int, marks: str, db: Path | None, people: bool) -> None:
+              help="Also time decisions, undos and redos at each checkpoint.")
+@click.option("--rounds", type=int, default=5, show_default=True,
+              help="Decisions ('stands', 'corrected'), undos and redos timed at each mark.")
+def bench_long_game(game: str, inputs: int, marks: str, db: Path | None, people: bool,
+                    rounds: int) -> None:
     """Cost of one input (p50/p95 ms) and memory at 100, 1,000 and 10,000 events."""
     checkpoints = tuple(int(m) for m in marks.split(",") if m.strip())
     with tempfile.TemporaryDirectory() as tmp:
-        rows = run_long_game(game, checkpoints, inputs, db or Path(tmp) / "long.db", people)
+        rows = run_long_game(game, checkpoints, inputs, db or Path(tmp) / "long.db", people,
+                             rounds)
     for row in rows:
         click.echo(f"{row['events']:>6} events: p50 {row['p50_ms']:.1f} ms, p95 "
                    f"{row['p95_ms']:.1f} ms, max {row['max_ms']:.1f} ms per input "
                    f"({row['inputs']} table changes; processor time p50 {row['cpu_p50_ms']:.1f}"
-                   f" ms, p95 {row['cpu_p95_ms']:.1f} ms), memory {row['rss_mib']:.0f} MiB"
+                   f" ms, p95 {row['cpu_p95_ms']:.1f} ms), memory {row['rss_mib']:.0f} MiB,"
+                   f" {row['checkpoints']} checkpoints"
                    + (" [game over: inputs change nothing]" if row["game_over"] else ""))
-        if "undo_ms" in row:
-            said = ", ".join(f"{what} {row[key]:.0f} ms ({row['cpu_' + key]:.0f} ms processor)"
-                             for what, key in (("decision 'stands'", "stands_ms"),
-                                               ("'corrected'", "corrected_ms"),
-                                               ("undo", "undo_ms")))
-            click.echo(f"        {said}")
+        for name in PRESSES:
+            if f"{name}_p50_ms" in row:
+                click.echo(f"        {name}: p50 {row[name + '_p50_ms']:.1f} ms, p95 "
+                           f"{row[name + '_p95_ms']:.1f} ms, max {row[name + '_max_ms']:.1f} ms"
+                           f" (processor p50 {row['cpu_' + name + '_p50_ms']:.1f} ms, p95 "
+                           f"{row['cpu_' + name + '_p95_ms']:.1f} ms)")

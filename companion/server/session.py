@@ -27,6 +27,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 from companion.engine.api import Move, Question, Violation, blocking
 from companion.errors import CompanionError
 from companion.games import game_info
+from companion.record.checkpoints import CHECKPOINT_EVERY, Checkpoints
 from companion.record.line_index import LineIndex
 from companion.record.replay import main_line
 from companion.record.store import (
@@ -154,6 +155,24 @@ class _Model:
     after: dict[int, TableSnapshot] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class _Saved:
+    """A checkpoint of the live game: the referee's copy, the model's, the newest event."""
+
+    referee: object
+    model: _Model
+    now: int
+
+
+def _copied_model(model: _Model) -> _Model:
+    """An independent copy (the tables in it never change: they are shared)."""
+    return _Model(table=model.table, question=model.question,
+                  asked={seq: _Asked(a.question, list(a.assumed), a.taken)
+                         for seq, a in model.asked.items()},
+                  outcome=dict(model.outcome) if model.outcome is not None else None,
+                  before=dict(model.before), after=dict(model.after))
+
+
 def _waits_its_turn(
     method: Callable[Concatenate[LiveSession, _P], _T]
 ) -> Callable[Concatenate[LiveSession, _P], _T]:
@@ -170,7 +189,8 @@ class LiveSession:
     """Holds one game being played and keeps recording, engine and page in step.
 
     `resume` continues a game already in `store` (after a restart or a kill): its log is
-    replayed through the referee before anything new is taken.
+    replayed through the referee before anything new is taken. `checkpoint_every`: events
+    between two copies of the game that replays start from (0: every replay from the start).
     """
 
     def __init__(
@@ -182,6 +202,7 @@ class LiveSession:
         layout: Mapping[str, Any],
         card_info: CardInfo,
         resume: int | None = None,
+        checkpoint_every: int = CHECKPOINT_EVERY,
     ) -> None:
         self.referee = referee
         self.store = store
@@ -198,6 +219,9 @@ class LiveSession:
         """The log's main line, undone inputs, decisions and standing violations, kept up to
         date event by event (`_append`): an input costs the same at any length of the log."""
         self._model = _Model()
+        self._checkpoints: Checkpoints[_Saved] = Checkpoints(checkpoint_every)
+        """Copies of the game every so many events: an undo, redo or a log cut back replays
+        from the newest one before its change, not from the first table (issue 34)."""
         self._client_ids: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._seen: TableSnapshot | None = None
         self._hold: TableSnapshot | None = None
@@ -784,6 +808,7 @@ class LiveSession:
         transaction. On any failure the file keeps nothing of it and the session rebuilds
         itself from the file, so the page never shows what the file does not hold."""
         mark = len(self._events)
+        self._keep_checkpoint(mark)
         started = False
         try:
             with self.store.transaction():
@@ -1254,18 +1279,27 @@ class LiveSession:
         is logged and the recording wins for the page (never expected)."""
         hints = getattr(self.referee, "hints", None)
         pending = dict(hints) if isinstance(hints, dict) else None
-        self.referee.reset()
-        self._model = _Model()
         undone = self._undone()
+        start = self._checkpoints.start(self._events, undone) if self._checkpointing() \
+            else None
+        first = 0
+        if start is None:
+            self.referee.reset()
+            self._model = _Model()
+        else:
+            self._restore(start.state)
+            first = start.at
         derived: dict[int, list[Event]] = {}
-        for e in self._events:
+        for e in self._events[first:]:
             owner = self._input_of(e)
             if owner is not None:
                 derived.setdefault(owner, []).append(e)
         try:
-            for e in self._events:
+            for at in range(first, len(self._events)):
+                e = self._events[at]
                 if e.kind not in GAME_INPUTS or e.seq in undone:
                     continue
+                self._keep_checkpoint(at)
                 self._replaying = deque(derived.get(e.seq, []))
                 try:
                     self._apply(e, live=False)
@@ -1284,6 +1318,23 @@ class LiveSession:
         self._client_ids.clear()
         for e in self._events:
             self._remember(e)
+
+    def _checkpointing(self) -> bool:
+        return hasattr(self.referee, "checkpoint") and hasattr(self.referee, "restore")
+
+    def _keep_checkpoint(self, at: int) -> None:
+        """A copy of the game as it stands, when it is the game after the log's first `at`
+        events (before the input there is applied) and one is due."""
+        if not self._checkpointing() or not self._checkpoints.due(at):
+            return
+        saved = _Saved(self.referee.checkpoint(),  # type: ignore[attr-defined]
+                       _copied_model(self._model), self._now)
+        self._checkpoints.add(self._events, at, self._undone(), saved)
+
+    def _restore(self, saved: _Saved) -> None:
+        self.referee.restore(saved.referee)  # type: ignore[attr-defined]
+        self._model = _copied_model(saved.model)
+        self._now = saved.now
 
     def _finish_or_reopen(self, live: bool) -> None:
         """After undo/redo: the file's finished mark follows the rebuilt game."""
