@@ -56,6 +56,12 @@ class Checkpoints(Generic[S]):
             self._kept.pop()
         self._kept.append(Checkpoint(at, events[at - 1], undone, state))
 
+    def find(self, events: Sequence[Event], undone: frozenset[int]) -> Checkpoint[S] | None:
+        """The newest copy that holds for `events` with `undone` taken back (a log as it
+        would read with a draft on it), keeping them all."""
+        return next((point for point in reversed(self._kept)
+                     if self._holds(point, events, undone)), None)
+
     def start(self, events: Sequence[Event], undone: frozenset[int]) -> Checkpoint[S] | None:
         """The newest copy a replay of `events` with `undone` taken back may start from;
         newer copies that no longer hold (an input before their end was taken back or put

@@ -19,8 +19,8 @@ import functools
 import logging
 import threading
 import time
-from collections import OrderedDict, deque
-from collections.abc import Callable, Mapping, Sequence
+from collections import ChainMap, OrderedDict, deque
+from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
@@ -645,10 +645,9 @@ class LiveSession:
             if not suffix:
                 raise ActionError("nothing to undo yet", de="noch nichts rückgängig zu machen")
             target = suffix[0]
-            kept = [e for e in self._events if e.seq not in {s.seq for s in suffix}
-                    and self._input_of(e) not in {s.seq for s in suffix}]
-            off, on = self._toggles(self._drafted("undo", [s.seq for s in suffix]))
-            wanted = self._table_after(kept)
+            drafted = self._drafted("undo", [s.seq for s in suffix])
+            off, on = self._toggles(drafted)
+            wanted = self._table_after(drafted)
             said_en, said_de = self._input_text(target)
             put_en, put_de = instructions(self._seen or self._model.table, wanted)
             payload = {
@@ -1418,19 +1417,25 @@ class LiveSession:
         then = {entry.seq for entry in main_line(target)}
         return sorted(now - then), sorted(then - now)
 
-    @staticmethod
-    def _table_after(events: Sequence[Event]) -> TableSnapshot | None:
-        """The game's table after `events` (what undo or redo will rebuild): the same table
-        steps as `_apply`, without the engine."""
-        undone = undone_inputs(events)
-        table: TableSnapshot | None = None
-        before: dict[int, TableSnapshot | None] = {}
-        after: dict[int, TableSnapshot] = {}
-        for e in events:
+    def _table_after(self, events: Sequence[Event]) -> TableSnapshot | None:
+        """The game's table after `events`, the log with a draft of an undo, redo or decision
+        on it or a part of the log (what that input will rebuild): the same table steps as
+        `_apply`, without the engine, from the newest checkpoint that holds for `events`."""
+        undone = frozenset(undone_inputs(events))
+        start = self._checkpoints.find(events, undone)
+        table: TableSnapshot | None = start.state.model.table if start else None
+        before: MutableMapping[int, TableSnapshot | None] = \
+            ChainMap({}, start.state.model.before) if start else {}
+        after: MutableMapping[int, TableSnapshot] = \
+            ChainMap({}, start.state.model.after) if start else {}
+        parsed = self._model.after  # (the tables of the log applied now: read once)
+        for e in events[start.at if start else 0:]:
             if e.kind not in GAME_INPUTS or e.seq in undone:
                 continue
             if e.kind == "observation":
-                snapshot = TableSnapshot.from_dict(e.payload["snapshot"])
+                known = parsed.get(e.seq)
+                snapshot = known if known is not None else \
+                    TableSnapshot.from_dict(e.payload["snapshot"])
                 before[e.seq], after[e.seq] = table, snapshot
                 table = snapshot
             elif e.kind == "decision":

@@ -12,12 +12,14 @@ from typing import Any
 
 import pytest
 
+from companion.engine.game import Game
 from companion.record.store import Store
 from companion.referee.script import config_from_script
 from companion.server.bus import EventBus
 from companion.server.engine_referee import EngineReferee
 from companion.server.gamedata import card_lookup, layout_dict
 from companion.server.live_setup import demo_script_path, header_for
+from companion.server.rebuilds import PersonLine
 from companion.server.session import ActionError, LiveSession
 from companion.sim.script import load_script
 from companion.sim.source import script_snapshots
@@ -86,3 +88,36 @@ def test_replay_from_a_checkpoint_is_the_replay_from_the_start(seed: int,
     assert len(copies._checkpoints) > 0  # the replays did start from checkpoints
     again = session("copies.db", every=0, resume=copies.game_id)
     assert engine_position(again) == engine_position(copies)
+
+
+def game_position(game: Game) -> tuple[Any, ...]:
+    state = game.state
+    return (tuple((e.move, e.source, e.violations, e.chance) for e in game.log), game.positions,
+            state.zones, state.where, state.public, state.face_down, state.tapped,
+            state.counters, state.turn, state.active, state.phase, state.flags, state.outcome,
+            state.rng.getstate())
+
+
+def test_a_rebuild_from_the_person_line_is_the_fresh_game(tmp_path: Path) -> None:
+    """A decision rebuilds the engine's game from the main line: started from the newest copy
+    the line shares, the result must be the game of a fresh push of every move, whichever
+    move was taken off or put back."""
+    script = load_script(demo_script_path("creature-crush"))
+    config = config_from_script(script)
+    played = LiveSession(EngineReferee(config), Store(tmp_path / "g.db"), EventBus(),
+                         header_for(config, "test"), layout_dict(config.game),
+                         card_lookup(config.game, config.cards))
+    tables = script_snapshots(script)
+    for n, table in enumerate(tables + [tables[-2], tables[-1]] * 4):
+        played.observe(table.with_seq(n, float(n)))
+    moves = [e.move for e in played.referee.engine.log]  # type: ignore[attr-defined]
+    assert len(moves) > 20
+    line = PersonLine(config, every=4)
+    line.extend(moves)
+    middle = len(moves) // 2
+    for variant in (moves, moves[:middle] + moves[middle + 1:], moves, moves[:-1],
+                    moves[:5], moves[:middle] + moves[middle + 2:], moves):
+        fresh = Game(config)
+        for move in variant:
+            fresh.push(move, "person")
+        assert game_position(line.rebuilt(variant)) == game_position(fresh)
