@@ -15,6 +15,7 @@ review and export read the same main line without the engine.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import logging
 import threading
@@ -248,6 +249,9 @@ class LiveSession:
         self._memo_key: tuple[int, int, int] = (0, 0, 0)
         self._memo_last: Event | None = None
         self._named: dict[int, tuple[Event, dict[str, Any]]] = {}
+        self._moves: dict[int, tuple[dict[str, Any], Move]] = {}
+        """Moves on the line as read from their recorded form, by that form (rebuilds read
+        them all; the form is kept, so its id stays its own)."""
         """A violation's payload in the players' names, per event (recorded: it never changes)."""
         self.resumed_at = 0
         if resume is None:
@@ -258,6 +262,7 @@ class LiveSession:
             self._index.rebuild(self._events)
             self._check_resumable()
             self._replay(strict=True)
+            self._remember_all()
             self._seen = self._model.table
             self.resumed_at = self._last_seq()
         if not store.read_only:  # (starting may wait as long as SQLite likes: nothing to show)
@@ -820,6 +825,7 @@ class LiveSession:
                 del self._events[mark:]
                 self._index.rebuild(self._events)
                 self._replay(strict=False)
+                self._remember_all()
             if isinstance(exc, WriteFailedError):
                 self._pause(exc)
             raise
@@ -875,13 +881,12 @@ class LiveSession:
         p = event.payload
         if not (_ints(p.get("off")) or _ints(p.get("on"))):
             return
-        upto = self._events if event is self._events[-1] else [
-            e for e in self._events if e.seq <= event.seq]
-        line = self._line_upto(event.seq)
-        self.referee.rebuild([Move.from_dict(entry.move["move"]) for entry in line
-                              if isinstance(entry.move.get("move"), dict)])
+        self.referee.rebuild([self._parsed_move(step["move"])
+                              for step in self._line_moves(event.seq)
+                              if isinstance(step.get("move"), dict)])
         model = self._model
-        model.table = _corrected_table(model.table, event, upto, model.before, model.after)
+        model.table = _corrected_table(model.table, event, self._events, model.before,
+                                       model.after)
 
     def _outcome_after_decision(self, event: Event, live: bool) -> None:
         """A referee's decision after the end (a winning move corrected, say) may reopen the
@@ -1314,6 +1319,10 @@ class LiveSession:
             self._replaying = None
         if pending is not None:
             self.referee.hints = pending  # type: ignore[attr-defined]
+
+    def _remember_all(self) -> None:
+        """The repeated requests to recognise, read again from the log (a resumed game, a
+        log cut back)."""
         self._client_ids.clear()
         for e in self._events:
             self._remember(e)
@@ -1396,6 +1405,24 @@ class LiveSession:
             return self._indexed().line()
         return main_line([e for e in self._events if e.seq <= seq])
 
+    def _line_moves(self, seq: int) -> list[dict[str, Any]]:
+        """What the steps on the main line of the log up to event `seq` stand for: the index's,
+        wound back to `seq` where that is the same line (the inputs taken back up to there
+        are those the log up to there takes back), read from the log otherwise."""
+        upto = bisect.bisect_right(self._events, seq, key=_seq)
+        index = self._indexed()
+        if undone_inputs(self._events[:upto]) == {u for u in index.undone if u <= seq}:
+            return index.moves_upto(upto, self._events)
+        return [entry.move for entry in main_line(self._events[:upto])]
+
+    def _parsed_move(self, data: dict[str, Any]) -> Move:
+        """A move on the line, read from its recorded form once."""
+        known = self._moves.get(id(data))
+        if known is None or known[0] is not data:
+            known = (data, Move.from_dict(data))
+            self._moves[id(data)] = known
+        return known[1]
+
     def _line_seqs(self) -> frozenset[int]:
         return self._indexed().line_seqs()
 
@@ -1412,9 +1439,10 @@ class LiveSession:
                                      {"inputs": inputs})]
 
     def _toggles(self, target: Sequence[Event]) -> tuple[list[int], list[int]]:
-        """Steps to take off and put back so the main line is the one of `target`."""
+        """Steps to take off and put back so the main line is the one of `target` (the log
+        with a draft of an undo or redo on it)."""
         now = self._line_seqs()
-        then = {entry.seq for entry in main_line(target)}
+        then = self._indexed().line_seqs_after(target[-1], self._events)
         return sorted(now - then), sorted(then - now)
 
     def _table_after(self, events: Sequence[Event]) -> TableSnapshot | None:
@@ -1439,8 +1467,7 @@ class LiveSession:
                 before[e.seq], after[e.seq] = table, snapshot
                 table = snapshot
             elif e.kind == "decision":
-                upto = [x for x in events if x.seq <= e.seq]
-                table = _corrected_table(table, e, upto, before, after)
+                table = _corrected_table(table, e, events, before, after)
         return table
 
     def _undo_suffix(self) -> list[Event]:
@@ -1509,7 +1536,8 @@ class LiveSession:
 
     def _input_text(self, event: Event) -> tuple[str, str]:
         """How an input reads in the undo/redo line: the steps it made, or its own text."""
-        steps = [e for e in self._events if self._input_of(e) == event.seq
+        after = self._events[bisect.bisect_left(self._events, event.seq, key=_seq):]
+        steps = [e for e in after if self._input_of(e) == event.seq
                  and e.kind in ("move", "phase")]
         if steps:
             en = "; ".join(str(e.payload.get("text_en", "")) for e in steps)
@@ -1731,22 +1759,34 @@ def _corrected_table(
     before: Mapping[int, TableSnapshot | None], after: Mapping[int, TableSnapshot],
 ) -> TableSnapshot | None:
     """The game's table after a decision that takes a camera move off the line (its cards go
-    back where they were) or puts it back on; a person's move leaves the table alone."""
+    back where they were) or puts it back on; a person's move leaves the table alone. `events`:
+    the log (in seq order) as far as the decision at least; what comes after it is not read."""
     off, on = _ints(decision.payload.get("off")), _ints(decision.payload.get("on"))
     if table is None or not (off or on):
         return table
-    by_seq = {e.seq: e for e in events}
-    move_event = by_seq.get(_as_int(decision.payload.get("move_seq")))
-    origin = by_seq.get(_input_of(move_event) or -1) if move_event else None
+    move_event = _event_at(events, _as_int(decision.payload.get("move_seq")))
+    origin = _event_at(events, _input_of(move_event) or -1) if move_event else None
     if move_event is None or origin is None or origin.kind != "observation":
         return table
-    steps = [e for e in events if _input_of(e) == origin.seq
+    start = bisect.bisect_left(events, origin.seq, key=_seq)
+    end = bisect.bisect_right(events, decision.seq, key=_seq)
+    steps = [e for e in events[start:end] if _input_of(e) == origin.seq
              and e.kind in ("move", "phase") and e.source != "automatic"]
     only = None if len(steps) <= 1 else _cards_of(move_event)
     seen_before, seen_after = before.get(origin.seq), after.get(origin.seq)
     if off:
         return restore(table, seen_after, seen_before, only)
     return restore(table, seen_before, seen_after, only)
+
+
+def _seq(event: Event) -> int:
+    return event.seq
+
+
+def _event_at(events: Sequence[Event], seq: int) -> Event | None:
+    """The event `seq` of a log in seq order (bisected, not searched)."""
+    at = bisect.bisect_left(events, seq, key=_seq)
+    return events[at] if at < len(events) and events[at].seq == seq else None
 
 
 def _gone(table: TableSnapshot | None, seen: TableSnapshot) -> frozenset[str]:
