@@ -16,7 +16,7 @@ from typing import Generic, TypeVar
 
 from companion.record.store import Event
 
-CHECKPOINT_EVERY = 200
+CHECKPOINT_EVERY = 100
 """Events between two copies: a replay redoes at most about this many (a copy costs memory
 in proportion to the game so far, see docs/benchmarks.md)."""
 

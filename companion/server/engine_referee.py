@@ -9,7 +9,7 @@ from companion.engine.api import GameConfig, LogEntry, Move, Violation
 from companion.engine.game import Game
 from companion.engine.interpreter import Interpreter, Observation
 from companion.server.offers import Offers, offers
-from companion.server.rebuilds import PersonLine
+from companion.server.rebuilds import PersonLine, copy_game
 from companion.server.referee import Applied, Reaction
 from companion.snapshot import TableSnapshot
 
@@ -288,15 +288,13 @@ def _push_as_person(game: Game, moves: list[Move] | tuple[Move, ...]) -> list[Lo
 
 def _copied(game: Game, interpreter: Interpreter | None, line: PersonLine
             ) -> tuple[Game, Interpreter | None, PersonLine]:
-    """A deep copy of a game and its interpreter that shares what never changes once made
-    (config, rules, card catalog, the log's entries and positions) and the interpreter's
-    search, a cache of the states it was asked about (a copy asks about its own): a copy costs
-    a pointer per log entry, not the entries."""
-    shared: list[object] = [game.config, game.ruleset, game.state.catalog, game.setup_chance,
-                            *game.log, *game.positions]
+    """An independent copy of a game, its interpreter and the person's line: the game as
+    `copy_game` copies it, the interpreter deep (on the copied game), sharing the rules and
+    the interpreter's search, a cache of the states it was asked about (a copy asks about
+    its own)."""
+    copied = copy_game(game)
+    memo: dict[int, Any] = {id(game): copied, id(game.ruleset): game.ruleset,
+                            id(game.config): game.config}
     if interpreter is not None:
-        shared.append(interpreter.inference)
-    memo: dict[int, Any] = {id(x): x for x in shared}
-    copied: tuple[Game, Interpreter | None, PersonLine] = copy.deepcopy(
-        (game, interpreter, line), memo)
-    return copied
+        memo[id(interpreter.inference)] = interpreter.inference
+    return copied, copy.deepcopy(interpreter, memo), copy.deepcopy(line)

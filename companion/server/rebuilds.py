@@ -18,7 +18,7 @@ from companion.engine.api import GameConfig, Move
 from companion.engine.game import Game
 from companion.errors import CompanionError
 
-REBUILD_EVERY = 200
+REBUILD_EVERY = 50
 """Moves between two copies: a rebuild pushes at most about this many after the last shared
 one."""
 
@@ -57,10 +57,11 @@ class PersonLine:
         shared = 0
         if self.current:
             limit = min(len(moves), len(self.moves))
-            while shared < limit and moves[shared] == self.moves[shared]:
+            while shared < limit and (moves[shared] is self.moves[shared]
+                                      or moves[shared] == self.moves[shared]):
                 shared += 1
         self.copies = [(n, g) for n, g in self.copies if n <= shared]
-        game = _copied(self.copies[-1][1]) if self.copies else Game(self.config)
+        game = copy_game(self.copies[-1][1]) if self.copies else Game(self.config)
         self.moves = self.moves[:self.copies[-1][0]] if self.copies else []
         self.current = True
         try:
@@ -69,14 +70,15 @@ class PersonLine:
         except BaseException:
             self.current = False
             raise
-        self.game = _copied(game)
+        self.game = copy_game(game)
+        self.moves = list(moves)  # (the same moves: the next rebuild compares them quickest)
         return game
 
     def _push(self, game: Game, move: Move) -> None:
         game.push(move, "person")
         self.moves.append(move)
         if self.every > 0 and len(self.moves) % self.every == 0:
-            self.copies.append((len(self.moves), _copied(game)))
+            self.copies.append((len(self.moves), copy_game(game)))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> PersonLine:
         """A copy for a checkpoint: the copies along the line never change, they are
@@ -85,15 +87,17 @@ class PersonLine:
         other.config, other.every, other.current = self.config, self.every, self.current
         other.moves = list(self.moves)
         other.copies = list(self.copies)
-        other.game = _copied(self.game)
+        other.game = copy_game(self.game)
         return other
 
 
-def _copied(game: Game) -> Game:
-    """A deep copy of `game` sharing what never changes once made (config, rules, card
-    catalog, the log's entries and positions): a pointer per log entry, not the entries."""
-    shared: list[object] = [game.config, game.ruleset, game.state.catalog, game.setup_chance,
-                            *game.log, *game.positions]
-    memo: dict[int, Any] = {id(x): x for x in shared}
-    copied: Game = copy.deepcopy(game, memo)
+def copy_game(game: Game) -> Game:
+    """An independent copy of `game` that shares what never changes once made (config, rules,
+    card catalog, the log's entries): a pointer per log entry, not the entries. Its random
+    source is copied where it stands (the original goes on drawing from its own)."""
+    copied = copy.copy(game)
+    copied.state = game.state.clone()
+    copied.state.rng = copy.deepcopy(game.state.rng)
+    copied.log = list(game.log)
+    copied.positions = list(game.positions)
     return copied

@@ -16,6 +16,7 @@ review and export read the same main line without the engine.
 from __future__ import annotations
 
 import bisect
+import contextlib
 import functools
 import logging
 import threading
@@ -674,8 +675,7 @@ class LiveSession:
             if not stack:
                 raise ActionError("nothing to redo", de="nichts wiederherzustellen")
             undo = stack[-1]
-            index = next(i for i, e in enumerate(self._events) if e.seq == undo.seq)
-            before = self._events[:index]
+            before = self._events[:bisect.bisect_left(self._events, undo.seq, key=_seq)]
             off, on = self._toggles(self._drafted("redo", _ints(undo.payload.get("inputs"))))
             wanted = self._table_after(before)
             target = self._find(_as_int(undo.payload.get("target")))
@@ -1384,9 +1384,14 @@ class LiveSession:
         return self._memo[name]
 
     def _append(self, event: Event) -> None:
-        """An event written to the file goes on the log in memory and into its index."""
+        """An event written to the file goes on the log in memory and into its index (a
+        step's move is read at once: a decision's rebuild reads every move on the line)."""
         self._events.append(event)
         self._index.append(event, self._events)
+        move = event.payload.get("move")
+        if event.kind in ("move", "phase") and isinstance(move, dict):
+            with contextlib.suppress(TypeError, ValueError):  # (the rebuild says what is wrong)
+                self._parsed_move(move)
 
     def _indexed(self) -> LineIndex:
         """The index, rebuilt first should the log have changed behind it (never expected:
