@@ -3,7 +3,7 @@
 A real engine, a real recording (SQLite on disk) and the live session: the bundled demo's
 tables are played, then the camera keeps seeing the table change between its last two tables
 (each change is a move that breaks a rule, so the log grows by moves, violations and
-observations as in a long, messy game). When the log reaches each checkpoint the next
+observations as in a long, messy game). When the log reaches each mark the next
 `--inputs` table changes are timed one by one (recording, engine, the state message; by the
 wall clock and by the process's processor time, which other jobs disturb less) and the
 process's resident memory is read. A flat cost is the target: an input at 10,000 events should
@@ -20,12 +20,15 @@ from typing import Any
 
 import click
 
-CHECKPOINTS = (100, 1_000, 10_000)
+from companion.record.checkpoints import CHECKPOINT_EVERY
+
+MARKS = (100, 1_000, 10_000)
 
 
-def run_long_game(game: str, checkpoints: tuple[int, ...], inputs: int, db: Path,
-                  people: bool = True, rounds: int = 5) -> list[dict[str, Any]]:
-    """Per checkpoint: events in the log, p50/p95/max per input (ms), resident memory (MiB),
+def run_long_game(game: str, marks: tuple[int, ...], inputs: int, db: Path,
+                  people: bool = True, rounds: int = 5,
+                  checkpoint_every: int = CHECKPOINT_EVERY) -> list[dict[str, Any]]:
+    """Per mark: events in the log, p50/p95/max per input (ms), resident memory (MiB),
     and with `people` the same for `rounds` of a person's decisions, undos and redos."""
     from companion.record.store import Store
     from companion.server.bench import _session, rss_mb
@@ -36,7 +39,7 @@ def run_long_game(game: str, checkpoints: tuple[int, ...], inputs: int, db: Path
     script = load_script(demo_script_path(game))
     tables = script_snapshots(script)
     store = Store(db)
-    session = _session(script, store)
+    session = _session(script, store, checkpoint_every=checkpoint_every)
     rows: list[dict[str, Any]] = []
     count = 0
 
@@ -50,7 +53,7 @@ def run_long_game(game: str, checkpoints: tuple[int, ...], inputs: int, db: Path
                 (time.process_time() - processor) * 1000.0)
 
     try:
-        for mark in sorted(checkpoints):
+        for mark in sorted(marks):
             while len(session._events) < mark:
                 one()
             at = len(session._events)
@@ -64,7 +67,7 @@ def run_long_game(game: str, checkpoints: tuple[int, ...], inputs: int, db: Path
                 "cpu_p50_ms": statistics.median(cpu),
                 "cpu_p95_ms": _p95(cpu),
                 "game_over": session.model_table is not None and session.state()["game_over"],
-                "checkpoints": len(session._checkpoints),
+                "checkpoints": session.checkpoints_kept,
                 **(_person_inputs(session, rounds) if people else {}),
             })
     finally:
@@ -111,22 +114,25 @@ def _p95(ordered: list[float]) -> float:
 @click.command("long-game")
 @click.option("--game", default="creature-crush", show_default=True)
 @click.option("--inputs", type=int, default=40, show_default=True,
-              help="Table changes timed at each checkpoint.")
+              help="Table changes timed at each mark.")
 @click.option("--events", "marks", default="100,1000,10000", show_default=True,
-              help="Checkpoints: log lengths (events) at which inputs are timed.")
+              help="Marks: log lengths (events) at which inputs are timed.")
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Record into this library (default: a temporary file).")
 @click.option("--people/--no-people", default=True, show_default=True,
-              help="Also time decisions, undos and redos at each checkpoint.")
+              help="Also time decisions, undos and redos at each mark.")
 @click.option("--rounds", type=int, default=5, show_default=True,
               help="Decisions ('stands', 'corrected'), undos and redos timed at each mark.")
+@click.option("--checkpoint-every", type=int, default=CHECKPOINT_EVERY, show_default=True,
+              help="Events between two checkpoints that undo and redo replay from (0: none, "
+                   "every replay from the first table; to see what checkpoints cost).")
 def bench_long_game(game: str, inputs: int, marks: str, db: Path | None, people: bool,
-                    rounds: int) -> None:
+                    rounds: int, checkpoint_every: int) -> None:
     """Cost of one input (p50/p95 ms) and memory at 100, 1,000 and 10,000 events."""
-    checkpoints = tuple(int(m) for m in marks.split(",") if m.strip())
+    lengths = tuple(int(m) for m in marks.split(",") if m.strip())
     with tempfile.TemporaryDirectory() as tmp:
-        rows = run_long_game(game, checkpoints, inputs, db or Path(tmp) / "long.db", people,
-                             rounds)
+        rows = run_long_game(game, lengths, inputs, db or Path(tmp) / "long.db", people,
+                             rounds, checkpoint_every)
     for row in rows:
         click.echo(f"{row['events']:>6} events: p50 {row['p50_ms']:.1f} ms, p95 "
                    f"{row['p95_ms']:.1f} ms, max {row['max_ms']:.1f} ms per input "

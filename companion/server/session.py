@@ -776,6 +776,11 @@ class LiveSession:
         return {**self.recording.to_dict(), "waiting": len(self._waiting) + presses}
 
     @property
+    def checkpoints_kept(self) -> int:
+        """Copies of the game kept for replays (what they cost: docs/benchmarks.md)."""
+        return len(self._checkpoints)
+
+    @property
     def model_table(self) -> TableSnapshot | None:
         """The table as the game has it (the mat), not necessarily as the camera sees it."""
         with self._lock:

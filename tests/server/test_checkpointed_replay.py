@@ -85,7 +85,7 @@ def test_replay_from_a_checkpoint_is_the_replay_from_the_start(seed: int,
         mine, theirs = copies.state(), start.state()
         for key in SAME:
             assert timeless(mine[key]) == timeless(theirs[key]), (n, op, key)
-    assert len(copies._checkpoints) > 0  # the replays did start from checkpoints
+    assert copies.checkpoints_kept > 0  # the replays did start from checkpoints
     again = session("copies.db", every=0, resume=copies.game_id)
     assert engine_position(again) == engine_position(copies)
 
