@@ -64,7 +64,15 @@ class _RandomFork:
         return self._own
 
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):  # (copy and pickle look for hooks on an empty instance)
+            raise AttributeError(name)
         return getattr(self.source(), name)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> random.Random:
+        """An independent generator where this one stands (a checkpoint of a game)."""
+        own = random.Random.__new__(random.Random)
+        own.setstate(self.source().getstate())
+        return own
 
 
 _ATOMIC = frozenset({str, int, float, bool, type(None)})

@@ -24,7 +24,7 @@ from typing import Any
 
 from companion.hall.naming import Rename
 from companion.hall.wire import EVENT, FINISH, HEADER, NOTHING, Place, TableMessage
-from companion.record.replay import main_line
+from companion.record.line_index import LineIndex
 from companion.record.store import Event
 
 LINE_KINDS = ("move", "phase")
@@ -64,6 +64,9 @@ class TableRow:
     """Hall time of the game's first message (the broker's time of storing it)."""
     ended_at: float = 0.0
     """Hall time of the game's finish message."""
+    line: LineIndex = field(default_factory=LineIndex)
+    """The table's main line, kept up to date event by event: an undo or a correction reads
+    its end, not the whole log again (issue 34)."""
 
     @property
     def alert(self) -> bool:
@@ -79,9 +82,11 @@ class TableRow:
         self.violations, self.decided, self.question, self.outcome = {}, set(), None, None
         self.seq, self.commit, self.notice, self.notice_de = 0, 0.0, "", ""
         self.started_at, self.ended_at = 0.0, 0.0
+        self.line = LineIndex()
 
     def add(self, event: Event) -> None:
         self.events.append(event)
+        self.line.append(event, self.events)
         self.seq, self.commit = event.seq, event.time
         payload = event.payload
         if event.kind in LINE_KINDS:
@@ -118,20 +123,27 @@ class TableRow:
 
     def _recompute_open(self, event: Event) -> None:
         """After undo/redo: violations and decisions of inputs now taken back do not count."""
-        from companion.record.store import decisions_of, undone_inputs
-
-        undone = undone_inputs(self.events)
+        undone = self.line.undone
         self.violations = {e.seq: {"seq": e.seq, **e.payload,
                                    "seat": self.seat_of(e.payload.get("move_seq"))}
                            for e in self.events
                            if e.kind == "violation" and e.payload.get("input") not in undone}
-        self.decided = set(decisions_of(self.events))
+        self.decided = set(self.line.decisions)
         if self.question is not None and self.question.get("input") in undone:
             self.question = None
 
     def _recompute_line(self) -> None:
+        """The state and last move of the line's end (the state of the newest step that
+        has one)."""
         self.state, self.last_move = {}, None
-        for entry in main_line(self.events):
+        count = 1
+        while True:
+            tail = self.line.tail(count)
+            if any(isinstance(e.move.get("state"), dict) for e in tail) or \
+                    len(tail) < count:
+                break
+            count *= 4
+        for entry in tail:
             self._line_entry(entry.move)
 
     def seat_of(self, move_seq: Any) -> str | None:

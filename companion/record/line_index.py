@@ -3,20 +3,25 @@
 `main_line`, `decisions_of`, `cleared_violations` and `undone_inputs` read the whole log: called
 on every input of a live game, an input cost more the longer the game (issue 34). `LineIndex`
 folds each appended event into the same values once, so reading them costs what one event
-costs. An undo or redo changes which inputs count at all: then (and after the log was cut back)
-the index is rebuilt from the log, which those inputs pay anyway (the session replays the game).
-The from-scratch functions stay the definition; tests compare the two.
+costs. An undo or redo changes which inputs count at all: every change a fold makes is kept in
+a journal, so the index winds back to the first event the undo or redo concerns and folds the
+events since again (an undo takes back recent inputs: a few events, at any length of the log).
+After the log was cut back, and for a resumed game, the index is rebuilt from the log. The
+from-scratch functions stay the definition; tests compare the two.
 """
 
 from __future__ import annotations
 
 import bisect
 import contextlib
-from collections.abc import Sequence
+from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from companion.record.replay import LINE_KINDS, TOGGLE_KINDS, LineEntry, _int, _ints
 from companion.record.store import Event, undone_inputs
+
+_ABSENT = object()
 
 
 @dataclass
@@ -49,20 +54,91 @@ class LineIndex:
         self._where: dict[int, float] = {}
         self._placed: dict[int, int] = {}
         self._violations: dict[int, Event] = {}  # the inputs in force's, in log order
-        self._length = 0
+        self._journal: list[tuple[Any, ...]] = []
+        """How to take back each change the folds made, oldest first."""
+        self._marks: list[int] = []  # the journal's length before each event's fold
+        self._first_owned: dict[int, int] = {}  # input seq -> where its first event is
         for event in events:
             self._fold(event)
 
     def __len__(self) -> int:
         """How many events of the log the index has seen."""
-        return self._length
+        return len(self._marks)
 
     def append(self, event: Event, events: Sequence[Event]) -> None:
         """`event` was appended to `events` (the whole log, `event` last)."""
-        if event.kind in ("undo", "redo") and isinstance(event.payload.get("inputs"), list):
-            self.rebuild(events)  # which inputs count changed: read again from the log
+        undone = self._undone_after(event)
+        if undone is not None and undone != self.undone:
+            self._refold(events, undone)  # which inputs count changed: fold again from there
             return
         self._fold(event)
+
+    def line_seqs_after(self, draft: Event, events: Sequence[Event]) -> frozenset[int]:
+        """The main line's seqs were `draft` (an undo or redo) appended to `events`; the
+        index stays as it is."""
+        undone, now = self._undone_after(draft), self.undone
+        if undone is None or undone == now:
+            return self.line_seqs()
+        drafted = [*events, draft]
+        self._refold(drafted, undone)
+        seqs = self.line_seqs()
+        self._refold(drafted, now)
+        self._wind_back(len(events))
+        return seqs
+
+    def _undone_after(self, event: Event) -> frozenset[int] | None:
+        """The inputs taken back once `event` is on the log, if it is an undo or redo (as
+        `undone_inputs` reads them)."""
+        seqs = event.payload.get("inputs")
+        if event.kind not in ("undo", "redo") or not isinstance(seqs, list):
+            return None
+        chosen = {s for s in seqs if isinstance(s, int)}
+        return self.undone | chosen if event.kind == "undo" else self.undone - chosen
+
+    def _refold(self, events: Sequence[Event], undone: frozenset[int]) -> None:
+        """The index of `events` (the events seen so far and any after them) with `undone`
+        taken back: wound back to the first event an input that changed concerns, folded
+        again from there."""
+        changed = self.undone ^ undone
+        at = min(bisect.bisect_left(events, min(changed), hi=len(self._marks),
+                                    key=lambda e: e.seq),
+                 *(self._first_owned.get(seq, len(self._marks)) for seq in changed))
+        self._wind_back(at)
+        self.undone = undone
+        for event in events[at:]:
+            self._fold(event)
+
+    def _wind_back(self, length: int) -> None:
+        """Take back the folds of every event after the first `length`."""
+        if length >= len(self._marks):
+            return
+        mark = self._marks[length]
+        journal = self._journal
+        while len(journal) > mark:
+            how, *what = journal.pop()
+            if how == "item":
+                mapping, key, old = what
+                if old is _ABSENT:
+                    del mapping[key]
+                else:
+                    mapping[key] = old
+            elif how == "on":
+                what[0].on = what[1]
+            elif how == "position":
+                del self._positions[bisect.bisect_left(self._positions, what[0])]
+            elif how == "violation":
+                what[0].violations.pop()
+            else:  # "cleared"
+                self.cleared.difference_update(what[0])
+        del self._marks[length:]
+
+    def _set(self, mapping: MutableMapping[Any, Any], key: Any, value: Any) -> None:
+        self._journal.append(("item", mapping, key, mapping.get(key, _ABSENT)))
+        mapping[key] = value
+
+    def _switch(self, step: _Step, on: bool) -> None:
+        self._journal.append(("on", step, step.on))
+        step.on = on
 
     def on_line(self, seq: int) -> bool:
         """Whether the step recorded as event `seq` is on the main line now."""
@@ -85,6 +161,19 @@ class LineIndex:
             if self._steps[pos].on:
                 found.append(pos)
         return self._entries(found[::-1])
+
+    def moves_upto(self, length: int, events: Sequence[Event]) -> list[dict[str, object]]:
+        """What each step on the line stands for (`LineEntry.move`) as the line was after the
+        first `length` of `events` (the index's log) with the inputs taken back now; the
+        index stays as it is."""
+        if length >= len(self._marks):
+            return [self._steps[p].move for p in self._positions if self._steps[p].on]
+        seen = len(self._marks)
+        self._wind_back(length)
+        moves = [self._steps[p].move for p in self._positions if self._steps[p].on]
+        for event in events[length:seen]:
+            self._fold(event)
+        return moves
 
     def line_seqs(self) -> frozenset[int]:
         return frozenset(s.event.seq for s in self._steps.values() if s.on)
@@ -115,8 +204,10 @@ class LineIndex:
     def _fold(self, e: Event) -> None:
         """One event, exactly as `main_line` (and `decisions_of`, `cleared_violations`) take
         it in their pass over the log."""
-        self._length += 1
+        self._marks.append(len(self._journal))
         owner = _int(e.payload.get("input"))
+        if owner not in self._first_owned:
+            self._set(self._first_owned, owner, len(self._marks) - 1)
         if e.seq in self.undone or owner in self.undone:
             return
         kind = e.kind
@@ -124,12 +215,13 @@ class LineIndex:
             anchor = _int(e.payload.get("in_place_of"))
             pos: float = e.seq
             if anchor > 0:
-                self._placed[anchor] = self._placed.get(anchor, 0) + 1
+                self._set(self._placed, anchor, self._placed.get(anchor, 0) + 1)
                 pos = self._where.get(anchor, anchor) + self._placed[anchor] / 1_000_000
             if pos not in self._steps:
                 bisect.insort(self._positions, pos)
-            self._steps[pos] = _Step(event=e, move=dict(e.payload))
-            self._where[e.seq] = pos
+                self._journal.append(("position", pos))
+            self._set(self._steps, pos, _Step(event=e, move=dict(e.payload)))
+            self._set(self._where, e.seq, pos)
         elif kind == "correction":
             target = self._where.get(_int(e.payload.get("target")))
             if target is None or not self._steps[target].on:
@@ -137,27 +229,31 @@ class LineIndex:
             replacement = e.payload.get("replacement")
             if isinstance(replacement, dict) and replacement:
                 old = self._steps[target]
-                self._steps[target] = _Step(event=e, move=dict(replacement),
-                                            corrected_from=old.event)
-                self._where[e.seq] = target
+                self._set(self._steps, target, _Step(event=e, move=dict(replacement),
+                                                     corrected_from=old.event))
+                self._set(self._where, e.seq, target)
             else:
-                self._steps[target].on = False
+                self._switch(self._steps[target], False)
         elif kind in TOGGLE_KINDS:
             if kind == "decision" and "violation" in e.payload:
                 with contextlib.suppress(TypeError, ValueError):  # as `decisions_of`
-                    self.decisions[int(e.payload["violation"])] = str(e.payload["decision"])
+                    self._set(self.decisions, int(e.payload["violation"]),
+                              str(e.payload["decision"]))
             if kind == "revision":
-                self.cleared.update(_ints(e.payload.get("cleared")))
+                added = set(_ints(e.payload.get("cleared"))) - self.cleared
+                self.cleared.update(added)
+                self._journal.append(("cleared", added))
             if kind in ("undo", "redo") and isinstance(e.payload.get("inputs"), list):
                 return
             for flag, key in ((False, "off"), (True, "on")):
                 for seq in _ints(e.payload.get(key)):
                     toggled = self._where.get(seq)
                     if toggled is not None:
-                        self._steps[toggled].on = flag
+                        self._switch(self._steps[toggled], flag)
         elif kind == "violation":
-            self._violations[e.seq] = e
+            self._set(self._violations, e.seq, e)
             at = self._where.get(_int(e.payload.get("move_seq")))
             if at is not None:
                 self._steps[at].violations.append(e)
+                self._journal.append(("violation", self._steps[at]))
 

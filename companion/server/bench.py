@@ -80,7 +80,7 @@ class SSEClient:
         self.conn.close()
 
 
-def _session(script: Any, store: Any) -> Any:
+def _session(script: Any, store: Any, **options: Any) -> Any:
     from companion.referee.script import config_from_script
     from companion.server.bus import EventBus
     from companion.server.engine_referee import EngineReferee
@@ -90,7 +90,8 @@ def _session(script: Any, store: Any) -> Any:
 
     config = config_from_script(script)
     return LiveSession(EngineReferee(config), store, EventBus(), header_for(config, "bench"),
-                       layout_dict(config.game), card_lookup(config.game, config.cards))
+                       layout_dict(config.game), card_lookup(config.game, config.cards),
+                       **options)
 
 
 def run_page_bench(game: str, rounds: int, db: Path) -> dict[str, Any]:

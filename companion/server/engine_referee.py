@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+import copy
+from typing import Any, cast
 
 from companion.engine.api import GameConfig, LogEntry, Move, Violation
 from companion.engine.game import Game
 from companion.engine.interpreter import Interpreter, Observation
 from companion.server.offers import Offers, offers
+from companion.server.rebuilds import PersonLine, copy_game
 from companion.server.referee import Applied, Reaction
 from companion.snapshot import TableSnapshot
 
@@ -27,6 +29,8 @@ class EngineReferee:
         self._interpreter: Interpreter | None = None
         self.ruleset_version = str(getattr(self._game.ruleset, "version", "") or "1")
         self.hints: dict[str, Any] = {}
+        self._line = PersonLine(config)
+        """The game's moves pushed as a person's: what `rebuild` starts from."""
 
     @property
     def engine(self) -> Game:
@@ -57,13 +61,24 @@ class EngineReferee:
         ):
             interpreter.previous = before  # a correction put the table back
         hints, self.hints = self.hints, {}
-        return self._reaction(interpreter.observe(after, "camera", hints or None))
+        mark = self._mark()
+        try:
+            return self._reaction(interpreter.observe(after, "camera", hints or None))
+        finally:
+            self._follow(mark)
 
     def apply(self, moves: tuple[Move, ...], source: str) -> Reaction:
         """Moves a person entered or declared, and presses. Through the interpreter once
         it exists: a press the engine already inferred changes nothing, a declared move that
         fits only a later phase brings the ends of phases before it, "end turn" runs the
         phases left. After the end of the game a press is refused (GameOverError)."""
+        mark = self._mark()
+        try:
+            return self._apply(moves, source)
+        finally:
+            self._follow(mark)
+
+    def _apply(self, moves: tuple[Move, ...], source: str) -> Reaction:
         interpreter = self._interpreter
         if interpreter is not None and interpreter.pending is not None:
             choices = [c.moves for c in interpreter.pending.choices]
@@ -86,15 +101,30 @@ class EngineReferee:
         return Reaction(applied=self._applied(tuple(entries)), question=question,
                         assumed=assumed)
 
+    def _mark(self) -> tuple[int, LogEntry | None]:
+        log = self._game.log
+        return len(log), log[-1] if log else None
+
+    def _follow(self, mark: tuple[int, LogEntry | None]) -> None:
+        """The moves the game's log gained since `mark` go on the person's line too (a log
+        that took moves back or was replaced leaves the line behind until a rebuild)."""
+        length, last = mark
+        log = self._game.log
+        if len(log) < length or (length and log[length - 1] is not last):
+            self._line.stop()
+        else:
+            self._line.extend(e.move for e in log[length:])
+
     def reset(self) -> None:
         self._game = Game(self.config)
         self._interpreter = None
         self.hints = {}
+        self._line = PersonLine(self.config)
 
     def rebuild(self, moves: list[Move]) -> None:
-        game = Game(self.config)
-        for m in moves:
-            game.push(m, "person")
+        """A fresh game with `moves` pushed as a person's, built from the newest copy on the
+        person's line that they share (companion/server/rebuilds.py)."""
+        game = self._line.rebuilt(moves)
         self._game = game
         if self._interpreter is not None:
             self._interpreter.game = game
@@ -106,6 +136,18 @@ class EngineReferee:
     def adopt(self, other: EngineReferee) -> None:
         """Take over `other`'s game and interpreter (a history replayed beside this one)."""
         self._game, self._interpreter, self.hints = other._game, other._interpreter, {}
+        self._line = other._line
+
+    def checkpoint(self) -> object:
+        """An independent copy of the game and interpreter as they stand (a replay starts
+        from it instead of the first table: companion/record/checkpoints.py)."""
+        return _copied(self._game, self._interpreter, self._line)
+
+    def restore(self, saved: object) -> None:
+        """Play on from a `checkpoint()`; the checkpoint itself stays as it was."""
+        game, interpreter, line = cast(tuple[Game, Interpreter | None, PersonLine], saved)
+        self._game, self._interpreter, self._line = _copied(game, interpreter, line)
+        self.hints = {}
 
     def disagreement(self, table: TableSnapshot | None) -> int:
         """Face-up cards of `table` that the game places in another zone than the camera
@@ -126,6 +168,7 @@ class EngineReferee:
         entries = tuple(e for e in _push_as_person(game, chosen) if e is not None)
         later = _push_as_person(game, after)
         self._game = game
+        self._line.stop()
         if self._interpreter is not None:
             self._interpreter.game = game
         return self._applied(entries), tuple(e.violations if e else () for e in later)
@@ -241,3 +284,17 @@ def _push_as_person(game: Game, moves: list[Move] | tuple[Move, ...]) -> list[Lo
         game.push(move, "person")
         entries.append(game.log[-1])
     return entries
+
+
+def _copied(game: Game, interpreter: Interpreter | None, line: PersonLine
+            ) -> tuple[Game, Interpreter | None, PersonLine]:
+    """An independent copy of a game, its interpreter and the person's line: the game as
+    `copy_game` copies it, the interpreter deep (on the copied game), sharing the rules and
+    the interpreter's search, a cache of the states it was asked about (a copy asks about
+    its own)."""
+    copied = copy_game(game)
+    memo: dict[int, Any] = {id(game): copied, id(game.ruleset): game.ruleset,
+                            id(game.config): game.config}
+    if interpreter is not None:
+        memo[id(interpreter.inference)] = interpreter.inference
+    return copied, copy.deepcopy(interpreter, memo), copy.deepcopy(line)

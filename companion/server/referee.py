@@ -48,7 +48,9 @@ class Referee(Protocol):
     """What the session needs. A referee may also offer hindsight on unanswered questions:
     `fork()` (a fresh referee of the same game), `adopt(other)` (take over a forked game)
     and `disagreement(table)` (face-up cards the game places elsewhere than the camera sees);
-    the session looks for them and does without."""
+    and checkpoints for replays: `checkpoint()` (an independent copy of its game as it stands)
+    and `restore(saved)` (play on from such a copy, which stays as it was); the session looks
+    for them and does without."""
 
     game: str
     ruleset_version: str

@@ -15,18 +15,21 @@ review and export read the same main line without the engine.
 
 from __future__ import annotations
 
+import bisect
+import contextlib
 import functools
 import logging
 import threading
 import time
-from collections import OrderedDict, deque
-from collections.abc import Callable, Mapping, Sequence
+from collections import ChainMap, OrderedDict, deque
+from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from companion.engine.api import Move, Question, Violation, blocking
 from companion.errors import CompanionError
 from companion.games import game_info
+from companion.record.checkpoints import CHECKPOINT_EVERY, Checkpoints
 from companion.record.line_index import LineIndex
 from companion.record.replay import main_line
 from companion.record.store import (
@@ -154,6 +157,24 @@ class _Model:
     after: dict[int, TableSnapshot] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class _Saved:
+    """A checkpoint of the live game: the referee's copy, the model's, the newest event."""
+
+    referee: object
+    model: _Model
+    now: int
+
+
+def _copied_model(model: _Model) -> _Model:
+    """An independent copy (the tables in it never change: they are shared)."""
+    return _Model(table=model.table, question=model.question,
+                  asked={seq: _Asked(a.question, list(a.assumed), a.taken)
+                         for seq, a in model.asked.items()},
+                  outcome=dict(model.outcome) if model.outcome is not None else None,
+                  before=dict(model.before), after=dict(model.after))
+
+
 def _waits_its_turn(
     method: Callable[Concatenate[LiveSession, _P], _T]
 ) -> Callable[Concatenate[LiveSession, _P], _T]:
@@ -170,7 +191,8 @@ class LiveSession:
     """Holds one game being played and keeps recording, engine and page in step.
 
     `resume` continues a game already in `store` (after a restart or a kill): its log is
-    replayed through the referee before anything new is taken.
+    replayed through the referee before anything new is taken. `checkpoint_every`: events
+    between two copies of the game that replays start from (0: every replay from the start).
     """
 
     def __init__(
@@ -182,6 +204,7 @@ class LiveSession:
         layout: Mapping[str, Any],
         card_info: CardInfo,
         resume: int | None = None,
+        checkpoint_every: int = CHECKPOINT_EVERY,
     ) -> None:
         self.referee = referee
         self.store = store
@@ -198,6 +221,9 @@ class LiveSession:
         """The log's main line, undone inputs, decisions and standing violations, kept up to
         date event by event (`_append`): an input costs the same at any length of the log."""
         self._model = _Model()
+        self._checkpoints: Checkpoints[_Saved] = Checkpoints(checkpoint_every)
+        """Copies of the game every so many events: an undo, redo or a log cut back replays
+        from the newest one before its change, not from the first table (issue 34)."""
         self._client_ids: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._seen: TableSnapshot | None = None
         self._hold: TableSnapshot | None = None
@@ -224,6 +250,9 @@ class LiveSession:
         self._memo_key: tuple[int, int, int] = (0, 0, 0)
         self._memo_last: Event | None = None
         self._named: dict[int, tuple[Event, dict[str, Any]]] = {}
+        self._moves: dict[int, tuple[dict[str, Any], Move]] = {}
+        """Moves on the line as read from their recorded form, by that form (rebuilds read
+        them all; the form is kept, so its id stays its own)."""
         """A violation's payload in the players' names, per event (recorded: it never changes)."""
         self.resumed_at = 0
         if resume is None:
@@ -234,6 +263,7 @@ class LiveSession:
             self._index.rebuild(self._events)
             self._check_resumable()
             self._replay(strict=True)
+            self._remember_all()
             self._seen = self._model.table
             self.resumed_at = self._last_seq()
         if not store.read_only:  # (starting may wait as long as SQLite likes: nothing to show)
@@ -621,10 +651,9 @@ class LiveSession:
             if not suffix:
                 raise ActionError("nothing to undo yet", de="noch nichts rückgängig zu machen")
             target = suffix[0]
-            kept = [e for e in self._events if e.seq not in {s.seq for s in suffix}
-                    and self._input_of(e) not in {s.seq for s in suffix}]
-            off, on = self._toggles(self._drafted("undo", [s.seq for s in suffix]))
-            wanted = self._table_after(kept)
+            drafted = self._drafted("undo", [s.seq for s in suffix])
+            off, on = self._toggles(drafted)
+            wanted = self._table_after(drafted)
             said_en, said_de = self._input_text(target)
             put_en, put_de = instructions(self._seen or self._model.table, wanted)
             payload = {
@@ -646,8 +675,7 @@ class LiveSession:
             if not stack:
                 raise ActionError("nothing to redo", de="nichts wiederherzustellen")
             undo = stack[-1]
-            index = next(i for i, e in enumerate(self._events) if e.seq == undo.seq)
-            before = self._events[:index]
+            before = self._events[:bisect.bisect_left(self._events, undo.seq, key=_seq)]
             off, on = self._toggles(self._drafted("redo", _ints(undo.payload.get("inputs"))))
             wanted = self._table_after(before)
             target = self._find(_as_int(undo.payload.get("target")))
@@ -748,6 +776,11 @@ class LiveSession:
         return {**self.recording.to_dict(), "waiting": len(self._waiting) + presses}
 
     @property
+    def checkpoints_kept(self) -> int:
+        """Copies of the game kept for replays (what they cost: docs/benchmarks.md)."""
+        return len(self._checkpoints)
+
+    @property
     def model_table(self) -> TableSnapshot | None:
         """The table as the game has it (the mat), not necessarily as the camera sees it."""
         with self._lock:
@@ -784,6 +817,7 @@ class LiveSession:
         transaction. On any failure the file keeps nothing of it and the session rebuilds
         itself from the file, so the page never shows what the file does not hold."""
         mark = len(self._events)
+        self._keep_checkpoint(mark)
         started = False
         try:
             with self.store.transaction():
@@ -796,6 +830,7 @@ class LiveSession:
                 del self._events[mark:]
                 self._index.rebuild(self._events)
                 self._replay(strict=False)
+                self._remember_all()
             if isinstance(exc, WriteFailedError):
                 self._pause(exc)
             raise
@@ -851,13 +886,12 @@ class LiveSession:
         p = event.payload
         if not (_ints(p.get("off")) or _ints(p.get("on"))):
             return
-        upto = self._events if event is self._events[-1] else [
-            e for e in self._events if e.seq <= event.seq]
-        line = self._line_upto(event.seq)
-        self.referee.rebuild([Move.from_dict(entry.move["move"]) for entry in line
-                              if isinstance(entry.move.get("move"), dict)])
+        self.referee.rebuild([self._parsed_move(step["move"])
+                              for step in self._line_moves(event.seq)
+                              if isinstance(step.get("move"), dict)])
         model = self._model
-        model.table = _corrected_table(model.table, event, upto, model.before, model.after)
+        model.table = _corrected_table(model.table, event, self._events, model.before,
+                                       model.after)
 
     def _outcome_after_decision(self, event: Event, live: bool) -> None:
         """A referee's decision after the end (a winning move corrected, say) may reopen the
@@ -1254,18 +1288,27 @@ class LiveSession:
         is logged and the recording wins for the page (never expected)."""
         hints = getattr(self.referee, "hints", None)
         pending = dict(hints) if isinstance(hints, dict) else None
-        self.referee.reset()
-        self._model = _Model()
         undone = self._undone()
+        start = self._checkpoints.start(self._events, undone) if self._checkpointing() \
+            else None
+        first = 0
+        if start is None:
+            self.referee.reset()
+            self._model = _Model()
+        else:
+            self._restore(start.state)
+            first = start.at
         derived: dict[int, list[Event]] = {}
-        for e in self._events:
+        for e in self._events[first:]:
             owner = self._input_of(e)
             if owner is not None:
                 derived.setdefault(owner, []).append(e)
         try:
-            for e in self._events:
+            for at in range(first, len(self._events)):
+                e = self._events[at]
                 if e.kind not in GAME_INPUTS or e.seq in undone:
                     continue
+                self._keep_checkpoint(at)
                 self._replaying = deque(derived.get(e.seq, []))
                 try:
                     self._apply(e, live=False)
@@ -1281,9 +1324,30 @@ class LiveSession:
             self._replaying = None
         if pending is not None:
             self.referee.hints = pending  # type: ignore[attr-defined]
+
+    def _remember_all(self) -> None:
+        """The repeated requests to recognise, read again from the log (a resumed game, a
+        log cut back)."""
         self._client_ids.clear()
         for e in self._events:
             self._remember(e)
+
+    def _checkpointing(self) -> bool:
+        return hasattr(self.referee, "checkpoint") and hasattr(self.referee, "restore")
+
+    def _keep_checkpoint(self, at: int) -> None:
+        """A copy of the game as it stands, when it is the game after the log's first `at`
+        events (before the input there is applied) and one is due."""
+        if not self._checkpointing() or not self._checkpoints.due(at):
+            return
+        saved = _Saved(self.referee.checkpoint(),  # type: ignore[attr-defined]
+                       _copied_model(self._model), self._now)
+        self._checkpoints.add(self._events, at, self._undone(), saved)
+
+    def _restore(self, saved: _Saved) -> None:
+        self.referee.restore(saved.referee)  # type: ignore[attr-defined]
+        self._model = _copied_model(saved.model)
+        self._now = saved.now
 
     def _finish_or_reopen(self, live: bool) -> None:
         """After undo/redo: the file's finished mark follows the rebuilt game."""
@@ -1325,9 +1389,14 @@ class LiveSession:
         return self._memo[name]
 
     def _append(self, event: Event) -> None:
-        """An event written to the file goes on the log in memory and into its index."""
+        """An event written to the file goes on the log in memory and into its index (a
+        step's move is read at once: a decision's rebuild reads every move on the line)."""
         self._events.append(event)
         self._index.append(event, self._events)
+        move = event.payload.get("move")
+        if event.kind in ("move", "phase") and isinstance(move, dict):
+            with contextlib.suppress(TypeError, ValueError):  # (the rebuild says what is wrong)
+                self._parsed_move(move)
 
     def _indexed(self) -> LineIndex:
         """The index, rebuilt first should the log have changed behind it (never expected:
@@ -1346,6 +1415,24 @@ class LiveSession:
             return self._indexed().line()
         return main_line([e for e in self._events if e.seq <= seq])
 
+    def _line_moves(self, seq: int) -> list[dict[str, Any]]:
+        """What the steps on the main line of the log up to event `seq` stand for: the index's,
+        wound back to `seq` where that is the same line (the inputs taken back up to there
+        are those the log up to there takes back), read from the log otherwise."""
+        upto = bisect.bisect_right(self._events, seq, key=_seq)
+        index = self._indexed()
+        if undone_inputs(self._events[:upto]) == {u for u in index.undone if u <= seq}:
+            return index.moves_upto(upto, self._events)
+        return [entry.move for entry in main_line(self._events[:upto])]
+
+    def _parsed_move(self, data: dict[str, Any]) -> Move:
+        """A move on the line, read from its recorded form once."""
+        known = self._moves.get(id(data))
+        if known is None or known[0] is not data:
+            known = (data, Move.from_dict(data))
+            self._moves[id(data)] = known
+        return known[1]
+
     def _line_seqs(self) -> frozenset[int]:
         return self._indexed().line_seqs()
 
@@ -1362,29 +1449,35 @@ class LiveSession:
                                      {"inputs": inputs})]
 
     def _toggles(self, target: Sequence[Event]) -> tuple[list[int], list[int]]:
-        """Steps to take off and put back so the main line is the one of `target`."""
+        """Steps to take off and put back so the main line is the one of `target` (the log
+        with a draft of an undo or redo on it)."""
         now = self._line_seqs()
-        then = {entry.seq for entry in main_line(target)}
+        then = self._indexed().line_seqs_after(target[-1], self._events)
         return sorted(now - then), sorted(then - now)
 
-    @staticmethod
-    def _table_after(events: Sequence[Event]) -> TableSnapshot | None:
-        """The game's table after `events` (what undo or redo will rebuild): the same table
-        steps as `_apply`, without the engine."""
-        undone = undone_inputs(events)
-        table: TableSnapshot | None = None
-        before: dict[int, TableSnapshot | None] = {}
-        after: dict[int, TableSnapshot] = {}
-        for e in events:
+    def _table_after(self, events: Sequence[Event]) -> TableSnapshot | None:
+        """The game's table after `events`, the log with a draft of an undo, redo or decision
+        on it or a part of the log (what that input will rebuild): the same table steps as
+        `_apply`, without the engine, from the newest checkpoint that holds for `events`."""
+        undone = frozenset(undone_inputs(events))
+        start = self._checkpoints.find(events, undone)
+        table: TableSnapshot | None = start.state.model.table if start else None
+        before: MutableMapping[int, TableSnapshot | None] = \
+            ChainMap({}, start.state.model.before) if start else {}
+        after: MutableMapping[int, TableSnapshot] = \
+            ChainMap({}, start.state.model.after) if start else {}
+        parsed = self._model.after  # (the tables of the log applied now: read once)
+        for e in events[start.at if start else 0:]:
             if e.kind not in GAME_INPUTS or e.seq in undone:
                 continue
             if e.kind == "observation":
-                snapshot = TableSnapshot.from_dict(e.payload["snapshot"])
+                known = parsed.get(e.seq)
+                snapshot = known if known is not None else \
+                    TableSnapshot.from_dict(e.payload["snapshot"])
                 before[e.seq], after[e.seq] = table, snapshot
                 table = snapshot
             elif e.kind == "decision":
-                upto = [x for x in events if x.seq <= e.seq]
-                table = _corrected_table(table, e, upto, before, after)
+                table = _corrected_table(table, e, events, before, after)
         return table
 
     def _undo_suffix(self) -> list[Event]:
@@ -1453,7 +1546,8 @@ class LiveSession:
 
     def _input_text(self, event: Event) -> tuple[str, str]:
         """How an input reads in the undo/redo line: the steps it made, or its own text."""
-        steps = [e for e in self._events if self._input_of(e) == event.seq
+        after = self._events[bisect.bisect_left(self._events, event.seq, key=_seq):]
+        steps = [e for e in after if self._input_of(e) == event.seq
                  and e.kind in ("move", "phase")]
         if steps:
             en = "; ".join(str(e.payload.get("text_en", "")) for e in steps)
@@ -1675,22 +1769,34 @@ def _corrected_table(
     before: Mapping[int, TableSnapshot | None], after: Mapping[int, TableSnapshot],
 ) -> TableSnapshot | None:
     """The game's table after a decision that takes a camera move off the line (its cards go
-    back where they were) or puts it back on; a person's move leaves the table alone."""
+    back where they were) or puts it back on; a person's move leaves the table alone. `events`:
+    the log (in seq order) as far as the decision at least; what comes after it is not read."""
     off, on = _ints(decision.payload.get("off")), _ints(decision.payload.get("on"))
     if table is None or not (off or on):
         return table
-    by_seq = {e.seq: e for e in events}
-    move_event = by_seq.get(_as_int(decision.payload.get("move_seq")))
-    origin = by_seq.get(_input_of(move_event) or -1) if move_event else None
+    move_event = _event_at(events, _as_int(decision.payload.get("move_seq")))
+    origin = _event_at(events, _input_of(move_event) or -1) if move_event else None
     if move_event is None or origin is None or origin.kind != "observation":
         return table
-    steps = [e for e in events if _input_of(e) == origin.seq
+    start = bisect.bisect_left(events, origin.seq, key=_seq)
+    end = bisect.bisect_right(events, decision.seq, key=_seq)
+    steps = [e for e in events[start:end] if _input_of(e) == origin.seq
              and e.kind in ("move", "phase") and e.source != "automatic"]
     only = None if len(steps) <= 1 else _cards_of(move_event)
     seen_before, seen_after = before.get(origin.seq), after.get(origin.seq)
     if off:
         return restore(table, seen_after, seen_before, only)
     return restore(table, seen_before, seen_after, only)
+
+
+def _seq(event: Event) -> int:
+    return event.seq
+
+
+def _event_at(events: Sequence[Event], seq: int) -> Event | None:
+    """The event `seq` of a log in seq order (bisected, not searched)."""
+    at = bisect.bisect_left(events, seq, key=_seq)
+    return events[at] if at < len(events) and events[at].seq == seq else None
 
 
 def _gone(table: TableSnapshot | None, seen: TableSnapshot) -> frozenset[str]:

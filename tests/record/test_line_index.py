@@ -103,8 +103,18 @@ def test_the_index_is_the_line_read_from_scratch(ops: list[tuple[str, int, int]]
         start = len(log.events)
         log.run(what, a, b)
         for event in log.events[start:]:
+            before = log.events[:event.seq - 1]
+            if event.kind in ("undo", "redo"):  # what the session asks before writing one
+                then = {x.event.seq for x in main_line(log.events[:event.seq])}
+                assert index.line_seqs_after(event, before) == then
+                agrees(index, before)  # (and the index is left as it was)
             index.append(event, log.events[:event.seq])
         agrees(index, log.events)
+        upto = a % (len(log.events) + 1)  # the line as it was then, where the undone agree
+        if undone_inputs(log.events[:upto]) == {u for u in index.undone if u <= upto}:
+            assert index.moves_upto(upto, log.events) == [
+                x.move for x in main_line(log.events[:upto])]
+            agrees(index, log.events)  # (and the index is left as it was)
     again = LineIndex(log.events)  # a resumed game: rebuilt from the log
     assert drawn(again.line()) == drawn(index.line())
 

@@ -90,6 +90,13 @@ class FakeReferee:
         for m in moves:
             self._push(m)
 
+    def checkpoint(self) -> object:
+        return (list(self.moves), self.phase, self.active, self.turn)
+
+    def restore(self, saved: object) -> None:
+        moves, self.phase, self.active, self.turn = saved  # type: ignore[misc]
+        self.moves = list(moves)
+
     def status(self, lang: str, visible: frozenset[str] | None = None) -> dict[str, Any]:
         return {
             "turn": self.turn,

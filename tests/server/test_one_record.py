@@ -125,11 +125,15 @@ def check(session: LiveSession) -> None:
 
 
 @settings(max_examples=EXAMPLES, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(step, min_size=1, max_size=14))
-def test_the_live_game_is_always_the_recorded_game(ops: list[tuple[str, int, int]]) -> None:
+@given(st.lists(step, min_size=1, max_size=14), st.sampled_from([0, 1, 2, 5]))
+def test_the_live_game_is_always_the_recorded_game(ops: list[tuple[str, int, int]],
+                                                   every: int) -> None:
+    """`every`: events between the live session's checkpoints (0: none), so its undos and
+    redos replay from a checkpoint where the resumed session replays from the start."""
     with tempfile.TemporaryDirectory(dir=SCRATCH) as folder:
         store = Store(Path(folder) / "g.db")
-        session = LiveSession(Referee(), store, EventBus(), HEADER, LAYOUT, card_info)
+        session = LiveSession(Referee(), store, EventBus(), HEADER, LAYOUT, card_info,
+                              checkpoint_every=every)
         placed: dict[str, str] = {}
         try:
             session.observe(TableSnapshot(game="creature-crush", cards=()))
