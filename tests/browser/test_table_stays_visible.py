@@ -105,8 +105,8 @@ def about(table: ScriptedTable, move: Move) -> list[str]:
 def test_alerts_leave_the_cards_and_the_winner_in_view(browser: Any, game: str,
                                                        tmp_path: Path) -> None:
     """A violation's alert, over every game's table at 1366x768 and on a phone, covers none of
-    the cards it is about; at game over it covers neither them nor the "X wins" box, and the
-    referee still decides it there (key S)."""
+    the cards it is about; at game over (on both sizes) it covers neither them nor the "X wins"
+    box, and the referee still decides it there (key S)."""
     with scripted(game, tmp_path / "g.db") as table:
         table.play(STEPS[game])
         session = table.session
@@ -131,22 +131,26 @@ def test_alerts_leave_the_cards_and_the_winner_in_view(browser: Any, game: str,
                         assert inside(alert, mat, slack=1)
                         assert alert["height"] <= mat["height"] * 2 / 3, (alert, mat)
                     no_sideways_scroll(page)
-            with opened(browser, url, LAPTOP, "en", view="table") as page:
-                page.wait_for_selector('#conn[data-state="live"]')
-                wait_seq(page, session.state()["seq"])
+            with opened(browser, url, LAPTOP, "en", view="table") as page, \
+                    opened(browser, url, PHONE, "en", view="table") as phone:
+                for each in (page, phone):
+                    each.wait_for_selector('#conn[data-state="live"]')
+                    wait_seq(each, session.state()["seq"])
                 move = table.illegal()
                 assert move is not None
                 session.person_moves((move,))
                 newest = session.state()["violations"][-1]
-                page.wait_for_selector(f'#alert[data-seq="{newest["seq"]}"]:not([hidden])')
                 if session.state()["outcome"] is None:
                     session.person_moves((Move("concede", "p2"),))
-                page.wait_for_selector("#gameover:not([hidden])")
-                wait_seq(page, session.state()["seq"])
-                alert = alert_clear_of(page, about(table, move), f"{game} game over")
-                winner = box(page, "#gameover-winner")
-                assert overlap(alert, winner) == 0, (alert, winner)
-                assert_seen(page, "#gameover-winner", min_font=40)
+                for each, name in ((phone, "phone"), (page, "laptop")):
+                    each.wait_for_selector(f'#alert[data-seq="{newest["seq"]}"]:not([hidden])')
+                    each.wait_for_selector("#gameover:not([hidden])")
+                    wait_seq(each, session.state()["seq"])
+                    alert = alert_clear_of(each, about(table, move), f"{game} game over {name}")
+                    winner = box(each, "#gameover-winner")
+                    assert overlap(alert, winner) == 0, (name, alert, winner)
+                    assert_seen(each, "#gameover-winner", min_font=28 if each is phone else 40)
+                shot(phone, f"visible-gameover-{game}-phone")
                 # decisions stay open at game over; next phase and end turn do not
                 assert page.is_enabled('#alert-actions button[data-decision="stands"]')
                 listed = f'.violation[data-seq="{newest["seq"]}"] button[data-decision="stands"]'
