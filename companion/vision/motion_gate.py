@@ -37,20 +37,24 @@ GATE_MIN_PIXELS = 3
 60 cm mat; a card, dozens."""
 CLIPPED = 250.0  # grey levels from which a channel is taken as clipped (saturated)
 REREAD_S = 2.0
-REREAD_FRAMES = 3
-"""Frames read in a row on the slow schedule: on a thorough re-read the card reader's full
-pass, its search of the unread zones on the next frame, and one more, as the tracker confirms
-a find on two reads (one frame alone would show a full pass and nothing else)."""
+REREAD_FRAMES = 2
+"""Frames read in a row on the slow schedule: the tracker confirms a find on two reads."""
+THOROUGH_FRAMES = 3
+"""... on a thorough re-read: the card reader's full pass, its search of the unread zones on
+the next frame, and one more for the tracker's second read (one frame alone would show a full
+pass and nothing else)."""
 QUIET_S = 1.0
 THOROUGH_EVERY = 5
 """Every this many scheduled re-reads (the first after a change, then every 10 s) the readers
 look at the whole picture: a full ArUco pass (150 ms at 1080p), then the zone search. The
 others read the stickers as on any still frame."""
-REST_S = 4.0
-LOOK_EVERY = 2
-"""On a table settled for `REST_S`, the gate looks at every second frame only (the JPEG's
-small copy costs 2 ms): a hand is seen one frame later at most, and a frozen or black picture
-still within the same two seconds (`frame_check` counts the frames it looks at)."""
+REST_S = 1.0
+LOOK_EVERY = 3
+"""On a table settled for `REST_S` (as the gate begins to skip), the gate looks at every
+third frame only (the JPEG's small copy costs 2-3 ms, most of it the decoder's Huffman pass,
+which no scaling spares): a hand is seen two frames (67 ms at 30 fps) later at most, long
+before it has laid anything, and a frozen or black picture still within the same two seconds
+(`frame_check` counts the frames not looked at with the look after them)."""
 
 
 class GateSettingsError(ValueError):
@@ -62,9 +66,10 @@ class GateSettings:
     """`enabled`: False reads every frame (benchmarks that need them all). `level`,
     `min_pixels`: what counts as a change. `reread_s`, `reread_frames`: a still table is read
     in full this often anyway, this many frames in a row, every `thorough_every`th time with
-    a look at the whole picture. `quiet_s`: after a change, every frame is read until the
-    table has been settled this long. `rest_s`, `look_every`: settled this long, the gate
-    looks at every `look_every`th frame only (1: at every frame)."""
+    a look at the whole picture (`thorough_frames` in a row). `quiet_s`: after a change,
+    every frame is read until the table has been settled this long. `rest_s`, `look_every`:
+    settled this long, the gate looks at every `look_every`th frame only (1: at every
+    frame)."""
 
     enabled: bool = True
     level: float = GATE_LEVEL
@@ -72,6 +77,7 @@ class GateSettings:
     reread_s: float = REREAD_S
     reread_frames: int = REREAD_FRAMES
     thorough_every: int = THOROUGH_EVERY
+    thorough_frames: int = THOROUGH_FRAMES
     quiet_s: float = QUIET_S
     rest_s: float = REST_S
     look_every: int = LOOK_EVERY
@@ -84,10 +90,12 @@ class GateSettings:
             raise GateSettingsError(f"the gate needs reread_s > 0, quiet_s >= 0 and "
                                     f"rest_s >= 0, not {self.reread_s}, {self.quiet_s} and "
                                     f"{self.rest_s}")
-        if min(self.reread_frames, self.thorough_every, self.look_every) < 1:
+        if min(self.reread_frames, self.thorough_every, self.thorough_frames,
+               self.look_every) < 1:
             raise GateSettingsError(f"the gate counts frames from 1: reread_frames "
                                     f"{self.reread_frames}, thorough_every "
-                                    f"{self.thorough_every}, look_every {self.look_every}")
+                                    f"{self.thorough_every}, thorough_frames "
+                                    f"{self.thorough_frames}, look_every {self.look_every}")
 
 
 EVERY_FRAME = GateSettings(enabled=False)
@@ -175,10 +183,10 @@ class MotionGate:
             self.burst_left -= 1
             return self._read("schedule", changed)
         if time_s - self.last_read_s >= s.reread_s:
-            self.burst_left = s.reread_frames - 1
             self.rereads += 1
-            return self._read("schedule", changed,
-                              thorough=self.rereads % s.thorough_every == 1 % s.thorough_every)
+            thorough = self.rereads % s.thorough_every == 1 % s.thorough_every
+            self.burst_left = (s.thorough_frames if thorough else s.reread_frames) - 1
+            return self._read("schedule", changed, thorough=thorough)
         self.skips += 1
         return GateDecision(False, "still", changed)
 
