@@ -7,6 +7,9 @@ when something changed, or on a slow schedule (`reread_s`) so that a change too 
 gate is still caught. It never decides alone that the table has settled: after any change it
 keeps every frame read until the pipeline says the table is settled and has stayed so for
 `quiet_s` (the tracker confirms a card over several reads; skipping earlier would cost them).
+A change that no hand made and that left the picture as it was before (the camera's arm
+trembling after someone bumped the table, its autofocus hunting: the picture moves and comes
+back) laid nothing to confirm: the gate skips again as soon as the table is settled.
 
 The comparison is on the cue copy (1/8 of the frame) halved once more, per colour channel (as
 the motion cue: a dark hand over a green mat has nearly the mat's grey), after matching each
@@ -144,6 +147,8 @@ class MotionGate:
         self.reference: np.ndarray | None = None
         self.last_read_s = -math.inf
         self.quiet_since: float | None = None
+        self.eventful = True  # since the last change: a hand seen or the table changed
+        self.before: np.ndarray | None = None  # the reference from before the last change
         self.burst_left = 0  # frames of the scheduled re-read still to read
         self.rereads = 0  # scheduled re-reads since the last change
         self.frames = 0
@@ -176,6 +181,8 @@ class MotionGate:
         changed = changed_pixels(gate_image(small), self.reference, s.level)
         if changed >= s.min_pixels:
             self.quiet_since = None  # a change: every frame is read until it has settled
+            self.eventful = False
+            self.before = self.reference
             self.burst_left = 0
             self.rereads = 0
             return self._read("motion", changed)
@@ -190,22 +197,32 @@ class MotionGate:
         self.skips += 1
         return GateDecision(False, "still", changed)
 
-    def was_read(self, small: np.ndarray, time_s: float, settled: bool) -> None:
+    def was_read(self, small: np.ndarray, time_s: float, settled: bool,
+                 eventful: bool = True) -> None:
         """A frame was read in full; `settled`: the pipeline found the table settled on it
-        (mat located, no motion, no hand, the tracker's table confirmed)."""
-        if not self.settings.enabled:
+        (mat located, no motion, no hand, the tracker's table confirmed); `eventful`: a hand
+        was in view on it, or the settled table changed."""
+        s = self.settings
+        if not s.enabled:
             return
         self.reference = gate_image(small)
         self.last_read_s = time_s
+        self.eventful = self.eventful or eventful
         if not settled:
             self.quiet_since = None
         elif self.quiet_since is None:
             self.quiet_since = time_s
+            before, self.before = self.before, None
+            if not self.eventful and before is not None and changed_pixels(
+                    self.reference, before, s.level) < s.min_pixels:
+                self.quiet_since -= s.quiet_s  # nothing laid, nothing to confirm: skip now
 
     def forget(self) -> None:
         """The picture no longer shows the table where it did (camera moved, turned)."""
         self.reference = None
         self.quiet_since = None
+        self.eventful = True
+        self.before = None
         self.burst_left = 0
         self.rereads = 0
 

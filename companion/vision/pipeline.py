@@ -337,7 +337,8 @@ class Pipeline:
         ctx = self._place(ctx)
         ctx = self._track(ctx, watch=decision.reason != "schedule" or decision.thorough)
         self._check_camera(ctx)
-        self.gate.was_read(ctx.small, ctx.time_s, self._settled(ctx))
+        self.gate.was_read(ctx.small, ctx.time_s, self._settled(ctx),
+                           eventful=ctx.hand or ctx.snapshot is not None)
         self._last_read = ctx
         return self._update(ctx, decision)
 

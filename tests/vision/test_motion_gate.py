@@ -161,6 +161,54 @@ def test_a_resting_table_is_looked_at_every_third_frame_and_a_hand_still_seen() 
     assert seen_at is not None and seen_at - 80 <= 2  # the arm: the next frame looked at
 
 
+@pytest.mark.parametrize("hand", [False, True], ids=["arm-trembles", "hand-came"])
+def test_after_a_change_without_a_hand_the_gate_skips_once_settled(hand: bool) -> None:
+    """The camera jolts (the picture shifted 6 px for a few frames, as an arm rings when the
+    table is bumped) and comes back: nothing was laid, so once the pipeline finds the table
+    settled the gate skips at once; had a hand been in view, it reads on for the quiet
+    second."""
+    rng = np.random.default_rng(9)
+    scene = table()
+    settings = GateSettings()
+    gate, t = settled_gate(scene, rng, settings)
+    jolted = np.roll(scene, 6, axis=1)
+    frames = [shot(jolted if k % 2 else np.roll(scene, -6, axis=1), rng) for k in range(4)]
+    frames += [shot(scene, rng) for _ in range(45)]
+    got = []
+    for k, frame in enumerate(frames):
+        t += DT
+        small = small_copy(frame)
+        decision = gate.decide(small, t)
+        if decision.read:  # the pipeline: moving while jolting, then settled
+            gate.was_read(small, t, settled=k >= 4, eventful=hand and k < 4)
+        got.append(decision.reason)
+    assert got[0] == "motion"
+    reads_after = got[5:].count("settling")
+    if hand:
+        assert reads_after >= settings.quiet_s * 30 - 2  # the quiet second, read in full
+    else:
+        assert reads_after == 0 and got[5] == "still"  # skipping from the next frame on
+
+
+def test_a_change_that_stays_is_read_for_the_quiet_second_even_without_a_hand() -> None:
+    """A card appears (no hand seen: a cut in a clip, a hand the cues missed): the picture is
+    not as before, so the tracker gets its quiet second of reads to confirm it."""
+    rng = np.random.default_rng(10)
+    scene = table()
+    gate, t = settled_gate(scene, rng)
+    laid = scene.copy()
+    laid[200:200 + CARD[1], 450:450 + CARD[0]] = (230, 225, 220)
+    got = []
+    for k in range(40):
+        t += DT
+        small = small_copy(shot(laid, rng))
+        decision = gate.decide(small, t)
+        if decision.read:
+            gate.was_read(small, t, settled=k >= 2, eventful=False)
+        got.append(decision.reason)
+    assert got[0] == "motion" and got[1:31] == ["settling"] * 30
+
+
 def test_off_reads_every_frame() -> None:
     rng = np.random.default_rng(7)
     scene = table()
