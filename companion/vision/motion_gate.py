@@ -34,7 +34,22 @@ Reason = Literal["off", "settling", "motion", "schedule", "still", "resting"]
 
 GATE_LEVEL = 14.0
 """Grey levels a gate pixel must differ from the reference, exposure matched, to count as
-changed (sensor noise at 1/16 size is well under one level; JPEG blocks a few)."""
+changed, at least (the simulated 1080p webcam in a dim room, gain 6: its gate pixels differ
+from frame to frame by 1.8 levels, one sigma; see `NOISE_SIGMAS`)."""
+NOISE_SIGMAS = 6.0
+"""... and at least this many sigmas of the camera's own noise, measured by the gate on each
+frame it compares (the median difference: a hand or a card changes too few pixels to move it):
+the sensor's shot and read noise, multiplied by the auto gain in a
+dim room and averaged over the 16 x 16 pixels of a gate pixel, with the JPEG's rounding. A
+cheap camera at high gain has several times the noise of a good one: at a fixed 14 levels its
+noise alone would fire the gate every few seconds (each firing a second of full reads).
+6 sigmas: over 6,000-25,000 gate values a frame, noise passes it about once in 10^5 frames."""
+LEVEL_CAP = 30.0  # the noise never raises the level beyond this (a hand on the mat is 40+)
+MEDIAN_ABS_SIGMA = 0.6745  # the median of |x| of a normal variable, in sigmas
+NOISE_WEIGHT = 0.1  # each frame's share in the running noise estimate, as it falls (it rises
+# at once: a level too low fires the gate, and a second of full reads costs more than a
+# moment of a level too high, which a hand, 40+ levels, passes anyway)
+NOISE_SAMPLE = 2  # the noise is measured on every 2nd gate pixel each way (0.1 ms)
 GATE_MIN_PIXELS = 3
 """Changed gate pixels that make a change: a die (16 mm) covers four to seven at 1080p over a
 60 cm mat; a card, dozens."""
@@ -67,7 +82,8 @@ class GateSettingsError(ValueError):
 @dataclass(frozen=True)
 class GateSettings:
     """`enabled`: False reads every frame (benchmarks that need them all). `level`,
-    `min_pixels`: what counts as a change. `reread_s`, `reread_frames`: a still table is read
+    `min_pixels`: what counts as a change (`level` raised to `noise_sigmas` of the camera's
+    noise as measured, 0: never). `reread_s`, `reread_frames`: a still table is read
     in full this often anyway, this many frames in a row, every `thorough_every`th time with
     a look at the whole picture (`thorough_frames` in a row). `quiet_s`: after a change,
     every frame is read until the table has been settled this long. `rest_s`, `look_every`:
@@ -76,6 +92,7 @@ class GateSettings:
 
     enabled: bool = True
     level: float = GATE_LEVEL
+    noise_sigmas: float = NOISE_SIGMAS
     min_pixels: int = GATE_MIN_PIXELS
     reread_s: float = REREAD_S
     reread_frames: int = REREAD_FRAMES
@@ -125,8 +142,20 @@ def gate_image(small: np.ndarray) -> np.ndarray:
 def changed_pixels(image: np.ndarray, reference: np.ndarray, level: float) -> int:
     """Gate pixels of `image` that differ from `reference` by more than `level`, after each
     channel's mean is matched to the reference's (exposure and white-balance drift)."""
+    diff = difference(image, reference)
+    return image.size if diff is None else count_over(diff, level)
+
+
+def count_over(diff: np.ndarray, level: float) -> int:
+    """Gate pixels whose difference (`difference`) exceeds `level` in any channel."""
+    return int(np.count_nonzero(channel_max(diff) > level))
+
+
+def difference(image: np.ndarray, reference: np.ndarray) -> np.ndarray | None:
+    """Per channel, how far each gate pixel of `image` lies from `reference`'s, exposure
+    matched (None: another picture size, everything changed)."""
     if image.shape != reference.shape:
-        return image.size  # another picture size: everything changed
+        return None
     axes = (0, 1)
     mean_now = np.asarray(image.mean(axis=axes), np.float32)
     mean_ref = np.asarray(reference.mean(axis=axes), np.float32)
@@ -136,7 +165,7 @@ def changed_pixels(image: np.ndarray, reference: np.ndarray, level: float) -> in
     # now that the reference, at this exposure, would clip too is no change
     clipped = (image >= CLIPPED) & (reference >= CLIPPED * gain)
     diff[clipped] = 0.0
-    return int(np.count_nonzero(channel_max(diff) > level))
+    return np.asarray(diff)
 
 
 class MotionGate:
@@ -151,6 +180,7 @@ class MotionGate:
         self.before: np.ndarray | None = None  # the reference from before the last change
         self.burst_left = 0  # frames of the scheduled re-read still to read
         self.rereads = 0  # scheduled re-reads since the last change
+        self.noise: float | None = None  # sigma of a gate pixel's difference, as measured
         self.frames = 0
         self.reads = 0
         self.skips = 0
@@ -178,7 +208,10 @@ class MotionGate:
                 or time_s - self.quiet_since < s.quiet_s:
             self.burst_left = 0  # every frame is read anyway
             return self._read("settling")
-        changed = changed_pixels(gate_image(small), self.reference, s.level)
+        diff = difference(gate_image(small), self.reference)
+        if diff is not None:
+            self._measure_noise(diff)
+        changed = small.size if diff is None else count_over(diff, self.level)
         if changed >= s.min_pixels:
             self.quiet_since = None  # a change: every frame is read until it has settled
             self.eventful = False
@@ -214,7 +247,7 @@ class MotionGate:
             self.quiet_since = time_s
             before, self.before = self.before, None
             if not self.eventful and before is not None and changed_pixels(
-                    self.reference, before, s.level) < s.min_pixels:
+                    self.reference, before, self.level) < s.min_pixels:
                 self.quiet_since -= s.quiet_s  # nothing laid, nothing to confirm: skip now
 
     def forget(self) -> None:
@@ -225,6 +258,22 @@ class MotionGate:
         self.before = None
         self.burst_left = 0
         self.rereads = 0
+
+    @property
+    def level(self) -> float:
+        """Grey levels that make a gate pixel changed: the settings' level, raised to
+        `noise_sigmas` of the camera's noise (at most to `LEVEL_CAP`)."""
+        s = self.settings
+        if self.noise is None or s.noise_sigmas <= 0:
+            return s.level
+        return max(s.level, min(LEVEL_CAP, s.noise_sigmas * self.noise))
+
+    def _measure_noise(self, diff: np.ndarray) -> None:
+        """The frame's median difference is the camera's noise (what changed on the table is
+        far less than half the picture), as sigmas."""
+        sigma = float(np.median(diff[::NOISE_SAMPLE, ::NOISE_SAMPLE])) / MEDIAN_ABS_SIGMA
+        self.noise = sigma if self.noise is None or sigma > self.noise else (
+            (1 - NOISE_WEIGHT) * self.noise + NOISE_WEIGHT * sigma)
 
     def _read(self, reason: Reason, changed: int = 0, thorough: bool = False) -> GateDecision:
         self.reads += 1

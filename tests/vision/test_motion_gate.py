@@ -91,6 +91,33 @@ def test_noise_and_auto_exposure_drift_are_no_change() -> None:
     assert all(reason in ("still", "schedule") for _, reason in play(gate, frames, t0))
 
 
+def test_a_noisy_camera_is_no_change_yet_a_card_laid_still_is() -> None:
+    """A cheap camera at high gain in a dim room (60 grey levels of pixel noise): at the fixed
+    level its noise alone fires the gate now and then; the level founded on the noise the gate
+    measures does not fire, and still sees a card laid on its first frame."""
+    scene = table()
+    laid = scene.copy()
+    laid[200:200 + CARD[1], 450:450 + CARD[0]] = (230, 225, 220)
+
+    def reasons(settings: GateSettings, frames: int, laid_at: int) -> list[str]:
+        rng = np.random.default_rng(11)
+        gate, t = MotionGate(settings), 0.0
+        out: list[str] = []
+        while len(out) < frames and "motion" not in out:
+            small = small_copy(shot(laid if len(out) == laid_at else scene, rng, noise=60.0))
+            decision = gate.decide(small, t)
+            if decision.read:
+                gate.was_read(small, t, settled=True)
+            out.append(decision.reason)
+            t += DT
+        return out
+
+    # two seconds of a settled table (compared from the first frame on: quiet_s 0)
+    assert "motion" in reasons(GateSettings(noise_sigmas=0.0, quiet_s=0.0), 60, -1)
+    founded = reasons(GateSettings(quiet_s=0.0), 60, 59)  # the level founded on the noise
+    assert "motion" not in founded[:59] and founded[59] == "motion"
+
+
 def test_a_card_laid_is_read_on_the_frame_that_shows_it() -> None:
     rng = np.random.default_rng(4)
     scene = table()
