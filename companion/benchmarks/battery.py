@@ -9,7 +9,8 @@ vision pipeline, with the page's preview pictures made as the live feed makes th
 - `every frame`: the pipeline as before the gate (every frame decoded and read in full);
 - `gate`: the motion gate on, frames decoded as they come;
 - `gate + jpeg`: the motion gate on, frames kept as JPEG and decoded only when read in full
-  (what `companion serve` does with a Motion-JPEG video file);
+  (what `companion serve` and `join` do with a Motion-JPEG video file, and with a webcam that
+  gives Motion-JPEG through OpenCV's V4L2 reader: `CameraSource(encoded=True)`);
 - `gate + jpeg, re-read 4 s`: the same with the still table re-read half as often.
 
 CPU: the process's processor time (`time.process_time`, every thread) over the video's

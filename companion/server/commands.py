@@ -404,7 +404,7 @@ def serve(camera: int | None, video: str | None, url: str | None, phone: bool, h
         source: Any = PushSource()
     else:
         source = open_source(spec, encoded=motion_gate) if video else ReconnectingSource(
-            lambda: open_source(spec), max_backoff_s=RECONNECT_MAX_S)
+            lambda: open_source(spec, encoded=motion_gate), max_backoff_s=RECONNECT_MAX_S)
     from companion.markers.dice_sets import dice_mode as dice_mode_named
     from companion.vision.motion_gate import EVERY_FRAME, GateSettings
 

@@ -64,13 +64,15 @@ class FrameCheck:
         self._same_since: float | None = None
         self._same_count = 0
 
-    def check(self, small: np.ndarray, time_s: float) -> InputVerdict:
-        """`small` is the cue image (any size, grey or colour) of the frame taken at `time_s`."""
+    def check(self, small: np.ndarray, time_s: float, frames: int = 1) -> InputVerdict:
+        """`small` is the cue image (any size, grey or colour) of the frame taken at `time_s`;
+        `frames`: the camera frames this look stands for (itself and those the motion gate did
+        not look at since the last look), counted towards `frozen_frames`."""
         grey = channel_max(small)
         mean = float(grey.mean())
         if self._last is not None and self._last.shape == small.shape and np.array_equal(
                 self._last, small):
-            self._same_count += 1
+            self._same_count += frames
             if self._same_since is None:
                 self._same_since = time_s
         else:

@@ -106,10 +106,10 @@ def glare_spots(image: np.ndarray, min_px: int = GLARE_MIN_PX) -> list[np.ndarra
     A lamp's reflection is a solid blot; white paper that merely clips (a sticker's margin
     around its symbol, printed white between modules) is a ring or a lattice with the ink
     inside it, and is not glare."""
-    if image.ndim == 3:
-        saturated = (image.min(axis=2) >= SATURATED).astype(np.uint8)
-    else:
-        saturated = (image >= SATURATED).astype(np.uint8)
+    # every channel at or above SATURATED: OpenCV's range test takes 3 ms on a 1080p frame,
+    # numpy's min over the channel axis 40 ms (on a still table it ran on every re-read)
+    channels = 1 if image.ndim == 2 else image.shape[2]
+    saturated = cv2.inRange(image, (SATURATED,) * channels, (255,) * channels)
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(saturated,
                                                                       connectivity=8)
     out = []

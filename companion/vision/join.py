@@ -194,7 +194,7 @@ def join(url: str, camera: str, pin: str | None, name: str | None, mirror: bool 
     pipeline = build_pipeline(layout, game, load_cardset(game), mirror=mirror,
                               dice=game_dice(game),
                               gate=GateSettings() if motion_gate else EVERY_FRAME)
-    frames = open_frames(camera, None)
+    frames = open_frames(camera, None, encoded=motion_gate)
     click.echo(f"[{sender.name}] reading {game} for the table at {url}", err=True)
     try:
         count = run_join(frames, pipeline, layout, sender, seconds)

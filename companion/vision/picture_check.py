@@ -21,23 +21,26 @@ class PictureCheck:
     def __init__(self, frame_check: FrameCheck | None = None) -> None:
         self.frame_check = frame_check or FrameCheck()
 
-    def glance(self, frame: Frame, mirrored: bool) -> tuple[np.ndarray, InputVerdict] | None:
+    def glance(self, frame: Frame, mirrored: bool, frames: int = 1
+               ) -> tuple[np.ndarray, InputVerdict] | None:
         """The cue copy and verdict of a frame kept as JPEG, without decoding it whole (None
-        for a frame that is a picture already: `look` shrinks it)."""
+        for a frame that is a picture already: `look` shrinks it). `frames`: the camera frames
+        this look stands for (`FrameCheck.check`)."""
         small = reduced_copy(frame, SMALL)
         if small is None:
             return None
         if mirrored:
             small = cv2.flip(small, 1)
-        return small, self.frame_check.check(small, frame.time_s)
+        return small, self.frame_check.check(small, frame.time_s, frames)
 
     def look(self, frame: Frame, mirrored: bool, started: float,
-             glanced: tuple[np.ndarray, InputVerdict] | None = None) -> FrameContext:
+             glanced: tuple[np.ndarray, InputVerdict] | None = None,
+             frames: int = 1) -> FrameContext:
         """`glanced`: what `glance` gave for this frame (its checks are not run twice)."""
         image = frame.image
         if mirrored:
             image = cv2.flip(image, 1)
         if glanced is None:
             small = small_copy(image)
-            glanced = small, self.frame_check.check(small, frame.time_s)
+            glanced = small, self.frame_check.check(small, frame.time_s, frames)
         return FrameContext(frame, started, image, *glanced)

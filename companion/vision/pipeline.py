@@ -205,6 +205,7 @@ class Pipeline:
         self._frame_no = 0
         self._skipped = 0  # frames the motion gate skipped: the readers' schedules count
         # only the others (a first frame after a still spell reads as the next one would)
+        self._unlooked = 0  # frames of a resting table the gate did not look at since a look
         self._fps = 0.0
         self._turned = False
 
@@ -304,16 +305,18 @@ class Pipeline:
         last = self._last_read
         if last is not None and not self.gate.looks_at(frame.time_s):  # a resting table
             self._skipped += 1
+            self._unlooked += 1
             return self._update(self._held(frame, started, last.small, self._verdict),
                                 GateDecision(False, "resting"))
-        glanced = self.picture.glance(frame, self.mat.mirrored)  # a JPEG frame's cue copy
+        frames, self._unlooked = 1 + self._unlooked, 0  # this look, and those not looked at
+        glanced = self.picture.glance(frame, self.mat.mirrored, frames)  # a JPEG's cue copy
         decision: GateDecision | None = None
         if glanced is not None and glanced[1].usable:
             decision = self.gate.decide(glanced[0], frame.time_s)
             if not decision.read and self._last_read is not None:  # never decoded whole
                 self._skipped += 1
                 return self._update(self._held(frame, started, *glanced), decision)
-        ctx = self.picture.look(frame, self.mat.mirrored, started, glanced)
+        ctx = self.picture.look(frame, self.mat.mirrored, started, glanced, frames)
         if not ctx.verdict.usable:
             return self._update(ctx)
         if decision is None:
@@ -332,9 +335,10 @@ class Pipeline:
             return self._update(ctx, decision)
         ctx = self._read_dice(ctx)
         ctx = self._place(ctx)
-        ctx = self._track(ctx)
+        ctx = self._track(ctx, watch=decision.reason != "schedule" or decision.thorough)
         self._check_camera(ctx)
-        self.gate.was_read(ctx.small, ctx.time_s, self._settled(ctx))
+        self.gate.was_read(ctx.small, ctx.time_s, self._settled(ctx),
+                           eventful=ctx.hand or ctx.snapshot is not None)
         self._last_read = ctx
         return self._update(ctx, decision)
 
@@ -408,13 +412,16 @@ class Pipeline:
         return replace(ctx, placed=everything, unknown=(*ctx.unknown, *unknown),
                        occluded=occluded, sightings=tuple(s for s, _ in everything))
 
-    def _track(self, ctx: FrameContext) -> FrameContext:
-        """Glare watch and tracker: the frame's observation, and the settled table if any."""
+    def _track(self, ctx: FrameContext, watch: bool = True) -> FrameContext:
+        """Glare watch and tracker: the frame's observation, and the settled table if any.
+        `watch`: the glare and card-shape watches may look (not on a still table's plain
+        scheduled re-read: the motion gate saw no change, so their last looks stand, and the
+        two cost 40-80 ms a look at 1080p; the thorough re-reads every 10 s still look)."""
         assert ctx.geometry is not None and ctx.gray is not None
         unchanged = self.placer.unchanged(ctx.gray, {s.key for s in ctx.sightings})
         unreadable = None
-        if self.glare.due(ctx.time_s, ctx.motion < self.tracker.settings.motion_threshold
-                          and not ctx.hand):
+        still = ctx.motion < self.tracker.settings.motion_threshold and not ctx.hand
+        if watch and self.glare.due(ctx.time_s, still):
             glare = self.glare.look(ctx.time_s, ctx.image, ctx.geometry, self.layout,
                                     ctx.detections)
             unread = self.shapes.look(ctx.image, ctx.geometry, self.layout,

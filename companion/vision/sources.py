@@ -112,6 +112,20 @@ def _decode(data: np.ndarray, flag: int, index: int) -> np.ndarray:
     return np.asarray(image)
 
 
+def is_jpeg_buffer(data: np.ndarray) -> bool:
+    """Whether a capture's frame is a JPEG's bytes (a 1-row or flat uint8 buffer starting
+    with the JPEG start marker) rather than a picture."""
+    return (data.dtype == np.uint8 and data.size > 2 and (data.ndim == 1 or (
+        data.ndim == 2 and data.shape[0] == 1)) and bytes(data.ravel()[:2]) == JPEG_START)
+
+
+def renumbered(frame: Frame, index: int) -> Frame:
+    """`frame` with another index; a frame kept as JPEG stays one (not decoded)."""
+    if isinstance(frame, EncodedFrame) and frame.jpeg is not None:
+        return EncodedFrame(frame.__dict__["_decoded"], index, frame.time_s, frame.jpeg)
+    return Frame(frame.image, index, frame.time_s)
+
+
 def reduced_copy(frame: Any, factor: int) -> np.ndarray | None:
     """A frame's picture at 1/`factor` size straight from its JPEG, when it is kept as one
     (`EncodedFrame`; None otherwise: the caller shrinks the picture)."""
@@ -150,8 +164,10 @@ class CaptureSource:
 
     def __init__(self, capture: Capture, description: str, file_clock: bool = False,
                  encoded: bool = False) -> None:
-        """`encoded`: the capture gives each frame's JPEG bytes (OpenCV's raw stream mode,
-        set by the caller); frames come as `EncodedFrame`s, decoded when first read."""
+        """`encoded`: the capture gives each frame's JPEG bytes (OpenCV's raw stream mode, or
+        a camera's Motion-JPEG buffers, set by the caller); such frames come as
+        `EncodedFrame`s, decoded when first read, and a frame that comes as a picture anyway
+        (a backend that ignores the setting) as it is."""
         if not capture.isOpened():
             capture.release()
             raise SourceError(f"cannot open {description}")
@@ -173,7 +189,7 @@ class CaptureSource:
         index = self._index
         self._index += 1
         stamp = index / self._fps if self._file_clock else time.monotonic() - self._start
-        if self.encoded:
+        if self.encoded and is_jpeg_buffer(image):
             return EncodedFrame(index=index, time_s=stamp, jpeg=image)
         return Frame(image, index, stamp)
 
@@ -197,13 +213,24 @@ def _open_quietly(target: int | str) -> cv2.VideoCapture:
 
 
 class CameraSource(CaptureSource):
-    """A local webcam by index; asks for 1080p (DESIGN.md: 720p is too coarse for stickers)."""
+    """A local webcam by index; asks for 1080p (DESIGN.md: 720p is too coarse for stickers).
 
-    def __init__(self, index: int) -> None:
-        capture = _open_quietly(index)
-        capture.set(cv2.CAP_PROP_FRAME_WIDTH, 1920)
-        capture.set(cv2.CAP_PROP_FRAME_HEIGHT, 1080)
-        super().__init__(capture, f"camera {index}")
+    `encoded`: asks the camera for Motion-JPEG (what USB webcams send at 1080p and 30 fps)
+    and for its buffers undecoded (`CAP_PROP_CONVERT_RGB` 0, honoured by OpenCV's V4L2
+    reader on Linux): frames come as `EncodedFrame`s, and with the motion gate most frames of
+    a still table are never decoded whole (OpenCV would otherwise decode each, 4-6 ms at
+    1080p). A camera or backend that gives pictures anyway is read as before."""
+
+    def __init__(self, index: int, encoded: bool = False, capture: Capture | None = None
+                 ) -> None:
+        """`capture`: an opened capture to use instead of opening camera `index` (tests)."""
+        opened: Any = capture if capture is not None else _open_quietly(index)
+        if encoded:
+            opened.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter.fourcc(*"MJPG"))
+        opened.set(cv2.CAP_PROP_FRAME_WIDTH, 1920)
+        opened.set(cv2.CAP_PROP_FRAME_HEIGHT, 1080)
+        raw = encoded and _fourcc(opened) == "MJPG" and opened.set(cv2.CAP_PROP_CONVERT_RGB, 0)
+        super().__init__(opened, f"camera {index}", encoded=bool(raw))
 
 
 class VideoFileSource(CaptureSource):
@@ -304,10 +331,11 @@ def open_source(spec: str | int, encoded: bool = False) -> FrameSource:
 
     An int or digits is a camera index; a URL (http, rtsp, ...) a stream; a folder an image
     folder; a file with a video suffix a video; anything else is an error saying which.
-    `encoded`: a Motion-JPEG video file gives its frames undecoded (`VideoFileSource`).
+    `encoded`: a Motion-JPEG video file or camera gives its frames undecoded
+    (`VideoFileSource`, `CameraSource`).
     """
     if isinstance(spec, int) or (isinstance(spec, str) and re.fullmatch(r"\d{1,2}", spec)):
-        return CameraSource(int(spec))
+        return CameraSource(int(spec), encoded)
     if not isinstance(spec, str) or not spec.strip():
         raise SourceError(f"empty or invalid frame source {spec!r}")
     if spec.lower().startswith(STREAM_SCHEMES):
@@ -446,7 +474,7 @@ class ReconnectingSource:
         if self._said is not None:  # a picture again, not merely an opened device
             log.warning("frame source back after %d failed tries", self.failures)
             self._said = None
-        out = Frame(frame.image, self._index, frame.time_s)
+        out = renumbered(frame, self._index)
         self._index += 1
         return out
 

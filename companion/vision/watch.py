@@ -197,18 +197,20 @@ def _drop(eye: Eye, how: str, echo: Any) -> None:
     echo(f"[{eye.name}] source {how}: the other cameras go on.", err=True)
 
 
-def open_frames(source: str, fps: float | None) -> Any:
+def open_frames(source: str, fps: float | None, encoded: bool = False) -> Any:
+    """`encoded`: a Motion-JPEG file or camera gives its frames undecoded (`open_source`;
+    for a pipeline with the motion gate on)."""
     from companion.vision.sources import ImageFolderSource, ReconnectingSource, open_source
 
     path = Path(source).expanduser()
     if path.is_dir():
         return ImageFolderSource(path, fps=fps or 1.0)
     if path.is_file():
-        return open_source(str(path))
-    first = [open_source(source)]  # a camera or stream: fail now if it cannot open at all
+        return open_source(str(path), encoded)
+    first = [open_source(source, encoded)]  # a camera or stream: fail now if it cannot open
 
     def reopen() -> Any:
-        return first.pop() if first else open_source(source)
+        return first.pop() if first else open_source(source, encoded)
 
     return ReconnectingSource(reopen)
 

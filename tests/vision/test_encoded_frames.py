@@ -1,6 +1,7 @@
 """Frames kept as JPEG: decoded when first asked, their small copy straight from the decoder, a
-Motion-JPEG file read without decoding; and the live feed's preview of a frame the motion gate
-skipped (no picture in the update: the frame's own, turned as the pipeline turns it)."""
+Motion-JPEG file or camera read without decoding (a camera that cannot give its buffers is read
+as before); and the live feed's preview of a frame the motion gate skipped (no picture in the
+update: the frame's own, turned as the pipeline turns it)."""
 
 from __future__ import annotations
 
@@ -14,9 +15,11 @@ import pytest
 
 from companion.server.feeds import picture_of
 from companion.vision.sources import (
+    CameraSource,
     EncodedFrame,
     Frame,
     JpegDecodeError,
+    ReconnectingSource,
     VideoFileSource,
     open_source,
 )
@@ -108,3 +111,80 @@ def test_a_skipped_frame_is_previewed_turned_as_the_pipeline_reads_it() -> None:
     assert np.array_equal(turned, image[:, ::-1])
     read = SimpleNamespace(image=np.zeros_like(image))
     assert picture_of(frame, SimpleNamespace(mirrored=True), read) is read.image
+
+
+MJPG = cv2.VideoWriter.fourcc(*"MJPG")
+YUYV = cv2.VideoWriter.fourcc(*"YUYV")
+
+
+class FakeWebcam:
+    """A webcam as OpenCV's V4L2 reader shows it: its formats, and with `CAP_PROP_CONVERT_RGB`
+    0 in Motion-JPEG the driver's buffers as they come (one row of bytes, padded with zeros
+    after the picture's end, as a USB camera's buffer is), else decoded pictures.
+    `honours_raw`: False for a backend that refuses the setting; `gives_raw`: False for one
+    that takes it and decodes anyway."""
+
+    def __init__(self, pictures: list[np.ndarray], formats: tuple[int, ...] = (YUYV, MJPG),
+                 honours_raw: bool = True, gives_raw: bool = True) -> None:
+        self.pictures = list(pictures)
+        self.formats = formats
+        self.honours_raw = honours_raw
+        self.gives_raw = gives_raw
+        self.props: dict[int, float] = {cv2.CAP_PROP_FOURCC: formats[0],
+                                        cv2.CAP_PROP_CONVERT_RGB: 1.0}
+
+    def isOpened(self) -> bool:
+        return True
+
+    def set(self, prop: int, value: float) -> bool:
+        if prop == cv2.CAP_PROP_FOURCC and value not in self.formats:
+            return False
+        if prop == cv2.CAP_PROP_CONVERT_RGB and not self.honours_raw:
+            return False
+        self.props[prop] = value
+        return True
+
+    def get(self, prop: int) -> float:
+        return float(self.props.get(prop, 0.0))
+
+    def read(self) -> tuple[bool, np.ndarray | None]:
+        if not self.pictures:
+            return False, None
+        image = self.pictures.pop(0)
+        if (self.gives_raw and self.props[cv2.CAP_PROP_FOURCC] == MJPG
+                and self.props[cv2.CAP_PROP_CONVERT_RGB] == 0):
+            data = np.frombuffer(jpeg(image), np.uint8)
+            return True, np.concatenate([data, np.zeros(64, np.uint8)]).reshape(1, -1)
+        return True, image.copy()
+
+    def release(self) -> None:
+        pass
+
+
+def test_a_motion_jpeg_webcam_gives_its_buffers_undecoded_through_reconnects() -> None:
+    pictures = [np.roll(picture(), 8 * k, axis=1) for k in range(3)]
+    webcam = FakeWebcam(list(pictures))
+    source = ReconnectingSource(lambda: CameraSource(0, encoded=True, capture=webcam))
+    for k, shown in enumerate(pictures):
+        frame = source.read()
+        assert isinstance(frame, EncodedFrame) and not frame.decoded and frame.index == k
+        small = frame.reduced(8)
+        assert small is not None and not frame.decoded  # the gate's copy, still undecoded
+        assert float(np.abs(frame.image.astype(int) - shown).mean()) < 2.0  # that picture
+    assert webcam.props[cv2.CAP_PROP_FOURCC] == MJPG  # it was asked for Motion-JPEG
+    source.close()
+
+
+@pytest.mark.parametrize("webcam", [
+    FakeWebcam([picture()], formats=(YUYV,)),  # no Motion-JPEG at all
+    FakeWebcam([picture()], honours_raw=False),  # a backend that refuses raw buffers
+    FakeWebcam([picture()], gives_raw=False),  # one that takes the setting, decodes anyway
+], ids=["yuyv-only", "refuses-raw", "decodes-anyway"])
+def test_a_webcam_that_cannot_give_jpeg_is_read_as_pictures(webcam: FakeWebcam) -> None:
+    source = CameraSource(0, encoded=True, capture=webcam)
+    frame = source.read()
+    assert frame is not None and not isinstance(frame, EncodedFrame)
+    assert frame.image.shape == (128, 256, 3)  # a picture, never a raw YUYV buffer
+    if webcam.props[cv2.CAP_PROP_FOURCC] != MJPG:
+        assert webcam.props[cv2.CAP_PROP_CONVERT_RGB] == 1.0  # raw YUYV is never asked for
+    source.close()
