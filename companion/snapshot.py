@@ -135,7 +135,13 @@ class TableSnapshot:
         return replace(self, seq=seq, time_s=time_s)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The contract's form; a die's `unread` (an open extension) only where it is true,
+        so a table with every die read is written as before it existed."""
+        data = asdict(self)
+        for die in data["dice"]:
+            if not die["unread"]:
+                del die["unread"]
+        return data
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), sort_keys=True)
