@@ -229,13 +229,16 @@ class LineIndex:
         first `length` of `events` (the index's log) with the inputs taken back now; the
         index stays as it is."""
         if length >= len(self._marks):
-            return [self._steps[p].move for p in self._positions if self._steps[p].on]
+            return self._moves_on()
         seen = len(self._marks)
         self._wind_back(length)
-        moves = [self._steps[p].move for p in self._positions if self._steps[p].on]
+        moves = self._moves_on()
         for event in events[length:seen]:
             self._fold(event)
         return moves
+
+    def _moves_on(self) -> list[dict[str, object]]:
+        return [step.move for step in map(self._steps.__getitem__, self._positions) if step.on]
 
     def line_seqs(self) -> frozenset[int]:
         return frozenset(s.event.seq for s in self._steps.values() if s.on)
