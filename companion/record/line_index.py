@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import math
 from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -64,6 +65,11 @@ class LineIndex:
         """How to take back each change the folds made, oldest first."""
         self._marks: list[int] = []  # the journal's length before each event's fold
         self._first_owned: dict[int, int] = {}  # input seq -> where its first event is
+        self._read_at: list[float] = []
+        self._read_moves: list[dict[str, object]] = []
+        """The line's positions and moves as last read, and from which position on a step
+        changed since (a decision reads the line: thousands of steps, the last few new)."""
+        self._changed_from = -math.inf
         self.undone: frozenset[int] = \
             self._taken_back[-1][1] if self._taken_back else frozenset()
         for event in events:
@@ -180,12 +186,15 @@ class LineIndex:
             how, *what = journal.pop()
             if how == "item":
                 mapping, key, old = what
+                if mapping is self._steps:
+                    self._changed(key)
                 if old is _ABSENT:
                     del mapping[key]
                 else:
                     mapping[key] = old
             elif how == "on":
                 what[0].on = what[1]
+                self._changed(what[0].pos)
             elif how == "position":
                 del self._positions[bisect.bisect_left(self._positions, what[0])]
             elif how == "violation":
@@ -197,10 +206,17 @@ class LineIndex:
     def _set(self, mapping: MutableMapping[Any, Any], key: Any, value: Any) -> None:
         self._journal.append(("item", mapping, key, mapping.get(key, _ABSENT)))
         mapping[key] = value
+        if mapping is self._steps:
+            self._changed(key)
 
     def _switch(self, step: _Step, on: bool) -> None:
         self._journal.append(("on", step, step.on))
         step.on = on
+        self._changed(step.pos)
+
+    def _changed(self, pos: float) -> None:
+        if pos < self._changed_from:
+            self._changed_from = pos
 
     def on_line(self, seq: int) -> bool:
         """Whether the step recorded as event `seq` is on the main line now."""
@@ -238,7 +254,17 @@ class LineIndex:
         return moves
 
     def _moves_on(self) -> list[dict[str, object]]:
-        return [step.move for step in map(self._steps.__getitem__, self._positions) if step.on]
+        """The moves of the steps on the line now: those before the first step changed since
+        the last reading as read then, the rest read again."""
+        kept = bisect.bisect_left(self._read_at, self._changed_from)
+        steps = self._steps
+        again = [step for step in map(steps.__getitem__, self._positions[
+            bisect.bisect_left(self._positions, self._changed_from):]) if step.on]
+        del self._read_at[kept:], self._read_moves[kept:]
+        self._read_at += [step.pos for step in again]
+        self._read_moves += [step.move for step in again]
+        self._changed_from = math.inf
+        return list(self._read_moves)
 
     def line_seqs(self) -> frozenset[int]:
         return frozenset(s.event.seq for s in self._steps.values() if s.on)

@@ -251,7 +251,7 @@ class LiveSession:
         self._memo_last: Event | None = None
         self._named: dict[int, tuple[Event, dict[str, Any]]] = {}
         self._moves: dict[int, tuple[dict[str, Any], Move]] = {}
-        self._line_read: tuple[list[dict[str, Any]], list[Move]] = ([], [])
+        self._line_read: tuple[list[dict[str, Any]], list[Move | None]] = ([], [])
         """Moves on the line as read from their recorded form, by that form (rebuilds read
         them all; the form is kept, so its id stays its own)."""
         """A violation's payload in the players' names, per event (recorded: it never changes)."""
@@ -888,9 +888,7 @@ class LiveSession:
         p = event.payload
         if not (_ints(p.get("off")) or _ints(p.get("on"))):
             return
-        self.referee.rebuild(self._parsed_line([step["move"]
-                                                for step in self._line_moves(event.seq)
-                                                if isinstance(step.get("move"), dict)]))
+        self.referee.rebuild(self._parsed_line(self._line_moves(event.seq)))
         model = self._model
         model.table = _corrected_table(model.table, event, self._events, model.before,
                                        model.after)
@@ -1432,13 +1430,18 @@ class LiveSession:
         return [entry.move for entry in main_line(self._events[:upto])]
 
     def _parsed_line(self, line: list[dict[str, Any]]) -> list[Move]:
-        """The moves of a line (their recorded forms), read again only after where it parts
-        from the line read last (a decision's rebuild: thousands of moves, a few new)."""
+        """The moves the steps of a line stand for (`LineEntry.move` each), read again only
+        after where it parts from the line read last (a decision's rebuild: thousands of
+        steps, the last few new)."""
         read, moves = self._line_read
         shared = shared_prefix(line, read)
-        parsed = moves[:shared] + [self._parsed_move(data) for data in line[shared:]]
+        parsed = moves[:shared] + [self._step_move(step) for step in line[shared:]]
         self._line_read = (line, parsed)
-        return parsed
+        return list(filter(None, parsed))
+
+    def _step_move(self, step: dict[str, Any]) -> Move | None:
+        data = step.get("move")
+        return self._parsed_move(data) if isinstance(data, dict) else None
 
     def _same_move(self, step: Event, move: Move) -> None:
         """`step`'s move reads back as the engine's own `move` object where the two are
