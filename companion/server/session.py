@@ -1394,13 +1394,13 @@ class LiveSession:
 
     def _append(self, event: Event) -> None:
         """An event written to the file goes on the log in memory and into its index (a
-        step's move is read at once: a decision's rebuild reads every move on the line)."""
+        step's move is read at once, and the line with it: a decision's rebuild reads every
+        move on the line, then only those after the part read before)."""
         self._events.append(event)
         self._index.append(event, self._events)
-        move = event.payload.get("move")
-        if event.kind in ("move", "phase") and isinstance(move, dict):
+        if event.kind in ("move", "phase") and isinstance(event.payload.get("move"), dict):
             with contextlib.suppress(TypeError, ValueError):  # (the rebuild says what is wrong)
-                self._parsed_move(move)
+                self._parsed_line(self._index.moves_upto(len(self._events), self._events))
 
     def _indexed(self) -> LineIndex:
         """The index, rebuilt first should the log have changed behind it (never expected:
