@@ -46,7 +46,7 @@ from companion.server.facts import facts_of
 from companion.server.names import Namer
 from companion.server.offers import Offers
 from companion.server.putback import instructions, restore
-from companion.server.rebuilds import shared_prefix
+from companion.server.rebuilds import REBUILD_EVERY, shared_prefix
 from companion.server.referee import Applied, Reaction, Referee
 from companion.snapshot import SeenCard, TableSnapshot, Unreadable
 
@@ -252,6 +252,7 @@ class LiveSession:
         self._named: dict[int, tuple[Event, dict[str, Any]]] = {}
         self._moves: dict[int, tuple[dict[str, Any], Move]] = {}
         self._line_read: tuple[list[dict[str, Any]], list[Move | None]] = ([], [])
+        self._unread_steps = 0  # steps appended since the line was last read
         """Moves on the line as read from their recorded form, by that form (rebuilds read
         them all; the form is kept, so its id stays its own)."""
         """A violation's payload in the players' names, per event (recorded: it never changes)."""
@@ -888,7 +889,7 @@ class LiveSession:
         p = event.payload
         if not (_ints(p.get("off")) or _ints(p.get("on"))):
             return
-        self.referee.rebuild(self._parsed_line(self._line_moves(event.seq)))
+        self.referee.rebuild(list(filter(None, self._parsed_line(self._line_moves(event.seq)))))
         model = self._model
         model.table = _corrected_table(model.table, event, self._events, model.before,
                                        model.after)
@@ -1394,13 +1395,18 @@ class LiveSession:
 
     def _append(self, event: Event) -> None:
         """An event written to the file goes on the log in memory and into its index (a
-        step's move is read at once, and the line with it: a decision's rebuild reads every
-        move on the line, then only those after the part read before)."""
+        step's move is read at once; the line every `REBUILD_EVERY` steps: a decision's
+        rebuild reads the moves on the line after the part read before)."""
         self._events.append(event)
         self._index.append(event, self._events)
-        if event.kind in ("move", "phase") and isinstance(event.payload.get("move"), dict):
+        move = event.payload.get("move")
+        if event.kind in ("move", "phase") and isinstance(move, dict):
+            self._unread_steps += 1
             with contextlib.suppress(TypeError, ValueError):  # (the rebuild says what is wrong)
-                self._parsed_line(self._index.moves_upto(len(self._events), self._events))
+                self._parsed_move(move)
+                if self._unread_steps >= REBUILD_EVERY:
+                    self._unread_steps = 0
+                    self._parsed_line(self._index.moves_upto(len(self._events), self._events))
 
     def _indexed(self) -> LineIndex:
         """The index, rebuilt first should the log have changed behind it (never expected:
@@ -1429,15 +1435,16 @@ class LiveSession:
             return index.moves_upto(upto, self._events)
         return [entry.move for entry in main_line(self._events[:upto])]
 
-    def _parsed_line(self, line: list[dict[str, Any]]) -> list[Move]:
-        """The moves the steps of a line stand for (`LineEntry.move` each), read again only
+    def _parsed_line(self, line: list[dict[str, Any]]) -> list[Move | None]:
+        """The moves the steps of a line stand for (`LineEntry.move` each; None: a step
+        without a move), read again only
         after where it parts from the line read last (a decision's rebuild: thousands of
         steps, the last few new)."""
         read, moves = self._line_read
         shared = shared_prefix(line, read)
         parsed = moves[:shared] + [self._step_move(step) for step in line[shared:]]
         self._line_read = (line, parsed)
-        return list(filter(None, parsed))
+        return parsed
 
     def _step_move(self, step: dict[str, Any]) -> Move | None:
         data = step.get("move")
