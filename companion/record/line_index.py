@@ -141,19 +141,6 @@ class LineIndex:
         steps = self._steps
         return {steps[p].event.seq for p in positions if p in steps and steps[p].on}
 
-    def line_seqs_after(self, draft: Event, events: Sequence[Event]) -> frozenset[int]:
-        """The main line's seqs were `draft` (an undo or redo) appended to `events`; the
-        index stays as it is."""
-        undone, now = self._undone_after(draft), self.undone
-        if undone is None or undone == now:
-            return self.line_seqs()
-        drafted = [*events, draft]
-        self._refold(drafted, undone)
-        seqs = self.line_seqs()
-        self._refold(drafted, now)
-        self._wind_back(len(events))
-        return seqs
-
     def _undone_after(self, event: Event) -> frozenset[int] | None:
         """The inputs taken back once `event` is on the log, if it is an undo or redo."""
         return _taken_back_after(event, self.undone)
