@@ -251,11 +251,12 @@ class LiveSession:
         self._memo_last: Event | None = None
         self._named: dict[int, tuple[Event, dict[str, Any]]] = {}
         self._moves: dict[int, tuple[dict[str, Any], Move]] = {}
-        self._line_read: tuple[list[dict[str, Any]], list[Move | None]] = ([], [])
-        self._unread_steps = 0  # steps appended since the line was last read
         """Moves on the line as read from their recorded form, by that form (rebuilds read
         them all; the form is kept, so its id stays its own)."""
         """A violation's payload in the players' names, per event (recorded: it never changes)."""
+        self._line_read: tuple[list[dict[str, Any]], list[Move | None]] = ([], [])
+        """The line (each step's `LineEntry.move`) as a rebuild last read it, and its moves."""
+        self._unread_steps = 0  # steps appended since the line was last read
         self.resumed_at = 0
         if resume is None:
             self.game_id = store.start_game(header)
@@ -1437,9 +1438,8 @@ class LiveSession:
 
     def _parsed_line(self, line: list[dict[str, Any]]) -> list[Move | None]:
         """The moves the steps of a line stand for (`LineEntry.move` each; None: a step
-        without a move), read again only
-        after where it parts from the line read last (a decision's rebuild: thousands of
-        steps, the last few new)."""
+        without a move), read again only after where it parts from the line read last (a
+        decision's rebuild: thousands of steps, the last few new)."""
         read, moves = self._line_read
         shared = shared_prefix(line, read)
         parsed = moves[:shared] + [self._step_move(step) for step in line[shared:]]
