@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import math
 from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from companion.record.replay import LINE_KINDS, TOGGLE_KINDS, LineEntry, _int, _ints
-from companion.record.store import Event, undone_inputs
+from companion.record.store import Event
 
 _ABSENT = object()
 
@@ -34,6 +35,8 @@ class _Step:
     corrected_from: Event | None = None
     violations: list[Event] = field(default_factory=list)
     on: bool = True
+    pos: float = 0.0
+    """Where on the line it stands (a key of the index's steps)."""
 
 
 class LineIndex:
@@ -44,7 +47,11 @@ class LineIndex:
 
     def rebuild(self, events: Sequence[Event]) -> None:
         """Start again from `events` (a resumed game, an undo or redo, a log cut back)."""
-        self.undone: frozenset[int] = frozenset(undone_inputs(events))
+        self._taken_back: list[tuple[int, frozenset[int]]] = []
+        """(seq of each undo and redo on the log, the inputs taken back after it): what a
+        part of the log takes back, without reading that part again."""
+        for event in events:
+            self._note_taken_back(event)
         self.decisions: dict[int, str] = {}
         """The latest decision per violation seq of the inputs in force."""
         self.cleared: set[int] = set()
@@ -58,6 +65,13 @@ class LineIndex:
         """How to take back each change the folds made, oldest first."""
         self._marks: list[int] = []  # the journal's length before each event's fold
         self._first_owned: dict[int, int] = {}  # input seq -> where its first event is
+        self._read_at: list[float] = []
+        self._read_moves: list[dict[str, object]] = []
+        """The line's positions and moves as last read, and from which position on a step
+        changed since (a decision reads the line: thousands of steps, the last few new)."""
+        self._changed_from = -math.inf
+        self.undone: frozenset[int] = \
+            self._taken_back[-1][1] if self._taken_back else frozenset()
         for event in events:
             self._fold(event)
 
@@ -68,45 +82,86 @@ class LineIndex:
     def append(self, event: Event, events: Sequence[Event]) -> None:
         """`event` was appended to `events` (the whole log, `event` last)."""
         undone = self._undone_after(event)
+        self._note_taken_back(event)
         if undone is not None and undone != self.undone:
             self._refold(events, undone)  # which inputs count changed: fold again from there
             return
         self._fold(event)
 
-    def line_seqs_after(self, draft: Event, events: Sequence[Event]) -> frozenset[int]:
-        """The main line's seqs were `draft` (an undo or redo) appended to `events`; the
-        index stays as it is."""
+    def _note_taken_back(self, event: Event) -> None:
+        """Keep what the log takes back once `event` (appended) is on it; the index's own
+        `undone` follows when its folds catch up."""
+        before = self._taken_back[-1][1] if self._taken_back else frozenset()
+        after = _taken_back_after(event, before)
+        if after is not None:
+            self._taken_back.append((event.seq, after))
+
+    def undone_upto(self, seq: int) -> frozenset[int]:
+        """The inputs the log's events up to `seq` take back (`undone_inputs` of that part
+        of the log), from the undos and redos on it alone."""
+        at = bisect.bisect_right(self._taken_back, seq, key=lambda kept: kept[0])
+        return self._taken_back[at - 1][1] if at else frozenset()
+
+    def undone_after(self, draft: Event) -> frozenset[int]:
+        """The inputs taken back once `draft` is appended to the log."""
+        undone = self._undone_after(draft)
+        return self.undone if undone is None else undone
+
+    def line_change(self, draft: Event, events: Sequence[Event]) -> tuple[list[int], list[int]]:
+        """The steps `draft` (an undo or redo) appended to `events` would take off the main
+        line and put back on it, the index staying as it is. Only the steps that the folds
+        since the first event it concerns touched can differ: those alone are compared."""
         undone, now = self._undone_after(draft), self.undone
         if undone is None or undone == now:
-            return self.line_seqs()
+            return [], []
         drafted = [*events, draft]
+        at = self._refold_start(drafted, undone)
+        touched = self._touched_since(at)
         self._refold(drafted, undone)
-        seqs = self.line_seqs()
+        touched |= self._touched_since(at)
+        then = self._seqs_on(touched)
         self._refold(drafted, now)
         self._wind_back(len(events))
-        return seqs
+        before = self._seqs_on(touched)
+        return sorted(before - then), sorted(then - before)
+
+    def _touched_since(self, at: int) -> set[float]:
+        """Positions of the steps the folds of the events from the `at`-th on changed."""
+        touched: set[float] = set()
+        if at >= len(self._marks):
+            return touched
+        for how, *what in self._journal[self._marks[at]:]:
+            if how == "item" and what[0] is self._steps:
+                touched.add(what[1])
+            elif how in ("on", "violation"):
+                touched.add(what[0].pos)
+        return touched
+
+    def _seqs_on(self, positions: set[float]) -> set[int]:
+        steps = self._steps
+        return {steps[p].event.seq for p in positions if p in steps and steps[p].on}
 
     def _undone_after(self, event: Event) -> frozenset[int] | None:
-        """The inputs taken back once `event` is on the log, if it is an undo or redo (as
-        `undone_inputs` reads them)."""
-        seqs = event.payload.get("inputs")
-        if event.kind not in ("undo", "redo") or not isinstance(seqs, list):
-            return None
-        chosen = {s for s in seqs if isinstance(s, int)}
-        return self.undone | chosen if event.kind == "undo" else self.undone - chosen
+        """The inputs taken back once `event` is on the log, if it is an undo or redo."""
+        return _taken_back_after(event, self.undone)
 
     def _refold(self, events: Sequence[Event], undone: frozenset[int]) -> None:
         """The index of `events` (the events seen so far and any after them) with `undone`
         taken back: wound back to the first event an input that changed concerns, folded
         again from there."""
-        changed = self.undone ^ undone
-        at = min(bisect.bisect_left(events, min(changed), hi=len(self._marks),
-                                    key=lambda e: e.seq),
-                 *(self._first_owned.get(seq, len(self._marks)) for seq in changed))
+        at = self._refold_start(events, undone)
         self._wind_back(at)
         self.undone = undone
         for event in events[at:]:
             self._fold(event)
+
+    def _refold_start(self, events: Sequence[Event], undone: frozenset[int]) -> int:
+        """How many events stay folded when `undone` is taken back instead: up to the first
+        event an input that changed concerns."""
+        changed = self.undone ^ undone
+        return min(bisect.bisect_left(events, min(changed), hi=len(self._marks),
+                                      key=lambda e: e.seq),
+                   *(self._first_owned.get(seq, len(self._marks)) for seq in changed))
 
     def _wind_back(self, length: int) -> None:
         """Take back the folds of every event after the first `length`."""
@@ -118,12 +173,15 @@ class LineIndex:
             how, *what = journal.pop()
             if how == "item":
                 mapping, key, old = what
+                if mapping is self._steps:
+                    self._changed(key)
                 if old is _ABSENT:
                     del mapping[key]
                 else:
                     mapping[key] = old
             elif how == "on":
                 what[0].on = what[1]
+                self._changed(what[0].pos)
             elif how == "position":
                 del self._positions[bisect.bisect_left(self._positions, what[0])]
             elif how == "violation":
@@ -135,10 +193,17 @@ class LineIndex:
     def _set(self, mapping: MutableMapping[Any, Any], key: Any, value: Any) -> None:
         self._journal.append(("item", mapping, key, mapping.get(key, _ABSENT)))
         mapping[key] = value
+        if mapping is self._steps:
+            self._changed(key)
 
     def _switch(self, step: _Step, on: bool) -> None:
         self._journal.append(("on", step, step.on))
         step.on = on
+        self._changed(step.pos)
+
+    def _changed(self, pos: float) -> None:
+        if pos < self._changed_from:
+            self._changed_from = pos
 
     def on_line(self, seq: int) -> bool:
         """Whether the step recorded as event `seq` is on the main line now."""
@@ -167,13 +232,26 @@ class LineIndex:
         first `length` of `events` (the index's log) with the inputs taken back now; the
         index stays as it is."""
         if length >= len(self._marks):
-            return [self._steps[p].move for p in self._positions if self._steps[p].on]
+            return self._moves_on()
         seen = len(self._marks)
         self._wind_back(length)
-        moves = [self._steps[p].move for p in self._positions if self._steps[p].on]
+        moves = self._moves_on()
         for event in events[length:seen]:
             self._fold(event)
         return moves
+
+    def _moves_on(self) -> list[dict[str, object]]:
+        """The moves of the steps on the line now: those before the first step changed since
+        the last reading as read then, the rest read again."""
+        kept = bisect.bisect_left(self._read_at, self._changed_from)
+        steps = self._steps
+        again = [step for step in map(steps.__getitem__, self._positions[
+            bisect.bisect_left(self._positions, self._changed_from):]) if step.on]
+        del self._read_at[kept:], self._read_moves[kept:]
+        self._read_at += [step.pos for step in again]
+        self._read_moves += [step.move for step in again]
+        self._changed_from = math.inf
+        return list(self._read_moves)
 
     def line_seqs(self) -> frozenset[int]:
         return frozenset(s.event.seq for s in self._steps.values() if s.on)
@@ -220,7 +298,7 @@ class LineIndex:
             if pos not in self._steps:
                 bisect.insort(self._positions, pos)
                 self._journal.append(("position", pos))
-            self._set(self._steps, pos, _Step(event=e, move=dict(e.payload)))
+            self._set(self._steps, pos, _Step(event=e, move=dict(e.payload), pos=pos))
             self._set(self._where, e.seq, pos)
         elif kind == "correction":
             target = self._where.get(_int(e.payload.get("target")))
@@ -230,7 +308,7 @@ class LineIndex:
             if isinstance(replacement, dict) and replacement:
                 old = self._steps[target]
                 self._set(self._steps, target, _Step(event=e, move=dict(replacement),
-                                                     corrected_from=old.event))
+                                                     corrected_from=old.event, pos=target))
                 self._set(self._where, e.seq, target)
             else:
                 self._switch(self._steps[target], False)
@@ -257,3 +335,13 @@ class LineIndex:
                 self._steps[at].violations.append(e)
                 self._journal.append(("violation", self._steps[at]))
 
+
+
+def _taken_back_after(event: Event, undone: frozenset[int]) -> frozenset[int] | None:
+    """The inputs taken back once `event` follows a log that takes back `undone`, if it is an
+    undo or redo (as `undone_inputs` reads them)."""
+    seqs = event.payload.get("inputs")
+    if event.kind not in ("undo", "redo") or not isinstance(seqs, list):
+        return None
+    chosen = {s for s in seqs if isinstance(s, int)}
+    return undone | chosen if event.kind == "undo" else undone - chosen

@@ -39,7 +39,6 @@ from companion.record.store import (
     RecordError,
     Store,
     WriteFailedError,
-    undone_inputs,
 )
 from companion.server import glare_reading, unidentified
 from companion.server.bus import EventBus
@@ -47,6 +46,7 @@ from companion.server.facts import facts_of
 from companion.server.names import Namer
 from companion.server.offers import Offers
 from companion.server.putback import instructions, restore
+from companion.server.rebuilds import REBUILD_EVERY, shared_prefix
 from companion.server.referee import Applied, Reaction, Referee
 from companion.snapshot import SeenCard, TableSnapshot, Unreadable
 
@@ -254,6 +254,9 @@ class LiveSession:
         """Moves on the line as read from their recorded form, by that form (rebuilds read
         them all; the form is kept, so its id stays its own)."""
         """A violation's payload in the players' names, per event (recorded: it never changes)."""
+        self._line_read: tuple[list[dict[str, Any]], list[Move | None]] = ([], [])
+        """The line (each step's `LineEntry.move`) as a rebuild last read it, and its moves."""
+        self._unread_steps = 0  # steps appended since the line was last read
         self.resumed_at = 0
         if resume is None:
             self.game_id = store.start_game(header)
@@ -539,7 +542,7 @@ class LiveSession:
             if changes_game:
                 draft = Event(self.game_id, self._last_seq() + 1, 0.0, "decision", "person",
                               payload)
-                wanted = self._table_after([*self._events, draft])
+                wanted = self._table_after([*self._events, draft], self._undone())
                 put_en, put_de = instructions(self._seen or self._model.table, wanted)
                 payload.update(put_back_en=put_en, put_back_de=put_de)
             return self._person_input("decision", payload, client_id, signature)
@@ -651,9 +654,10 @@ class LiveSession:
             if not suffix:
                 raise ActionError("nothing to undo yet", de="noch nichts rückgängig zu machen")
             target = suffix[0]
-            drafted = self._drafted("undo", [s.seq for s in suffix])
-            off, on = self._toggles(drafted)
-            wanted = self._table_after(drafted)
+            draft = self._draft("undo", [s.seq for s in suffix])
+            off, on = self._toggles(draft)
+            wanted = self._table_after([*self._events, draft],
+                                       self._indexed().undone_after(draft))
             said_en, said_de = self._input_text(target)
             put_en, put_de = instructions(self._seen or self._model.table, wanted)
             payload = {
@@ -676,8 +680,8 @@ class LiveSession:
                 raise ActionError("nothing to redo", de="nichts wiederherzustellen")
             undo = stack[-1]
             before = self._events[:bisect.bisect_left(self._events, undo.seq, key=_seq)]
-            off, on = self._toggles(self._drafted("redo", _ints(undo.payload.get("inputs"))))
-            wanted = self._table_after(before)
+            off, on = self._toggles(self._draft("redo", _ints(undo.payload.get("inputs"))))
+            wanted = self._table_after(before, self._indexed().undone_upto(undo.seq - 1))
             target = self._find(_as_int(undo.payload.get("target")))
             said_en, said_de = self._input_text(target) if target else ("", "")
             put_en, put_de = instructions(self._seen or self._model.table, wanted)
@@ -886,9 +890,7 @@ class LiveSession:
         p = event.payload
         if not (_ints(p.get("off")) or _ints(p.get("on"))):
             return
-        self.referee.rebuild([self._parsed_move(step["move"])
-                              for step in self._line_moves(event.seq)
-                              if isinstance(step.get("move"), dict)])
+        self.referee.rebuild(list(filter(None, self._parsed_line(self._line_moves(event.seq)))))
         model = self._model
         model.table = _corrected_table(model.table, event, self._events, model.before,
                                        model.after)
@@ -1246,7 +1248,7 @@ class LiveSession:
                            reason_de=applied.reason_de or applied.reason_en)
         if in_place_of is not None:
             payload["in_place_of"] = in_place_of
-        step = self._emit(kind, applied.source or source, payload)
+        step = self._emit(kind, applied.source or source, payload, move)
         for v in applied.violations:
             self._emit_violation(v, step.seq, payload, event)
         return step.seq
@@ -1262,10 +1264,14 @@ class LiveSession:
             "input": owner.seq,
         })
 
-    def _emit(self, kind: str, source: str, payload: Mapping[str, Any]) -> Event:
-        """A derived event: written (live) or matched against the recorded one (replay)."""
+    def _emit(self, kind: str, source: str, payload: Mapping[str, Any],
+              move: Move | None = None) -> Event:
+        """A derived event: written (live) or matched against the recorded one (replay).
+        `move`: the engine's move a step stands for (read back as that very object)."""
         if self._replaying is None:
             event = self.store.append(self.game_id, kind, source, payload)
+            if move is not None:
+                self._same_move(event, move)
             self._append(event)
             self._now = event.seq
             return event
@@ -1390,13 +1396,18 @@ class LiveSession:
 
     def _append(self, event: Event) -> None:
         """An event written to the file goes on the log in memory and into its index (a
-        step's move is read at once: a decision's rebuild reads every move on the line)."""
+        step's move is read at once; the line every `REBUILD_EVERY` steps: a decision's
+        rebuild reads the moves on the line after the part read before)."""
         self._events.append(event)
         self._index.append(event, self._events)
         move = event.payload.get("move")
         if event.kind in ("move", "phase") and isinstance(move, dict):
+            self._unread_steps += 1
             with contextlib.suppress(TypeError, ValueError):  # (the rebuild says what is wrong)
                 self._parsed_move(move)
+                if self._unread_steps >= REBUILD_EVERY:
+                    self._unread_steps = 0
+                    self._parsed_line(self._index.moves_upto(len(self._events), self._events))
 
     def _indexed(self) -> LineIndex:
         """The index, rebuilt first should the log have changed behind it (never expected:
@@ -1421,9 +1432,34 @@ class LiveSession:
         are those the log up to there takes back), read from the log otherwise."""
         upto = bisect.bisect_right(self._events, seq, key=_seq)
         index = self._indexed()
-        if undone_inputs(self._events[:upto]) == {u for u in index.undone if u <= seq}:
+        if index.undone_upto(seq) == {u for u in index.undone if u <= seq}:
             return index.moves_upto(upto, self._events)
         return [entry.move for entry in main_line(self._events[:upto])]
+
+    def _parsed_line(self, line: list[dict[str, Any]]) -> list[Move | None]:
+        """The moves the steps of a line stand for (`LineEntry.move` each; None: a step
+        without a move), read again only after where it parts from the line read last (a
+        decision's rebuild: thousands of steps, the last few new)."""
+        read, moves = self._line_read
+        shared = shared_prefix(line, read)
+        parsed = moves[:shared] + [self._step_move(step) for step in line[shared:]]
+        self._line_read = (line, parsed)
+        return parsed
+
+    def _step_move(self, step: dict[str, Any]) -> Move | None:
+        data = step.get("move")
+        return self._parsed_move(data) if isinstance(data, dict) else None
+
+    def _same_move(self, step: Event, move: Move) -> None:
+        """`step`'s move reads back as the engine's own `move` object where the two are
+        equal: a rebuild then finds the person's line and the engine's moves the same
+        objects and compares them at once."""
+        data = step.payload.get("move")
+        if not isinstance(data, dict):
+            return
+        with contextlib.suppress(TypeError, ValueError):
+            if Move.from_dict(data) == move:
+                self._moves[id(data)] = (data, move)
 
     def _parsed_move(self, data: dict[str, Any]) -> Move:
         """A move on the line, read from its recorded form once."""
@@ -1433,9 +1469,6 @@ class LiveSession:
             self._moves[id(data)] = known
         return known[1]
 
-    def _line_seqs(self) -> frozenset[int]:
-        return self._indexed().line_seqs()
-
     def _named_violation(self, event: Event) -> dict[str, Any]:
         known = self._named.get(event.seq)
         if known is None or known[0] is not event:  # (a seq written again after a rollback)
@@ -1443,23 +1476,22 @@ class LiveSession:
             self._named[event.seq] = known
         return known[1]
 
-    def _drafted(self, kind: str, inputs: list[int]) -> list[Event]:
-        """The log as it will read once an undo or redo of `inputs` is on it."""
-        return [*self._events, Event(self.game_id, self._last_seq() + 1, 0.0, kind, "person",
-                                     {"inputs": inputs})]
+    def _draft(self, kind: str, inputs: list[int]) -> Event:
+        """An undo or redo of `inputs` as it will stand on the log."""
+        return Event(self.game_id, self._last_seq() + 1, 0.0, kind, "person",
+                     {"inputs": inputs})
 
-    def _toggles(self, target: Sequence[Event]) -> tuple[list[int], list[int]]:
-        """Steps to take off and put back so the main line is the one of `target` (the log
-        with a draft of an undo or redo on it)."""
-        now = self._line_seqs()
-        then = self._indexed().line_seqs_after(target[-1], self._events)
-        return sorted(now - then), sorted(then - now)
+    def _toggles(self, draft: Event) -> tuple[list[int], list[int]]:
+        """Steps to take off and put back so the main line is the one of the log with `draft`
+        (an undo or redo) on it."""
+        return self._indexed().line_change(draft, self._events)
 
-    def _table_after(self, events: Sequence[Event]) -> TableSnapshot | None:
+    def _table_after(self, events: Sequence[Event], undone: frozenset[int]
+                     ) -> TableSnapshot | None:
         """The game's table after `events`, the log with a draft of an undo, redo or decision
-        on it or a part of the log (what that input will rebuild): the same table steps as
-        `_apply`, without the engine, from the newest checkpoint that holds for `events`."""
-        undone = frozenset(undone_inputs(events))
+        on it or a part of the log (what that input will rebuild), `undone` the inputs that
+        `events` take back: the same table steps as `_apply`, without the engine, from the
+        newest checkpoint that holds for `events`."""
         start = self._checkpoints.find(events, undone)
         table: TableSnapshot | None = start.state.model.table if start else None
         before: MutableMapping[int, TableSnapshot | None] = \

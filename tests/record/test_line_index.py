@@ -1,7 +1,9 @@
 """The main line kept up to date event by event (issue 34) equals the one read from the whole
 log: after every event of random logs of steps, violations, decisions, answers, revisions,
 undos and redos, `LineIndex` holds what `main_line`, `decisions_of`, `cleared_violations` and
-`undone_inputs` compute from scratch (the definitions the index replaces on the live path)."""
+`undone_inputs` compute from scratch (the definitions the index replaces on the live path),
+and what an undo or redo would take off the line and put back is the difference of the two
+lines read from scratch."""
 
 from __future__ import annotations
 
@@ -106,11 +108,15 @@ def test_the_index_is_the_line_read_from_scratch(ops: list[tuple[str, int, int]]
             before = log.events[:event.seq - 1]
             if event.kind in ("undo", "redo"):  # what the session asks before writing one
                 then = {x.event.seq for x in main_line(log.events[:event.seq])}
-                assert index.line_seqs_after(event, before) == then
+                now = {x.event.seq for x in main_line(before)}
+                assert index.line_change(event, before) == (sorted(now - then),
+                                                            sorted(then - now))
+                assert index.undone_after(event) == undone_inputs(log.events[:event.seq])
                 agrees(index, before)  # (and the index is left as it was)
             index.append(event, log.events[:event.seq])
         agrees(index, log.events)
         upto = a % (len(log.events) + 1)  # the line as it was then, where the undone agree
+        assert index.undone_upto(upto) == undone_inputs(log.events[:upto])
         if undone_inputs(log.events[:upto]) == {u for u in index.undone if u <= upto}:
             assert index.moves_upto(upto, log.events) == [
                 x.move for x in main_line(log.events[:upto])]
