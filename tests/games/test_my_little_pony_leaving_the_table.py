@@ -1,5 +1,6 @@
-"""My Little Pony: a card leaving the table takes what is attached to it along, the opening
-hand is filled up to six, and a position may name action tokens for one player only
+"""My Little Pony: a card leaving the table takes what is attached to it along, a new problem
+comes from the own problem deck, the opening hand is filled up to six, and a position may
+name action tokens for one player only
 (rulebook: "Zunächst kehren alle auf dem Problem befindlichen Charaktere zurück ins Zuhause und
 alle Ressourcen werden von dem Problem entfernt"; "Ziehe 6 Karten").
 """
@@ -9,7 +10,8 @@ from __future__ import annotations
 from companion.engine.api import Move
 from companion.engine.game import Game
 from companion.games.my_little_pony import effects as fx
-from tests.games.test_my_little_pony_rules import DECKS, GAME, position
+from tests.games.test_my_little_pony_rules import DECKS, GAME, faceoff_position,
+                                                position
 
 FRIEND, RESOURCE = "PR54#1", "PR136#1"  # Comet Tail, Foal Free Press
 
@@ -32,3 +34,11 @@ def test_the_opening_hand_drawn_in_two_grabs_is_six_cards() -> None:
 def test_a_position_with_tokens_for_one_player_gives_the_other_none() -> None:
     g = position({}, phase="main", active="p1", action_tokens={"p1": 3})
     assert (fx.tokens(g.state, "p1"), fx.tokens(g.state, "p2")) == (3, 0)
+
+
+def test_a_new_problem_comes_from_the_own_problem_deck() -> None:
+    """"Das Problem wandert dann unter das Problem Deck und dessen oberste Problem Card wird
+    ins Spiel gebracht": the opponent's problem card is not it."""
+    g = faceoff_position((5, 0))
+    wrong = [v for v in g.check(Move("new-problem", "p1", ("PR168#1",))) if v.blocking]
+    assert [(v.code, v.cards) for v in wrong] == [("mlp.not-from-problem-deck", ("PR168#1",))]
