@@ -10,8 +10,7 @@ from __future__ import annotations
 from companion.engine.api import Move
 from companion.engine.game import Game
 from companion.games.my_little_pony import effects as fx
-from tests.games.test_my_little_pony_rules import DECKS, GAME, faceoff_position,
-                                                position
+from tests.games.test_my_little_pony_rules import DECKS, GAME, faceoff_position, position
 
 FRIEND, RESOURCE = "PR54#1", "PR136#1"  # Comet Tail, Foal Free Press
 
