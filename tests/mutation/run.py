@@ -189,6 +189,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--minutes", type=float, default=None,
                         help="start no new batch after this many minutes")
     parser.add_argument("--batch", type=int, default=60, help="mutants per mutmut call")
+    parser.add_argument("--reuse-mutants", action="store_true",
+                        help="use the mutants and test map already in mutants/ (made by an "
+                             "earlier run of this commit's code) instead of making them again")
     parser.add_argument("--keep-sentinels", action="store_true",
                         help="carry the last result's sentinels over instead of finding new")
     args = parser.parse_args(argv)
@@ -196,7 +199,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.kind == "rerun":
         rerun(args.children, started)
         return
-    generate()
+    if not (args.reuse_mutants and (ROOT / "mutants" / "mutmut-stats.json").exists()):
+        generate()
     names_by_file = {s: list(v) for s, v in metas().items() if v}
     if args.kind == "full":
         names = [n for v in names_by_file.values() for n in v]
