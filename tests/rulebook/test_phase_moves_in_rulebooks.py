@@ -9,6 +9,8 @@ seen in any phase. A draw in the Trick or Beat draft is a deal of one card.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pytest
 
 import companion.games  # noqa: F401  (registers the games)
@@ -16,7 +18,7 @@ from companion.engine.game import Game
 from companion.engine.inference import Inference
 from tests.rulebook import oracles
 
-TIMING = {
+TIMING: dict[str, Mapping[str, tuple[str, ...]]] = {
     "trick-or-beat": oracles.TOB_TIMING, "creature-crush": oracles.CC_TIMING,
     "fire-emblem-cipher": oracles.FE_TIMING, "my-little-pony-ccg": oracles.MLP_TIMING,
 }
