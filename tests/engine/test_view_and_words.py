@@ -1,6 +1,6 @@
 """What the page is told: the players' names, a face-down card as face down (and nothing
 more), and a move's cards listed one by one (DESIGN.md: the view hides what nobody has seen;
-every move is said in words)."""
+every move is said in words); and a cloned state keeps its flags."""
 
 from __future__ import annotations
 
@@ -23,3 +23,12 @@ def test_a_move_lists_its_cards_separated_by_commas() -> None:
     move = Move("misplace", "p1", ("CC-001#1", "CC-006#1"), options=(("zone", "p1.C1"),))
     assert move.describe("en") == "CC-001#1, CC-006#1 lies in p1.C1, where no move puts it"
     assert move.describe("de") == "CC-001#1, CC-006#1 liegt in p1.C1, wohin kein Zug sie legt"
+
+
+def test_a_cloned_state_keeps_a_set_of_pairs_in_its_flags() -> None:
+    """The inference tries moves on clones: a clone holds the same facts, not shared ones."""
+    g = joined_late_with_a_face_down_glutregen()
+    g.state.flags["pairs_seen"] = {("p1", 1), ("p2", 2)}
+    copy = g.state.clone()
+    assert copy.flags["pairs_seen"] == {("p1", 1), ("p2", 2)}
+    assert copy.flags["pairs_seen"] is not g.state.flags["pairs_seen"]
