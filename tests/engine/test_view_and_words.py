@@ -1,6 +1,7 @@
 """What the page is told: the players' names, a face-down card as face down (and nothing
 more), and a move's cards listed one by one (DESIGN.md: the view hides what nobody has seen;
-every move is said in words); and a cloned state keeps its flags."""
+every move is said in words, a refused move names what it got wrong); and a cloned state
+keeps its flags."""
 
 from __future__ import annotations
 
@@ -32,3 +33,14 @@ def test_a_cloned_state_keeps_a_set_of_pairs_in_its_flags() -> None:
     copy = g.state.clone()
     assert copy.flags["pairs_seen"] == {("p1", 1), ("p2", 2)}
     assert copy.flags["pairs_seen"] is not g.state.flags["pairs_seen"]
+
+
+def test_a_move_no_table_can_show_is_refused_in_words_that_name_it() -> None:
+    g = joined_late_with_a_face_down_glutregen()
+    found = {v.code: v for v in g.check(Move("draw", "p1", ("CC-999#1",), to="p1.nowhere",
+                                             value=10**12))}
+    assert {"game.unknown-card", "game.unknown-zone", "game.bad-value"} <= set(found)
+    assert "CC-999#1" in found["game.unknown-card"].message("en")
+    assert "p1.nowhere" in found["game.unknown-zone"].message("de")
+    assert str(10**12) in found["game.bad-value"].message("en")
+    assert str(10**12) in found["game.bad-value"].message("de")
