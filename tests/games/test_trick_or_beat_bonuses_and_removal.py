@@ -1,7 +1,8 @@
 """Trick or Beat: permanent bonuses add up, removed cards go to the shared discard pile, an
 equipment from an empty hand is put nowhere (rulebook: "Wenn die gesamte Angriffstärke mindestens
 so groß ist wie die Überlebenspunkte des Zieles, lege das Ziel auf den Ablagestapel";
-"Ausrüstung kannst du dauerhaft an eines deiner Wesen anlegen": from the hand).
+"Ausrüstung kannst du dauerhaft an eines deiner Wesen anlegen": from the hand), and a redraw
+belongs to the draft.
 
 Made-up cards, each hand-worked: Guard (survival 3, "Aktiv, permanent: dieses Wesen +2
 Überleben") beside Herald ("permanent: deine Wesen +1 Überleben") survives 3 + 1 + 2 = 6.
@@ -63,3 +64,12 @@ def test_an_unseen_equipment_from_an_empty_hand_changes_nothing() -> None:
     before = dict(g.state.where)
     found = g.push(Move("equip", "p1", ("?",), target="XF#1"))
     assert found and g.state.where == before and not g.state.attached
+
+
+def test_a_redraw_after_the_draft_is_refused_as_a_draft_only_move() -> None:
+    """Rulebook "Redraw Rule": "Wenn dir deine Karten nicht gefallen, darfst du alle ablegen
+    und 3 Karten weniger neu ziehen": while drafting, not in a turn."""
+    g = guarded("XF#1")
+    found = [v for v in g.check(Move("redraw", "p1", value="fresh")) if v.blocking]
+    assert [v.code for v in found] == ["tob.draft-only"]
+    assert "Neu ziehen" in found[0].message("de") and "Redrawing" in found[0].message("en")
