@@ -1,8 +1,8 @@
 """My Little Pony: a card leaving the table takes what is attached to it along, a new problem
-comes from the own problem deck, the opening hand is filled up to six, and a position may
-name action tokens for one player only
-(rulebook: "Zunächst kehren alle auf dem Problem befindlichen Charaktere zurück ins Zuhause und
-alle Ressourcen werden von dem Problem entfernt"; "Ziehe 6 Karten").
+comes from the own problem deck, the opening hand is filled up to six (not from an empty
+deck), and a position may name action tokens for one player only (rulebook: "Zunächst kehren
+alle auf dem Problem befindlichen Charaktere zurück ins Zuhause und alle Ressourcen werden von
+dem Problem entfernt"; "Ziehe 6 Karten").
 """
 
 from __future__ import annotations
@@ -41,3 +41,10 @@ def test_a_new_problem_comes_from_the_own_problem_deck() -> None:
     g = faceoff_position((5, 0))
     wrong = [v for v in g.check(Move("new-problem", "p1", ("PR168#1",))) if v.blocking]
     assert [(v.code, v.cards) for v in wrong] == [("mlp.not-from-problem-deck", ("PR168#1",))]
+
+
+def test_an_opening_draw_from_an_empty_deck_is_refused_as_such() -> None:
+    """A deck of two cards (besides the mane) gives no third opening card."""
+    g = Game.new(GAME, ("Ada", "Bo"), decks={**DECKS, "p1": ["PR4", "PR54", "PR63"]}, seed=3)
+    g.push(Move("draw", "p1", value=2))
+    assert [v.code for v in g.check(Move("draw", "p1")) if v.blocking] == ["mlp.deck-empty"]
