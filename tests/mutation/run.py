@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import compileall
+import itertools
 import json
 import random
 import subprocess
@@ -192,6 +193,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--reuse-mutants", action="store_true",
                         help="use the mutants and test map already in mutants/ (made by an "
                              "earlier run of this commit's code) instead of making them again")
+    parser.add_argument("--resume", action="store_true",
+                        help="go on where a time-boxed run of the same draw stopped: the drawn "
+                             "mutants that already have a result in mutants/ count as run")
     parser.add_argument("--keep-sentinels", action="store_true",
                         help="carry the last result's sentinels over instead of finding new")
     args = parser.parse_args(argv)
@@ -209,7 +213,12 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{len(names)} of {sum(len(v) for v in names_by_file.values())} mutants", flush=True)
     random.Random(args.seed).shuffle(names)  # any prefix of the run is a fair sample
     deadline = started + args.minutes * 60 if args.minutes is not None else None
-    ran = run(names, args.children, deadline, args.batch)
+    earlier: list[str] = []
+    if args.resume:  # the seeded order's prefix that already ran stays a prefix
+        codes = {n: c for per in metas().values() for n, c in per.items()}
+        earlier = list(itertools.takewhile(lambda n: codes.get(n) is not None, names))
+        print(f"{len(earlier)} of the drawn ran before", flush=True)
+    ran = earlier + run(names[len(earlier):], args.children, deadline, args.batch)
     codes = {n: c for per in metas().values() for n, c in per.items()}
     ran += [n for n in names[len(ran):] if codes.get(n) is not None]  # a batch cut short
     record(args.kind, ran, args.seed, started, drawn=len(names),
