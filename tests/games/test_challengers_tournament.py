@@ -346,7 +346,7 @@ def test_a_redraw_discards_only_offered_cards() -> None:
     not use up the one redraw of the deck phase."""
     t = Tournament(["Ada", "Bo"], seed=2)
     offer = t.draw_offer("Ada")
-    with pytest.raises(TournamentError, match="not offered"):
+    with pytest.raises(TournamentError, match="can only redraw offered cards"):
         t.redraw("Ada", [t.seats["Ada"].deck[0]])
     again = t.redraw("Ada", offer[:1])
     assert len(again) == 5 and offer[0] not in again
