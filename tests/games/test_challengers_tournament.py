@@ -339,3 +339,14 @@ def test_a_withdrawn_result_gives_back_what_it_gave_and_only_while_its_round_run
     t.end_match_phase()
     with pytest.raises(TournamentError):
         t.withdraw(match)  # round 2 is paired: round 1's results stand
+
+
+def test_a_redraw_discards_only_offered_cards() -> None:
+    """The redraw swaps cards of the offer; naming a card of the own deck is refused and does
+    not use up the one redraw of the deck phase."""
+    t = Tournament(["Ada", "Bo"], seed=2)
+    offer = t.draw_offer("Ada")
+    with pytest.raises(TournamentError, match="can only redraw offered cards"):
+        t.redraw("Ada", [t.seats["Ada"].deck[0]])
+    again = t.redraw("Ada", offer[:1])
+    assert len(again) == 5 and offer[0] not in again

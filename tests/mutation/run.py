@@ -1,8 +1,8 @@
 """Run mutmut over the rules and record the result (see the package docstring).
 
-    python -m tests.mutation.run sample [--size 400] [--seed 12] [--children 2] [--minutes M]
-    python -m tests.mutation.run full [--children 2] [--minutes M]
-    python -m tests.mutation.run rerun [--children 2]
+    python -m tests.mutation.run sample [--size 400] [--seed 12] [--children 1] [--minutes M]
+    python -m tests.mutation.run full [--children 1] [--minutes M]
+    python -m tests.mutation.run rerun [--children 1]
 
 Both leave `mutants/` (mutmut's working copy, git-ignored) and write
 tests/mutation/result.json: counts, the score (killed and timed out over all run), every
@@ -18,6 +18,8 @@ killed and the score that follows ("rerun_of_survivors").
 from __future__ import annotations
 
 import argparse
+import compileall
+import itertools
 import json
 import random
 import subprocess
@@ -53,14 +55,18 @@ def generate() -> None:
                    env=_env(), capture_output=True, text=True, check=False)
     if not metas():
         sys.exit("mutmut made no mutants: run `mutmut run` to see why")
+    compileall.compile_dir(ROOT / "mutants" / "companion", quiet=1)
 
 
 def _env() -> dict[str, str]:
     """CI mode, and the rulebooks: the tests that read them look beside the repository, which
-    from mutmut's copy (mutants/) is one folder too deep, so they would skip there."""
+    from mutmut's copy (mutants/) is one folder too deep, so they would skip there. Bytecode
+    is written: the mutated modules (about 120 MB with every mutant) are otherwise compiled
+    again by every process that imports them, the stats step and each mutant's fork alike."""
     import os
 
-    env = {**os.environ, "CI": "1"}
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["CI"] = "1"
     rules = ROOT.parent / "shared" / "rules"
     if "COMPANION_RULES_DIR" not in env and rules.is_dir():
         env["COMPANION_RULES_DIR"] = str(rules)
@@ -179,10 +185,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("kind", choices=["sample", "full", "rerun"])
     parser.add_argument("--size", type=int, default=400)
     parser.add_argument("--seed", type=int, default=12)
-    parser.add_argument("--children", type=int, default=2)
+    parser.add_argument("--children", type=int, default=1,
+                        help="mutants run at once (1: the machine is shared)")
     parser.add_argument("--minutes", type=float, default=None,
                         help="start no new batch after this many minutes")
     parser.add_argument("--batch", type=int, default=60, help="mutants per mutmut call")
+    parser.add_argument("--reuse-mutants", action="store_true",
+                        help="use the mutants and test map already in mutants/ (made by an "
+                             "earlier run of this commit's code) instead of making them again")
+    parser.add_argument("--resume", action="store_true",
+                        help="go on where a time-boxed run of the same draw stopped: the drawn "
+                             "mutants that already have a result in mutants/ count as run")
     parser.add_argument("--keep-sentinels", action="store_true",
                         help="carry the last result's sentinels over instead of finding new")
     args = parser.parse_args(argv)
@@ -190,7 +203,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.kind == "rerun":
         rerun(args.children, started)
         return
-    generate()
+    if not (args.reuse_mutants and (ROOT / "mutants" / "mutmut-stats.json").exists()):
+        generate()
     names_by_file = {s: list(v) for s, v in metas().items() if v}
     if args.kind == "full":
         names = [n for v in names_by_file.values() for n in v]
@@ -199,7 +213,12 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{len(names)} of {sum(len(v) for v in names_by_file.values())} mutants", flush=True)
     random.Random(args.seed).shuffle(names)  # any prefix of the run is a fair sample
     deadline = started + args.minutes * 60 if args.minutes is not None else None
-    ran = run(names, args.children, deadline, args.batch)
+    earlier: list[str] = []
+    if args.resume:  # the seeded order's prefix that already ran stays a prefix
+        codes = {n: c for per in metas().values() for n, c in per.items()}
+        earlier = list(itertools.takewhile(lambda n: codes.get(n) is not None, names))
+        print(f"{len(earlier)} of the drawn ran before", flush=True)
+    ran = earlier + run(names[len(earlier):], args.children, deadline, args.batch)
     codes = {n: c for per in metas().values() for n, c in per.items()}
     ran += [n for n in names[len(ran):] if codes.get(n) is not None]  # a batch cut short
     record(args.kind, ran, args.seed, started, drawn=len(names),
