@@ -169,6 +169,7 @@ class MatGeometry:
         self.layout = layout
         self.homography = homography  # image px -> mat mm
         self.markers_used = markers_used
+        self.marker_ids: frozenset[int] = frozenset()  # the corner markers the fit stands on
         self.refit_mm = refit_mm
         self.refits = 0
         self.camera_moved = False  # the last re-fit was the camera moving, not more corners
@@ -178,9 +179,10 @@ class MatGeometry:
     @staticmethod
     def _pairs(
         detections: Iterable[Detection], layout: LayoutLike
-    ) -> tuple[np.ndarray, np.ndarray, int]:
-        """Image and mat points of this mat's corner markers. An id read in two places (a
-        misread marker) is no evidence of where that corner is: both are left out."""
+    ) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
+        """Image and mat points (four per marker) of this mat's corner markers, and their
+        ids in the same order. An id read in two places (a misread marker) is no evidence of
+        where that corner is: both are left out."""
         specs = {int(c.marker_id): c for c in layout.corners}
         found: dict[int, list[np.ndarray]] = {}
         for det in detections:
@@ -193,10 +195,11 @@ class MatGeometry:
                 same.append(quad)
         usable = {m: quads[0] for m, quads in found.items() if len(quads) == 1}
         if not usable:
-            return np.empty((0, 2)), np.empty((0, 2)), 0
-        image_pts = [usable[m] for m in sorted(usable)]
-        mat_pts = [corner_marker_points(specs[m]) for m in sorted(usable)]
-        return np.vstack(image_pts), np.vstack(mat_pts), len(usable)
+            return np.empty((0, 2)), np.empty((0, 2)), ()
+        ids = tuple(sorted(usable))
+        image_pts = [usable[m] for m in ids]
+        mat_pts = [corner_marker_points(specs[m]) for m in ids]
+        return np.vstack(image_pts), np.vstack(mat_pts), ids
 
     @classmethod
     def fit(
@@ -206,7 +209,8 @@ class MatGeometry:
         refit_mm: float = DEFAULT_REFIT_MM,
     ) -> MatGeometry:
         """Fit on the visible corner markers of `layout` (others are ignored)."""
-        image_pts, mat_pts, count = cls._pairs(corner_detections, layout)
+        image_pts, mat_pts, used = cls._pairs(corner_detections, layout)
+        count = len(used)
         ids = ", ".join(str(c.marker_id) for c in layout.corners)
         if count == 0:
             raise GeometryError(f"no mat corner marker visible (this mat's ids: {ids})")
@@ -216,12 +220,14 @@ class MatGeometry:
                 f"located from at least {MIN_CORNERS}, since one marker alone misplaces cards "
                 "far from it"
             )
-        return cls(layout, _checked_homography(image_pts, mat_pts), count, refit_mm)
+        geometry = cls(layout, _checked_homography(image_pts, mat_pts), count, refit_mm)
+        geometry.marker_ids = frozenset(used)
+        return geometry
 
     def disagreement_mm(self, detections: Iterable[Detection]) -> float | None:
         """Mean distance in mm between visible corner markers and where the fit puts them."""
-        image_pts, mat_pts, count = self._pairs(detections, self.layout)
-        if count == 0:
+        image_pts, mat_pts, ids = self._pairs(detections, self.layout)
+        if not ids:
             return None
         error = np.linalg.norm(apply_homography(self.homography, image_pts) - mat_pts, axis=1)
         return float(error.mean())
@@ -231,23 +237,30 @@ class MatGeometry:
 
         Hidden corners keep the last fit; with at least `MIN_CORNERS` visible, a disagreement
         over `refit_mm` (bumped camera) or more visible corner markers than the fit used
-        triggers a re-fit. A single visible corner never moves the fit.
+        triggers a re-fit. A single visible corner never moves the fit. `camera_moved` says
+        whether the corners the old fit stood on disagreed with it: corners newly in view lie
+        where a fit on fewer markers only extrapolated (30-40 mm off at a laptop's near edge),
+        which is no sign of the camera moving.
         """
-        image_pts, mat_pts, count = self._pairs(detections, self.layout)
+        image_pts, mat_pts, ids = self._pairs(detections, self.layout)
+        count = len(ids)
         if count < MIN_CORNERS:
             return False
-        error = float(
-            np.linalg.norm(apply_homography(self.homography, image_pts) - mat_pts, axis=1).mean()
-        )
+        per_point = np.linalg.norm(apply_homography(self.homography, image_pts) - mat_pts,
+                                   axis=1)
+        error = float(per_point.mean())
         if error <= self.refit_mm and count <= self.markers_used:
             return False
+        known = np.repeat([m in self.marker_ids for m in ids], 4)
+        moved = float(per_point[known].mean()) if known.any() else error
         try:
             self.homography = _checked_homography(image_pts, mat_pts)
         except GeometryError:
             return False  # the visible corners contradict each other: keep the last fit
         self.markers_used = count
+        self.marker_ids = frozenset(ids)
         self.refits += 1
-        self.camera_moved = error > self.refit_mm
+        self.camera_moved = moved > self.refit_mm
         return True
 
     # --- mapping ---------------------------------------------------------------------------
