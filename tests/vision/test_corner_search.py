@@ -20,7 +20,7 @@ from companion.sim.camera import Rig, edge_rig
 from companion.vision.corner_search import CornerSearch
 from companion.vision.decoders.aruco import ArucoReader
 from companion.vision.detect import Detection, interpret_aruco
-from companion.vision.geometry import MatGeometry, corner_marker_points
+from companion.vision.geometry import MatGeometry
 
 LAYOUT = load_layout("creature-crush")
 MAT_PX_PER_MM = 4
@@ -67,7 +67,10 @@ def photograph(rig: Rig, soft_px: float = 2.5) -> np.ndarray:
 
 def truth_quad(rig: Rig, marker_id: int) -> np.ndarray:
     corner = next(c for c in LAYOUT.corners if int(c.marker_id) == marker_id)
-    pts = corner_marker_points(corner)
+    half = corner.size_mm / 2
+    pts = np.array([[corner.x_mm - half, corner.y_mm - half], [corner.x_mm + half,
+                    corner.y_mm - half], [corner.x_mm + half, corner.y_mm + half],
+                    [corner.x_mm - half, corner.y_mm + half]])  # printed order TL TR BR BL
     return rig.project(np.column_stack([pts, np.zeros(4)]))
 
 
@@ -83,13 +86,13 @@ def picture() -> np.ndarray:
 
 def test_the_full_picture_reads_only_the_far_corners(picture: np.ndarray) -> None:
     """The situation the search is for (bench: 9 of 9 scenes at this pose)."""
-    assert sorted(d.marker_id for d in corners_read(picture)) == list(FAR)
+    assert sorted(int(d.marker_id or 0) for d in corners_read(picture)) == list(FAR)
 
 
 def test_the_near_corners_read_where_the_lens_puts_them(picture: np.ndarray) -> None:
     far = corners_read(picture)
     found = CornerSearch(LAYOUT).search(picture, MatGeometry.fit(far, LAYOUT), far)
-    assert sorted(d.marker_id for d in found) == list(NEAR)
+    assert sorted(int(d.marker_id or 0) for d in found) == list(NEAR)
     rig = laptop()
     for det in found:
         assert det.marker_id is not None
