@@ -30,6 +30,7 @@ import yaml
 from companion import safeio
 from companion.errors import CompanionError, DataFileError
 from companion.vision.detect import Detection, quad_side
+from companion.vision.lens import RadialLens, estimate_lens
 
 DEFAULT_REFIT_MM = 4.0
 TAP_TOLERANCE_DEG = 30.0
@@ -165,9 +166,15 @@ class MatGeometry:
         homography: np.ndarray,
         markers_used: int,
         refit_mm: float = DEFAULT_REFIT_MM,
+        lens: RadialLens | None = None,
+        lens_homography: np.ndarray | None = None,
     ) -> None:
         self.layout = layout
-        self.homography = homography  # image px -> mat mm
+        self.homography = homography  # image px -> mat mm (a plain homography: the warps')
+        # the lens's bend, when the corner markers show one (`companion.vision.lens`), and the
+        # homography of the undistorted pixels: what places things on the mat (`to_mat`)
+        self.lens = lens if lens_homography is not None else None
+        self.lens_homography = lens_homography
         self.markers_used = markers_used
         self.marker_ids: frozenset[int] = frozenset()  # the corner markers the fit stands on
         self.refit_mm = refit_mm
@@ -207,8 +214,10 @@ class MatGeometry:
         corner_detections: Iterable[Detection],
         layout: LayoutLike,
         refit_mm: float = DEFAULT_REFIT_MM,
+        image_size: tuple[int, int] | None = None,
     ) -> MatGeometry:
-        """Fit on the visible corner markers of `layout` (others are ignored)."""
+        """Fit on the visible corner markers of `layout` (others are ignored); with the
+        picture's `image_size` (width, height), also the lens's bend when all four show it."""
         image_pts, mat_pts, used = cls._pairs(corner_detections, layout)
         count = len(used)
         ids = ", ".join(str(c.marker_id) for c in layout.corners)
@@ -222,17 +231,29 @@ class MatGeometry:
             )
         geometry = cls(layout, _checked_homography(image_pts, mat_pts), count, refit_mm)
         geometry.marker_ids = frozenset(used)
+        geometry._fit_lens(image_pts, mat_pts, image_size)
         return geometry
+
+    def _fit_lens(self, image_pts: np.ndarray, mat_pts: np.ndarray,
+                  image_size: tuple[int, int] | None) -> None:
+        self.lens = self.lens_homography = None
+        if image_size is None:
+            return
+        lens = estimate_lens(image_pts, mat_pts, self.markers_used, image_size)
+        if lens is not None:
+            self.lens, self.lens_homography = lens, _homography(lens.undistort(image_pts),
+                                                                mat_pts)
 
     def disagreement_mm(self, detections: Iterable[Detection]) -> float | None:
         """Mean distance in mm between visible corner markers and where the fit puts them."""
         image_pts, mat_pts, ids = self._pairs(detections, self.layout)
         if not ids:
             return None
-        error = np.linalg.norm(apply_homography(self.homography, image_pts) - mat_pts, axis=1)
+        error = np.linalg.norm(self.to_mat(image_pts) - mat_pts, axis=1)
         return float(error.mean())
 
-    def update(self, detections: Sequence[Detection]) -> bool:
+    def update(self, detections: Sequence[Detection],
+               image_size: tuple[int, int] | None = None) -> bool:
         """Follow the camera from one frame's detections; True when the fit was replaced.
 
         Hidden corners keep the last fit; with at least `MIN_CORNERS` visible, a disagreement
@@ -246,8 +267,7 @@ class MatGeometry:
         count = len(ids)
         if count < MIN_CORNERS:
             return False
-        per_point = np.linalg.norm(apply_homography(self.homography, image_pts) - mat_pts,
-                                   axis=1)
+        per_point = np.linalg.norm(self.to_mat(image_pts) - mat_pts, axis=1)
         error = float(per_point.mean())
         if error <= self.refit_mm and count <= self.markers_used:
             return False
@@ -259,6 +279,7 @@ class MatGeometry:
             return False  # the visible corners contradict each other: keep the last fit
         self.markers_used = count
         self.marker_ids = frozenset(ids)
+        self._fit_lens(image_pts, mat_pts, image_size)
         self.refits += 1
         self.camera_moved = moved > self.refit_mm
         return True
@@ -266,11 +287,16 @@ class MatGeometry:
     # --- mapping ---------------------------------------------------------------------------
 
     def to_mat(self, points_px: np.ndarray) -> np.ndarray:
-        """Image pixels (N x 2) -> mat millimetres (N x 2)."""
+        """Image pixels (N x 2) -> mat millimetres (N x 2), through the lens when known."""
+        if self.lens is not None and self.lens_homography is not None:
+            return apply_homography(self.lens_homography, self.lens.undistort(points_px))
         return apply_homography(self.homography, points_px)
 
     def to_image(self, points_mm: np.ndarray) -> np.ndarray:
-        """Mat millimetres (N x 2) -> image pixels (N x 2)."""
+        """Mat millimetres (N x 2) -> image pixels (N x 2), through the lens when known."""
+        if self.lens is not None and self.lens_homography is not None:
+            return self.lens.distort(apply_homography(np.linalg.inv(self.lens_homography),
+                                                      points_mm))
         return apply_homography(np.linalg.inv(self.homography), points_mm)
 
     def place(self, detection: Detection, below_mm: float = 0.0) -> Placement:

@@ -376,6 +376,7 @@ class Pipeline:
         and turn the picture when its corners read only mirrored."""
         assert ctx.gray is not None and ctx.hand_mask is not None
         dets = ctx.detections
+        self.mat.image_size = (ctx.gray.shape[1], ctx.gray.shape[0])
         seen = self._calibrate(dets)
         if self.corner_search.due(self.mat.geometry, seen):
             assert self.mat.geometry is not None
