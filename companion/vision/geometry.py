@@ -249,7 +249,7 @@ class MatGeometry:
         image_pts, mat_pts, ids = self._pairs(detections, self.layout)
         if not ids:
             return None
-        error = np.linalg.norm(self.to_mat(image_pts) - mat_pts, axis=1)
+        error = np.linalg.norm(self.to_mat_true(image_pts) - mat_pts, axis=1)
         return float(error.mean())
 
     def update(self, detections: Sequence[Detection],
@@ -267,7 +267,7 @@ class MatGeometry:
         count = len(ids)
         if count < MIN_CORNERS:
             return False
-        per_point = np.linalg.norm(self.to_mat(image_pts) - mat_pts, axis=1)
+        per_point = np.linalg.norm(self.to_mat_true(image_pts) - mat_pts, axis=1)
         error = float(per_point.mean())
         if error <= self.refit_mm and count <= self.markers_used:
             return False
@@ -287,23 +287,28 @@ class MatGeometry:
     # --- mapping ---------------------------------------------------------------------------
 
     def to_mat(self, points_px: np.ndarray) -> np.ndarray:
-        """Image pixels (N x 2) -> mat millimetres (N x 2), through the lens when known."""
-        if self.lens is not None and self.lens_homography is not None:
-            return apply_homography(self.lens_homography, self.lens.undistort(points_px))
+        """Image pixels (N x 2) -> mat millimetres (N x 2) by the plain homography: the frame
+        the readers' searches and warps share (`homography`)."""
         return apply_homography(self.homography, points_px)
 
     def to_image(self, points_mm: np.ndarray) -> np.ndarray:
-        """Mat millimetres (N x 2) -> image pixels (N x 2), through the lens when known."""
-        if self.lens is not None and self.lens_homography is not None:
-            return self.lens.distort(apply_homography(np.linalg.inv(self.lens_homography),
-                                                      points_mm))
+        """Mat millimetres (N x 2) -> image pixels (N x 2) by the plain homography."""
         return apply_homography(np.linalg.inv(self.homography), points_mm)
+
+    def to_mat_true(self, points_px: np.ndarray) -> np.ndarray:
+        """Image pixels (N x 2) -> mat millimetres (N x 2) through the lens when its bend is
+        known: where things really lie (`place`). Only placing goes through it: the readers
+        mix `to_mat` with the plain homography's own numbers (a sticker's expected size), and
+        on the bench the lens there lost a third of the stickers read."""
+        if self.lens is not None and self.lens_homography is not None:
+            return apply_homography(self.lens_homography, self.lens.undistort(points_px))
+        return self.to_mat(points_px)
 
     def place(self, detection: Detection, below_mm: float = 0.0) -> Placement:
         """Centre, rotation and zone of a detected marker on the mat; with `below_mm`, of the
         point that far below the marker's centre in its own frame (a card's centre, seen
         from one of its twin stickers: `companion.vision.twin_stickers`)."""
-        mat = self.to_mat(detection.corners)
+        mat = self.to_mat_true(detection.corners)
         centre = mat.mean(axis=0)
         top = (mat[1] - mat[0]) + (mat[2] - mat[3])
         angle = math.degrees(math.atan2(top[1], top[0])) % 360.0

@@ -8,7 +8,9 @@ corner marker gives four known mat points, so four markers give sixteen: one rad
 homography of the undistorted points fit them together. On the simulator's lens model (k1
 -0.12, k2 0.02) that left at most 1.1 mm across the mat instead of 10 mm
 (tests/vision/test_lens.py). With fewer than four markers the term is not estimated: two or
-three clusters of points say too little about a bend.
+three clusters of points say too little about a bend. Only placing things on the mat goes
+through it (`MatGeometry.to_mat_true`, `place`); the readers' warps and searches keep the
+plain homography they were tuned on.
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ def exact_corners(rig: Rig, ids: tuple[int, ...] = (232, 233, 234, 235),
 
 def worst_mm(geometry: MatGeometry, rig: Rig) -> float:
     seen = rig.project(np.column_stack([GRID, np.zeros(len(GRID))]))
-    return float(np.linalg.norm(geometry.to_mat(seen) - GRID, axis=1).max())
+    return float(np.linalg.norm(geometry.to_mat_true(seen) - GRID, axis=1).max())
 
 
 @pytest.mark.parametrize(("height", "behind"), [(280, 200), (300, 220)])
@@ -44,11 +44,20 @@ def test_four_corners_and_the_lens_place_the_whole_mat_within_two_millimetres(
     assert worst_mm(bent, rig) < 2
 
 
-def test_the_mat_drawn_back_into_the_picture_lands_on_the_lens_own_pixels() -> None:
+def test_a_sticker_at_the_near_edge_is_placed_in_its_slot() -> None:
+    """Player 1's C2 card (centre 300, 358): the plain four-marker homography puts it 8 mm
+    towards the camera; placed through the lens, within 2 mm, in its own slot."""
     rig = laptop()
     bent = MatGeometry.fit(exact_corners(rig), LAYOUT, image_size=SIZE)
-    truth = rig.project(np.column_stack([GRID, np.zeros(len(GRID))]))
-    assert np.abs(bent.to_image(GRID) - truth).max() < 2.0
+    half = 12.5
+    quad_mm = np.array([[300 - half, 358 - half], [300 + half, 358 - half],
+                        [300 + half, 358 + half], [300 - half, 358 + half]])
+    quad_px = rig.project(np.column_stack([quad_mm, np.zeros(4)]))
+    sticker = Detection("front", "10001011", quad_px, 1.0, "zxing")
+    placed = bent.place(sticker)
+    assert abs(placed.x_mm - 300) < 2 and abs(placed.y_mm - 358) < 2
+    assert placed.zone == "p1.C2"
+    assert np.linalg.norm(bent.to_mat(quad_px).mean(axis=0) - [300, 358]) > 5  # the plain one
 
 
 def test_from_the_picture_itself_corner_search_and_lens_place_the_near_edge() -> None:
@@ -63,7 +72,7 @@ def test_from_the_picture_itself_corner_search_and_lens_place_the_near_edge() ->
                            image_size=SIZE)
     row = np.array([[x, 358.0] for x in np.linspace(200, 400, 5)])
     seen = rig.project(np.column_stack([row, np.zeros(len(row))]))
-    assert np.linalg.norm(four.to_mat(seen) - row, axis=1).max() < 2
+    assert np.linalg.norm(four.to_mat_true(seen) - row, axis=1).max() < 2
 
 
 def test_a_straight_lens_gets_no_bend() -> None:
