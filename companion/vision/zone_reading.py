@@ -29,8 +29,9 @@ from companion.vision.sticker_search import Zone, search_area, search_zone
 
 SEARCH_KINDS = ("slot", "pile")  # one card's place: its best places are read until one reads
 AREA_KIND = "area"  # several cards anywhere: every sticker-like place in it is read
-SEARCH_SCALES = (1.0, 0.95, 1.05)  # sizes of the found square tried in turn: the lens's
+SEARCH_SCALES = (1.0, 0.95, 1.05, 1.1)  # sizes of the found square tried in turn: the lens's
 # distortion and a pile's height change the sticker's size against the mat's plane
+SOFT_AGREE = 2  # of the sizes: a sticker read softly only counts where this many read it alike
 
 
 def table_payloads(game_code: int) -> Allowed:
@@ -73,7 +74,7 @@ def read_unread_zones(gray: np.ndarray, geometry: MatGeometry, layout: Any,
         if any(x <= cx < x + w and y <= cy < y + h for cx, cy in centres):
             continue
         for _, corners in search_zone(gray, geometry.homography, Zone(x, y, w, h), symbol):
-            reading = _read_place(gray, geometry, corners, allowed)
+            reading = read_place(gray, geometry, corners, allowed)
             if reading is not None:  # one card's place: the first place read is its sticker
                 if fresh(reading):
                     found_cards.append(reading)
@@ -81,24 +82,42 @@ def read_unread_zones(gray: np.ndarray, geometry: MatGeometry, layout: Any,
     taken = [(float(cx), float(cy)) for cx, cy in centres]
     for area in areas:  # several cards' place: every place found is read
         for _, corners in search_area(gray, geometry.homography, area, symbol, taken):
-            reading = _read_place(gray, geometry, corners, allowed)
+            reading = read_place(gray, geometry, corners, allowed)
             if reading is not None and fresh(reading):
                 found_cards.append(reading)
     return found_cards
 
 
-def _read_place(gray: np.ndarray, geometry: MatGeometry, corners_mm: np.ndarray,
+def read_place(gray: np.ndarray, geometry: MatGeometry, corners_mm: np.ndarray,
                 allowed: Allowed) -> Detection | None:
-    """The sticker whose symbol the search put at `corners_mm`, read at a few sizes."""
+    """The sticker whose symbol the search put at `corners_mm`, read at a few sizes: a hard
+    reading at any size, else soft readings that agree at `SOFT_AGREE` sizes and name no other
+    payload at any (`soft_agreement`)."""
     centre = corners_mm.mean(axis=0)
     quads = [geometry.to_image(centre + (corners_mm - centre) * scale)
              for scale in SEARCH_SCALES]
-    for quad in quads:
-        cards = big_cell_detections(gray, [quad], allowed=allowed)
+    for quad in quads:  # hard: the code's distance (7) speaks for itself
+        cards = big_cell_detections(gray, [quad])
         if cards:
             return cards[0]
-    for quad in quads:  # softly, even where a reflection lightens one side of the border
-        card = found_place_detection(gray, quad, allowed)
-        if card is not None:
-            return card
-    return None
+    softly = []
+    for quad in quads:  # the outline's hypotheses, then the quad as the symbol's frame (even
+        # where a reflection lightens one side of the border)
+        cards = big_cell_detections(gray, [quad], allowed=allowed)
+        softly.append(cards[0] if cards else found_place_detection(gray, quad, allowed))
+    return soft_agreement(softly)
+
+
+def soft_agreement(readings: Sequence[Detection | None]) -> Detection | None:
+    """The soft reading the search's sizes agree on, or None.
+
+    Why: a sticker the search finds is one whose square something broke (a die, the next card,
+    the lamp's reflection), so part of what the reader sees may not be the sticker. A die's
+    dark top over half a laptop's far sticker read softly as another card of the game at one
+    size of the search's square while the sizes beside it were refused (bench seed 1005, 30 cm,
+    docs/lab/2026-11-28-wrong-id-1005.md): a reading that one size alone gives rests on where
+    the fit put the square, not on the sticker."""
+    read = [r for r in readings if r is not None]
+    if len(read) < SOFT_AGREE or len({r.text for r in read}) != 1:
+        return None
+    return read[0]

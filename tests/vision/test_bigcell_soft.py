@@ -3,6 +3,7 @@ stickers: right or nothing, never another card."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -26,7 +27,7 @@ from companion.vision.decoders.bigcell import (
 from companion.vision.detect import Detector
 from companion.vision.geometry import MatGeometry
 from companion.vision.sticker_search import Zone, search_zone
-from companion.vision.zone_reading import read_unread_zones, table_payloads
+from companion.vision.zone_reading import read_place, read_unread_zones, table_payloads
 
 fronts = st.builds(encode_front, st.integers(1, 7), st.integers(0, bigcell.MAX_NUMBER),
                    st.integers(1, bigcell.MAX_COPY))
@@ -113,6 +114,24 @@ def test_a_half_hidden_sticker_read_as_another_card_is_not_beyond_doubt() -> Non
     assert got is not None and got.payload == encode_front(5, 207, 3)
     assert not beyond_doubt(got)
 
+
+
+def test_the_same_half_hidden_sticker_through_another_fit_stays_refused() -> None:
+    """The same sticker a day later (bench seed 1005, laptop at player 1's edge, 30 cm,
+    2026-11-28, after the corner search changed the fit): a neighbouring quad gives soft cells
+    whose nearest codeword is again number 207 copy 3, now 0.61 from the cells (the rule asks
+    at most 0.6) and 2.33 from the next; one run of the bench settled it (docs/lab/
+    2026-11-28-wrong-id-1005.md). This pins it on the refused side; it does not make the
+    rule safe: the misread lies at the rule's edge."""
+    soft = np.array([[1.5, -0.66, -0.84, -0.86, -1.35, 1.13],
+                     [1.5, -1.5, 0.58, -1.5, -1.5, -1.5],
+                     [1.32, -1.36, -0.04, -0.39, -0.88, -1.29],
+                     [1.5, -0.21, 1.01, 1.06, 0.84, 0.86],
+                     [1.15, 0.08, 0.56, 0.96, -1.16, 1.09],
+                     [0.23, -0.09, 0.58, 0.77, -1.1, 1.5]])
+    got = bigcell.read_soft(soft, mirrored_too=False)
+    assert got is not None and got.payload == encode_front(5, 207, 3)
+    assert not beyond_doubt(got)
 
 def _any(_: str) -> bool:
     return True
@@ -369,3 +388,40 @@ def test_a_slot_whose_best_frame_is_card_art_reads_its_sticker_next(
         monkeypatch.setattr(sticker_search, "ZONE_PLACES", 1)
         assert read_unread_zones(picture, geometry, layout, [], allowed) == []
         monkeypatch.undo()
+
+
+# the laptop at player 1's edge, 30 cm high, bench scene 1005 (the dim room), its 9th frame:
+# the zone search's square for the sticker of S204#1 in p2.A2, whose near half the red die
+# p2.r2 hides (it stands 28 mm nearer the camera on the same card). Image px of the crop ->
+# mat mm, as the fit of the corner markers gave it (branch twolaptops, 2026-11-28).
+HALF_HIDDEN_CROP = Path(__file__).parent / "golden" / "half_hidden_sticker_1005.png"
+HALF_HIDDEN_HOMOGRAPHY = [[1.7528425077604783, 1.3107525262789201, 619.0401983337341],
+                          [-0.0019715330753629526, 3.8979797985907014, 261.25973648092304],
+                          [-7.486857210935079e-06, 0.004396675793597884, 2.2925197579276038]]
+HALF_HIDDEN_SQUARE_MM = [[289.5337487300791, 149.30339222434446],
+                         [314.52994110898885, 148.86708206341237],
+                         [314.9662512699209, 173.86327444232217],
+                         [289.97005889101115, 174.29958460325426]]
+
+
+def test_a_die_hidden_sticker_read_at_one_size_of_the_search_names_no_card() -> None:
+    """The simulator's truth: S204#1 lies there. One of the search's three sizes read it
+    softly as S207#3 (cost 0.48, the next codeword 2.10 away: within the soft rule), the two
+    beside it did not read; the bench settled that wrong card. A reading must hold at two
+    sizes: here nothing is read, which is right (the die hides half the sticker)."""
+    crop = cv2.imread(str(HALF_HIDDEN_CROP), cv2.IMREAD_GRAYSCALE)
+    assert crop is not None
+    geometry = MatGeometry(load_layout("creature-crush"), np.array(HALF_HIDDEN_HOMOGRAPHY), 4)
+    got = read_place(crop, geometry, np.array(HALF_HIDDEN_SQUARE_MM), table_payloads(5))
+    assert got is None or got.text == encode_front(5, 204, 1)
+
+
+def test_a_sticker_a_die_breaks_still_reads_at_the_search_sizes() -> None:
+    """The rule costs no sticker whose cells show: a sticker a die breaks at one corner
+    (found by the zone search, no closed square) reads at every size of the search."""
+    payload = encode_front(5, 77, 1)
+    picture, to_mat = _mat_with_sticker(payload, die=True)
+    geometry = MatGeometry(load_layout("creature-crush"), to_mat, 4)
+    square = np.array([[45.0, 53.5], [70.0, 53.5], [70.0, 78.5], [45.0, 78.5]])
+    got = read_place(picture, geometry, square, table_payloads(5))
+    assert got is not None and got.text == payload
