@@ -120,24 +120,6 @@ def test_a_half_hidden_sticker_read_as_another_card_is_not_beyond_doubt() -> Non
     assert not beyond_doubt(got)
 
 
-
-def test_the_same_half_hidden_sticker_through_another_fit_stays_refused() -> None:
-    """The same sticker a day later (bench seed 1005, laptop at player 1's edge, 30 cm,
-    2026-11-28, after the corner search changed the fit): a neighbouring quad gives soft cells
-    whose nearest codeword is again number 207 copy 3, now 0.61 from the cells (the rule asks
-    at most 0.6) and 2.33 from the next; one run of the bench settled it (docs/lab/
-    2026-11-28-wrong-id-1005.md). This pins it on the refused side; it does not make the
-    rule safe: the misread lies at the rule's edge."""
-    soft = np.array([[1.5, -0.66, -0.84, -0.86, -1.35, 1.13],
-                     [1.5, -1.5, 0.58, -1.5, -1.5, -1.5],
-                     [1.32, -1.36, -0.04, -0.39, -0.88, -1.29],
-                     [1.5, -0.21, 1.01, 1.06, 0.84, 0.86],
-                     [1.15, 0.08, 0.56, 0.96, -1.16, 1.09],
-                     [0.23, -0.09, 0.58, 0.77, -1.1, 1.5]])
-    got = bigcell.read_soft(soft, mirrored_too=False)
-    assert got is not None and got.payload == encode_front(5, 207, 3)
-    assert not beyond_doubt(got)
-
 def _any(_: str) -> bool:
     return True
 
