@@ -317,7 +317,8 @@ class CardReader:
         if geometry is None:
             return
         read = [*dets, *self.standing]
-        for card in read_unread_zones(gray, geometry, self.layout, read, self.on_table):
+        for card in read_unread_zones(gray, geometry, self.layout, read, self.on_table,
+                                      self.fusion.fused()):
             self.remember(gray, [card])
             self.standing.append(card)
 

@@ -30,6 +30,7 @@ import yaml
 from companion import safeio
 from companion.errors import CompanionError, DataFileError
 from companion.vision.detect import Detection, quad_side
+from companion.vision.lens import RadialLens, estimate_lens
 
 DEFAULT_REFIT_MM = 4.0
 TAP_TOLERANCE_DEG = 30.0
@@ -165,10 +166,17 @@ class MatGeometry:
         homography: np.ndarray,
         markers_used: int,
         refit_mm: float = DEFAULT_REFIT_MM,
+        lens: RadialLens | None = None,
+        lens_homography: np.ndarray | None = None,
     ) -> None:
         self.layout = layout
-        self.homography = homography  # image px -> mat mm
+        self.homography = homography  # image px -> mat mm (a plain homography: the warps')
+        # the lens's bend, when the corner markers show one (`companion.vision.lens`), and the
+        # homography of the undistorted pixels: what places things on the mat (`to_mat`)
+        self.lens = lens if lens_homography is not None else None
+        self.lens_homography = lens_homography
         self.markers_used = markers_used
+        self.marker_ids: frozenset[int] = frozenset()  # the corner markers the fit stands on
         self.refit_mm = refit_mm
         self.refits = 0
         self.camera_moved = False  # the last re-fit was the camera moving, not more corners
@@ -178,9 +186,10 @@ class MatGeometry:
     @staticmethod
     def _pairs(
         detections: Iterable[Detection], layout: LayoutLike
-    ) -> tuple[np.ndarray, np.ndarray, int]:
-        """Image and mat points of this mat's corner markers. An id read in two places (a
-        misread marker) is no evidence of where that corner is: both are left out."""
+    ) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
+        """Image and mat points (four per marker) of this mat's corner markers, and their
+        ids in the same order. An id read in two places (a misread marker) is no evidence of
+        where that corner is: both are left out."""
         specs = {int(c.marker_id): c for c in layout.corners}
         found: dict[int, list[np.ndarray]] = {}
         for det in detections:
@@ -193,10 +202,11 @@ class MatGeometry:
                 same.append(quad)
         usable = {m: quads[0] for m, quads in found.items() if len(quads) == 1}
         if not usable:
-            return np.empty((0, 2)), np.empty((0, 2)), 0
-        image_pts = [usable[m] for m in sorted(usable)]
-        mat_pts = [corner_marker_points(specs[m]) for m in sorted(usable)]
-        return np.vstack(image_pts), np.vstack(mat_pts), len(usable)
+            return np.empty((0, 2)), np.empty((0, 2)), ()
+        ids = tuple(sorted(usable))
+        image_pts = [usable[m] for m in ids]
+        mat_pts = [corner_marker_points(specs[m]) for m in ids]
+        return np.vstack(image_pts), np.vstack(mat_pts), ids
 
     @classmethod
     def fit(
@@ -204,9 +214,12 @@ class MatGeometry:
         corner_detections: Iterable[Detection],
         layout: LayoutLike,
         refit_mm: float = DEFAULT_REFIT_MM,
+        image_size: tuple[int, int] | None = None,
     ) -> MatGeometry:
-        """Fit on the visible corner markers of `layout` (others are ignored)."""
-        image_pts, mat_pts, count = cls._pairs(corner_detections, layout)
+        """Fit on the visible corner markers of `layout` (others are ignored); with the
+        picture's `image_size` (width, height), also the lens's bend when all four show it."""
+        image_pts, mat_pts, used = cls._pairs(corner_detections, layout)
+        count = len(used)
         ids = ", ".join(str(c.marker_id) for c in layout.corners)
         if count == 0:
             raise GeometryError(f"no mat corner marker visible (this mat's ids: {ids})")
@@ -216,55 +229,86 @@ class MatGeometry:
                 f"located from at least {MIN_CORNERS}, since one marker alone misplaces cards "
                 "far from it"
             )
-        return cls(layout, _checked_homography(image_pts, mat_pts), count, refit_mm)
+        geometry = cls(layout, _checked_homography(image_pts, mat_pts), count, refit_mm)
+        geometry.marker_ids = frozenset(used)
+        geometry._fit_lens(image_pts, mat_pts, image_size)
+        return geometry
+
+    def _fit_lens(self, image_pts: np.ndarray, mat_pts: np.ndarray,
+                  image_size: tuple[int, int] | None) -> None:
+        self.lens = self.lens_homography = None
+        if image_size is None:
+            return
+        lens = estimate_lens(image_pts, mat_pts, self.markers_used, image_size)
+        if lens is not None:
+            self.lens, self.lens_homography = lens, _homography(lens.undistort(image_pts),
+                                                                mat_pts)
 
     def disagreement_mm(self, detections: Iterable[Detection]) -> float | None:
         """Mean distance in mm between visible corner markers and where the fit puts them."""
-        image_pts, mat_pts, count = self._pairs(detections, self.layout)
-        if count == 0:
+        image_pts, mat_pts, ids = self._pairs(detections, self.layout)
+        if not ids:
             return None
-        error = np.linalg.norm(apply_homography(self.homography, image_pts) - mat_pts, axis=1)
+        error = np.linalg.norm(self.to_mat_true(image_pts) - mat_pts, axis=1)
         return float(error.mean())
 
-    def update(self, detections: Sequence[Detection]) -> bool:
+    def update(self, detections: Sequence[Detection],
+               image_size: tuple[int, int] | None = None) -> bool:
         """Follow the camera from one frame's detections; True when the fit was replaced.
 
         Hidden corners keep the last fit; with at least `MIN_CORNERS` visible, a disagreement
         over `refit_mm` (bumped camera) or more visible corner markers than the fit used
-        triggers a re-fit. A single visible corner never moves the fit.
+        triggers a re-fit. A single visible corner never moves the fit. `camera_moved` says
+        whether the corners the old fit stood on disagreed with it: corners newly in view lie
+        where a fit on fewer markers only extrapolated (30-40 mm off at a laptop's near edge),
+        which is no sign of the camera moving.
         """
-        image_pts, mat_pts, count = self._pairs(detections, self.layout)
+        image_pts, mat_pts, ids = self._pairs(detections, self.layout)
+        count = len(ids)
         if count < MIN_CORNERS:
             return False
-        error = float(
-            np.linalg.norm(apply_homography(self.homography, image_pts) - mat_pts, axis=1).mean()
-        )
+        per_point = np.linalg.norm(self.to_mat_true(image_pts) - mat_pts, axis=1)
+        error = float(per_point.mean())
         if error <= self.refit_mm and count <= self.markers_used:
             return False
+        known = np.repeat([m in self.marker_ids for m in ids], 4)
+        moved = float(per_point[known].mean()) if known.any() else error
         try:
             self.homography = _checked_homography(image_pts, mat_pts)
         except GeometryError:
             return False  # the visible corners contradict each other: keep the last fit
         self.markers_used = count
+        self.marker_ids = frozenset(ids)
+        self._fit_lens(image_pts, mat_pts, image_size)
         self.refits += 1
-        self.camera_moved = error > self.refit_mm
+        self.camera_moved = moved > self.refit_mm
         return True
 
     # --- mapping ---------------------------------------------------------------------------
 
     def to_mat(self, points_px: np.ndarray) -> np.ndarray:
-        """Image pixels (N x 2) -> mat millimetres (N x 2)."""
+        """Image pixels (N x 2) -> mat millimetres (N x 2) by the plain homography: the frame
+        the readers' searches and warps share (`homography`)."""
         return apply_homography(self.homography, points_px)
 
     def to_image(self, points_mm: np.ndarray) -> np.ndarray:
-        """Mat millimetres (N x 2) -> image pixels (N x 2)."""
+        """Mat millimetres (N x 2) -> image pixels (N x 2) by the plain homography."""
         return apply_homography(np.linalg.inv(self.homography), points_mm)
+
+    def to_mat_true(self, points_px: np.ndarray) -> np.ndarray:
+        """Image pixels (N x 2) -> mat millimetres (N x 2) through the lens when its bend is
+        known: where things really lie (`place`). Only placing goes through it: the readers
+        mix `to_mat` with the plain homography's own numbers (a sticker's expected size), and
+        on the bench the lens there lost a third of the stickers read."""
+        if self.lens is not None and self.lens_homography is not None:
+            return apply_homography(self.lens_homography, self.lens.undistort(points_px))
+        return self.to_mat(points_px)
 
     def place(self, detection: Detection, below_mm: float = 0.0) -> Placement:
         """Centre, rotation and zone of a detected marker on the mat; with `below_mm`, of the
         point that far below the marker's centre in its own frame (a card's centre, seen
         from one of its twin stickers: `companion.vision.twin_stickers`)."""
-        mat = self.to_mat(detection.corners)
+        mat = self.to_mat_true(detection.corners)
         centre = mat.mean(axis=0)
         top = (mat[1] - mat[0]) + (mat[2] - mat[3])
         angle = math.degrees(math.atan2(top[1], top[0])) % 360.0

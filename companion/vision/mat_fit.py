@@ -43,6 +43,8 @@ class MatLocator:
         self.corners_still: dict[int, Detection | None] = {}  # None: read in two places
         self.no_mat_frames = 0
         self.corners_seen = 0
+        self.image_size: tuple[int, int] | None = None  # the picture's (width, height): with
+        # it the fit also estimates the lens's bend (`companion.vision.lens`)
 
     @cached_property
     def corner_ids(self) -> frozenset[int]:
@@ -60,10 +62,11 @@ class MatLocator:
             return seen, False
         if self.geometry is None:
             try:
-                self.geometry = MatGeometry.fit(corners, self.layout)
+                self.geometry = MatGeometry.fit(corners, self.layout,
+                                                image_size=self.image_size)
             except GeometryError:
                 return seen, False
-        elif self.geometry.update(corners) and self.geometry.camera_moved:
+        elif self.geometry.update(corners, self.image_size) and self.geometry.camera_moved:
             return seen, True
         return seen, False
 

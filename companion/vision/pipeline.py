@@ -42,6 +42,7 @@ from companion.snapshot import TableSnapshot
 from companion.vision.camera_health import CHECK_EVERY_S, CameraHealth, MatFit
 from companion.vision.card_reader import SEARCH_AT, STICKER_SCALES, ArucoSchedule, CardReader
 from companion.vision.card_shapes import CardShapeWatch
+from companion.vision.corner_search import CornerSearch
 from companion.vision.decoders.aruco import ArucoReader
 from companion.vision.detect import DICE_ARUCO, Detection, Detector
 from companion.vision.dice_magnifier import DiceMagnifier
@@ -190,6 +191,7 @@ class Pipeline:
         self.picture = PictureCheck(FrameCheck())
         self.cues = TableCues(layout, tracker.settings.motion_threshold)
         self.mat = MatLocator(layout, aruco, geometry, mirror)
+        self.corner_search = CornerSearch(layout)  # corners at the picture's soft sides
         self.placer = Placer(layout, self.game_code, cards)
         self.dice: DiceReader
         self.dice, self.top_faces = dice_reader(layout, aruco, dice, dice_mode, camera)
@@ -378,7 +380,14 @@ class Pipeline:
         and turn the picture when its corners read only mirrored."""
         assert ctx.gray is not None and ctx.hand_mask is not None
         dets = ctx.detections
+        self.mat.image_size = (ctx.gray.shape[1], ctx.gray.shape[0])
         seen = self._calibrate(dets)
+        if self.corner_search.due(self.mat.geometry, seen):
+            assert self.mat.geometry is not None
+            found = self.corner_search.search(ctx.gray, self.mat.geometry, dets)
+            if found:
+                dets = (*dets, *found)
+                seen = self._calibrate(dets)
         self.mat.corners_seen = seen
         fused = (self.fusion.fused() if self.mat.geometry is None and self.cues.still_frames > 0
                  else None)
@@ -390,7 +399,7 @@ class Pipeline:
             self._turned = True
         hand = ctx.hand_mask
         hand_flag = float(np.count_nonzero(hand)) / max(hand.size, 1) >= HAND_MIN_SHARE
-        return replace(ctx, geometry=self.mat.geometry, hand=hand_flag)
+        return replace(ctx, detections=tuple(dets), geometry=self.mat.geometry, hand=hand_flag)
 
     def _read_dice(self, ctx: FrameContext) -> FrameContext:
         """Dice reader: the dice's top faces."""
