@@ -395,6 +395,12 @@ class TrickOrBeat(Ruleset):
                 and tob_interpret.draft_end_showing(state) \
                 and state.can_resolve(move.card, DISCARD):
             return []  # a draft discard nobody saw, on top as the draft ends
+        if kind == "discard" and move.card in state.where \
+                and state.where[move.card] == hand_zone(move.player) \
+                and state.facts(move.card).get("category") == "equipment":
+            # "Ausrüstung ... an eines deiner Wesen anlegen": laid from the hand onto the
+            # discard pile, it was used as a tactic, which an equipment is not
+            return [violation("tob.equipment-as-tactic", cards=move.cards)]
         if kind == "discard":
             return self._check_unexplained(state, move)
         if kind == "place-down":
