@@ -9,7 +9,7 @@ be flagged by the game.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from companion.engine.api import Move, other
 from companion.engine.state import GameState, hand_zone
@@ -36,7 +36,7 @@ def _turn(state: GameState, move: Move, setup_phases: tuple[str, ...], out: list
         out.append("a player acts only in their own turn")
 
 
-def _phase(state: GameState, move: Move, timing: dict[str, tuple[str, ...]],
+def _phase(state: GameState, move: Move, timing: Mapping[str, tuple[str, ...]],
            out: list[str]) -> None:
     allowed = timing.get(move.kind)
     if allowed is not None and state.phase not in allowed:
