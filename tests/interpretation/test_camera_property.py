@@ -184,10 +184,9 @@ Judge = Callable[[Game, Question], int]
 person is asked against the leader's truth and returns the true choice."""
 
 
-def follow(game_id: str, seed: int, steps: int, judge: Judge | None = None) -> int:
-    """Play `steps` random moves; return how many questions a person had to answer. A
-    question no choice of which is the leader's move fails, unless `judge` answers it."""
-    person = game_spec(game_id).person_moves | BUTTONS
+def leader_and_follower(game_id: str, seed: int) -> tuple[Game, Game]:
+    """The game played (the leader) and the one following it through the camera: the same
+    cards, its own shuffle of the draw piles."""
     leader = Game.new(game_id, ("A", "B"), seed=seed)
     follower = Game.new(game_id, ("A", "B"), seed=seed + 1)
     if set(follower.state.where) != set(leader.state.where):
@@ -196,6 +195,14 @@ def follow(game_id: str, seed: int, steps: int, judge: Judge | None = None) -> i
                  if u and game_spec(game_id).is_draw_pile(z)}
         follower = Game.new(game_id, ("A", "B"), decks=decks, seed=seed + 1)
         assert set(follower.state.where) == set(leader.state.where)
+    return leader, follower
+
+
+def follow(game_id: str, seed: int, steps: int, judge: Judge | None = None) -> int:
+    """Play `steps` random moves; return how many questions a person had to answer. A
+    question no choice of which is the leader's move fails, unless `judge` answers it."""
+    person = game_spec(game_id).person_moves | BUTTONS
+    leader, follower = leader_and_follower(game_id, seed)
     table = Table(game_id)
     interp = Interpreter(follower, table.seen(leader.state))
     rng = random.Random(seed)

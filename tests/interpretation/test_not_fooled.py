@@ -21,7 +21,13 @@ from companion.engine.interpreter import Interpreter
 from companion.games import game_ids, game_spec
 from companion.layouts import load_layout
 from companion.sim.table_state import TruthTable, visible_snapshot
-from tests.interpretation.test_camera_property import BUTTONS, Table, declared, same
+from tests.interpretation.test_camera_property import (
+    BUTTONS,
+    Table,
+    declared,
+    leader_and_follower,
+    same,
+)
 
 
 def _no_card_places(game_id: str) -> list[str]:
@@ -34,12 +40,7 @@ def _no_card_places(game_id: str) -> list[str]:
 
 def _follow(game_id: str, seed: int, steps: int) -> tuple[Game, Game, Table, Interpreter]:
     person = game_spec(game_id).person_moves | BUTTONS
-    leader = Game.new(game_id, ("A", "B"), seed=seed)
-    follower = Game.new(game_id, ("A", "B"), seed=seed + 1)
-    if set(follower.state.where) != set(leader.state.where):
-        decks = {z.split(".")[0]: list(reversed(u)) for z, u in leader.state.zones.items()
-                 if u and game_spec(game_id).is_draw_pile(z)}
-        follower = Game.new(game_id, ("A", "B"), decks=decks, seed=seed + 1)
+    leader, follower = leader_and_follower(game_id, seed)
     table = Table(game_id)
     interp = Interpreter(follower, table.seen(leader.state))
     rng = random.Random(seed)
