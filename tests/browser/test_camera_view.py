@@ -13,10 +13,9 @@ import pytest
 
 from companion.layouts import load_layout
 from companion.server.live_setup import serve_in_thread
-from companion.server.table_cameras import TableCameras
 from companion.vision.multicam import clarity_grid
 from tests.browser.conftest import LAPTOP, opened, shot
-from tests.camera_fakes import near, table
+from tests.camera_fakes import near, page_with_cameras, table
 
 pytestmark = pytest.mark.browser
 
@@ -33,19 +32,14 @@ def test_the_page_says_what_each_camera_covers(browser: Any, tmp_path: Path) -> 
     from companion.record.store import GameHeader, Store
     from companion.server.bus import EventBus
     from companion.server.session import LiveSession
-    from tests.server.conftest import make_app
     from tests.server.fakes import LAYOUT, FakeReferee, card_info
 
     store = Store(tmp_path / "g.db")
     session = LiveSession(FakeReferee(), store, EventBus(),
                           GameHeader(game=GAME, players=("Ada", "Bo"), ruleset_version="fake-1"),
                           LAYOUT, card_info)
+    app, cameras, now = page_with_cameras(session)
     layout = load_layout(GAME)
-    now = [100.0]
-    cameras = TableCameras(GAME, layout, lambda *_: None, lambda: now[0])
-    app = make_app(session)
-    app.extensions["companion.cameras"] = cameras.hub
-    app.extensions["companion.table_cameras"] = cameras
     cameras.see([], near(0))  # the table's own laptop sits at Bo's edge (player 2, y = 0)
     cameras.own(table(3, 2))
     grid = clarity_grid(near(400).px_per_mm, float(layout.width_mm), float(layout.height_mm))

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from companion.layouts import load_layout
 from companion.server.session import LiveSession
-from companion.server.table_cameras import THIS_CAMERA, TableCameras
+from companion.server.table_cameras import THIS_CAMERA
 from companion.vision.multicam import clarity_grid
-from tests.camera_fakes import near, table
-from tests.server.conftest import make_app
+from tests.camera_fakes import near, page_with_cameras, table
 
 GAME = "creature-crush"
 
@@ -19,12 +18,8 @@ GAME = "creature-crush"
 
 def test_each_camera_says_what_it_covers_and_a_dropped_one_leaves_its_half(
         session: LiveSession) -> None:
+    app, cameras, now = page_with_cameras(session)
     layout = load_layout(GAME)
-    now = [100.0]
-    cameras = TableCameras(GAME, layout, lambda *_: None, lambda: now[0])
-    app = make_app(session)
-    app.extensions["companion.cameras"] = cameras.hub
-    app.extensions["companion.table_cameras"] = cameras
     client = app.test_client()
 
     cameras.see([], near(0))  # the laptop at player 2's edge
