@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.engine.api import PLAYERS, Move
+from companion.engine.hidden_cards import top_taken_off
 from companion.engine.interpreter import MAX_CANDIDATES, SnapshotDiff, candidate_product
 from companion.engine.state import UNKNOWN, GameState, hand_zone
 from companion.games.creature_crush import board as bd
@@ -319,16 +320,6 @@ def _trage_death(state: GameState, uid: str, where: str) -> Move | None:
     return Move("move", p, (uid,), to=free[0]) if free else None
 
 
-def _bared(state: GameState, diff: SnapshotDiff, card: SeenCard) -> bool:
-    """A hell's top card gone while the card now on top is one the rules hold beneath it in
-    the same hell: the top was taken off the open pile (to a hand, by an effect), not covered
-    by a card laid on it (which the rules would hold above it)."""
-    top = next((c.uid for c in diff.appeared if c.zone == card.zone), None)
-    pile = state.zones.get(card.zone, [])
-    return top is not None and top in pile and card.uid in pile and \
-        pile.index(top) < pile.index(card.uid)
-
-
 def _vanished(state: GameState, diff: SnapshotDiff, handled: set[str]) -> list[list[Move]]:
     """Face-up cards that left the camera's view: back to a hand (only by an effect); from a
     hell, the top card when what lay beneath it shows (the whole pile when it empties)."""
@@ -337,7 +328,7 @@ def _vanished(state: GameState, diff: SnapshotDiff, handled: set[str]) -> list[l
     covering = {c.zone for c in diff.appeared} | {new.zone for _, new in diff.moved}
     gone = [c for c in diff.vanished if bd.is_field(c.zone)]
     gone += [c for c in diff.uncovered if bd.is_hell(c.zone)]
-    gone += [c for c in diff.vanished if bd.is_hell(c.zone) and _bared(state, diff, c)]
+    gone += [c for c in diff.vanished if bd.is_hell(c.zone) and top_taken_off(state, diff, c)]
     for card in gone:
         uid = card.uid
         if is_back(uid) or uid in handled or uid in elsewhere:
